@@ -1,0 +1,31 @@
+/* outfile.h - output files written atomically: data goes to a temporary file beside the
+ * target, which is renamed over it only when complete, so a failed or interrupted run never
+ * leaves a half-written output. */
+#ifndef TS_OUTFILE_H
+#define TS_OUTFILE_H
+
+#include <stdio.h>
+
+#include "status.h"
+
+typedef struct ts_outfile_s ts_outfile_t;
+
+/* Start writing path (a temporary file is created in the same directory). */
+ts_status ts_outfile_open(const char *path, ts_outfile_t **out, ts_error_t *err);
+/* The stream to write to; errors on it are caught by ts_outfile_commit. */
+FILE *ts_outfile_stream(ts_outfile_t *f);
+/* Flush, sync and rename into place; frees f whatever the result. */
+ts_status ts_outfile_commit(ts_outfile_t *f, ts_error_t *err);
+/* Remove the temporary file; frees f. Safe on NULL. */
+void ts_outfile_abort(ts_outfile_t *f);
+
+/* The same for a directory: files are written into a temporary directory that replaces
+ * path when committed (an existing path is moved aside and removed). */
+typedef struct ts_outdir_s ts_outdir_t;
+ts_status ts_outdir_open(const char *path, ts_outdir_t **out, ts_error_t *err);
+/* Path of the temporary directory to write files into. */
+const char *ts_outdir_path(const ts_outdir_t *d);
+ts_status ts_outdir_commit(ts_outdir_t *d, ts_error_t *err);
+void ts_outdir_abort(ts_outdir_t *d);
+
+#endif

@@ -1,0 +1,39 @@
+/* codec.h - the compact byte encoding of a rank's event stream, shared by the in-memory
+ * trace and the store file. Fields are LEB128 varints; signed ones zigzag-coded; times and
+ * request ids are deltas, so a typical event takes 3-6 bytes instead of sizeof(ts_event_t). */
+#ifndef TS_CODEC_H
+#define TS_CODEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/status.h"
+#include "events.h"
+
+/* Growable output buffer with the encoder's delta state. */
+typedef struct ts_codec_buf_s {
+    uint8_t *data;
+    size_t size, cap;
+    int64_t last_time;
+    uint64_t last_req;
+    int64_t pending_compute; /* duration of a COMPUTE just written, -1 if none */
+} ts_codec_buf_t;
+
+/* Decoder state over an encoded stream. */
+typedef struct ts_codec_reader_s {
+    const uint8_t *p, *end;
+    int64_t last_time;
+    uint64_t last_req;
+    int64_t pending_compute;
+} ts_codec_reader_t;
+
+void ts_codec_buf_init(ts_codec_buf_t *b);
+void ts_codec_buf_free(ts_codec_buf_t *b);
+/* Append one event; TS_ENOMEM on allocation failure. */
+ts_status ts_codec_put(ts_codec_buf_t *b, const ts_event_t *ev);
+
+void ts_codec_reader_init(ts_codec_reader_t *r, const uint8_t *data, size_t size);
+/* 1 and *ev filled, 0 at the end, TS_ECORRUPT or TS_ETRUNC on bad bytes. */
+int ts_codec_get(ts_codec_reader_t *r, ts_event_t *ev);
+
+#endif

@@ -1,0 +1,72 @@
+/* events.c - names of event kinds and collective operations, and the per-rank payload rule
+ * for Score-P's collective sizes. */
+#include "events.h"
+
+static const char *const kind_names[TS_EV__COUNT] = {
+    "COMPUTE",    "ENTER",      "LEAVE",     "SEND",     "ISEND",
+    "RECV",       "IRECV_POST", "IRECV_DONE", "ISEND_DONE", "CANCELLED",
+    "REQ_TEST",   "COLL",       "ICOLL_POST", "ICOLL_DONE",
+};
+
+static const char *const op_names[TS_COLL__COUNT] = {
+    "Barrier",        "Bcast",          "Gather",
+    "Gatherv",        "Scatter",        "Scatterv",
+    "Allgather",      "Allgatherv",     "Alltoall",
+    "Alltoallv",      "Alltoallw",      "Allreduce",
+    "Reduce",         "Reduce_scatter", "Scan",
+    "Exscan",         "Reduce_scatter_block", "Create_handle",
+    "Destroy_handle", "Allocate",       "Deallocate",
+    "Create_handle_and_allocate", "Destroy_handle_and_deallocate",
+};
+
+const char *ts_event_kind_name(int kind)
+{
+    return (kind >= 0 && kind < TS_EV__COUNT) ? kind_names[kind] : "UNKNOWN";
+}
+
+const char *ts_coll_op_name(int op)
+{
+    return (op >= 0 && op < TS_COLL__COUNT) ? op_names[op] : "Unknown";
+}
+
+uint64_t ts_coll_payload(int op, int32_t comm_size, int is_root, int32_t my_rank,
+                         uint64_t size_sent, uint64_t size_received)
+{
+    uint64_t n = comm_size > 0 ? (uint64_t)comm_size : 1;
+    switch (op) {
+    case TS_COLL_ALLREDUCE:
+        /* sizeSent = N*b always (sizeReceived is (N-1)*b with MPI_IN_PLACE). */
+        return size_sent / n;
+    case TS_COLL_BCAST:
+        /* Root sends N*b, others receive b. */
+        return is_root ? size_sent / n : size_received;
+    case TS_COLL_REDUCE:
+    case TS_COLL_GATHER:
+    case TS_COLL_GATHERV:
+        /* Everyone sends b; the root receives N*b. */
+        return size_sent ? size_sent : (is_root ? size_received / n : 0);
+    case TS_COLL_SCATTER:
+    case TS_COLL_SCATTERV:
+        /* Mirror of Gather: the root sends N*b, everyone receives b. */
+        return size_received ? size_received : (is_root ? size_sent / n : 0);
+    case TS_COLL_ALLGATHER:
+    case TS_COLL_ALLGATHERV:
+    case TS_COLL_ALLTOALL:
+    case TS_COLL_ALLTOALLV:
+    case TS_COLL_ALLTOALLW:
+        /* N * per-peer count on both sides: the per-peer block. */
+        return size_sent / n;
+    case TS_COLL_SCAN:
+    case TS_COLL_EXSCAN: {
+        /* sizeSent = (N - me) * b. */
+        uint64_t k = (my_rank >= 0 && (uint64_t)my_rank < n) ? n - (uint64_t)my_rank : n;
+        return size_sent / k;
+    }
+    case TS_COLL_REDUCE_SCATTER:
+    case TS_COLL_REDUCE_SCATTER_BLOCK:
+        /* Each rank contributes the whole vector; the payload is the vector. */
+        return size_sent;
+    default:
+        return 0;
+    }
+}

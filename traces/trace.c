@@ -1,0 +1,321 @@
+/* trace.c - the loaded-trace handle: format detection, accessors, the builder used by the
+ * readers, and cursors over the encoded per-rank streams. */
+#include "trace_impl.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "store.h"
+
+struct ts_cursor_s {
+    const ts_trace_t *trace;
+    int32_t rank;
+    uint64_t index;
+    ts_codec_reader_t reader;
+};
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+ts_status ts__trace_new(const char *path, ts_trace_format format, int32_t nranks,
+                        ts_trace_t **out)
+{
+    *out = NULL;
+    ts_trace_t *t = calloc(1, sizeof *t);
+    if (!t)
+        return TS_ENOMEM;
+    t->path = dup_str(path);
+    t->format = format;
+    t->nranks = nranks;
+    t->ranks = calloc(nranks > 0 ? (size_t)nranks : 1, sizeof *t->ranks);
+    if (!t->path || !t->ranks) {
+        ts_trace_close(t);
+        return TS_ENOMEM;
+    }
+    for (int32_t r = 0; r < nranks; r++)
+        ts_codec_buf_init(&t->ranks[r].buf);
+    *out = t;
+    return TS_OK;
+}
+
+static int grow(void **arr, int32_t n, size_t elem)
+{
+    /* Grow to the next power of two when n reaches one: amortised O(1) appends. */
+    if (n & (n - 1))
+        return 0;
+    size_t cap = n ? (size_t)n * 2 : 1;
+    void *p = realloc(*arr, cap * elem);
+    if (!p)
+        return -1;
+    *arr = p;
+    return 0;
+}
+
+int32_t ts__trace_add_node(ts_trace_t *t, const char *name)
+{
+    char *copy = dup_str(name);
+    if (!copy || grow((void **)&t->node_names, t->nnodes, sizeof *t->node_names)) {
+        free(copy);
+        return TS_ENOMEM;
+    }
+    t->node_names[t->nnodes] = copy;
+    return t->nnodes++;
+}
+
+int32_t ts__trace_add_comm(ts_trace_t *t, const char *name, int32_t size, int32_t is_self,
+                           const int32_t *members)
+{
+    if (grow((void **)&t->comms, t->ncomms, sizeof *t->comms))
+        return TS_ENOMEM;
+    ts__comm_t *c = &t->comms[t->ncomms];
+    memset(c, 0, sizeof *c);
+    c->name_owned = dup_str(name ? name : "");
+    if (!c->name_owned)
+        return TS_ENOMEM;
+    if (!is_self && size > 0) {
+        c->members_owned = malloc((size_t)size * sizeof *c->members_owned);
+        if (!c->members_owned) {
+            free(c->name_owned);
+            return TS_ENOMEM;
+        }
+        memcpy(c->members_owned, members, (size_t)size * sizeof *members);
+    }
+    c->info.name = c->name_owned;
+    c->info.size = is_self ? 1 : size;
+    c->info.is_self = is_self;
+    c->info.members = c->members_owned;
+    return t->ncomms++;
+}
+
+int32_t ts__trace_intern_func(ts_trace_t *t, const char *name)
+{
+    int32_t f = ts_trace_func_find(t, name);
+    if (f >= 0)
+        return f;
+    if (t->nfuncs >= UINT16_MAX)
+        return TS_EARG;
+    char *copy = dup_str(name);
+    if (!copy || grow((void **)&t->func_names, t->nfuncs, sizeof *t->func_names)) {
+        free(copy);
+        return TS_ENOMEM;
+    }
+    t->func_names[t->nfuncs] = copy;
+    return t->nfuncs++;
+}
+
+void ts__trace_seal(ts_trace_t *t)
+{
+    for (int32_t r = 0; r < t->nranks; r++) {
+        t->ranks[r].data = t->ranks[r].buf.data;
+        t->ranks[r].size = t->ranks[r].buf.size;
+    }
+}
+
+/* An OTF2 archive is recognised by its anchor file; a directory by the anchor inside it. */
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static int find_anchor_in_dir(const char *dir, char *out, size_t outsz)
+{
+    static const char *const names[] = {"traces.otf2", "scorep.otf2", "trace.otf2"};
+    struct stat st;
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(out, outsz, "%.*s/%s", (int)n, dir, names[i]);
+        if (stat(out, &st) == 0 && S_ISREG(st.st_mode))
+            return 0;
+    }
+    return -1;
+}
+
+ts_status ts_trace_open(const char *path, ts_trace_t **out, ts_error_t *err)
+{
+    *out = NULL;
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return ts_error_set(err, errno == ENOENT ? TS_ENOENT : TS_EIO, "%s: %s", path,
+                            strerror(errno));
+    if (S_ISDIR(st.st_mode)) {
+        char anchor[4096];
+        if (find_anchor_in_dir(path, anchor, sizeof anchor) != 0)
+            return ts_error_set(err, TS_ENOTTRACE,
+                                "%s: directory holds no OTF2 anchor (traces.otf2) and is not "
+                                "a trace",
+                                path);
+        return ts__otf2_read(anchor, out, err);
+    }
+    if (!S_ISREG(st.st_mode))
+        return ts_error_set(err, TS_ENOTTRACE, "%s: not a regular file or directory", path);
+    int is_store = ts_store_is_store(path);
+    if (is_store < 0)
+        return ts_error_set(err, TS_EIO, "%s: cannot read: %s", path, strerror(errno));
+    if (is_store)
+        return ts__store_read(path, out, err);
+    if (has_suffix(path, ".otf2"))
+        return ts__otf2_read(path, out, err);
+    return ts_error_set(err, TS_ENOTTRACE,
+                        "%s: not a trace: expected an OTF2 anchor (.otf2), its directory, or a "
+                        "tunesim store",
+                        path);
+}
+
+void ts_trace_close(ts_trace_t *t)
+{
+    if (!t)
+        return;
+    for (int32_t r = 0; r < t->nranks && t->ranks; r++)
+        ts_codec_buf_free(&t->ranks[r].buf);
+    free(t->ranks);
+    for (int32_t i = 0; i < t->nnodes; i++)
+        free(t->node_names[i]);
+    free(t->node_names);
+    for (int32_t i = 0; i < t->ncomms; i++) {
+        free(t->comms[i].members_owned);
+        free(t->comms[i].name_owned);
+    }
+    free(t->comms);
+    for (int32_t i = 0; i < t->nfuncs; i++)
+        free(t->func_names[i]);
+    free(t->func_names);
+    free(t->image);
+    free(t->path);
+    free(t);
+}
+
+const char *ts_trace_path(const ts_trace_t *t) { return t->path; }
+ts_trace_format ts_trace_format_of(const ts_trace_t *t) { return t->format; }
+uint64_t ts_trace_source_bytes(const ts_trace_t *t) { return t->source_bytes; }
+int32_t ts_trace_nranks(const ts_trace_t *t) { return t->nranks; }
+int32_t ts_trace_nnodes(const ts_trace_t *t) { return t->nnodes; }
+
+const char *ts_trace_node_name(const ts_trace_t *t, int32_t node)
+{
+    return (node >= 0 && node < t->nnodes) ? t->node_names[node] : "?";
+}
+
+int32_t ts_trace_rank_node(const ts_trace_t *t, int32_t rank)
+{
+    return (rank >= 0 && rank < t->nranks) ? t->ranks[rank].node : -1;
+}
+
+int32_t ts_trace_ncomms(const ts_trace_t *t) { return t->ncomms; }
+
+const ts_comm_info_t *ts_trace_comm(const ts_trace_t *t, int32_t comm)
+{
+    return (comm >= 0 && comm < t->ncomms) ? &t->comms[comm].info : NULL;
+}
+
+int32_t ts_trace_comm_rank(const ts_trace_t *t, int32_t comm, int32_t world)
+{
+    const ts_comm_info_t *c = ts_trace_comm(t, comm);
+    if (!c)
+        return -1;
+    if (c->is_self)
+        return 0;
+    for (int32_t i = 0; i < c->size; i++)
+        if (c->members[i] == world)
+            return i;
+    return -1;
+}
+
+int32_t ts_trace_nfuncs(const ts_trace_t *t) { return t->nfuncs; }
+
+const char *ts_trace_func_name(const ts_trace_t *t, int32_t func)
+{
+    return (func >= 0 && func < t->nfuncs) ? t->func_names[func] : "?";
+}
+
+int32_t ts_trace_func_find(const ts_trace_t *t, const char *name)
+{
+    for (int32_t i = 0; i < t->nfuncs; i++)
+        if (strcmp(t->func_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+int64_t ts_trace_duration_ns(const ts_trace_t *t) { return t->duration_ns; }
+uint64_t ts_trace_timer_resolution(const ts_trace_t *t) { return t->timer_resolution; }
+
+uint64_t ts_trace_rank_nevents(const ts_trace_t *t, int32_t rank)
+{
+    return (rank >= 0 && rank < t->nranks) ? t->ranks[rank].nevents : 0;
+}
+
+uint64_t ts_trace_nevents(const ts_trace_t *t)
+{
+    uint64_t n = 0;
+    for (int32_t r = 0; r < t->nranks; r++)
+        n += t->ranks[r].nevents;
+    return n;
+}
+
+uint64_t ts_trace_nonmaster_mpi_records(const ts_trace_t *t) { return t->nonmaster_mpi; }
+
+ts_status ts_cursor_open(const ts_trace_t *t, int32_t rank, ts_cursor_t **out)
+{
+    *out = NULL;
+    if (rank < 0 || rank >= t->nranks)
+        return TS_EARG;
+    ts_cursor_t *c = calloc(1, sizeof *c);
+    if (!c)
+        return TS_ENOMEM;
+    c->trace = t;
+    c->rank = rank;
+    ts_codec_reader_init(&c->reader, t->ranks[rank].data, t->ranks[rank].size);
+    *out = c;
+    return TS_OK;
+}
+
+/* Decoded values are checked against the definitions so that consumers can index tables
+ * with them without further checks, whatever bytes a damaged store holds. */
+static int event_in_range(const ts_trace_t *t, const ts_event_t *ev)
+{
+    switch (ev->kind) {
+    case TS_EV_ENTER:
+        return ev->func < t->nfuncs;
+    case TS_EV_SEND:
+    case TS_EV_RECV:
+    case TS_EV_ISEND:
+    case TS_EV_IRECV_DONE:
+        return ev->peer >= 0 && ev->peer < t->nranks && ev->comm >= 0 && ev->comm < t->ncomms;
+    case TS_EV_COLL:
+    case TS_EV_ICOLL_DONE:
+        return (ev->peer == TS_ROOT_NONE || (ev->peer >= 0 && ev->peer < t->nranks)) &&
+               ev->comm >= 0 && ev->comm < t->ncomms;
+    default:
+        return 1;
+    }
+}
+
+int ts_cursor_next(ts_cursor_t *c, ts_event_t *ev, ts_error_t *err)
+{
+    const ts_trace_t *t = c->trace;
+    int rc = ts_codec_get(&c->reader, ev);
+    if (rc == 0 && c->index != t->ranks[c->rank].nevents)
+        rc = TS_ETRUNC;
+    if (rc == 1 && !event_in_range(t, ev))
+        rc = TS_ECORRUPT;
+    if (rc < 0)
+        return ts_error_set(err, rc, "%s: rank %d, event %llu: %s in the event stream",
+                            t->path, (int)c->rank, (unsigned long long)c->index,
+                            rc == TS_ETRUNC ? "stream ends early" : "undecodable event");
+    if (rc == 1)
+        c->index++;
+    return rc;
+}
+
+void ts_cursor_close(ts_cursor_t *c) { free(c); }

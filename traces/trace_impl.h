@@ -1,0 +1,61 @@
+/* trace_impl.h - private to traces/: the layout of a loaded trace, the builder used by the
+ * readers (OTF2, store) and the compact per-rank event encoding they share. */
+#ifndef TS_TRACE_IMPL_H
+#define TS_TRACE_IMPL_H
+
+#include "trace.h"
+#include "codec.h"
+
+/* One rank's encoded events (codec.h). For OTF2 input the bytes are owned by buf; for a
+ * store they point into the store's image. */
+typedef struct ts__rank_s {
+    ts_codec_buf_t buf;     /* owned encoding, when built in memory */
+    const uint8_t *data;    /* encoded events */
+    size_t size;            /* bytes at data */
+    uint64_t nevents;
+    int32_t node;
+} ts__rank_t;
+
+typedef struct ts__comm_s {
+    ts_comm_info_t info;
+    int32_t *members_owned;
+    char *name_owned;
+} ts__comm_t;
+
+struct ts_trace_s {
+    char *path;
+    ts_trace_format format;
+    uint64_t source_bytes;
+    int32_t nranks;
+    ts__rank_t *ranks;
+    int32_t nnodes;
+    char **node_names;
+    int32_t ncomms;
+    ts__comm_t *comms;
+    int32_t nfuncs;
+    char **func_names;
+    int64_t duration_ns;
+    uint64_t timer_resolution;
+    uint64_t nonmaster_mpi;
+    void *image;            /* store image (owned) */
+    size_t image_size;
+};
+
+/* Builder: allocate an empty trace for nranks ranks. */
+ts_status ts__trace_new(const char *path, ts_trace_format format, int32_t nranks,
+                        ts_trace_t **out);
+/* Add a node name, a communicator (members copied; NULL for self), a function name; each
+ * returns the new index or a negative status. */
+int32_t ts__trace_add_node(ts_trace_t *t, const char *name);
+int32_t ts__trace_add_comm(ts_trace_t *t, const char *name, int32_t size, int32_t is_self,
+                           const int32_t *members);
+/* Index of name in the function table, adding it if absent. */
+int32_t ts__trace_intern_func(ts_trace_t *t, const char *name);
+/* Point each rank's data at its owned buffer once building is done. */
+void ts__trace_seal(ts_trace_t *t);
+
+/* Readers behind ts_trace_open. */
+ts_status ts__otf2_read(const char *anchor, ts_trace_t **out, ts_error_t *err);
+ts_status ts__store_read(const char *path, ts_trace_t **out, ts_error_t *err);
+
+#endif
