@@ -809,6 +809,22 @@ static uint64_t archive_bytes(const char *anchor)
     return total;
 }
 
+/* Path of a location's file in the archive: <anchor without .otf2>/<location>.<ext>. */
+static void location_file(const char *anchor, OTF2_LocationRef loc, const char *ext, char *out,
+                          size_t n)
+{
+    size_t len = strlen(anchor);
+    if (len > 5 && strcmp(anchor + len - 5, ".otf2") == 0)
+        len -= 5;
+    snprintf(out, n, "%.*s/%llu.%s", (int)len, anchor, (unsigned long long)loc, ext);
+}
+
+static int file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
 static ts_status read_global_defs(reader_t *rd, OTF2_Reader *r)
 {
     OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(r);
@@ -840,13 +856,43 @@ static ts_status read_global_defs(reader_t *rd, OTF2_Reader *r)
     return TS_OK;
 }
 
-/* Read one location's local definitions and events into ls. */
-static ts_status read_location(reader_t *rd, OTF2_Reader *r, OTF2_EvtReaderCallbacks *cb,
-                               const loc_def_t *l, loc_state_t *ls)
+/* Report a failure on one location's file, naming that file. */
+static ts_status location_fail(reader_t *rd, OTF2_ErrorCode code, const loc_def_t *l,
+                               const char *ext, const char *what)
 {
+    if (rd->status != TS_OK)
+        return rd->status;
+    char path[4200];
+    location_file(rd->anchor, l->id, ext, path, sizeof path);
+    ts_status st = TS_EOTF2;
+    if (!file_exists(path))
+        st = TS_ENOENT;
+    else if (code == OTF2_ERROR_INTEGRITY_FAULT || code == OTF2_ERROR_END_OF_BUFFER ||
+             code == OTF2_ERROR_INDEX_OUT_OF_BOUNDS)
+        st = TS_ETRUNC;
+    rd->status = ts_error_set(rd->err, st, "%s: %s of rank %d: %s", path, what, (int)l->rank,
+                              st == TS_ENOENT ? "file is missing"
+                              : rd->otf2_msg[0] ? rd->otf2_msg
+                                                : OTF2_Error_GetDescription(code));
+    return rd->status;
+}
+
+/* Read one location's local definitions and events into ls. local_defs says whether the
+ * archive has per-location definition files, in which case each location needs its own:
+ * without it the mapping tables and clock offsets would silently be lost. */
+static ts_status read_location(reader_t *rd, OTF2_Reader *r, OTF2_EvtReaderCallbacks *cb,
+                               const loc_def_t *l, loc_state_t *ls, int local_defs)
+{
+    char path[4200];
+    location_file(rd->anchor, l->id, "evt", path, sizeof path);
+    if (!file_exists(path))
+        return location_fail(rd, OTF2_ERROR_ENOENT, l, "evt", "events");
+    location_file(rd->anchor, l->id, "def", path, sizeof path);
+    if (local_defs && !file_exists(path))
+        return location_fail(rd, OTF2_ERROR_ENOENT, l, "def", "local definitions");
     OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(r, l->id);
     if (!er)
-        return otf2_fail(rd, OTF2_ERROR_INVALID, "cannot open events of a location");
+        return location_fail(rd, OTF2_ERROR_INVALID, l, "evt", "events");
     /* Local definitions carry the mapping tables and clock offsets for this location. */
     OTF2_DefReader *dr = OTF2_Reader_GetDefReader(r, l->id);
     if (dr) {
@@ -854,11 +900,8 @@ static ts_status read_location(reader_t *rd, OTF2_Reader *r, OTF2_EvtReaderCallb
         OTF2_ErrorCode ec = OTF2_Reader_ReadAllLocalDefinitions(r, dr, &n);
         OTF2_Reader_CloseDefReader(r, dr);
         if (ec != OTF2_SUCCESS) {
-            char what[96];
-            snprintf(what, sizeof what, "local definitions of location %llu",
-                     (unsigned long long)l->id);
             OTF2_Reader_CloseEvtReader(r, er);
-            return otf2_fail(rd, ec, what);
+            return location_fail(rd, ec, l, "def", "local definitions");
         }
     }
     OTF2_Reader_RegisterEvtCallbacks(r, er, cb, ls);
@@ -867,11 +910,8 @@ static ts_status read_location(reader_t *rd, OTF2_Reader *r, OTF2_EvtReaderCallb
     OTF2_Reader_CloseEvtReader(r, er);
     if (rd->status != TS_OK)
         return rd->status;
-    if (ec != OTF2_SUCCESS) {
-        char what[96];
-        snprintf(what, sizeof what, "events of location %llu", (unsigned long long)l->id);
-        return otf2_fail(rd, ec, what);
-    }
+    if (ec != OTF2_SUCCESS)
+        return location_fail(rd, ec, l, "evt", "events");
     return TS_OK;
 }
 
@@ -898,6 +938,12 @@ static ts_status read_events(reader_t *rd, OTF2_Reader *r)
     OTF2_EvtReaderCallbacks *cb = make_evt_callbacks();
     if (!cb)
         return TS_ENOMEM;
+    int local_defs = 0;
+    for (size_t i = 0; i < d->nlocs && !local_defs; i++) {
+        char path[4200];
+        location_file(rd->anchor, d->locs[i].id, "def", path, sizeof path);
+        local_defs = file_exists(path);
+    }
     ts_status st = TS_OK;
     for (size_t i = 0; i < d->nlocs && st == TS_OK; i++) {
         const loc_def_t *l = &d->locs[i];
@@ -909,7 +955,7 @@ static ts_status read_events(reader_t *rd, OTF2_Reader *r)
         ts_codec_buf_init(&scratch);
         ls.buf = l->rank >= 0 ? &t->ranks[l->rank].buf : &scratch;
         ls.nevents = l->rank >= 0 ? &t->ranks[l->rank].nevents : &dummy;
-        st = read_location(rd, r, cb, l, &ls);
+        st = read_location(rd, r, cb, l, &ls, local_defs);
         if (st == TS_OK && l->rank >= 0 && ls.depth > 0) {
             /* The trace ended inside a call (killed run or measurement stopped): close it at
              * the last time seen so that the stream stays well formed. */

@@ -1,0 +1,156 @@
+/* testutil.c - helpers shared by the CUnit test programs. */
+#include "testutil.h"
+
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char tmp_root[256];
+
+const char *tu_scorep_dir(void)
+{
+    static char dir[1024];
+    struct stat st;
+    snprintf(dir, sizeof dir, "%s", TS_SHARED_SCOREP);
+    return (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) ? dir : NULL;
+}
+
+const char *tu_scorep(const char *name)
+{
+    static char path[1200];
+    snprintf(path, sizeof path, "%s/%s", TS_SHARED_SCOREP, name);
+    return path;
+}
+
+void tu_require_shared(const char *program)
+{
+    if (!tu_scorep_dir()) {
+        printf("%s: SKIPPED: the real Score-P traces are not at %s (shared/ beside the "
+               "checkout, present in CI, absent in a fresh clone)\n",
+               program, TS_SHARED_SCOREP);
+        exit(TS_TEST_SKIP);
+    }
+}
+
+static void cleanup(void)
+{
+    if (tmp_root[0]) {
+        char cmd[300];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_root);
+        if (system(cmd) != 0)
+            fprintf(stderr, "warning: could not remove %s\n", tmp_root);
+    }
+}
+
+const char *tu_tmpdir(void)
+{
+    if (!tmp_root[0]) {
+        snprintf(tmp_root, sizeof tmp_root, "/tmp/tunesim-test.XXXXXX");
+        if (!mkdtemp(tmp_root)) {
+            perror("mkdtemp");
+            exit(1);
+        }
+        atexit(cleanup);
+    }
+    return tmp_root;
+}
+
+int tu_copy_dir(const char *src, const char *dst)
+{
+    char cmd[3000];
+    snprintf(cmd, sizeof cmd, "cp -r '%s' '%s' && chmod -R u+w '%s'", src, dst, dst);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+char *tu_read_file(const char *path, size_t *size)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return NULL;
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, fp) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(fp);
+    if (buf) {
+        buf[n] = '\0';
+        if (size)
+            *size = (size_t)n;
+    }
+    return buf;
+}
+
+int tu_run_cli(const char *args, char **out, char **err)
+{
+    static int n;
+    char o[512], e[512], cmd[4096];
+    snprintf(o, sizeof o, "%s/cli-%d.out", tu_tmpdir(), n);
+    snprintf(e, sizeof e, "%s/cli-%d.err", tu_tmpdir(), n++);
+    snprintf(cmd, sizeof cmd, "%s %s >'%s' 2>'%s' </dev/null", TS_CLI, args, o, e);
+    int status = system(cmd);
+    if (out)
+        *out = tu_read_file(o, NULL);
+    if (err)
+        *err = tu_read_file(e, NULL);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int tu_run_all(void)
+{
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
+    CU_cleanup_registry();
+    return failed ? 1 : 0;
+}
+
+int tu_traces_equal(const ts_trace_t *a, const ts_trace_t *b)
+{
+    if (ts_trace_nranks(a) != ts_trace_nranks(b) || ts_trace_nnodes(a) != ts_trace_nnodes(b) ||
+        ts_trace_ncomms(a) != ts_trace_ncomms(b) || ts_trace_nfuncs(a) != ts_trace_nfuncs(b) ||
+        ts_trace_duration_ns(a) != ts_trace_duration_ns(b) ||
+        ts_trace_timer_resolution(a) != ts_trace_timer_resolution(b))
+        return 0;
+    for (int32_t f = 0; f < ts_trace_nfuncs(a); f++)
+        if (strcmp(ts_trace_func_name(a, f), ts_trace_func_name(b, f)) != 0)
+            return 0;
+    for (int32_t n = 0; n < ts_trace_nnodes(a); n++)
+        if (strcmp(ts_trace_node_name(a, n), ts_trace_node_name(b, n)) != 0)
+            return 0;
+    for (int32_t c = 0; c < ts_trace_ncomms(a); c++) {
+        const ts_comm_info_t *x = ts_trace_comm(a, c), *y = ts_trace_comm(b, c);
+        if (x->size != y->size || x->is_self != y->is_self || strcmp(x->name, y->name) != 0)
+            return 0;
+        if (!x->is_self && memcmp(x->members, y->members, (size_t)x->size * sizeof(int32_t)))
+            return 0;
+    }
+    for (int32_t r = 0; r < ts_trace_nranks(a); r++) {
+        if (ts_trace_rank_node(a, r) != ts_trace_rank_node(b, r) ||
+            ts_trace_rank_nevents(a, r) != ts_trace_rank_nevents(b, r))
+            return 0;
+        ts_cursor_t *ca, *cb;
+        ts_cursor_open(a, r, &ca);
+        ts_cursor_open(b, r, &cb);
+        ts_event_t ea, eb;
+        int ra, rb, same = 1;
+        do {
+            ra = ts_cursor_next(ca, &ea, NULL);
+            rb = ts_cursor_next(cb, &eb, NULL);
+            if (ra != rb || (ra == 1 && memcmp(&ea, &eb, sizeof ea) != 0))
+                same = 0;
+        } while (same && ra == 1);
+        ts_cursor_close(ca);
+        ts_cursor_close(cb);
+        if (!same)
+            return 0;
+    }
+    return 1;
+}
