@@ -310,7 +310,7 @@ static int cmp_loc(const void *a, const void *b)
 static loc_def_t *find_loc(defs_t *d, OTF2_LocationRef id)
 {
     loc_def_t key = {.id = id};
-    return bsearch(&key, d->locs, d->nlocs, sizeof *d->locs, cmp_loc);
+    return d->nlocs ? bsearch(&key, d->locs, d->nlocs, sizeof *d->locs, cmp_loc) : NULL;
 }
 
 /* World rank -> location: the MPI COMM_LOCATIONS group lists it (Score-P writes it for
@@ -320,7 +320,8 @@ static ts_status assign_ranks(reader_t *rd, OTF2_LocationRef **rank_loc, int32_t
     defs_t *d = &rd->defs;
     *rank_loc = NULL;
     *nranks = 0;
-    qsort(d->locs, d->nlocs, sizeof *d->locs, cmp_loc);
+    if (d->nlocs)
+        qsort(d->locs, d->nlocs, sizeof *d->locs, cmp_loc);
     for (size_t g = 0; g < d->ngroups; g++) {
         group_def_t *gr = &d->groups[g];
         if (!gr->present || gr->type != OTF2_GROUP_TYPE_COMM_LOCATIONS ||

@@ -83,8 +83,10 @@ static int cmp_msg(const void *a, const void *b) { return cmp_key(a, b); }
  * compared, not the order. */
 static void match_messages(ts_stats_t *s, msg_vec_t *snd, msg_vec_t *rcv)
 {
-    qsort(snd->v, snd->n, sizeof *snd->v, cmp_msg);
-    qsort(rcv->v, rcv->n, sizeof *rcv->v, cmp_msg);
+    if (snd->n) /* qsort's pointer must not be NULL, even for zero elements */
+        qsort(snd->v, snd->n, sizeof *snd->v, cmp_msg);
+    if (rcv->n)
+        qsort(rcv->v, rcv->n, sizeof *rcv->v, cmp_msg);
     size_t i = 0, j = 0;
     while (i < snd->n || j < rcv->n) {
         int c = i >= snd->n ? 1 : j >= rcv->n ? -1 : cmp_key(&snd->v[i], &rcv->v[j]);
@@ -303,6 +305,8 @@ const ts_match_summary_t *ts_stats_match(const ts_stats_t *s) { return &s->match
 uint64_t ts_stats_pair_bytes(const ts_stats_t *s, int32_t src, int32_t dst)
 {
     pair_t key = {src, dst, 0, 0};
+    if (!s->npairs)
+        return 0;
     const pair_t *p = bsearch(&key, s->pairs, s->npairs, sizeof *s->pairs, cmp_pair);
     return p ? p->bytes : 0;
 }

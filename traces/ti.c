@@ -55,6 +55,8 @@ static int cmp_req(const void *a, const void *b)
 static const req_info_t *req_find(const req_table_t *t, uint64_t req, uint64_t seq)
 {
     req_info_t key = {.req = req, .seq = seq};
+    if (!t->n)
+        return NULL;
     return bsearch(&key, t->v, t->n, sizeof *t->v, cmp_req);
 }
 
@@ -132,8 +134,10 @@ static ts_status learn_requests(const ts_trace_t *t, int32_t rank, req_table_t *
     ts_cursor_close(c);
     seq_free(&rseq);
     seq_free(&sseq);
-    qsort(recvs->v, recvs->n, sizeof *recvs->v, cmp_req);
-    qsort(sends->v, sends->n, sizeof *sends->v, cmp_req);
+    if (recvs->n)
+        qsort(recvs->v, recvs->n, sizeof *recvs->v, cmp_req);
+    if (sends->n)
+        qsort(sends->v, sends->n, sizeof *sends->v, cmp_req);
     return st;
 }
 

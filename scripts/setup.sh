@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# setup.sh - install tunesim's Debian 12 dependencies, build it, and either run the main job
+# on the bundled default trace or run the whole test suite.
+#
+#   bash scripts/setup.sh run    # install, build, `tunesim info` on the bundled trace
+#   bash scripts/setup.sh test   # install, build (plain and ASan+UBSan), run every test
+#
+# Needs root or sudo for apt-get. Set TUNESIM_SKIP_APT=1 to skip the install step.
+set -euo pipefail
+
+mode=${1:-run}
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+# Debian packages, and why each is needed:
+#   build tools: cmake gcc make pkg-config
+#   OTF2 3.0 reading/writing (traces/, tracer): libotf2-trace-dev otf2-tools
+#   store compression and checksums: zlib1g-dev; JSON output: libjson-c-dev
+#   tests: libcunit1-dev; the tracer and its tests: openmpi-bin libopenmpi-dev
+packages=(cmake gcc make pkg-config libotf2-trace-dev otf2-tools zlib1g-dev libjson-c-dev
+          libcunit1-dev openmpi-bin libopenmpi-dev)
+
+install_packages() {
+    if [ "${TUNESIM_SKIP_APT:-0}" = 1 ]; then
+        return
+    fi
+    local missing=()
+    for p in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+            missing+=("$p")
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        return
+    fi
+    local sudo=
+    if [ "$(id -u)" != 0 ]; then
+        sudo=sudo
+    fi
+    echo "setup: installing ${missing[*]}"
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+build() { # build DIR [cmake options...]
+    local dir=$1
+    shift
+    cmake -S . -B "$dir" "$@" >/dev/null
+    cmake --build "$dir" -j "$(nproc)"
+}
+
+install_packages
+case "$mode" in
+run)
+    build build -DCMAKE_BUILD_TYPE=Release
+    exec ./build/tunesim info traces/data/simplefoam-pitzdaily-2
+    ;;
+test)
+    build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    (cd build && ctest --output-on-failure)
+    # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer. Leak checks are
+    # on; Open MPI's own allocations are not ours, so the MPI test programs are left to the
+    # plain build (see tests/tracer.cmake).
+    build build-asan -DCMAKE_BUILD_TYPE=Debug -DTUNESIM_SANITIZE=ON
+    (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+        ctest --output-on-failure -LE mpi)
+    ;;
+*)
+    echo "usage: bash scripts/setup.sh run|test" >&2
+    exit 2
+    ;;
+esac
