@@ -15,9 +15,9 @@ cd "$root"
 # Debian packages, and why each is needed:
 #   build tools: cmake gcc make pkg-config
 #   OTF2 3.0 reading/writing (traces/, tracer): libotf2-trace-dev otf2-tools
-#   store compression and checksums: zlib1g-dev; JSON output: libjson-c-dev
+#   store compression: liblz4-dev; checksums: zlib1g-dev (crc32); JSON output: libjson-c-dev
 #   tests: libcunit1-dev; the tracer and its tests: openmpi-bin libopenmpi-dev
-packages=(cmake gcc make pkg-config libotf2-trace-dev otf2-tools zlib1g-dev libjson-c-dev
+packages=(cmake gcc make pkg-config libotf2-trace-dev otf2-tools zlib1g-dev liblz4-dev libjson-c-dev
           libcunit1-dev openmpi-bin libopenmpi-dev)
 
 install_packages() {

@@ -255,7 +255,7 @@ ts_status ts_info_print(const ts_trace_t *t, FILE *fp, int json, ts_error_t *err
     if (json) {
         json_object *root = build_json(t, s);
         fprintf(fp, "%s\n",
-                json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+                json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
                                                          JSON_C_TO_STRING_NOSLASHESCAPE));
         json_object_put(root);
     } else {

@@ -63,7 +63,7 @@ static void test_roundtrip(void)
     /* Compact: far below the in-memory size. */
     CU_ASSERT(b.size < (size_t)n * 8);
     ts_codec_reader_t r;
-    ts_codec_reader_init(&r, b.data, b.size);
+    ts_codec_reader_init(&r, b.data, b.size, 100, 10, 65536);
     for (int i = 0; i < n; i++) {
         CU_ASSERT_EQUAL_FATAL(ts_codec_get(&r, &out), 1);
         CU_ASSERT_EQUAL(memcmp(&out, &in[i], sizeof out), 0);
@@ -91,7 +91,7 @@ static void test_enter_after_compute_is_one_byte_shorter(void)
     CU_ASSERT(a.size + 3 <= b.size);
     ts_codec_reader_t r;
     ts_event_t ev;
-    ts_codec_reader_init(&r, b.data, b.size);
+    ts_codec_reader_init(&r, b.data, b.size, 100, 10, 65536);
     ts_codec_get(&r, &ev);
     ts_codec_get(&r, &ev);
     CU_ASSERT_EQUAL(ts_codec_get(&r, &ev), 1);
@@ -114,7 +114,7 @@ static void test_truncated_and_garbage(void)
         uint8_t *copy = malloc(cut ? cut : 1);
         memcpy(copy, b.data, cut);
         ts_codec_reader_t r;
-        ts_codec_reader_init(&r, copy, cut);
+        ts_codec_reader_init(&r, copy, cut, 100, 10, 65536);
         int rc, count = 0;
         while ((rc = ts_codec_get(&r, &out)) == 1)
             count++;
@@ -124,18 +124,32 @@ static void test_truncated_and_garbage(void)
     }
     const uint8_t bad_kind[] = {0x7e, 0x01};
     ts_codec_reader_t r;
-    ts_codec_reader_init(&r, bad_kind, sizeof bad_kind);
+    ts_codec_reader_init(&r, bad_kind, sizeof bad_kind, 100, 10, 65536);
     CU_ASSERT_EQUAL(ts_codec_get(&r, &out), TS_ECORRUPT);
     const uint8_t bad_flag[] = {0x80 | TS_EV_ENTER, 0x01}; /* implied time, no burst before */
-    ts_codec_reader_init(&r, bad_flag, sizeof bad_flag);
+    ts_codec_reader_init(&r, bad_flag, sizeof bad_flag, 100, 10, 65536);
     CU_ASSERT_EQUAL(ts_codec_get(&r, &out), TS_ECORRUPT);
     const uint8_t long_varint[] = {TS_EV_COMPUTE, 0xff, 0xff, 0xff, 0xff, 0xff,
                                    0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
-    ts_codec_reader_init(&r, long_varint, sizeof long_varint);
+    ts_codec_reader_init(&r, long_varint, sizeof long_varint, 100, 10, 65536);
     CU_ASSERT_EQUAL(ts_codec_get(&r, &out), TS_ECORRUPT);
     const uint8_t bad_op[] = {TS_EV_COLL, 200, 0, 0, 0, 0};
-    ts_codec_reader_init(&r, bad_op, sizeof bad_op);
+    ts_codec_reader_init(&r, bad_op, sizeof bad_op, 100, 10, 65536);
     CU_ASSERT_EQUAL(ts_codec_get(&r, &out), TS_ECORRUPT);
+    /* Indices beyond the tables: peer 5 of 4 ranks, communicator 3 of 2, function 9 of 9. */
+    const uint8_t bad_peer[] = {TS_EV_SEND, 10, 0, 0, 8};
+    ts_codec_reader_init(&r, bad_peer, sizeof bad_peer, 4, 2, 9);
+    CU_ASSERT_EQUAL(ts_codec_get(&r, &out), TS_ECORRUPT);
+    const uint8_t bad_comm[] = {TS_EV_COLL, TS_COLL_BARRIER, 6, 1, 0, 0};
+    ts_codec_reader_init(&r, bad_comm, sizeof bad_comm, 4, 2, 9);
+    CU_ASSERT_EQUAL(ts_codec_get(&r, &out), TS_ECORRUPT);
+    const uint8_t bad_func[] = {TS_EV_ENTER, 9, 0};
+    ts_codec_reader_init(&r, bad_func, sizeof bad_func, 4, 2, 9);
+    CU_ASSERT_EQUAL(ts_codec_get(&r, &out), TS_ECORRUPT);
+    const uint8_t good_root_none[] = {TS_EV_COLL, TS_COLL_BARRIER, 2, 1, 0, 0};
+    ts_codec_reader_init(&r, good_root_none, sizeof good_root_none, 4, 2, 9);
+    CU_ASSERT_EQUAL(ts_codec_get(&r, &out), 1);
+    CU_ASSERT_EQUAL(out.peer, TS_ROOT_NONE);
     ts_codec_buf_free(&b);
 }
 
