@@ -27,10 +27,11 @@ static uint64_t read_all(const char *path)
     uint64_t n = 0;
     for (int32_t r = 0; r < ts_trace_nranks(t); r++) {
         ts_cursor_t *c;
-        ts_event_t ev;
+        const ts_event_t *evs;
+        int k;
         ts_cursor_open(t, r, &c);
-        while (ts_cursor_next(c, &ev, NULL) == 1)
-            n++;
+        while ((k = ts_cursor_next_batch(c, &evs, NULL)) > 0)
+            n += (uint64_t)k;
         ts_cursor_close(c);
     }
     ts_trace_close(t);

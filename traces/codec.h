@@ -1,6 +1,6 @@
 /* codec.h - the compact byte encoding of a rank's event stream, shared by the in-memory
- * trace and the store file. Fields are LEB128 varints; signed ones zigzag-coded; times and
- * request ids are deltas, so a typical event takes 3-6 bytes instead of sizeof(ts_event_t). */
+ * trace and the store file (layout at the top of codec.c). Times and request ids are
+ * deltas in 1-8 bytes, so a typical event takes 3-6 bytes instead of sizeof(ts_event_t). */
 #ifndef TS_CODEC_H
 #define TS_CODEC_H
 

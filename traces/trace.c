@@ -287,13 +287,9 @@ ts_status ts_cursor_open(const ts_trace_t *t, int32_t rank, ts_cursor_t **out)
     return TS_OK;
 }
 
-int ts_cursor_next(ts_cursor_t *c, ts_event_t *ev, ts_error_t *err)
+/* Refill the cursor's buffer: the number of events decoded, 0 at the end, or an error. */
+static int refill(ts_cursor_t *c, ts_error_t *err)
 {
-    if (c->next < c->nbuf) {
-        *ev = c->buf[c->next++];
-        c->index++;
-        return 1;
-    }
     const ts_trace_t *t = c->trace;
     int rc = ts_codec_get_batch(&c->reader, c->buf, CURSOR_BATCH);
     if (rc == 0 && c->index != t->ranks[c->rank].nevents)
@@ -302,13 +298,35 @@ int ts_cursor_next(ts_cursor_t *c, ts_event_t *ev, ts_error_t *err)
         return ts_error_set(err, rc, "%s: rank %d, event %llu: %s in the event stream",
                             t->path, (int)c->rank, (unsigned long long)c->index,
                             rc == TS_ETRUNC ? "stream ends early" : "undecodable event");
-    if (rc == 0)
-        return 0;
     c->nbuf = rc;
-    c->next = 1;
-    *ev = c->buf[0];
+    c->next = 0;
+    return rc;
+}
+
+int ts_cursor_next(ts_cursor_t *c, ts_event_t *ev, ts_error_t *err)
+{
+    if (c->next == c->nbuf) {
+        int rc = refill(c, err);
+        if (rc <= 0)
+            return rc;
+    }
+    *ev = c->buf[c->next++];
     c->index++;
     return 1;
+}
+
+int ts_cursor_next_batch(ts_cursor_t *c, const ts_event_t **evs, ts_error_t *err)
+{
+    if (c->next == c->nbuf) {
+        int rc = refill(c, err);
+        if (rc <= 0)
+            return rc;
+    }
+    int n = c->nbuf - c->next;
+    *evs = &c->buf[c->next];
+    c->next = c->nbuf;
+    c->index += (uint64_t)n;
+    return n;
 }
 
 void ts_cursor_close(ts_cursor_t *c) { free(c); }

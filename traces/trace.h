@@ -68,6 +68,10 @@ uint64_t ts_trace_nonmaster_mpi_records(const ts_trace_t *trace);
  * data) with err filled. */
 ts_status ts_cursor_open(const ts_trace_t *trace, int32_t rank, ts_cursor_t **out);
 int ts_cursor_next(ts_cursor_t *cursor, ts_event_t *ev, ts_error_t *err);
+/* The next events in bulk: *evs points at up to a few hundred decoded events owned by the
+ * cursor (valid until the next call). Returns how many, 0 at the end, or a negative status.
+ * Faster than ts_cursor_next for consumers that take events in sequence. */
+int ts_cursor_next_batch(ts_cursor_t *cursor, const ts_event_t **evs, ts_error_t *err);
 void ts_cursor_close(ts_cursor_t *cursor);
 
 #endif
