@@ -17,8 +17,9 @@ cd "$root"
 #   OTF2 3.0 reading/writing (traces/, tracer): libotf2-trace-dev otf2-tools
 #   store compression: liblz4-dev; checksums: zlib1g-dev (crc32); JSON output: libjson-c-dev
 #   tests: libcunit1-dev; the tracer and its tests: openmpi-bin libopenmpi-dev
+#   replaying exported TI traces with SimGrid 3.32 (tests, later the engine): libsimgrid-dev
 packages=(cmake gcc make pkg-config libotf2-trace-dev otf2-tools zlib1g-dev liblz4-dev libjson-c-dev
-          libcunit1-dev openmpi-bin libopenmpi-dev)
+          libcunit1-dev openmpi-bin libopenmpi-dev libsimgrid-dev)
 
 install_packages() {
     if [ "${TUNESIM_SKIP_APT:-0}" = 1 ]; then

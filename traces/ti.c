@@ -236,7 +236,7 @@ static ts_status write_rank(const ts_trace_t *t, int32_t rank, FILE *fp, double 
         uint64_t *s;
         switch (ev.kind) {
         case TS_EV_COMPUTE:
-            fprintf(fp, "%d compute %.17g\n", rank, (double)ev.time * 1e-9 * fps);
+            fprintf(fp, "%d compute %.15g\n", rank, (double)ev.time * (fps / 1e9));
             break;
         case TS_EV_SEND:
             fprintf(fp, "%d send %d %d %" PRIu64 "\n", rank, ev.peer, ev.tag, ev.bytes);
