@@ -713,35 +713,20 @@ static OTF2_CallbackCode cb_irecv(EVT_ARGS, uint32_t peer, OTF2_CommRef comm, ui
     return p2p(ud, time, TS_EV_IRECV_DONE, "MPI_Wait", peer, comm, tag, len, req);
 }
 
-static OTF2_CallbackCode cb_isend_done(EVT_ARGS, uint64_t req)
-{
-    EVT_UNUSED;
-    return req_only(ud, time, TS_EV_ISEND_DONE, "MPI_Wait", req);
-}
+/* Records that carry only a request id differ in the event kind they become and in the
+ * function named when no enclosing call was recorded. */
+#define REQ_CALLBACK(name, kind, implied)                                                    \
+    static OTF2_CallbackCode name(EVT_ARGS, uint64_t req)                                    \
+    {                                                                                        \
+        EVT_UNUSED;                                                                          \
+        return req_only(ud, time, kind, implied, req);                                       \
+    }
 
-static OTF2_CallbackCode cb_irecv_req(EVT_ARGS, uint64_t req)
-{
-    EVT_UNUSED;
-    return req_only(ud, time, TS_EV_IRECV_POST, "MPI_Irecv", req);
-}
-
-static OTF2_CallbackCode cb_test(EVT_ARGS, uint64_t req)
-{
-    EVT_UNUSED;
-    return req_only(ud, time, TS_EV_REQ_TEST, "MPI_Test", req);
-}
-
-static OTF2_CallbackCode cb_cancelled(EVT_ARGS, uint64_t req)
-{
-    EVT_UNUSED;
-    return req_only(ud, time, TS_EV_CANCELLED, "MPI_Cancel", req);
-}
-
-static OTF2_CallbackCode cb_icoll_req(EVT_ARGS, uint64_t req)
-{
-    EVT_UNUSED;
-    return req_only(ud, time, TS_EV_ICOLL_POST, "MPI_Icollective", req);
-}
+REQ_CALLBACK(cb_isend_done, TS_EV_ISEND_DONE, "MPI_Wait")
+REQ_CALLBACK(cb_irecv_req, TS_EV_IRECV_POST, "MPI_Irecv")
+REQ_CALLBACK(cb_test, TS_EV_REQ_TEST, "MPI_Test")
+REQ_CALLBACK(cb_cancelled, TS_EV_CANCELLED, "MPI_Cancel")
+REQ_CALLBACK(cb_icoll_req, TS_EV_ICOLL_POST, "MPI_Icollective")
 
 static OTF2_CallbackCode cb_coll_end(EVT_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm,
                                      uint32_t root, uint64_t sent, uint64_t recvd)
