@@ -119,5 +119,6 @@ trc_sizes_t trc_bytes_scan(int n, int me, int in_place, uint64_t block)
     if (in_place)
         return (trc_sizes_t){.sent = (uint64_t)(n - me - 1) * block,
                              .received = (uint64_t)me * block};
-    return (trc_sizes_t){.sent = (uint64_t)(n - me) * block, .received = (uint64_t)(me + 1) * block};
+    return (trc_sizes_t){.sent = (uint64_t)(n - me) * block,
+                         .received = (uint64_t)(me + 1) * block};
 }

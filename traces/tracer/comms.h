@@ -26,9 +26,9 @@
 enum { TRC_COMM_WORLD = 0, TRC_COMM_SELF = 1 };
 
 typedef struct trc_comm_s {
-    uint32_t owner;   /* world rank of the communicator's rank 0 */
-    uint32_t seq;     /* owner's creation counter (TRC_COMM_LAZY bit: found lazily) */
-    int32_t parent;   /* local id of the parent communicator, or -1 */
+    uint32_t owner; /* world rank of the communicator's rank 0 */
+    uint32_t seq;   /* owner's creation counter (TRC_COMM_LAZY bit: found lazily) */
+    int32_t parent; /* local id of the parent communicator, or -1 */
     int32_t size;
     int32_t *members; /* world ranks, kept only where this rank sends the definition */
 } trc_comm_t;
@@ -36,7 +36,7 @@ typedef struct trc_comm_s {
 typedef struct trc_comms_s {
     trc_comm_t *v;
     uint32_t n, cap;
-    int keyval;           /* MPI attribute holding local id + 1 on each known communicator */
+    int keyval; /* MPI attribute holding local id + 1 on each known communicator */
     int world_rank, world_size;
     uint32_t next_seq;    /* creation counter of the communicators this rank owns */
     uint32_t *lazy_count; /* per owner: communicators of that owner found lazily so far */
@@ -47,7 +47,7 @@ typedef struct trc_comms_s {
  * 0 (MPI_COMM_WORLD), 1 (MPI_COMM_SELF), then 2 + i for entry i below. */
 typedef struct trc_comm_table_s {
     uint32_t n;
-    uint32_t *parent;  /* global id of the parent, or UINT32_MAX (undefined) */
+    uint32_t *parent; /* global id of the parent, or UINT32_MAX (undefined) */
     uint32_t *size;
     uint32_t *first;   /* index of the entry's first member in members */
     uint32_t *members; /* world ranks */
@@ -68,8 +68,7 @@ uint32_t trc_comms_created(trc_comms_t *comms, MPI_Comm parent, MPI_Comm newcomm
 /* Collective over MPI_COMM_WORLD. Fills map (allocated, *nlocal entries: local id -> global
  * id) on every rank and, on world rank 0, table (release with trc_comm_table_fini).
  * Returns 0, or -1 on failure (then nothing is allocated). */
-int trc_comms_unify(trc_comms_t *comms, uint64_t **map, uint32_t *nlocal,
-                    trc_comm_table_t *table);
+int trc_comms_unify(trc_comms_t *comms, uint64_t **map, uint32_t *nlocal, trc_comm_table_t *table);
 void trc_comm_table_fini(trc_comm_table_t *table);
 
 #endif

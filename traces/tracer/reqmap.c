@@ -41,11 +41,12 @@ void trc_reqmap_fini(trc_reqmap_t *map)
     map->cap = map->count = 0;
 }
 
-static size_t find_slot(const trc_reqmap_t *map, MPI_Request handle)
+/* The first empty slot of handle's probe run. */
+static size_t free_slot(const trc_reqmap_t *map, MPI_Request handle)
 {
     size_t mask = map->cap - 1;
     size_t i = hash_handle(handle) & mask;
-    while (map->slots[i].handle != MPI_REQUEST_NULL && map->slots[i].handle != handle)
+    while (map->slots[i].handle != MPI_REQUEST_NULL)
         i = (i + 1) & mask;
     return i;
 }
@@ -59,7 +60,7 @@ static int grow(trc_reqmap_t *map)
     clear_slots(bigger.slots, bigger.cap);
     for (size_t i = 0; i < map->cap; i++) {
         if (map->slots[i].handle != MPI_REQUEST_NULL) {
-            bigger.slots[find_slot(&bigger, map->slots[i].handle)] = map->slots[i];
+            bigger.slots[free_slot(&bigger, map->slots[i].handle)] = map->slots[i];
             bigger.count++;
         }
     }
@@ -74,10 +75,8 @@ int trc_reqmap_put(trc_reqmap_t *map, const trc_req_t *req)
         return 0;
     if ((map->count + 1) * 2 > map->cap && grow(map) != 0)
         return -1;
-    size_t i = find_slot(map, req->handle);
-    if (map->slots[i].handle == MPI_REQUEST_NULL)
-        map->count++;
-    map->slots[i] = *req;
+    map->slots[free_slot(map, req->handle)] = *req;
+    map->count++;
     return 0;
 }
 
@@ -85,26 +84,25 @@ trc_req_t *trc_reqmap_get(trc_reqmap_t *map, MPI_Request handle)
 {
     if (handle == MPI_REQUEST_NULL || map->slots == NULL)
         return NULL;
-    size_t i = find_slot(map, handle);
-    return map->slots[i].handle == MPI_REQUEST_NULL ? NULL : &map->slots[i];
+    size_t mask = map->cap - 1;
+    trc_req_t *oldest = NULL;
+    for (size_t i = hash_handle(handle) & mask; map->slots[i].handle != MPI_REQUEST_NULL;
+         i = (i + 1) & mask) {
+        trc_req_t *e = &map->slots[i];
+        if (e->handle == handle && (oldest == NULL || e->id < oldest->id))
+            oldest = e;
+    }
+    return oldest;
 }
 
-void trc_reqmap_del(trc_reqmap_t *map, MPI_Request handle)
+void trc_reqmap_remove(trc_reqmap_t *map, trc_req_t *entry)
 {
-    if (handle == MPI_REQUEST_NULL || map->slots == NULL)
-        return;
     size_t mask = map->cap - 1;
-    size_t i = find_slot(map, handle);
-    if (map->slots[i].handle == MPI_REQUEST_NULL)
-        return;
+    size_t hole = (size_t)(entry - map->slots);
     /* Backward-shift deletion: move later members of the probe run into the hole so that
      * lookups never stop early, without tombstones. */
-    size_t hole = i;
-    size_t j = i;
-    for (;;) {
-        j = (j + 1) & mask;
-        if (map->slots[j].handle == MPI_REQUEST_NULL)
-            break;
+    for (size_t j = (hole + 1) & mask; map->slots[j].handle != MPI_REQUEST_NULL;
+         j = (j + 1) & mask) {
         size_t home = hash_handle(map->slots[j].handle) & mask;
         /* The entry at j may fill the hole only if its home is not cyclically in (hole, j]. */
         int home_in_range = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);

@@ -2,9 +2,15 @@
  *
  * A request's completion records (MpiIsendComplete, MpiIrecv, NonBlockingCollectiveComplete)
  * need facts from when it was posted: its id, communicator, and for receives and collectives
- * the sizes. This is a hash map from the MPI_Request handle to those facts. Handles are
+ * the sizes. This is a hash map from the MPI_Request handle to those facts. Entries are
  * removed when the request completes (or is freed), so a handle MPI reuses later starts
- * fresh; persistent requests stay until MPI_Request_free. */
+ * fresh; persistent requests stay until MPI_Request_free.
+ *
+ * One handle may stand for several pending requests: Open MPI's ob1 answers an Isend that
+ * completed on the spot with its one shared, already complete request object. So the map
+ * keeps every entry and a lookup answers the oldest (lowest id) for the handle: requests
+ * sharing a handle are all complete, and completing them in posting order is the best
+ * guess the handle allows. */
 #ifndef TRC_REQMAP_H
 #define TRC_REQMAP_H
 
@@ -44,12 +50,12 @@ typedef struct trc_reqmap_s {
 int trc_reqmap_init(trc_reqmap_t *map);
 void trc_reqmap_fini(trc_reqmap_t *map);
 
-/* Insert (or overwrite) the entry for req->handle. Returns 0, or -1 when out of memory.
- * Pointers returned by trc_reqmap_get are invalid after an insert. */
+/* Add an entry for req->handle (MPI_REQUEST_NULL is ignored). Returns 0, or -1 when out of
+ * memory. Pointers returned by trc_reqmap_get are invalid after a put or a remove. */
 int trc_reqmap_put(trc_reqmap_t *map, const trc_req_t *req);
-/* The entry for handle, or NULL. */
+/* The oldest entry for handle, or NULL. */
 trc_req_t *trc_reqmap_get(trc_reqmap_t *map, MPI_Request handle);
-/* Remove the entry for handle if present. */
-void trc_reqmap_del(trc_reqmap_t *map, MPI_Request handle);
+/* Remove an entry returned by trc_reqmap_get. */
+void trc_reqmap_remove(trc_reqmap_t *map, trc_req_t *entry);
 
 #endif

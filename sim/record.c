@@ -1,0 +1,258 @@
+/* record.c - `tunesim record`: run an MPI command with the PMPI tracer preloaded into its
+ * ranks and report where the OTF2 trace went; see record.h. */
+#include "record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TRACER_LIB   "libtunesim-trace.so"
+#define DEFAULT_DIR  "tunesim-trace"
+#define RECORD_USAGE "tunesim record [-o DIR] [--clock wall|cpu] -- mpirun ARGS..."
+
+typedef struct record_opts_s {
+    const char *dir;
+    const char *clock;
+    char **command; /* NULL-terminated, from argv */
+    int help;
+} record_opts_t;
+
+static ts_status usage(ts_error_t *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* main() prints nothing for TS_EUSAGE, so the message is printed here. */
+static ts_status usage(ts_error_t *err, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "tunesim: record: %s (usage: %s)\n", msg, RECORD_USAGE);
+    return ts_error_set(err, TS_EUSAGE, "record: %s", msg);
+}
+
+static ts_status parse_args(int argc, char **argv, record_opts_t *o, ts_error_t *err)
+{
+    *o = (record_opts_t){.dir = DEFAULT_DIR, .clock = "wall"};
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            o->help = 1;
+            return TS_OK;
+        }
+        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+            if (++i >= argc)
+                return usage(err, "%s needs a directory", a);
+            o->dir = argv[i];
+        } else if (strcmp(a, "--clock") == 0) {
+            if (++i >= argc)
+                return usage(err, "--clock needs wall or cpu");
+            o->clock = argv[i];
+        } else if (strncmp(a, "--clock=", 8) == 0) {
+            o->clock = a + 8;
+        } else if (a[0] == '-') {
+            return usage(err, "unknown option '%s'", a);
+        } else {
+            break; /* the command starts here, without "--" */
+        }
+    }
+    if (strcmp(o->clock, "wall") != 0 && strcmp(o->clock, "cpu") != 0)
+        return usage(err, "--clock must be wall or cpu, not '%s'", o->clock);
+    if (o->dir[0] == '\0')
+        return usage(err, "-o needs a non-empty directory");
+    if (i >= argc)
+        return usage(err, "missing the command to run");
+    o->command = argv + i;
+    return TS_OK;
+}
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The tracer library: $TUNESIM_TRACE_LIB, else next to this executable (the build dir). */
+static ts_status tracer_path(char *out, size_t size, ts_error_t *err)
+{
+    const char *env = getenv("TUNESIM_TRACE_LIB");
+    if (env != NULL && env[0] != '\0') {
+        if (!is_file(env))
+            return ts_error_set(err, TS_ENOENT, "TUNESIM_TRACE_LIB=%s: no such file", env);
+        if (realpath(env, out) == NULL || strlen(out) >= size)
+            return ts_error_set(err, TS_ENOENT, "%s: cannot resolve the path", env);
+        return TS_OK;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return ts_error_set(err, TS_ENOENT, "cannot locate the tunesim executable: %s",
+                            strerror(errno));
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash != NULL)
+        *slash = '\0';
+    int len = snprintf(out, size, "%s/%s", exe, TRACER_LIB);
+    if (len < 0 || (size_t)len >= size || !is_file(out))
+        return ts_error_set(err, TS_ENOENT,
+                            "%s/%s not found: build the tracer (it needs MPI) or set "
+                            "TUNESIM_TRACE_LIB",
+                            exe, TRACER_LIB);
+    return TS_OK;
+}
+
+/* The ranks may run elsewhere (mpirun --wdir, OpenFOAM's -case): give them an absolute path. */
+static ts_status absolute_dir(const char *dir, char *out, size_t size, ts_error_t *err)
+{
+    int len;
+    if (dir[0] == '/') {
+        len = snprintf(out, size, "%s", dir);
+    } else {
+        char cwd[PATH_MAX];
+        if (getcwd(cwd, sizeof cwd) == NULL)
+            return ts_error_set(err, TS_EIO, "cannot read the current directory: %s",
+                                strerror(errno));
+        len = snprintf(out, size, "%s/%s", cwd, dir);
+    }
+    if (len < 0 || (size_t)len >= size)
+        return ts_error_set(err, TS_EARG, "%s: path too long", dir);
+    return TS_OK;
+}
+
+static int is_launcher(const char *command)
+{
+    const char *base = strrchr(command, '/');
+    base = base ? base + 1 : command;
+    return strcmp(base, "mpirun") == 0 || strcmp(base, "mpiexec") == 0 ||
+           strcmp(base, "orterun") == 0;
+}
+
+/* Run argv; wait for it. The exec error, if any, comes back through a close-on-exec pipe. */
+static ts_status run(char *const *argv, const char *preload, const char *dir, const char *clock,
+                     int set_preload, ts_error_t *err)
+{
+    int fds[2];
+    if (pipe(fds) != 0 || fcntl(fds[0], F_SETFD, FD_CLOEXEC) != 0 ||
+        fcntl(fds[1], F_SETFD, FD_CLOEXEC) != 0)
+        return ts_error_set(err, TS_ECHILD, "cannot create a pipe: %s", strerror(errno));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return ts_error_set(err, TS_ECHILD, "cannot fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        setenv("TUNESIM_TRACE_DIR", dir, 1);
+        setenv("TUNESIM_TRACE_CLOCK", clock, 1);
+        if (set_preload)
+            setenv("LD_PRELOAD", preload, 1);
+        execvp(argv[0], argv);
+        int e = errno;
+        ssize_t w = write(fds[1], &e, sizeof e);
+        (void)w;
+        _exit(127);
+    }
+    close(fds[1]);
+    int exec_errno = 0;
+    ssize_t got = read(fds[0], &exec_errno, sizeof exec_errno);
+    close(fds[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR)
+            return ts_error_set(err, TS_ECHILD, "cannot wait for '%s': %s", argv[0],
+                                strerror(errno));
+    }
+    if (got == (ssize_t)sizeof exec_errno)
+        return ts_error_set(err, TS_ECHILD, "cannot run '%s': %s", argv[0], strerror(exec_errno));
+    if (WIFSIGNALED(status))
+        return ts_error_set(err, TS_ECHILD, "'%s' was killed by signal %d", argv[0],
+                            WTERMSIG(status));
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return ts_error_set(err, TS_ECHILD, "'%s' failed with exit status %d", argv[0],
+                            WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return TS_OK;
+}
+
+int ts_record_main(int argc, char **argv, ts_error_t *err)
+{
+    record_opts_t o;
+    ts_status st = parse_args(argc, argv, &o, err);
+    if (st != TS_OK)
+        return st;
+    if (o.help) {
+        printf("usage: %s\n"
+               "  -o DIR        trace directory (default ./%s); DIR/traces.otf2 is replaced\n"
+               "  --clock wall  timestamps from CLOCK_MONOTONIC (default)\n"
+               "  --clock cpu   per-rank CPU time outside MPI: true compute bursts even when\n"
+               "                ranks outnumber cores\n",
+               RECORD_USAGE, DEFAULT_DIR);
+        return TS_OK;
+    }
+    char lib[PATH_MAX], dir[PATH_MAX];
+    if ((st = tracer_path(lib, sizeof lib, err)) != TS_OK ||
+        (st = absolute_dir(o.dir, dir, sizeof dir, err)) != TS_OK)
+        return st;
+
+    /* Keep an LD_PRELOAD the user already has, after ours. */
+    const char *old = getenv("LD_PRELOAD");
+    char preload[2 * PATH_MAX + 2];
+    snprintf(preload, sizeof preload, "%s%s%s", lib, old && old[0] ? ":" : "", old ? old : "");
+
+    int argn = 0;
+    while (o.command[argn] != NULL)
+        argn++;
+    int launcher = is_launcher(o.command[0]);
+    char **cmd = calloc((size_t)argn + 7, sizeof *cmd);
+    char x_preload[sizeof preload + 16], x_dir[PATH_MAX + 32], x_clock[64];
+    if (cmd == NULL)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    int k = 0;
+    cmd[k++] = o.command[0];
+    if (launcher) {
+        /* NAME=VALUE forms, so that mpirun itself does not load the tracer (and libmpi). */
+        snprintf(x_preload, sizeof x_preload, "LD_PRELOAD=%s", preload);
+        snprintf(x_dir, sizeof x_dir, "TUNESIM_TRACE_DIR=%s", dir);
+        snprintf(x_clock, sizeof x_clock, "TUNESIM_TRACE_CLOCK=%s", o.clock);
+        char *xs[] = {"-x", x_preload, "-x", x_dir, "-x", x_clock};
+        for (size_t j = 0; j < sizeof xs / sizeof xs[0]; j++)
+            cmd[k++] = xs[j];
+    }
+    for (int j = 1; j < argn; j++)
+        cmd[k++] = o.command[j];
+    cmd[k] = NULL;
+
+    time_t started = time(NULL);
+    st = run(cmd, preload, dir, o.clock, !launcher, err);
+    free(cmd);
+    if (st != TS_OK)
+        return st;
+
+    /* The tracer removes an older trace at MPI_Init, so a trace older than this run means
+     * the tracer never ran in it. */
+    char anchor[PATH_MAX + 16];
+    snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
+    struct stat sb;
+    if (stat(anchor, &sb) != 0 || sb.st_mtime < started)
+        return ts_error_set(err, TS_ECHILD,
+                            "'%s' finished but wrote no trace to %s: the tracer was not loaded "
+                            "or MPI_Finalize was not reached (is the program linked with this "
+                            "Open MPI's libmpi?)",
+                            o.command[0], anchor);
+    printf("trace written to %s (clock %s); see it with: tunesim info %s\n", anchor, o.clock, dir);
+    return TS_OK;
+}

@@ -1,0 +1,27 @@
+/* flood.c - tracer test program: enough records to overflow the tracer's in-memory event
+ * buffer several times, so that OTF2 must flush to disk mid-run. tests/test_tracer.c runs
+ * it with TUNESIM_TRACE_BUFFER_MB=1 (the tracer's minimum: two 1 MiB chunks) and checks
+ * that every record survived.
+ *
+ * ITERS times: Irecv from left, Isend 8 bytes to right (tag i % 1000), Waitall. */
+#include <mpi.h>
+
+#define ITERS 20000
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int me, n;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    int right = (me + 1) % n, left = (me + n - 1) % n;
+    double out = me, in;
+    for (int i = 0; i < ITERS; i++) {
+        MPI_Request reqs[2];
+        MPI_Irecv(&in, 1, MPI_DOUBLE, left, i % 1000, MPI_COMM_WORLD, &reqs[0]);
+        MPI_Isend(&out, 1, MPI_DOUBLE, right, i % 1000, MPI_COMM_WORLD, &reqs[1]);
+        MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
+    }
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,468 @@
+/* archive.c - OTF2 archive of the tracer: directory preparation, bounded event buffers,
+ * mapping tables and Score-P-style global definitions; see archive.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "archive.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <mpi.h>
+
+/* OTF2's header-only MPI collectives, made to call PMPI_* so that the archive's own
+ * communication is never traced. The header's static helpers trip -Wextra. */
+#define OTF2_MPI_USE_PMPI
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wstrict-prototypes"
+#include <otf2/OTF2_MPI_Collectives.h>
+#pragma GCC diagnostic pop
+
+#include "regions.h"
+
+#define ARCHIVE_NAME "traces"
+
+static void set_msg(char *msg, size_t msglen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_msg(char *msg, size_t msglen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, msglen, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- memory and flush callbacks -------------------------------------------------------- */
+
+/* The chunks OTF2 got for one buffer (one writer). */
+typedef struct pool_s {
+    void **chunks;
+    size_t n, cap;
+} pool_t;
+
+/* OTF2 keeps every chunk in memory unless an allocation fails (its default pool is 128 MiB
+ * per writer); refusing a chunk beyond the bound makes it flush the buffer to disk and free
+ * the chunks. Only event buffers are bounded: definitions are small and must stay whole. */
+static void *pool_allocate(void *user, OTF2_FileType type, OTF2_LocationRef location,
+                           void **per_buffer, uint64_t chunk_size)
+{
+    (void)location;
+    const trc_archive_t *ar = user;
+    pool_t *pool = *per_buffer;
+    if (pool == NULL) {
+        pool = calloc(1, sizeof *pool);
+        if (pool == NULL)
+            return NULL;
+        *per_buffer = pool;
+    }
+    if (type == OTF2_FILETYPE_EVENTS && pool->n >= ar->event_chunks)
+        return NULL;
+    if (pool->n == pool->cap) {
+        size_t cap = pool->cap ? 2 * pool->cap : 8;
+        void **bigger = realloc(pool->chunks, cap * sizeof *bigger);
+        if (bigger == NULL)
+            return NULL;
+        pool->chunks = bigger;
+        pool->cap = cap;
+    }
+    void *chunk = malloc(chunk_size);
+    if (chunk != NULL)
+        pool->chunks[pool->n++] = chunk;
+    return chunk;
+}
+
+static void pool_free_all(void *user, OTF2_FileType type, OTF2_LocationRef location,
+                          void **per_buffer, bool final)
+{
+    (void)user;
+    (void)type;
+    (void)location;
+    pool_t *pool = *per_buffer;
+    if (pool == NULL)
+        return;
+    for (size_t i = 0; i < pool->n; i++)
+        free(pool->chunks[i]);
+    pool->n = 0;
+    if (final) {
+        free(pool->chunks);
+        free(pool);
+        *per_buffer = NULL;
+    }
+}
+
+static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef location,
+                                void *caller, bool final)
+{
+    (void)user;
+    (void)type;
+    (void)location;
+    (void)caller;
+    (void) final;
+    return OTF2_FLUSH;
+}
+
+/* The end of a mid-run flush, for the BufferFlush record OTF2 then writes (as Score-P). */
+static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRef location)
+{
+    (void)type;
+    (void)location;
+    trc_archive_t *ar = user;
+    return trc_clock_tick(ar->clock);
+}
+
+/* ---- directory ------------------------------------------------------------------------- */
+
+static int mkdir_p(const char *dir)
+{
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+        return -1;
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return (mkdir(path, 0777) != 0 && errno != EEXIST) ? -1 : 0;
+}
+
+/* dir/name into path; -1 when it does not fit. */
+static int join(char *path, size_t size, const char *dir, const char *name)
+{
+    int n = snprintf(path, size, "%s/%s", dir, name);
+    return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+static int has_suffix(const char *name, const char *suffix)
+{
+    size_t n = strlen(name), s = strlen(suffix);
+    return n > s && strcmp(name + n - s, suffix) == 0;
+}
+
+/* Remove a previous archive named "traces" in dir: OTF2 refuses to write over one. Only
+ * the files an archive consists of are removed; anything else stops us. */
+static int remove_previous(const char *dir, char *msg, size_t msglen)
+{
+    char path[PATH_MAX];
+    const char *top[] = {ARCHIVE_NAME ".otf2", ARCHIVE_NAME ".def"};
+    for (size_t i = 0; i < sizeof top / sizeof top[0]; i++) {
+        if (join(path, sizeof path, dir, top[i]) != 0 || (unlink(path) != 0 && errno != ENOENT)) {
+            set_msg(msg, msglen, "cannot remove the previous trace file %s: %s", path,
+                    strerror(errno));
+            return -1;
+        }
+    }
+    char sub[PATH_MAX];
+    if (join(sub, sizeof sub, dir, ARCHIVE_NAME) != 0)
+        return -1;
+    DIR *d = opendir(sub);
+    if (d == NULL)
+        return 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (has_suffix(e->d_name, ".evt") || has_suffix(e->d_name, ".def")) {
+            if (join(path, sizeof path, sub, e->d_name) == 0)
+                unlink(path);
+        }
+    }
+    closedir(d);
+    if (rmdir(sub) != 0) {
+        set_msg(msg, msglen, "cannot replace the previous trace in %s: %s", sub, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* All ranks agree on ok (logical and). */
+static int agree(int ok)
+{
+    PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return ok;
+}
+
+int trc_archive_open(trc_archive_t *ar, const char *dir, int rank, trc_clock_t *clock,
+                     size_t buffer_bytes, char *msg, size_t msglen)
+{
+    memset(ar, 0, sizeof *ar);
+    ar->rank = rank;
+    ar->clock = clock;
+    ar->event_chunks = buffer_bytes / TRC_EVENT_CHUNK_BYTES;
+    if (ar->event_chunks < 2)
+        ar->event_chunks = 2;
+    msg[0] = '\0';
+
+    int ok = 1;
+    if (rank == 0) {
+        if (mkdir_p(dir) != 0) {
+            set_msg(msg, msglen, "cannot create the trace directory %s: %s", dir, strerror(errno));
+            ok = 0;
+        } else if (remove_previous(dir, msg, msglen) != 0) {
+            ok = 0;
+        }
+    }
+    if (!agree(ok)) {
+        if (msg[0] == '\0')
+            set_msg(msg, msglen, "world rank 0 could not prepare %s", dir);
+        return -1;
+    }
+
+    ar->archive = OTF2_Archive_Open(dir, ARCHIVE_NAME, OTF2_FILEMODE_WRITE, TRC_EVENT_CHUNK_BYTES,
+                                    OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
+                                    OTF2_COMPRESSION_NONE);
+    ok = ar->archive != NULL;
+    if (ok) {
+        static const OTF2_FlushCallbacks flush = {pre_flush, post_flush};
+        static const OTF2_MemoryCallbacks memory = {pool_allocate, pool_free_all};
+        ok = OTF2_Archive_SetFlushCallbacks(ar->archive, &flush, ar) == OTF2_SUCCESS &&
+             OTF2_Archive_SetMemoryCallbacks(ar->archive, &memory, ar) == OTF2_SUCCESS &&
+             OTF2_MPI_Archive_SetCollectiveCallbacks(ar->archive, MPI_COMM_WORLD, MPI_COMM_NULL) ==
+                 OTF2_SUCCESS;
+    }
+    if (ok) {
+        OTF2_Archive_SetCreator(ar->archive, "tunesim-trace (PMPI tracer of tunesim)");
+        ok = OTF2_Archive_OpenEvtFiles(ar->archive) == OTF2_SUCCESS;
+    }
+    if (ok) {
+        ar->evt = OTF2_Archive_GetEvtWriter(ar->archive, (OTF2_LocationRef)rank);
+        ok = ar->evt != NULL;
+    }
+    if (!agree(ok)) {
+        set_msg(msg, msglen, "cannot open the OTF2 archive %s/%s.otf2", dir, ARCHIVE_NAME);
+        if (ar->archive != NULL)
+            OTF2_Archive_Close(ar->archive);
+        ar->archive = NULL;
+        ar->evt = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+uint64_t trc_archive_nevents(const trc_archive_t *ar)
+{
+    uint64_t n = 0;
+    if (ar->evt != NULL)
+        OTF2_EvtWriter_GetNumberOfEvents(ar->evt, &n);
+    return n;
+}
+
+/* ---- definitions ----------------------------------------------------------------------- */
+
+static int write_mapping(trc_archive_t *ar, const uint64_t *comm_map, uint32_t nlocal)
+{
+    OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(ar->archive, (OTF2_LocationRef)ar->rank);
+    if (dw == NULL)
+        return -1;
+    int rc = 0;
+    if (nlocal > 0) {
+        OTF2_IdMap *map = OTF2_IdMap_CreateFromUint64Array(nlocal, comm_map, false);
+        if (map == NULL ||
+            OTF2_DefWriter_WriteMappingTable(dw, OTF2_MAPPING_COMM, map) != OTF2_SUCCESS)
+            rc = -1;
+        OTF2_IdMap_Free(map);
+    }
+    if (OTF2_Archive_CloseDefWriter(ar->archive, dw) != OTF2_SUCCESS)
+        rc = -1;
+    return rc;
+}
+
+/* Global definition writer with a running string id. */
+typedef struct gdefs_s {
+    OTF2_GlobalDefWriter *w;
+    OTF2_StringRef next;
+    int failed;
+} gdefs_t;
+
+static OTF2_StringRef def_string(gdefs_t *g, const char *text)
+{
+    OTF2_StringRef id = g->next++;
+    if (OTF2_GlobalDefWriter_WriteString(g->w, id, text) != OTF2_SUCCESS)
+        g->failed = 1;
+    return id;
+}
+
+static void check(gdefs_t *g, OTF2_ErrorCode rc)
+{
+    if (rc != OTF2_SUCCESS)
+        g->failed = 1;
+}
+
+static void def_regions(gdefs_t *g)
+{
+    static const struct {
+        const char *name;
+        OTF2_RegionRole role;
+    } regions[TRC_R__COUNT] = {
+#define TRC__XX(name, role) {"MPI_" #name, OTF2_REGION_ROLE_##role},
+        TRC_REGION_MAP(TRC__XX)
+#undef TRC__XX
+    };
+    OTF2_StringRef empty = def_string(g, "");
+    OTF2_StringRef file = def_string(g, "MPI");
+    check(g, OTF2_GlobalDefWriter_WriteParadigm(g->w, OTF2_PARADIGM_MPI, file,
+                                                OTF2_PARADIGM_CLASS_PROCESS));
+    for (int r = 0; r < TRC_R__COUNT; r++) {
+        OTF2_StringRef name = def_string(g, regions[r].name);
+        check(g, OTF2_GlobalDefWriter_WriteRegion(g->w, (OTF2_RegionRef)r, name, name, empty,
+                                                  regions[r].role, OTF2_PARADIGM_MPI,
+                                                  OTF2_REGION_FLAG_NONE, file, 0, 0));
+    }
+}
+
+static void def_system(gdefs_t *g, const trc_global_info_t *info)
+{
+    OTF2_StringRef machine = def_string(g, "machine");
+    OTF2_StringRef node = def_string(g, "node");
+    OTF2_StringRef linux_name = def_string(g, "Linux");
+    check(g, OTF2_GlobalDefWriter_WriteSystemTreeNode(g->w, 0, linux_name, machine,
+                                                      OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+    check(g,
+          OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(g->w, 0, OTF2_SYSTEM_TREE_DOMAIN_MACHINE));
+    for (int n = 0; n < info->nnodes; n++) {
+        OTF2_StringRef host = def_string(g, info->node_names[n]);
+        check(g, OTF2_GlobalDefWriter_WriteSystemTreeNode(g->w, (OTF2_SystemTreeNodeRef)(1 + n),
+                                                          host, node, 0));
+        check(g, OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(
+                     g->w, (OTF2_SystemTreeNodeRef)(1 + n), OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY));
+    }
+    OTF2_StringRef thread = def_string(g, "Master thread");
+    for (int r = 0; r < info->nranks; r++) {
+        char name[64];
+        snprintf(name, sizeof name, "MPI Rank %d", r);
+        check(g,
+              OTF2_GlobalDefWriter_WriteLocationGroup(
+                  g->w, (OTF2_LocationGroupRef)r, def_string(g, name),
+                  OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                  (OTF2_SystemTreeNodeRef)(1 + info->rank_node[r]), OTF2_UNDEFINED_LOCATION_GROUP));
+    }
+    for (int r = 0; r < info->nranks; r++) {
+        check(g, OTF2_GlobalDefWriter_WriteLocation(
+                     g->w, (OTF2_LocationRef)r, thread, OTF2_LOCATION_TYPE_CPU_THREAD,
+                     info->rank_events[r], (OTF2_LocationGroupRef)r));
+    }
+}
+
+/* Group of the created communicator i: an earlier group with the same members, or a new
+ * one. Groups 0-2 are the locations, the world group and the self group. */
+static OTF2_GroupRef comm_group(const trc_comm_table_t *t, uint32_t i, uint32_t *group_of,
+                                int nranks)
+{
+    const uint32_t *mine = &t->members[t->first[i]];
+    int is_world = t->size[i] == (uint32_t)nranks;
+    for (uint32_t m = 0; is_world && m < t->size[i]; m++)
+        is_world = mine[m] == m;
+    if (is_world)
+        return 1;
+    for (uint32_t j = 0; j < i; j++) {
+        if (t->size[j] == t->size[i] &&
+            memcmp(&t->members[t->first[j]], mine, t->size[i] * sizeof *mine) == 0)
+            return group_of[j];
+    }
+    return OTF2_UNDEFINED_GROUP;
+}
+
+static void def_comms(gdefs_t *g, const trc_global_info_t *info)
+{
+    const trc_comm_table_t *t = info->comms;
+    OTF2_StringRef empty = 0;
+    uint64_t *ids = malloc((size_t)info->nranks * sizeof *ids);
+    uint32_t *group_of = malloc((t->n ? t->n : 1) * sizeof *group_of);
+    uint64_t *members = NULL;
+    if (ids == NULL || group_of == NULL) {
+        g->failed = 1;
+        goto out;
+    }
+    for (int r = 0; r < info->nranks; r++)
+        ids[r] = (uint64_t)r;
+    /* Location ids equal world ranks, so group 0 (locations) and 1 (world) list the same. */
+    check(g, OTF2_GlobalDefWriter_WriteGroup(g->w, 0, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                             OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                             (uint32_t)info->nranks, ids));
+    check(g, OTF2_GlobalDefWriter_WriteGroup(g->w, 1, empty, OTF2_GROUP_TYPE_COMM_GROUP,
+                                             OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                             (uint32_t)info->nranks, ids));
+    check(g, OTF2_GlobalDefWriter_WriteGroup(g->w, 2, empty, OTF2_GROUP_TYPE_COMM_SELF,
+                                             OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 0, NULL));
+    OTF2_GroupRef next_group = 3;
+    for (uint32_t i = 0; i < t->n; i++) {
+        group_of[i] = comm_group(t, i, group_of, info->nranks);
+        if (group_of[i] != OTF2_UNDEFINED_GROUP)
+            continue;
+        uint64_t *bigger = realloc(members, (t->size[i] ? t->size[i] : 1) * sizeof *members);
+        if (bigger == NULL) {
+            g->failed = 1;
+            goto out;
+        }
+        members = bigger;
+        for (uint32_t m = 0; m < t->size[i]; m++)
+            members[m] = t->members[t->first[i] + m];
+        group_of[i] = next_group++;
+        check(g, OTF2_GlobalDefWriter_WriteGroup(g->w, group_of[i], empty,
+                                                 OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                                 OTF2_GROUP_FLAG_NONE, t->size[i], members));
+    }
+    check(g, OTF2_GlobalDefWriter_WriteComm(g->w, 0, def_string(g, "MPI_COMM_WORLD"), 1,
+                                            OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
+    check(g, OTF2_GlobalDefWriter_WriteComm(g->w, 1, def_string(g, "MPI_COMM_SELF"), 2,
+                                            OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
+    for (uint32_t i = 0; i < t->n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "Comm %u", 2 + i);
+        OTF2_CommRef parent = t->parent[i] == UINT32_MAX ? OTF2_UNDEFINED_COMM : t->parent[i];
+        check(g, OTF2_GlobalDefWriter_WriteComm(g->w, 2 + i, def_string(g, name), group_of[i],
+                                                parent, OTF2_COMM_FLAG_NONE));
+    }
+out:
+    free(ids);
+    free(group_of);
+    free(members);
+}
+
+static int write_global(trc_archive_t *ar, const trc_global_info_t *info)
+{
+    gdefs_t g = {OTF2_Archive_GetGlobalDefWriter(ar->archive), 0, 0};
+    if (g.w == NULL)
+        return -1;
+    /* Timestamps are nanoseconds on both clocks. */
+    check(&g, OTF2_GlobalDefWriter_WriteClockProperties(
+                  g.w, 1000000000u, info->global_offset, info->trace_length,
+                  info->realtime_ns ? info->realtime_ns : OTF2_UNDEFINED_TIMESTAMP));
+    def_regions(&g);
+    def_system(&g, info);
+    def_comms(&g, info);
+    return g.failed ? -1 : 0;
+}
+
+int trc_archive_close(trc_archive_t *ar, const uint64_t *comm_map, uint32_t nlocal,
+                      const trc_global_info_t *info)
+{
+    int rc = 0;
+    if (ar->evt != NULL && OTF2_Archive_CloseEvtWriter(ar->archive, ar->evt) != OTF2_SUCCESS)
+        rc = -1;
+    ar->evt = NULL;
+    /* The following calls are collective in OTF2: every rank makes each of them. */
+    if (OTF2_Archive_CloseEvtFiles(ar->archive) != OTF2_SUCCESS)
+        rc = -1;
+    if (OTF2_Archive_OpenDefFiles(ar->archive) != OTF2_SUCCESS) {
+        rc = -1;
+    } else {
+        if (write_mapping(ar, comm_map, nlocal) != 0)
+            rc = -1;
+        if (OTF2_Archive_CloseDefFiles(ar->archive) != OTF2_SUCCESS)
+            rc = -1;
+    }
+    if (info != NULL && write_global(ar, info) != 0)
+        rc = -1;
+    if (OTF2_Archive_Close(ar->archive) != OTF2_SUCCESS)
+        rc = -1;
+    ar->archive = NULL;
+    return rc;
+}
