@@ -148,8 +148,8 @@ static int has_suffix(const char *name, const char *suffix)
     return n > s && strcmp(name + n - s, suffix) == 0;
 }
 
-/* Remove a previous archive named "traces" in dir: OTF2 refuses to write over one. Only
- * the files an archive consists of are removed; anything else stops us. */
+/* Remove a previous archive named "traces" in dir. Only the files an archive consists of
+ * are removed; anything else stops us. */
 static int remove_previous(const char *dir, char *msg, size_t msglen)
 {
     char path[PATH_MAX];
@@ -199,25 +199,25 @@ int trc_archive_open(trc_archive_t *ar, const char *dir, int rank, trc_clock_t *
     if (ar->event_chunks < 2)
         ar->event_chunks = 2;
     msg[0] = '\0';
+    snprintf(ar->dir, sizeof ar->dir, "%s", dir);
 
     int ok = 1;
-    if (rank == 0) {
-        if (mkdir_p(dir) != 0) {
-            set_msg(msg, msglen, "cannot create the trace directory %s: %s", dir, strerror(errno));
-            ok = 0;
-        } else if (remove_previous(dir, msg, msglen) != 0) {
-            ok = 0;
-        }
+    if (rank == 0 &&
+        (mkdir_p(dir) != 0 || join(ar->tmp, sizeof ar->tmp, dir, ".tunesim-trace.XXXXXX") != 0 ||
+         mkdtemp(ar->tmp) == NULL)) {
+        set_msg(msg, msglen, "cannot create the trace directory %s: %s", dir, strerror(errno));
+        ok = 0;
     }
+    PMPI_Bcast(ar->tmp, (int)sizeof ar->tmp, MPI_CHAR, 0, MPI_COMM_WORLD);
     if (!agree(ok)) {
         if (msg[0] == '\0')
             set_msg(msg, msglen, "world rank 0 could not prepare %s", dir);
         return -1;
     }
 
-    ar->archive = OTF2_Archive_Open(dir, ARCHIVE_NAME, OTF2_FILEMODE_WRITE, TRC_EVENT_CHUNK_BYTES,
-                                    OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
-                                    OTF2_COMPRESSION_NONE);
+    ar->archive = OTF2_Archive_Open(ar->tmp, ARCHIVE_NAME, OTF2_FILEMODE_WRITE,
+                                    TRC_EVENT_CHUNK_BYTES, OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT,
+                                    OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     ok = ar->archive != NULL;
     if (ok) {
         static const OTF2_FlushCallbacks flush = {pre_flush, post_flush};
@@ -236,7 +236,7 @@ int trc_archive_open(trc_archive_t *ar, const char *dir, int rank, trc_clock_t *
         ok = ar->evt != NULL;
     }
     if (!agree(ok)) {
-        set_msg(msg, msglen, "cannot open the OTF2 archive %s/%s.otf2", dir, ARCHIVE_NAME);
+        set_msg(msg, msglen, "cannot open the OTF2 archive %s/%s.otf2", ar->tmp, ARCHIVE_NAME);
         if (ar->archive != NULL)
             OTF2_Archive_Close(ar->archive);
         ar->archive = NULL;
@@ -441,28 +441,56 @@ static int write_global(trc_archive_t *ar, const trc_global_info_t *info)
     return g.failed ? -1 : 0;
 }
 
-int trc_archive_close(trc_archive_t *ar, const uint64_t *comm_map, uint32_t nlocal,
-                      const trc_global_info_t *info)
+/* World rank 0: move the finished archive from tmp into dir, the anchor last, since it is
+ * what readers open. */
+static int publish(const trc_archive_t *ar, char *msg, size_t msglen)
 {
-    int rc = 0;
+    if (remove_previous(ar->dir, msg, msglen) != 0)
+        return -1;
+    const char *parts[] = {ARCHIVE_NAME, ARCHIVE_NAME ".def", ARCHIVE_NAME ".otf2"};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        char from[PATH_MAX], to[PATH_MAX];
+        if (join(from, sizeof from, ar->tmp, parts[i]) != 0 ||
+            join(to, sizeof to, ar->dir, parts[i]) != 0 || rename(from, to) != 0) {
+            set_msg(msg, msglen, "cannot move %s/%s to %s: %s", ar->tmp, parts[i], ar->dir,
+                    strerror(errno));
+            return -1;
+        }
+    }
+    rmdir(ar->tmp);
+    return 0;
+}
+
+int trc_archive_close(trc_archive_t *ar, const uint64_t *comm_map, uint32_t nlocal,
+                      const trc_global_info_t *info, char *msg, size_t msglen)
+{
+    int ok = 1;
+    msg[0] = '\0';
     if (ar->evt != NULL && OTF2_Archive_CloseEvtWriter(ar->archive, ar->evt) != OTF2_SUCCESS)
-        rc = -1;
+        ok = 0;
     ar->evt = NULL;
     /* The following calls are collective in OTF2: every rank makes each of them. */
     if (OTF2_Archive_CloseEvtFiles(ar->archive) != OTF2_SUCCESS)
-        rc = -1;
+        ok = 0;
     if (OTF2_Archive_OpenDefFiles(ar->archive) != OTF2_SUCCESS) {
-        rc = -1;
+        ok = 0;
     } else {
         if (write_mapping(ar, comm_map, nlocal) != 0)
-            rc = -1;
+            ok = 0;
         if (OTF2_Archive_CloseDefFiles(ar->archive) != OTF2_SUCCESS)
-            rc = -1;
+            ok = 0;
     }
-    if (info != NULL && write_global(ar, info) != 0)
-        rc = -1;
+    /* World rank 0 without definitions cannot complete the archive. */
+    if (ar->rank == 0 && (info == NULL || write_global(ar, info) != 0))
+        ok = 0;
     if (OTF2_Archive_Close(ar->archive) != OTF2_SUCCESS)
-        rc = -1;
+        ok = 0;
     ar->archive = NULL;
-    return rc;
+    /* Once all agree, every rank has closed its files: only then may they move. */
+    ok = agree(ok);
+    if (!ok)
+        set_msg(msg, msglen, "writing the OTF2 archive failed; what was written is in %s", ar->tmp);
+    else if (ar->rank == 0 && publish(ar, msg, msglen) != 0)
+        ok = 0;
+    return agree(ok) ? 0 : -1;
 }

@@ -253,7 +253,7 @@ static int finish(trc_state_t *st)
     uint64_t *comm_map = NULL;
     uint32_t nlocal = 0;
     trc_comm_table_t table;
-    int rc = trc_comms_unify(&st->comms, &comm_map, &nlocal, &table);
+    int ok = trc_comms_unify(&st->comms, &comm_map, &nlocal, &table) == 0;
 
     rank_facts_t mine = {trc_archive_nevents(&st->archive), st->first_time, st->last_time};
     char host[HOST_LEN] = {0};
@@ -264,22 +264,30 @@ static int finish(trc_state_t *st)
     const char **names = NULL;
     int *rank_node = NULL;
     uint64_t *events = NULL;
+    int have_room = 1;
     if (is_root) {
         facts = malloc((size_t)n * sizeof *facts);
         hosts = malloc((size_t)n * HOST_LEN);
         names = malloc((size_t)n * sizeof *names);
         rank_node = malloc((size_t)n * sizeof *rank_node);
         events = malloc((size_t)n * sizeof *events);
+        have_room = facts && hosts && names && rank_node && events;
     }
-    int ok = !is_root || (facts && hosts && names && rank_node && events);
-    PMPI_Gather(&mine, 3, MPI_UINT64_T, ok ? facts : NULL, 3, MPI_UINT64_T, 0, MPI_COMM_WORLD);
-    PMPI_Gather(host, HOST_LEN, MPI_CHAR, ok ? hosts : NULL, HOST_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
+    /* Everyone learns whether world rank 0 can receive, so that the gathers match up. */
+    PMPI_Bcast(&have_room, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (have_room) {
+        PMPI_Gather(&mine, 3, MPI_UINT64_T, facts, 3, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+        PMPI_Gather(host, HOST_LEN, MPI_CHAR, hosts, HOST_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
+    }
 
     trc_global_info_t info = {0};
-    if (is_root && ok && rc == 0) {
+    int with_info = is_root && have_room && ok;
+    uint64_t total = 0;
+    if (with_info) {
         uint64_t first = UINT64_MAX, last = 0;
         for (int r = 0; r < n; r++) {
             events[r] = facts[r].nevents;
+            total += facts[r].nevents;
             first = facts[r].first < first ? facts[r].first : first;
             last = facts[r].last > last ? facts[r].last : last;
         }
@@ -293,28 +301,22 @@ static int finish(trc_state_t *st)
                                    .realtime_ns = trc_clock_realtime_of(&st->clock, first),
                                    .comms = &table};
     }
-    int with_info = is_root && ok && rc == 0;
-    if (trc_archive_close(&st->archive, comm_map, nlocal, with_info ? &info : NULL) != 0)
-        rc = -1;
-    if (is_root && !with_info)
-        rc = -1;
-    PMPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    char msg[3 * PATH_MAX];
+    int rc = trc_archive_close(&st->archive, comm_map, nlocal, with_info ? &info : NULL, msg,
+                               sizeof msg);
     if (is_root) {
-        uint64_t total = 0;
-        for (int r = 0; ok && r < n; r++)
-            total += facts[r].nevents;
         if (rc == 0)
             fprintf(stderr,
                     "tunesim-trace: wrote %s/traces.otf2 (%d ranks, %llu events, %s clock)\n",
                     st->dir, n, (unsigned long long)total, trc_clock_name(st->clock.kind));
         else
-            fprintf(stderr, "tunesim-trace: writing the trace failed; it is incomplete\n");
+            fprintf(stderr, "tunesim-trace: %s\n",
+                    msg[0] ? msg : "writing the trace failed (out of memory)");
         if (st->untraced_calls > 0)
             fprintf(stderr, "tunesim-trace: %lu MPI calls from other threads were not traced\n",
                     st->untraced_calls);
     }
-    if (is_root)
-        trc_comm_table_fini(&table);
+    trc_comm_table_fini(&table);
     free(comm_map);
     free(facts);
     free(hosts);

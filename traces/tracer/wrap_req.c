@@ -96,7 +96,7 @@ TRC_EXPORT int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Sta
         return rc;
     }
     int rc = PMPI_Testall(count, requests, flag, s);
-    if (*flag)
+    if ((rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && *flag)
         complete_all(st, rc, count, copy, s);
     trc_end(st, TRC_R_Testall);
     return rc;
@@ -143,13 +143,14 @@ TRC_EXPORT int MPI_Testany(int count, MPI_Request requests[], int *index, int *f
     return rc;
 }
 
-/* Completions of a *some call, in the order MPI lists them. */
-static void complete_some(trc_state_t *st, int rc, int outcount, const int *indices,
+/* Completions of a *some call, in the order MPI lists them (outcount is only read when
+ * the call succeeded). */
+static void complete_some(trc_state_t *st, int rc, const int *outcount, const int *indices,
                           const MPI_Request *copy, const MPI_Status *statuses)
 {
-    if ((rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) || outcount == MPI_UNDEFINED)
+    if ((rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) || *outcount == MPI_UNDEFINED)
         return;
-    for (int k = 0; k < outcount; k++)
+    for (int k = 0; k < *outcount; k++)
         if (rc == MPI_SUCCESS || statuses[k].MPI_ERROR == MPI_SUCCESS)
             trc_complete(st, copy[indices[k]], &statuses[k]);
 }
@@ -167,7 +168,7 @@ TRC_EXPORT int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, 
         return rc;
     }
     int rc = PMPI_Waitsome(incount, requests, outcount, indices, s);
-    complete_some(st, rc, *outcount, indices, copy, s);
+    complete_some(st, rc, outcount, indices, copy, s);
     trc_end(st, TRC_R_Waitsome);
     return rc;
 }
@@ -185,7 +186,7 @@ TRC_EXPORT int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, 
         return rc;
     }
     int rc = PMPI_Testsome(incount, requests, outcount, indices, s);
-    complete_some(st, rc, *outcount, indices, copy, s);
+    complete_some(st, rc, outcount, indices, copy, s);
     trc_end(st, TRC_R_Testsome);
     return rc;
 }
