@@ -17,9 +17,14 @@ srcs=("$root"/common/status.c "$root"/common/outfile.c "$root"/traces/events.c
 clang -std=c11 -D_GNU_SOURCE -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -g -O1 -fsanitize=fuzzer,address,undefined \
     -I"$root" "${srcs[@]}" "$root"/tests/fuzz/fuzz_store.c \
     -lotf2 -llz4 -lz -o "$out/fuzz_store"
+# Seeds: the small stores in tests/fuzz/seeds, as whole files and as bodies.
+cc -O1 "$root/tests/fuzz/make_seed.c" -llz4 -o "$out/make_seed"
+for s in "$root"/tests/fuzz/seeds/*.tss; do
+    "$out/make_seed" "$s" "$out/new/$(basename "$s" .tss)"
+done
 "$out/fuzz_store" -max_total_time="$secs" -max_len=65536 -timeout=5 \
     "$out/new" "$root/tests/fuzz/corpus"
-# Keep only inputs that add coverage.
+# Keep only inputs that add coverage (the seeds stay in tests/fuzz/seeds).
 mkdir -p "$out/merged"
 "$out/fuzz_store" -merge=1 "$out/merged" "$root/tests/fuzz/corpus" "$out/new" >/dev/null 2>&1
 rm -rf "$root/tests/fuzz/corpus" && mv "$out/merged" "$root/tests/fuzz/corpus"

@@ -58,12 +58,12 @@ run)
 test)
     build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
     (cd build && ctest --output-on-failure)
-    # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer. Leak checks are
-    # on; Open MPI's own allocations are not ours, so the MPI test programs are left to the
-    # plain build (see tests/tracer.cmake).
+    # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer, leak checks on.
+    # The preloaded tracer and the MPI programs it traces stay uninstrumented (a preloaded
+    # library cannot bring the ASan runtime into mpirun's processes; tests/tracer.cmake);
+    # the test that reads their traces back is instrumented.
     build build-asan -DCMAKE_BUILD_TYPE=Debug -DTUNESIM_SANITIZE=ON
-    (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-        ctest --output-on-failure -LE mpi)
+    (cd build-asan && ctest --output-on-failure)
     ;;
 *)
     echo "usage: bash scripts/setup.sh run|test" >&2

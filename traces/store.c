@@ -324,6 +324,24 @@ bad:
     return ts_error_set(err, TS_ECORRUPT, "%s: corrupt store: malformed %s", name, what);
 }
 
+ts_status ts_store_parse_body(const uint8_t *body, size_t size, const char *name,
+                              ts_trace_t **out, ts_error_t *err)
+{
+    *out = NULL;
+    uint8_t *copy = malloc(size ? size : 1);
+    if (!copy)
+        return ts_error_set(err, TS_ENOMEM, "%s: out of memory", name);
+    memcpy(copy, body, size);
+    ts_status st = parse_body(copy, size, name, out, err);
+    if (st != TS_OK) {
+        free(copy);
+        return st;
+    }
+    (*out)->image = copy;
+    (*out)->image_size = size;
+    return TS_OK;
+}
+
 ts_status ts_store_parse(const uint8_t *data, size_t size, const char *name, ts_trace_t **out,
                          ts_error_t *err)
 {
