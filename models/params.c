@@ -1,0 +1,1223 @@
+/* params.c - parameter sets: the table of params_table.h with its parsed defaults, one value
+ * parser per type, "did you mean", and the readers of command lines (-x, --mca, --set, a
+ * pasted mpirun line). */
+#include "params.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- the table ------------------------------------------------------------------------ */
+
+static const ts_param_def_t DEFS[TS_P__COUNT] = {
+#define TS__DEF(id, name, type, def, unit, source, help)                                           \
+    {TS_P_##id, name, def, unit, source, help, TS_PT_##type},
+    TS_PARAM_TABLE(TS__DEF)
+#undef TS__DEF
+};
+
+/* The table ids ("MCA_PML"): an id starting with MCA_ marks an Open MPI MCA parameter, which
+ * users also export as OMPI_MCA_<name>. */
+static const char *const ID_NAMES[TS_P__COUNT] = {
+#define TS__IDNAME(id, name, type, def, unit, source, help) #id,
+    TS_PARAM_TABLE(TS__IDNAME)
+#undef TS__IDNAME
+};
+
+static const char MCA_ENV_PREFIX[] = "OMPI_MCA_";
+enum { MCA_ENV_PREFIX_LEN = sizeof MCA_ENV_PREFIX - 1 };
+
+/* Per type: the name shown in listings, what an error says was expected, and the syntax
+ * paragraph of docs/parameters.md. ENUM and TLS errors add their word lists. */
+static const struct type_info {
+    const char *name, *expected, *doc;
+} TYPES[] = {
+    [TS_PT_SIZE] = {"size", "a size: 8192, 16kb, 1mb, inf or auto",
+                    "bytes as an integer with an optional suffix b, k or kb, m or mb, g or gb "
+                    "(any case; powers of 1024: 16kb = 16384), or `inf` (never) or `auto` "
+                    "(UCX decides)"},
+    [TS_PT_SIZE2] = {"size2", "a size (8192, 16kb, 1mb, inf or auto) or intra:SIZE,inter:SIZE",
+                     "a size for both on-host and off-host peers, or `intra:SIZE,inter:SIZE` "
+                     "(either order); a part left out is `auto`, and a bare size in the list "
+                     "(`inter:128kb,16kb`) applies to the part not named"},
+    [TS_PT_TIME] = {"time", "a time: 275ns, 1.66us, 2ms or 0.5s",
+                    "seconds as a decimal number with an optional suffix s, ms, us or ns "
+                    "(`1.66us`); no suffix means seconds"},
+    [TS_PT_BW] = {"bandwidth", "a bandwidth: 12254MB/s, 12.5GB/s, 100Gbps or auto",
+                  "bytes per second as a decimal number with a unit B/s, KB/s, MB/s or GB/s "
+                  "(powers of 1000, as UCX and OSU print them; also written Bps, MBps), KiB/s, "
+                  "MiB/s or GiB/s (powers of 1024), or bits with a lower-case b (`100Gbps` = "
+                  "12.5 GB/s); `auto` (UCX decides) reads as 0"},
+    [TS_PT_INT] = {"integer", "an integer", "a decimal integer"},
+    [TS_PT_DOUBLE] = {"number", "a number", "a decimal number (`1`, `0.5`, `2e-3`)"},
+    [TS_PT_BOOL] = {"boolean", "a boolean: 1/0, y/n, yes/no, true/false or on/off",
+                    "1/0, y/n, yes/no, true/false or on/off (any case)"},
+    [TS_PT_ENUM] = {"choice", "one of",
+                    "one word of the list in braces in the parameter's help (any case)"},
+    [TS_PT_TLS] = {"transports", "a transport list",
+                   "UCX_TLS syntax: a comma-separated list of transports and aliases: `all`, "
+                   "`self`, `sm` or `shm` (posix, sysv, xpmem, knem, cma), `mm` (posix, sysv, "
+                   "xpmem), `rc` (rc_mlx5, rc_verbs), `ud` (ud_mlx5, ud_verbs), `dc` (dc_mlx5), "
+                   "`tcp`, or single transports; a leading `^` means all except the list"},
+    [TS_PT_STRING] = {"text", "text without control characters",
+                      "any text; recorded and printed, no effect on the models"},
+};
+
+const ts_param_def_t *ts_param_def(ts_param_id id)
+{
+    return ((unsigned)id < TS_P__COUNT) ? &DEFS[id] : NULL;
+}
+
+static int is_mca(ts_param_id id)
+{
+    return strncmp(ID_NAMES[id], "MCA_", 4) == 0;
+}
+
+int ts_param_find(const char *name)
+{
+    if (!name)
+        return -1;
+    for (int i = 0; i < TS_P__COUNT; i++)
+        if (strcmp(DEFS[i].name, name) == 0)
+            return i;
+    if (strncmp(name, MCA_ENV_PREFIX, MCA_ENV_PREFIX_LEN) == 0)
+        for (int i = 0; i < TS_P__COUNT; i++)
+            if (is_mca((ts_param_id)i) && strcmp(DEFS[i].name, name + MCA_ENV_PREFIX_LEN) == 0)
+                return i;
+    return -1;
+}
+
+/* ---- values ----------------------------------------------------------------------------- */
+
+enum { ENUM_WORD_MAX = 24 };
+
+/* A parsed value; which member is live follows the parameter's type. */
+typedef union pvalue {
+    uint64_t size[2];         /* SIZE: both equal; SIZE2: [0] intra (on-host), [1] inter */
+    double num;               /* TIME (s), BW (bytes/s, 0 = auto), DOUBLE */
+    int64_t i;                /* INT, BOOL (0/1) */
+    unsigned tls;             /* TLS: ts_tl bits */
+    char word[ENUM_WORD_MAX]; /* ENUM: the table's spelling of the chosen word */
+} pvalue_t;
+
+typedef struct pslot {
+    char *text; /* owned: the user's text; NULL while the parameter has its default */
+    pvalue_t v;
+} pslot_t;
+
+struct ts_params_s {
+    pslot_t slot[TS_P__COUNT];
+};
+
+/* Copy s into buf (size n) for an error message: control characters become '?' and long
+ * text is cut with "...", so that messages stay one short line. Returns buf. */
+static const char *shown(const char *s, char *buf, size_t n)
+{
+    size_t max = n - 1, len = strlen(s), k = 0;
+    int cut = len > max;
+    if (cut)
+        max -= 3;
+    for (; s[k] && k < max; k++)
+        buf[k] = iscntrl((unsigned char)s[k]) ? '?' : s[k];
+    if (cut)
+        memcpy(buf + k, "...", 3), k += 3;
+    buf[k] = '\0';
+    return buf;
+}
+
+static int has_control(const char *s)
+{
+    for (; *s; s++)
+        if (iscntrl((unsigned char)*s))
+            return 1;
+    return 0;
+}
+
+/* Strict decimal number: [sign] digits [. digits] [e [sign] digits], at least one digit in
+ * the mantissa. No hex, inf, nan or spaces (strtod would take them). Returns the end of the
+ * number, or NULL when s does not start with one. */
+static const char *scan_number(const char *s, int allow_sign, double *out)
+{
+    const char *q = s;
+    if (allow_sign && (*q == '+' || *q == '-'))
+        q++;
+    int digits = 0;
+    while (isdigit((unsigned char)*q))
+        q++, digits++;
+    if (*q == '.') {
+        q++;
+        while (isdigit((unsigned char)*q))
+            q++, digits++;
+    }
+    if (!digits)
+        return NULL;
+    if (*q == 'e' || *q == 'E') {
+        const char *e = q + 1;
+        if (*e == '+' || *e == '-')
+            e++;
+        if (isdigit((unsigned char)*e)) {
+            while (isdigit((unsigned char)*e))
+                e++;
+            q = e;
+        }
+    }
+    char buf[64];
+    size_t len = (size_t)(q - s);
+    if (len >= sizeof buf)
+        return NULL;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    *out = strtod(buf, NULL);
+    return isfinite(*out) ? q : NULL;
+}
+
+/* SIZE: "8192", "16kb", "1MB", "2007b", "inf", "infinity", "auto". */
+static int parse_size(const char *s, uint64_t *out)
+{
+    if (strcasecmp(s, "auto") == 0) {
+        *out = TS_SIZE_AUTO;
+        return 1;
+    }
+    if (strcasecmp(s, "inf") == 0 || strcasecmp(s, "infinity") == 0) {
+        *out = TS_SIZE_INF;
+        return 1;
+    }
+    if (!isdigit((unsigned char)*s))
+        return 0;
+    uint64_t n = 0;
+    for (; isdigit((unsigned char)*s); s++) {
+        unsigned d = (unsigned)(*s - '0');
+        if (n > (UINT64_MAX - d) / 10)
+            return 0;
+        n = n * 10 + d;
+    }
+    static const struct {
+        const char *suffix;
+        unsigned shift;
+    } units[] = {{"", 0},   {"b", 0},   {"k", 10}, {"kb", 10},
+                 {"m", 20}, {"mb", 20}, {"g", 30}, {"gb", 30}};
+    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
+        if (strcasecmp(s, units[u].suffix) != 0)
+            continue;
+        if (n > (TS_SIZE_INF - 1) >> units[u].shift)
+            return 0; /* would overflow or reach the special values */
+        *out = n << units[u].shift;
+        return 1;
+    }
+    return 0;
+}
+
+/* SIZE2: a SIZE for both parts, or comma-separated "intra:SIZE", "inter:SIZE" and at most one
+ * bare SIZE (for the part not named); a part left out is auto. */
+static int parse_size2(const char *s, uint64_t out[2])
+{
+    if (!strchr(s, ':') && !strchr(s, ',')) {
+        if (!parse_size(s, &out[0]))
+            return 0;
+        out[1] = out[0];
+        return 1;
+    }
+    uint64_t part[2] = {TS_SIZE_AUTO, TS_SIZE_AUTO}, bare = TS_SIZE_AUTO;
+    int named[2] = {0, 0}, have_bare = 0;
+    while (1) {
+        size_t len = strcspn(s, ",");
+        char tok[64];
+        if (len == 0 || len >= sizeof tok)
+            return 0;
+        memcpy(tok, s, len);
+        tok[len] = '\0';
+        char *colon = strchr(tok, ':');
+        if (colon) {
+            *colon = '\0';
+            int k = strcasecmp(tok, "intra") == 0 ? 0 : strcasecmp(tok, "inter") == 0 ? 1 : -1;
+            if (k < 0 || named[k] || !parse_size(colon + 1, &part[k]))
+                return 0;
+            named[k] = 1;
+        } else {
+            if (have_bare || !parse_size(tok, &bare))
+                return 0;
+            have_bare = 1;
+        }
+        if (!s[len])
+            break;
+        s += len + 1;
+    }
+    for (int k = 0; k < 2; k++)
+        out[k] = named[k] ? part[k] : bare;
+    return 1;
+}
+
+/* TIME: seconds, with an optional s/ms/us/ns suffix. */
+static int parse_time(const char *s, double *out)
+{
+    double x;
+    const char *end = scan_number(s, 0, &x);
+    if (!end)
+        return 0;
+    static const struct {
+        const char *suffix;
+        double scale;
+    } units[] = {{"", 1}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
+    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++)
+        if (strcasecmp(end, units[u].suffix) == 0) {
+            *out = x * units[u].scale;
+            return 1;
+        }
+    return 0;
+}
+
+/* BW: [prefix][i](B|b)(/s|ps), prefix k/K, m/M, g/G, t/T; "i" makes it binary; lower-case
+ * b counts bits. No unit: bytes/s. "auto" gives 0. A zero bandwidth is refused (the models
+ * divide by it). */
+static int parse_bw(const char *s, double *out)
+{
+    if (strcasecmp(s, "auto") == 0) {
+        *out = 0;
+        return 1;
+    }
+    double x;
+    const char *u = scan_number(s, 0, &x);
+    if (!u || !(x > 0))
+        return 0;
+    if (*u) {
+        static const char prefixes[] = "kmgt";
+        const char *pp = strchr(prefixes, tolower((unsigned char)*u));
+        int power = 0;
+        if (pp) { /* *u is not '\0' here, so pp is a real prefix */
+            power = (int)(pp - prefixes) + 1;
+            u++;
+        }
+        double base = 1000;
+        if (power && *u == 'i')
+            base = 1024, u++;
+        for (int k = 0; k < power; k++)
+            x *= base;
+        if (*u == 'b')
+            x /= 8;
+        else if (*u != 'B')
+            return 0;
+        u++;
+        if (strcmp(u, "/s") != 0 && strcmp(u, "ps") != 0)
+            return 0;
+    }
+    *out = x;
+    return isfinite(x) && x > 0;
+}
+
+static int parse_int(const char *s, int64_t *out)
+{
+    int neg = *s == '-';
+    if (*s == '+' || *s == '-')
+        s++;
+    if (!isdigit((unsigned char)*s))
+        return 0;
+    uint64_t n = 0, limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    for (; *s; s++) {
+        if (!isdigit((unsigned char)*s))
+            return 0;
+        unsigned d = (unsigned)(*s - '0');
+        if (n > (limit - d) / 10)
+            return 0;
+        n = n * 10 + d;
+    }
+    *out = !neg ? (int64_t)n : n > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)n;
+    return 1;
+}
+
+static int parse_double(const char *s, double *out)
+{
+    const char *end = scan_number(s, 1, out);
+    return end && !*end;
+}
+
+static int parse_bool(const char *s, int64_t *out)
+{
+    static const char *const yes[] = {"1", "y", "yes", "true", "on"};
+    static const char *const no[] = {"0", "n", "no", "false", "off"};
+    for (size_t k = 0; k < sizeof yes / sizeof yes[0]; k++) {
+        if (strcasecmp(s, yes[k]) == 0)
+            return *out = 1, 1;
+        if (strcasecmp(s, no[k]) == 0)
+            return *out = 0, 1;
+    }
+    return 0;
+}
+
+/* ENUM: the words are the {a|b|c} list in the help text (one place to keep them). Copies
+ * the table's spelling of the word s names (any case) into word; 0 if none. */
+static int parse_enum(const ts_param_def_t *d, const char *s, char word[ENUM_WORD_MAX])
+{
+    const char *w = strchr(d->help, '{'), *close = w ? strchr(w, '}') : NULL;
+    if (!close)
+        return 0;
+    size_t slen = strlen(s);
+    for (w++; w < close;) {
+        size_t len = strcspn(w, "|}");
+        if (len == slen && len < ENUM_WORD_MAX && strncasecmp(w, s, len) == 0) {
+            memcpy(word, w, len);
+            word[len] = '\0';
+            return 1;
+        }
+        w += len + 1;
+    }
+    return 0;
+}
+
+/* The words of an ENUM's list as "a, b or c" (for error messages). */
+static void enum_words(const ts_param_def_t *d, char *buf, size_t n)
+{
+    const char *open = strchr(d->help, '{'), *close = open ? strchr(open, '}') : NULL;
+    size_t k = 0;
+    buf[0] = '\0';
+    for (const char *w = open ? open + 1 : NULL; close && w < close && k < n;) {
+        size_t len = strcspn(w, "|}");
+        const char *sep = w == open + 1 ? "" : w + len < close ? ", " : " or ";
+        k += (size_t)snprintf(buf + k, n - k, "%s%.*s", sep, (int)len, w);
+        w += len + 1;
+    }
+}
+
+/* UCX_TLS words (UCX's aliases and the transports of ts_tl). */
+#define TL_SM  (TS_TL_POSIX | TS_TL_SYSV | TS_TL_XPMEM | TS_TL_KNEM | TS_TL_CMA)
+#define TL_MM  (TS_TL_POSIX | TS_TL_SYSV | TS_TL_XPMEM)
+#define TL_ALL (TS_TL_SELF | TL_SM | TS_TL_RC | TS_TL_UD | TS_TL_DC | TS_TL_TCP)
+static const struct {
+    const char *name;
+    unsigned bits;
+} TLS_WORDS[] = {
+    {"all", TL_ALL},        {"self", TS_TL_SELF},   {"sm", TL_SM},        {"shm", TL_SM},
+    {"mm", TL_MM},          {"posix", TS_TL_POSIX}, {"sysv", TS_TL_SYSV}, {"xpmem", TS_TL_XPMEM},
+    {"knem", TS_TL_KNEM},   {"cma", TS_TL_CMA},     {"rc", TS_TL_RC},     {"rc_mlx5", TS_TL_RC},
+    {"rc_verbs", TS_TL_RC}, {"rc_x", TS_TL_RC},     {"ud", TS_TL_UD},     {"ud_mlx5", TS_TL_UD},
+    {"ud_verbs", TS_TL_UD}, {"ud_x", TS_TL_UD},     {"dc", TS_TL_DC},     {"dc_mlx5", TS_TL_DC},
+    {"dc_x", TS_TL_DC},     {"tcp", TS_TL_TCP},
+};
+enum { TLS_NWORDS = sizeof TLS_WORDS / sizeof TLS_WORDS[0] };
+
+static void tls_words(char *buf, size_t n)
+{
+    size_t k = 0;
+    for (int w = 0; w < TLS_NWORDS && k < n; w++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%s",
+                              w == 0               ? ""
+                              : w + 1 < TLS_NWORDS ? ", "
+                                                   : " or ",
+                              TLS_WORDS[w].name);
+}
+
+/* TLS: 1 on success; 0 on bad syntax; -1 with the unknown word copied to bad; -2 when the
+ * list leaves no transport. */
+static int parse_tls(const char *s, unsigned *out, char *bad, size_t badn)
+{
+    int except = *s == '^';
+    unsigned bits = 0;
+    s += except;
+    while (1) {
+        size_t len = strcspn(s, ",");
+        if (len == 0)
+            return 0;
+        int w = 0;
+        while (w < TLS_NWORDS &&
+               !(strlen(TLS_WORDS[w].name) == len && strncasecmp(TLS_WORDS[w].name, s, len) == 0))
+            w++;
+        if (w == TLS_NWORDS) {
+            snprintf(bad, badn, "%.*s", (int)len, s);
+            return -1;
+        }
+        bits |= TLS_WORDS[w].bits;
+        if (!s[len])
+            break;
+        s += len + 1;
+    }
+    *out = except ? TL_ALL & ~bits : bits;
+    return *out ? 1 : -2;
+}
+
+/* Parse text as a value of parameter id into *v. On error fills err (may be NULL) with
+ * "NAME: bad value 'TEXT' (expected ...)" and returns TS_EARG. */
+static ts_status parse_value(ts_param_id id, const char *text, pvalue_t *v, ts_error_t *err)
+{
+    const ts_param_def_t *d = &DEFS[id];
+    char sv[72], extra[320];
+    memset(v, 0, sizeof *v);
+    if (has_control(text))
+        return ts_error_set(err, TS_EARG, "%s: bad value '%s' (control characters)", d->name,
+                            shown(text, sv, sizeof sv));
+    int ok = 0;
+    switch (d->type) {
+    case TS_PT_SIZE:
+        ok = parse_size(text, &v->size[0]);
+        v->size[1] = v->size[0];
+        break;
+    case TS_PT_SIZE2:
+        ok = parse_size2(text, v->size);
+        break;
+    case TS_PT_TIME:
+        ok = parse_time(text, &v->num);
+        break;
+    case TS_PT_BW:
+        ok = parse_bw(text, &v->num);
+        break;
+    case TS_PT_INT:
+        ok = parse_int(text, &v->i);
+        break;
+    case TS_PT_DOUBLE:
+        ok = parse_double(text, &v->num);
+        break;
+    case TS_PT_BOOL:
+        ok = parse_bool(text, &v->i);
+        break;
+    case TS_PT_ENUM:
+        ok = parse_enum(d, text, v->word);
+        if (!ok) {
+            enum_words(d, extra, sizeof extra);
+            return ts_error_set(err, TS_EARG, "%s: bad value '%s' (expected one of %s)", d->name,
+                                shown(text, sv, sizeof sv), extra);
+        }
+        break;
+    case TS_PT_TLS: {
+        char bad[40];
+        int r = parse_tls(text, &v->tls, bad, sizeof bad);
+        ok = r == 1;
+        if (r == -1 || r == 0) {
+            tls_words(extra, sizeof extra);
+            if (r == -1)
+                return ts_error_set(err, TS_EARG,
+                                    "%s: unknown transport '%s' in '%s' (expected %s; ^ excludes)",
+                                    d->name, bad, shown(text, sv, sizeof sv), extra);
+            return ts_error_set(err, TS_EARG,
+                                "%s: bad value '%s' (expected a comma-separated list of %s; ^ "
+                                "excludes)",
+                                d->name, shown(text, sv, sizeof sv), extra);
+        }
+        if (r == -2)
+            return ts_error_set(err, TS_EARG, "%s: bad value '%s' (leaves no transport)", d->name,
+                                shown(text, sv, sizeof sv));
+        break;
+    }
+    case TS_PT_STRING:
+        ok = 1;
+        break;
+    }
+    if (ok)
+        return TS_OK;
+    return ts_error_set(err, TS_EARG, "%s: bad value '%s' (expected %s)", d->name,
+                        shown(text, sv, sizeof sv), TYPES[d->type].expected);
+}
+
+/* ---- sets ------------------------------------------------------------------------------- */
+
+ts_status ts_params_new(ts_params_t **out)
+{
+    *out = NULL;
+    ts_params_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return TS_ENOMEM;
+    /* Defaults go through the user's parser, so a bad default in the table cannot hide. */
+    for (int i = 0; i < TS_P__COUNT; i++)
+        if (parse_value((ts_param_id)i, DEFS[i].default_text, &p->slot[i].v, NULL) != TS_OK) {
+            free(p);
+            return TS_EARG;
+        }
+    *out = p;
+    return TS_OK;
+}
+
+ts_status ts_params_copy(const ts_params_t *src, ts_params_t **out)
+{
+    *out = NULL;
+    ts_params_t *p = malloc(sizeof *p);
+    if (!p)
+        return TS_ENOMEM;
+    *p = *src;
+    for (int i = 0; i < TS_P__COUNT; i++)
+        if (src->slot[i].text && !(p->slot[i].text = strdup(src->slot[i].text))) {
+            for (int k = i + 1; k < TS_P__COUNT; k++)
+                p->slot[k].text = NULL; /* still src's: not ours to free */
+            ts_params_free(p);
+            return TS_ENOMEM;
+        }
+    *out = p;
+    return TS_OK;
+}
+
+void ts_params_free(ts_params_t *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < TS_P__COUNT; i++)
+        free(p->slot[i].text);
+    free(p);
+}
+
+/* Exchange the contents of two sets (commits a parse done on a scratch copy). */
+static void swap_sets(ts_params_t *a, ts_params_t *b)
+{
+    ts_params_t t = *a;
+    *a = *b;
+    *b = t;
+}
+
+static ts_status set_id(ts_params_t *p, ts_param_id id, const char *value, ts_error_t *err)
+{
+    pvalue_t v;
+    ts_status st = parse_value(id, value, &v, err);
+    if (st != TS_OK)
+        return st;
+    char *text = strdup(value);
+    if (!text)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    free(p->slot[id].text);
+    p->slot[id].text = text;
+    p->slot[id].v = v;
+    return TS_OK;
+}
+
+/* ---- did you mean ----------------------------------------------------------------------- */
+
+enum { NAME_MAX_LEN = 96, SUGGEST_MAX = 3, FAR = 1 << 20 };
+
+/* Levenshtein distance, case-insensitive; text longer than NAME_MAX_LEN is FAR from all. */
+static unsigned edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    unsigned row[NAME_MAX_LEN + 1];
+    if (la > NAME_MAX_LEN || lb > NAME_MAX_LEN)
+        return FAR;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (unsigned)j;
+    for (size_t i = 1; i <= la; i++) {
+        unsigned diag = row[0];
+        row[0] = (unsigned)i;
+        for (size_t j = 1; j <= lb; j++) {
+            unsigned up = row[j];
+            unsigned cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+            unsigned best = diag + cost;
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* How far key is from parameter id, trying the forms users write: the name, OMPI_MCA_<name>
+ * for MCA parameters, and the name without its UCX_ / model. prefix. */
+static unsigned name_distance(const char *key, ts_param_id id)
+{
+    const char *name = DEFS[id].name;
+    unsigned d = edit_distance(key, name);
+    if (is_mca(id)) {
+        char env[NAME_MAX_LEN + 1];
+        snprintf(env, sizeof env, "%s%s", MCA_ENV_PREFIX, name);
+        unsigned e = edit_distance(key, env);
+        d = e < d ? e : d;
+    }
+    const char *bare = strncmp(name, "UCX_", 4) == 0     ? name + 4
+                       : strncmp(name, "model.", 6) == 0 ? name + 6
+                                                         : name;
+    if (bare != name) {
+        unsigned e = edit_distance(key, bare);
+        d = e < d ? e : d;
+    }
+    return d;
+}
+
+/* "unknown parameter 'KEY' (did you mean A, B or C?)": up to SUGGEST_MAX names within a
+ * quarter of the key's length (at least 1 edit) and within one edit of the closest, closest
+ * first, ties in table order. */
+static ts_status unknown_error(const char *key, ts_error_t *err)
+{
+    size_t len = strlen(key);
+    unsigned limit = len / 4 > 1 ? (unsigned)(len / 4) : 1;
+    int ids[SUGGEST_MAX], n = 0;
+    unsigned dist[SUGGEST_MAX];
+    for (int i = 0; i < TS_P__COUNT; i++) {
+        unsigned d = name_distance(key, (ts_param_id)i);
+        if (d > limit || (n == SUGGEST_MAX && d >= dist[n - 1]))
+            continue;
+        int k = n < SUGGEST_MAX ? n++ : n - 1;
+        for (; k > 0 && dist[k - 1] > d; k--)
+            ids[k] = ids[k - 1], dist[k] = dist[k - 1];
+        ids[k] = i, dist[k] = d;
+    }
+    while (n > 1 && dist[n - 1] > dist[0] + 1)
+        n--; /* a far second guess only distracts from a near first one */
+    char sk[72], hint[3 * (NAME_MAX_LEN + 16) + 32];
+    size_t h = 0;
+    hint[0] = '\0';
+    int env_form = strncasecmp(key, MCA_ENV_PREFIX, MCA_ENV_PREFIX_LEN) == 0;
+    for (int k = 0; k < n; k++) {
+        const char *sep = k == 0 ? " (did you mean " : k + 1 < n ? ", " : " or ";
+        int env = env_form && is_mca((ts_param_id)ids[k]);
+        h += (size_t)snprintf(hint + h, sizeof hint - h, "%s%s%s", sep, env ? MCA_ENV_PREFIX : "",
+                              DEFS[ids[k]].name);
+    }
+    if (n)
+        snprintf(hint + h, sizeof hint - h, "?)");
+    return ts_error_set(err, TS_EARG, "unknown parameter '%s'%s", shown(key, sk, sizeof sk), hint);
+}
+
+ts_status ts_params_set(ts_params_t *p, const char *name, const char *value, ts_error_t *err)
+{
+    int id = ts_param_find(name);
+    if (id < 0)
+        return unknown_error(name, err);
+    return set_id(p, (ts_param_id)id, value, err);
+}
+
+/* ---- command lines ---------------------------------------------------------------------- */
+
+/* Whether an unknown variable name claims to be a UCX or MCA setting (any case: UCX ignores
+ * "ucx_tls", which is exactly the mistake to report). */
+static int looks_like_param(const char *key)
+{
+    return strncasecmp(key, "UCX_", 4) == 0 ||
+           strncasecmp(key, MCA_ENV_PREFIX, MCA_ENV_PREFIX_LEN) == 0;
+}
+
+/* One -x word: "KEY=VALUE", or "KEY" for KEY's value in this environment. Other programs'
+ * variables (WM_PROJECT_DIR, LD_LIBRARY_PATH) are skipped. */
+static ts_status apply_export(ts_params_t *p, const char *word, ts_error_t *err)
+{
+    const char *eq = strchr(word, '=');
+    size_t klen = eq ? (size_t)(eq - word) : strlen(word);
+    char sw[72];
+    if (klen == 0)
+        return ts_error_set(err, TS_EUSAGE, "-x expects KEY=VALUE or KEY, got '%s'",
+                            shown(word, sw, sizeof sw));
+    char *key = strndup(word, klen);
+    if (!key)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    ts_status st = TS_OK;
+    int id = ts_param_find(key);
+    if (id < 0) {
+        if (looks_like_param(key))
+            st = unknown_error(key, err);
+    } else {
+        const char *value = eq ? eq + 1 : getenv(key);
+        if (!value)
+            st = ts_error_set(err, TS_EARG, "-x %s: not set in this environment",
+                              shown(key, sw, sizeof sw));
+        else
+            st = set_id(p, (ts_param_id)id, value, err);
+    }
+    free(key);
+    return st;
+}
+
+/* One --set word: "KEY=VALUE". */
+static ts_status apply_pair(ts_params_t *p, const char *word, ts_error_t *err)
+{
+    const char *eq = strchr(word, '=');
+    char sw[72];
+    if (!eq || eq == word)
+        return ts_error_set(err, TS_EUSAGE, "--set expects KEY=VALUE, got '%s'",
+                            shown(word, sw, sizeof sw));
+    char *key = strndup(word, (size_t)(eq - word));
+    if (!key)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    ts_status st = ts_params_set(p, key, eq + 1, err);
+    free(key);
+    return st;
+}
+
+/* If argv[i] is a settings option (-x, --mca, -mca, and --set when allow_set), apply it and
+ * set *used to the words it took; otherwise *used = 0. */
+static ts_status settings_option(ts_params_t *p, int argc, char **argv, int i, int allow_set,
+                                 int *used, ts_error_t *err)
+{
+    const char *a = argv[i];
+    *used = 0;
+    if (strcmp(a, "-x") == 0) {
+        if (i + 1 >= argc)
+            return ts_error_set(err, TS_EUSAGE, "-x expects KEY=VALUE or KEY");
+        *used = 2;
+        return apply_export(p, argv[i + 1], err);
+    }
+    if (strcmp(a, "--mca") == 0 || strcmp(a, "-mca") == 0) {
+        if (i + 2 >= argc)
+            return ts_error_set(err, TS_EUSAGE, "%s expects KEY VALUE", a);
+        *used = 3;
+        return ts_params_set(p, argv[i + 1], argv[i + 2], err);
+    }
+    if (allow_set && strcmp(a, "--set") == 0) {
+        if (i + 1 >= argc)
+            return ts_error_set(err, TS_EUSAGE, "--set expects KEY=VALUE");
+        *used = 2;
+        return apply_pair(p, argv[i + 1], err);
+    }
+    return TS_OK;
+}
+
+ts_status ts_params_parse_args(ts_params_t *p, int argc, char **argv, unsigned char *consumed,
+                               ts_error_t *err)
+{
+    /* Work on a copy so that a failure leaves p as it was. */
+    ts_params_t *work;
+    if (ts_params_copy(p, &work) != TS_OK)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    ts_status st = TS_OK;
+    for (int i = 0; i < argc && st == TS_OK;) {
+        int used;
+        st = settings_option(work, argc, argv, i, 1, &used, err);
+        if (st != TS_OK)
+            break;
+        if (used) {
+            if (consumed)
+                memset(consumed + i, 1, (size_t)used);
+            i += used;
+        } else if (consumed) {
+            i++;
+        } else {
+            char sw[72];
+            st = ts_error_set(err, TS_EUSAGE,
+                              "unexpected argument '%s' (expected -x KEY=VALUE, --mca KEY VALUE "
+                              "or --set KEY=VALUE)",
+                              shown(argv[i], sw, sizeof sw));
+        }
+    }
+    if (st == TS_OK)
+        swap_sets(p, work);
+    ts_params_free(work);
+    return st;
+}
+
+/* Split s into words as a POSIX shell does, without expansions: blanks separate words;
+ * '...' is literal; "..." is literal but for \ before $ ` " \ and newline; \ outside quotes
+ * quotes the next character, and \ newline joins lines; # at a word's start comments to the
+ * end of the line. *words (one allocation, free() it) holds *n pointers into itself. */
+static ts_status shell_split(const char *s, char ***words, int *n, ts_error_t *err)
+{
+    size_t len = strlen(s);
+    /* Every word takes at least one input character, and its text plus terminator fit in
+     * the input characters it takes plus the separator after it. */
+    size_t nptr = len / 2 + 2;
+    char **w = malloc(nptr * sizeof *w + len + 1);
+    if (!w)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    char *out = (char *)(w + nptr), *o = out;
+    int count = 0, in_word = 0;
+    for (const char *c = s; *c;) {
+        if (!in_word && (*c == ' ' || *c == '\t' || *c == '\n')) {
+            c++;
+            continue;
+        }
+        if (!in_word && *c == '#') {
+            while (*c && *c != '\n')
+                c++;
+            continue;
+        }
+        if (!in_word) {
+            w[count++] = o;
+            in_word = 1;
+        }
+        if (*c == ' ' || *c == '\t' || *c == '\n') {
+            *o++ = '\0';
+            in_word = 0;
+            c++;
+        } else if (*c == '\\') {
+            if (c[1] == '\n') {
+                c += 2;
+                if (o == w[count - 1])
+                    count--, in_word = 0; /* a continuation alone is no word */
+            } else if (c[1]) {
+                *o++ = c[1];
+                c += 2;
+            } else {
+                c++; /* a trailing backslash: nothing to quote */
+            }
+        } else if (*c == '\'') {
+            const char *end = strchr(c + 1, '\'');
+            if (!end) {
+                free(w);
+                return ts_error_set(err, TS_EARG, "unterminated ' in the command line");
+            }
+            memcpy(o, c + 1, (size_t)(end - c - 1));
+            o += end - c - 1;
+            c = end + 1;
+        } else if (*c == '"') {
+            for (c++; *c && *c != '"'; c++) {
+                if (*c == '\\' && c[1] && strchr("$`\"\\\n", c[1])) {
+                    if (c[1] != '\n')
+                        *o++ = c[1];
+                    c++;
+                } else {
+                    *o++ = *c;
+                }
+            }
+            if (!*c) {
+                free(w);
+                return ts_error_set(err, TS_EARG, "unterminated \" in the command line");
+            }
+            c++;
+        } else {
+            *o++ = *c++;
+        }
+    }
+    if (in_word)
+        *o++ = '\0';
+    *words = w;
+    *n = count;
+    return TS_OK;
+}
+
+/* mpirun's own options that tunesim reads or steps over. */
+enum mpirun_opt { OPT_NP, OPT_PPN, OPT_MAP_BY, OPT_SKIP_ARG, OPT_SKIP_FLAG };
+static const struct {
+    const char *name;
+    enum mpirun_opt kind;
+} MPIRUN_OPTS[] = {
+    {"-n", OPT_NP},
+    {"-np", OPT_NP},
+    {"--np", OPT_NP},
+    {"-c", OPT_NP},
+    {"-N", OPT_PPN},
+    {"--npernode", OPT_PPN},
+    {"-npernode", OPT_PPN},
+    {"--map-by", OPT_MAP_BY},
+    {"-map-by", OPT_MAP_BY},
+    {"-machinefile", OPT_SKIP_ARG},
+    {"--machinefile", OPT_SKIP_ARG},
+    {"-hostfile", OPT_SKIP_ARG},
+    {"--hostfile", OPT_SKIP_ARG},
+    {"-H", OPT_SKIP_ARG},
+    {"-host", OPT_SKIP_ARG},
+    {"--host", OPT_SKIP_ARG},
+    {"--bind-to", OPT_SKIP_ARG},
+    {"-bind-to", OPT_SKIP_ARG},
+    {"--rank-by", OPT_SKIP_ARG},
+    {"-rank-by", OPT_SKIP_ARG},
+    {"--prefix", OPT_SKIP_ARG},
+    {"-wdir", OPT_SKIP_ARG},
+    {"--wdir", OPT_SKIP_ARG},
+    {"--report-bindings", OPT_SKIP_FLAG},
+    {"-report-bindings", OPT_SKIP_FLAG},
+    {"--oversubscribe", OPT_SKIP_FLAG},
+    {"-oversubscribe", OPT_SKIP_FLAG},
+    {"--allow-run-as-root", OPT_SKIP_FLAG},
+    {"--tag-output", OPT_SKIP_FLAG},
+    {"--display-map", OPT_SKIP_FLAG},
+};
+
+static int is_launcher(const char *word)
+{
+    const char *base = strrchr(word, '/');
+    base = base ? base + 1 : word;
+    static const char *const names[] = {"mpirun", "mpiexec", "orterun", "prterun"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (strcmp(base, names[k]) == 0)
+            return 1;
+    return 0;
+}
+
+/* A leading NAME=VALUE word: the shell's environment assignment before the command. */
+static int is_assignment(const char *word)
+{
+    if (!(isalpha((unsigned char)*word) || *word == '_'))
+        return 0;
+    while (isalnum((unsigned char)*word) || *word == '_')
+        word++;
+    return *word == '=';
+}
+
+/* "ppr:N:node" (optionally followed by ":modifiers"): N processes per node, else 0. */
+static int ppr_per_node(const char *v)
+{
+    if (strncasecmp(v, "ppr:", 4) != 0 || !isdigit((unsigned char)v[4]))
+        return 0;
+    char *end;
+    long n = strtol(v + 4, &end, 10);
+    if (strncasecmp(end, ":node", 5) != 0 || (end[5] && end[5] != ':') || n <= 0 || n > 1000000)
+        return 0;
+    return (int)n;
+}
+
+static ts_status positive_count(const char *opt, const char *v, int *out, ts_error_t *err)
+{
+    int64_t n;
+    char sv[72];
+    if (!parse_int(v, &n) || n <= 0 || n > 1000000000)
+        return ts_error_set(err, TS_EARG, "mpirun %s: expected a positive count, got '%s'", opt,
+                            shown(v, sv, sizeof sv));
+    *out = (int)n;
+    return TS_OK;
+}
+
+/* The options of a split mpirun line, from word i to the program. */
+static ts_status mpirun_words(ts_params_t *p, int n, char **w, int i, ts_mpirun_info_t *info,
+                              ts_error_t *err)
+{
+    char sw[72];
+    while (i < n && is_assignment(w[i])) {
+        ts_status st = apply_export(p, w[i++], err);
+        if (st != TS_OK)
+            return st;
+    }
+    if (i < n && is_launcher(w[i]))
+        i++;
+    while (i < n && w[i][0] == '-') {
+        if (strcmp(w[i], "--") == 0)
+            break; /* the program follows */
+        int used;
+        ts_status st = settings_option(p, n, w, i, 0, &used, err);
+        if (st != TS_OK)
+            return st;
+        if (used) {
+            i += used;
+            continue;
+        }
+        /* Long options may also be written --name=value. */
+        char name[40];
+        const char *eq = strncmp(w[i], "--", 2) == 0 ? strchr(w[i], '=') : NULL;
+        size_t nlen = eq ? (size_t)(eq - w[i]) : strlen(w[i]);
+        size_t k = 0;
+        if (nlen < sizeof name) {
+            memcpy(name, w[i], nlen);
+            name[nlen] = '\0';
+            while (k < sizeof MPIRUN_OPTS / sizeof MPIRUN_OPTS[0] &&
+                   strcmp(MPIRUN_OPTS[k].name, name) != 0)
+                k++;
+        } else {
+            k = sizeof MPIRUN_OPTS / sizeof MPIRUN_OPTS[0];
+        }
+        if (k == sizeof MPIRUN_OPTS / sizeof MPIRUN_OPTS[0] ||
+            (eq && MPIRUN_OPTS[k].kind == OPT_SKIP_FLAG))
+            return ts_error_set(err, TS_EARG, "unknown mpirun option '%s'",
+                                shown(w[i], sw, sizeof sw));
+        enum mpirun_opt kind = MPIRUN_OPTS[k].kind;
+        if (kind == OPT_SKIP_FLAG) {
+            i++;
+            continue;
+        }
+        const char *v = eq ? eq + 1 : i + 1 < n ? w[i + 1] : NULL;
+        if (!v)
+            return ts_error_set(err, TS_EARG, "mpirun %s expects a value", name);
+        i += eq ? 1 : 2;
+        if (kind == OPT_NP) {
+            st = positive_count(name, v, &info->ranks, err);
+        } else if (kind == OPT_PPN) {
+            st = positive_count(name, v, &info->ppn, err);
+        } else if (kind == OPT_MAP_BY) {
+            if (strlen(v) >= sizeof info->map_by)
+                return ts_error_set(err, TS_EARG, "mpirun %s: value '%s' is too long", name,
+                                    shown(v, sw, sizeof sw));
+            strcpy(info->map_by, v);
+            int ppn = ppr_per_node(v);
+            if (ppn)
+                info->ppn = ppn;
+        }
+        if (st != TS_OK)
+            return st;
+    }
+    return TS_OK;
+}
+
+ts_status ts_params_parse_mpirun(ts_params_t *p, const char *cmdline, ts_mpirun_info_t *info,
+                                 ts_error_t *err)
+{
+    char **w;
+    int n;
+    ts_status st = shell_split(cmdline, &w, &n, err);
+    if (st != TS_OK)
+        return st;
+    ts_params_t *work;
+    if (ts_params_copy(p, &work) != TS_OK) {
+        free(w);
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    }
+    ts_mpirun_info_t found = {0, 0, ""};
+    st = mpirun_words(work, n, w, 0, &found, err);
+    if (st == TS_OK) {
+        swap_sets(p, work);
+        if (info)
+            *info = found;
+    }
+    ts_params_free(work);
+    free(w);
+    return st;
+}
+
+/* ---- typed reads ------------------------------------------------------------------------ */
+
+/* The slot of id if it exists and has type t (or t2), else NULL. */
+static const pslot_t *slot_of(const ts_params_t *p, ts_param_id id, ts_param_type t,
+                              ts_param_type t2)
+{
+    if (!p || (unsigned)id >= TS_P__COUNT || (DEFS[id].type != t && DEFS[id].type != t2))
+        return NULL;
+    return &p->slot[id];
+}
+
+uint64_t ts_params_size(const ts_params_t *p, ts_param_id id, int inter)
+{
+    const pslot_t *s = slot_of(p, id, TS_PT_SIZE, TS_PT_SIZE2);
+    return s ? s->v.size[inter ? 1 : 0] : 0;
+}
+
+double ts_params_seconds(const ts_params_t *p, ts_param_id id)
+{
+    const pslot_t *s = slot_of(p, id, TS_PT_TIME, TS_PT_TIME);
+    return s ? s->v.num : 0;
+}
+
+double ts_params_bw(const ts_params_t *p, ts_param_id id)
+{
+    const pslot_t *s = slot_of(p, id, TS_PT_BW, TS_PT_BW);
+    return s ? s->v.num : 0;
+}
+
+int64_t ts_params_int(const ts_params_t *p, ts_param_id id)
+{
+    const pslot_t *s = slot_of(p, id, TS_PT_INT, TS_PT_INT);
+    return s ? s->v.i : 0;
+}
+
+double ts_params_double(const ts_params_t *p, ts_param_id id)
+{
+    const pslot_t *s = slot_of(p, id, TS_PT_DOUBLE, TS_PT_DOUBLE);
+    return s ? s->v.num : 0;
+}
+
+int ts_params_bool(const ts_params_t *p, ts_param_id id)
+{
+    const pslot_t *s = slot_of(p, id, TS_PT_BOOL, TS_PT_BOOL);
+    return s ? (int)s->v.i : 0;
+}
+
+const char *ts_params_str(const ts_params_t *p, ts_param_id id)
+{
+    if (!p || (unsigned)id >= TS_P__COUNT)
+        return NULL;
+    const pslot_t *s = &p->slot[id];
+    if (DEFS[id].type == TS_PT_ENUM)
+        return s->v.word;
+    return s->text ? s->text : DEFS[id].default_text;
+}
+
+unsigned ts_params_tls(const ts_params_t *p)
+{
+    return p ? p->slot[TS_P_UCX_TLS].v.tls : 0;
+}
+
+int ts_params_is_set(const ts_params_t *p, ts_param_id id)
+{
+    return p && (unsigned)id < TS_P__COUNT && p->slot[id].text != NULL;
+}
+
+/* ---- output ----------------------------------------------------------------------------- */
+
+/* Whether slot id of p holds the same value as the default. */
+static int is_default_value(const ts_params_t *p, ts_param_id id)
+{
+    const pslot_t *s = &p->slot[id];
+    if (!s->text)
+        return 1;
+    pvalue_t d;
+    if (parse_value(id, DEFS[id].default_text, &d, NULL) != TS_OK)
+        return 0;
+    switch (DEFS[id].type) {
+    case TS_PT_SIZE:
+    case TS_PT_SIZE2:
+        return s->v.size[0] == d.size[0] && s->v.size[1] == d.size[1];
+    case TS_PT_TIME:
+    case TS_PT_BW:
+    case TS_PT_DOUBLE:
+        return s->v.num == d.num;
+    case TS_PT_INT:
+    case TS_PT_BOOL:
+        return s->v.i == d.i;
+    case TS_PT_ENUM:
+        return strcmp(s->v.word, d.word) == 0;
+    case TS_PT_TLS:
+        return s->v.tls == d.tls;
+    case TS_PT_STRING:
+        return strcmp(s->text, DEFS[id].default_text) == 0;
+    }
+    return 0;
+}
+
+int ts_params_print_changes(const ts_params_t *p, FILE *fp)
+{
+    int lines = 0;
+    for (int i = 0; i < TS_P__COUNT; i++)
+        if (!is_default_value(p, (ts_param_id)i)) {
+            fprintf(fp, "%s=%s\n", DEFS[i].name, p->slot[i].text);
+            lines++;
+        }
+    return lines;
+}
+
+/* Markdown table cell text: '|' would end the cell. */
+static void md_cell(FILE *fp, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            fputc('\\', fp);
+        fputc(*s, fp);
+    }
+}
+
+static void print_markdown(FILE *fp)
+{
+    fputs("<!-- Generated by `tunesim params --markdown` from models/params_table.h: do not "
+          "edit; tests/test_params.c fails when it is stale. -->\n"
+          "# tunesim parameters\n"
+          "\n"
+          "Every parameter tunesim knows, with its default and where the default comes from. "
+          "Set UCX variables as mpirun does (`-x UCX_TLS=self,sm,rc`), Open MPI MCA parameters "
+          "with `--mca NAME VALUE` (or `-x OMPI_MCA_NAME=VALUE`), and tunesim's own `model.*` "
+          "constants with `--set NAME=VALUE`.\n"
+          "\n"
+          "| name | type | default | unit | meaning | default from |\n"
+          "|---|---|---|---|---|---|\n",
+          fp);
+    for (int i = 0; i < TS_P__COUNT; i++) {
+        const ts_param_def_t *d = &DEFS[i];
+        fprintf(fp, "| `%s` | %s | `%s` | %s | ", d->name, TYPES[d->type].name, d->default_text,
+                d->unit);
+        md_cell(fp, d->help);
+        fputs(" | ", fp);
+        md_cell(fp, d->source);
+        fputs(" |\n", fp);
+    }
+    fputs("\n## Value syntax\n\n", fp);
+    for (size_t t = 0; t < sizeof TYPES / sizeof TYPES[0]; t++)
+        fprintf(fp, "- **%s**: %s.\n", TYPES[t].name, TYPES[t].doc);
+}
+
+static void print_text(FILE *fp)
+{
+    static const char *const head[5] = {"name", "type", "default", "unit", "meaning"};
+    int w[5];
+    for (int c = 0; c < 5; c++)
+        w[c] = (int)strlen(head[c]);
+    for (int i = 0; i < TS_P__COUNT; i++) {
+        const ts_param_def_t *d = &DEFS[i];
+        const char *col[5] = {d->name, TYPES[d->type].name, d->default_text,
+                              d->unit[0] ? d->unit : "-", d->help};
+        for (int c = 0; c < 5; c++)
+            if ((int)strlen(col[c]) > w[c])
+                w[c] = (int)strlen(col[c]);
+    }
+    fprintf(fp, "%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", w[0], head[0], w[1], head[1], w[2], head[2],
+            w[3], head[3], w[4], head[4], "default from");
+    for (int i = 0; i < TS_P__COUNT; i++) {
+        const ts_param_def_t *d = &DEFS[i];
+        fprintf(fp, "%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", w[0], d->name, w[1], TYPES[d->type].name,
+                w[2], d->default_text, w[3], d->unit[0] ? d->unit : "-", w[4], d->help, d->source);
+    }
+}
+
+void ts_params_print_table(FILE *fp, int markdown)
+{
+    if (markdown)
+        print_markdown(fp);
+    else
+        print_text(fp);
+}

@@ -1,0 +1,57 @@
+/* params_cmd.c - `tunesim params`: prints the parameter table, or checks settings (-x, --mca,
+ * --set, or a pasted mpirun line) and prints the changes they make. */
+#include "params_cmd.h"
+
+#include <string.h>
+
+#include "../models/params.h"
+
+static int check(FILE *out, int argc, char **argv, const char *line, ts_error_t *err)
+{
+    ts_params_t *p;
+    if (ts_params_new(&p) != TS_OK)
+        return ts_error_set(err, TS_ENOMEM, "params: cannot build the default parameter set");
+    ts_mpirun_info_t info;
+    ts_status st = line ? ts_params_parse_mpirun(p, line, &info, err)
+                        : ts_params_parse_args(p, argc, argv, NULL, err);
+    if (st == TS_OK) {
+        if (line)
+            fprintf(out, "# ranks %d, per node %d, map-by %s\n", info.ranks, info.ppn,
+                    info.map_by[0] ? info.map_by : "-");
+        if (ts_params_print_changes(p, out) == 0)
+            fputs("# no changes: every parameter keeps its default\n", out);
+    }
+    ts_params_free(p);
+    return st;
+}
+
+int ts_params_cmd_to(FILE *out, int argc, char **argv, ts_error_t *err)
+{
+    ts_status st;
+    if (argc <= 1 || strcmp(argv[1], "--markdown") == 0) {
+        if (argc > 2)
+            return ts_error_set(err, TS_EUSAGE, "params: unexpected argument '%s'", argv[2]);
+        ts_params_print_table(out, argc == 2);
+        st = TS_OK;
+    } else if (strcmp(argv[1], "--check") == 0) {
+        st = check(out, argc - 2, argv + 2, NULL, err);
+    } else if (strcmp(argv[1], "--mpirun") == 0) {
+        if (argc != 3)
+            return ts_error_set(err, TS_EUSAGE,
+                                "params: --mpirun expects the command line as one argument");
+        st = check(out, 0, NULL, argv[2], err);
+    } else {
+        return ts_error_set(err, TS_EUSAGE,
+                            "params: unexpected argument '%s' (expected --markdown, --check "
+                            "ARGS... or --mpirun LINE)",
+                            argv[1]);
+    }
+    if (st == TS_OK && fflush(out) != 0)
+        return ts_error_set(err, TS_EIO, "params: cannot write the output");
+    return st;
+}
+
+int ts_params_cmd(int argc, char **argv, ts_error_t *err)
+{
+    return ts_params_cmd_to(stdout, argc, argv, err);
+}
