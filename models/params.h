@@ -1,0 +1,150 @@
+/* params.h - a parameter set: values for every entry of params_table.h, set the way users
+ * write them (mpirun -x KEY=VALUE, --mca KEY VALUE, --set KEY=VALUE, a pasted mpirun command
+ * line) and read back typed by the models. A set starts with every default. */
+#ifndef TS_PARAMS_H
+#define TS_PARAMS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../common/status.h"
+#include "params_table.h"
+
+typedef enum ts_param_id {
+#define TS__PARAM_ID(id, name, type, def, unit, source, help) TS_P_##id,
+    TS_PARAM_TABLE(TS__PARAM_ID)
+#undef TS__PARAM_ID
+        TS_P__COUNT
+} ts_param_id;
+
+typedef enum ts_param_type {
+    TS_PT_SIZE,
+    TS_PT_SIZE2,
+    TS_PT_TIME,
+    TS_PT_BW,
+    TS_PT_INT,
+    TS_PT_DOUBLE,
+    TS_PT_BOOL,
+    TS_PT_ENUM,
+    TS_PT_TLS,
+    TS_PT_STRING
+} ts_param_type;
+
+/* Special sizes: "auto" and "inf". Real sizes are below both. */
+#define TS_SIZE_AUTO UINT64_MAX
+#define TS_SIZE_INF (UINT64_MAX - 1)
+
+/* UCX transports (bits of ts_params_tls). */
+typedef enum ts_tl {
+    TS_TL_SELF = 1u << 0,
+    TS_TL_POSIX = 1u << 1,
+    TS_TL_SYSV = 1u << 2,
+    TS_TL_XPMEM = 1u << 3,
+    TS_TL_CMA = 1u << 4,
+    TS_TL_KNEM = 1u << 5,
+    TS_TL_RC = 1u << 6,
+    TS_TL_UD = 1u << 7,
+    TS_TL_DC = 1u << 8,
+    TS_TL_TCP = 1u << 9
+} ts_tl;
+
+typedef struct ts_params_s ts_params_t;
+
+/* The definition of a parameter (for listings and documentation). */
+typedef struct ts_param_def_s {
+    ts_param_id id;
+    const char *name, *default_text, *unit, *source, *help;
+    ts_param_type type;
+} ts_param_def_t;
+const ts_param_def_t *ts_param_def(ts_param_id id);
+/* Find by name: exact UCX / MCA / model name; MCA names also with an OMPI_MCA_ prefix. */
+int ts_param_find(const char *name); /* id or -1 */
+
+/* A new set holding every default, parsed by the same parsers as user input; the caller
+ * owns *out and frees it with ts_params_free. TS_ENOMEM, or TS_EARG if a default of the
+ * table does not parse (test_params checks that none does). */
+ts_status ts_params_new(ts_params_t **out);
+/* A deep copy of src (caller owns *out); TS_ENOMEM on failure. */
+ts_status ts_params_copy(const ts_params_t *src, ts_params_t **out);
+/* Free a set and the texts it holds; NULL is fine. */
+void ts_params_free(ts_params_t *p);
+
+/* Set one parameter from text (copied). Unknown names fail with TS_EARG and the closest known
+ * names ("did you mean"); bad values fail with TS_EARG naming the key, the value and what
+ * was expected. On error p is unchanged. */
+ts_status ts_params_set(ts_params_t *p, const char *name, const char *value, ts_error_t *err);
+
+/* Parse command-line words: -x KEY=VALUE, -x KEY (the value of KEY in this environment),
+ * --mca KEY VALUE (also -mca), --set KEY=VALUE. Later settings win. -x of a variable that is
+ * not a parameter and does not look like one (no UCX_ / OMPI_MCA_ prefix, any case) is the
+ * application's environment and is skipped. Words it does not know are left for the caller:
+ * consumed[i] is set to 1 for each word used (consumed has argc entries). consumed may be
+ * NULL: then an unknown word is an error (TS_EUSAGE). A bad name or value is TS_EARG. On
+ * error p is unchanged. */
+ts_status ts_params_parse_args(ts_params_t *p, int argc, char **argv, unsigned char *consumed,
+                               ts_error_t *err);
+
+/* Placement facts found in a pasted mpirun line (-n/-np, -N / --npernode / ppr:N:node,
+ * --map-by). Zero or NULL where absent. */
+typedef struct ts_mpirun_info_s {
+    int ranks;
+    int ppn;
+    char map_by[32];
+} ts_mpirun_info_t;
+
+/* Parse a whole mpirun command line (shell quoting understood): its -x / --mca settings go
+ * into p, placement facts into info (may be NULL); the program and its arguments are
+ * ignored. An mpirun option it does not know fails naming it. On error p is unchanged. */
+ts_status ts_params_parse_mpirun(ts_params_t *p, const char *cmdline, ts_mpirun_info_t *info,
+                                 ts_error_t *err);
+
+/* Typed reads. For SIZE2, inter selects the off-host value. A read of the wrong type (or an
+ * id out of range) returns 0 / NULL; use the TS_PARAM_* macros below, which check the type
+ * at compile time, so that this cannot happen. */
+uint64_t ts_params_size(const ts_params_t *p, ts_param_id id, int inter);
+double ts_params_seconds(const ts_params_t *p, ts_param_id id);
+double ts_params_bw(const ts_params_t *p, ts_param_id id); /* bytes/s; 0 for auto */
+int64_t ts_params_int(const ts_params_t *p, ts_param_id id);
+double ts_params_double(const ts_params_t *p, ts_param_id id);
+int ts_params_bool(const ts_params_t *p, ts_param_id id);
+/* ENUM: the chosen word as the table spells it; any other type: the text as set (or the
+ * default's text). Owned by p: valid until the parameter is set again or p is freed. */
+const char *ts_params_str(const ts_params_t *p, ts_param_id id);
+unsigned ts_params_tls(const ts_params_t *p);                     /* ts_tl bits */
+/* Whether the user set it (as opposed to its default). */
+int ts_params_is_set(const ts_params_t *p, ts_param_id id);
+
+/* Each parameter's type as a constant, for the checked reads below. */
+enum {
+#define TS__PARAM_TYPE(id, name, type, def, unit, source, help) TS_PT_OF_##id = TS_PT_##type,
+    TS_PARAM_TABLE(TS__PARAM_TYPE)
+#undef TS__PARAM_TYPE
+};
+/* Compile-time check that parameter ID (a table id without TS_P_) has type TYPE. */
+#define TS__PARAM_CHECK(id, type)                                                          \
+    ((void)sizeof(struct {                                                                 \
+        _Static_assert((int)TS_PT_OF_##id == (int)TS_PT_##type,                            \
+                       "parameter " #id " is not " #type);                                 \
+        int ts__unused;                                                                    \
+    }))
+/* Typed reads by table id, e.g. TS_PARAM_SIZE2(p, UCX_RNDV_THRESH, 1): a wrong type does not
+ * compile. */
+#define TS_PARAM_SIZE(p, id) (TS__PARAM_CHECK(id, SIZE), ts_params_size((p), TS_P_##id, 0))
+#define TS_PARAM_SIZE2(p, id, inter)                                                       \
+    (TS__PARAM_CHECK(id, SIZE2), ts_params_size((p), TS_P_##id, (inter)))
+#define TS_PARAM_SECONDS(p, id) (TS__PARAM_CHECK(id, TIME), ts_params_seconds((p), TS_P_##id))
+#define TS_PARAM_BW(p, id) (TS__PARAM_CHECK(id, BW), ts_params_bw((p), TS_P_##id))
+#define TS_PARAM_INT(p, id) (TS__PARAM_CHECK(id, INT), ts_params_int((p), TS_P_##id))
+#define TS_PARAM_DOUBLE(p, id) (TS__PARAM_CHECK(id, DOUBLE), ts_params_double((p), TS_P_##id))
+#define TS_PARAM_BOOL(p, id) (TS__PARAM_CHECK(id, BOOL), ts_params_bool((p), TS_P_##id))
+#define TS_PARAM_ENUM(p, id) (TS__PARAM_CHECK(id, ENUM), ts_params_str((p), TS_P_##id))
+
+/* Write the settings that differ from the defaults as "KEY=VALUE" lines, in table order,
+ * VALUE as the user wrote it (for reports; identical sets print identically). A parameter set
+ * explicitly to its default's value is not a change. Returns the number of lines. */
+int ts_params_print_changes(const ts_params_t *p, FILE *fp);
+/* The whole table as text (`tunesim params`: aligned columns, one parameter a line) or as
+ * Markdown (docs/parameters.md, exactly: header, table, value syntax). */
+void ts_params_print_table(FILE *fp, int markdown);
+
+#endif
