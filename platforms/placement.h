@@ -1,0 +1,78 @@
+/* placement.h - where each MPI rank runs: node, socket, NUMA domain, core and leaf switch, as
+ * mpirun would place the trace's ranks on a platform, and the locality of any two ranks,
+ * which the models use to pick a transport and its latency. Plain C, no SimGrid.
+ *
+ * Ranks go to nodes in blocks of ppn (rank r on node r / ppn, as `mpirun -N ppn` does). Inside
+ * a node, with U = sockets x NPS NUMA domains of cores_per_socket / NPS cores each:
+ *   block:  the node's ranks are cut into U consecutive chunks, one per NUMA domain in order,
+ *           each on the first cores of its domain (Open MPI ppr:N:package, or ppr:N:numa under
+ *           NPS2, with --rank-by fill); a full node fills socket 0, then socket 1. When ppn is
+ *           not a multiple of U, the first ppn % U domains take one rank more.
+ *   cyclic: local rank i goes to NUMA domain i % U, on its (i / U)-th core: ranks alternate
+ *           between NUMA domains.
+ * (reference/bm-optimized3.36.md, "Placement vocabulary".) */
+#ifndef TS_PLACEMENT_H
+#define TS_PLACEMENT_H
+
+#include "../common/status.h"
+#include "../models/locality.h" /* ts_locality: SELF ... CROSS_SPINE, shared with the models */
+#include "platform.h"
+
+typedef enum ts_map_by { TS_MAP_BLOCK = 0, TS_MAP_CYCLIC } ts_map_by;
+
+/* "block" / "cyclic". */
+const char *ts_map_by_name(ts_map_by m);
+/* Parse "block" or "cyclic", or an Open MPI --map-by value: core, slot, hwthread and
+ * ppr:N:package|socket|numa|node fill cores in order (block); numa deals ranks round-robin over
+ * the NUMA domains (cyclic). Modifiers after ':' (core:PE=1) are ignored. Open MPI's package /
+ * socket round-robin is refused: it alternates sockets, not NUMA domains, and differs from
+ * cyclic under NPS2. A one-line error otherwise. */
+ts_status ts_map_by_parse(const char *text, ts_map_by *out, ts_error_t *err);
+
+/* How to place. A zeroed struct asks for every default. */
+typedef struct ts_placement_opts_s {
+    int nodes;          /* nodes used; 0: the platform's default */
+    int ppn;            /* ranks per node; 0: ranks / nodes, rounded up */
+    int nps;            /* NUMA domains per socket; 0: the platform's default */
+    ts_map_by map_by;   /* block (default) or cyclic */
+    int nodes_per_leaf; /* nodes under one leaf switch: pass model.net.nodes_per_leaf
+                           (ts_params_int); 0: every node under one leaf */
+} ts_placement_opts_t;
+
+/* Where one rank runs. numa counts the node's domains 0..sockets*nps-1 (socket s holds
+ * s*nps..s*nps+nps-1); core counts the node's cores 0..cores_per_node-1. */
+typedef struct ts_rank_place_s {
+    int node, socket, numa, core, leaf;
+} ts_rank_place_t;
+
+typedef struct ts_placement_s ts_placement_t;
+
+/* Place nranks ranks on pf. On success *out is owned by the caller (ts_placement_close) and
+ * keeps no pointer to pf or opts. On failure *out is NULL and err says, in one line, why:
+ * more ranks than nodes x ppn, more ranks per node than cores, an NPS the platform does not
+ * offer, more than one node on a platform without network, bad counts. */
+ts_status ts_placement_open(const ts_platform_t *pf, const ts_placement_opts_t *opts, int nranks,
+                            ts_placement_t **out, ts_error_t *err);
+/* Free a placement. Safe on NULL. */
+void ts_placement_close(ts_placement_t *pl);
+
+/* The settings actually used (defaults resolved). */
+int ts_placement_nranks(const ts_placement_t *pl);
+int ts_placement_nodes(const ts_placement_t *pl);
+int ts_placement_ppn(const ts_placement_t *pl);
+int ts_placement_nps(const ts_placement_t *pl);
+ts_map_by ts_placement_map_by(const ts_placement_t *pl);
+int ts_placement_nodes_per_leaf(const ts_placement_t *pl); /* resolved: >= 1 */
+int ts_placement_leaves(const ts_placement_t *pl);         /* leaf switches used */
+/* The platform's shape, copied so that a placement stands alone. */
+int ts_placement_sockets(const ts_placement_t *pl);
+int ts_placement_cores_per_socket(const ts_placement_t *pl);
+
+/* Where rank runs (0 <= rank < nranks); the pointer lives until ts_placement_close. */
+const ts_rank_place_t *ts_placement_rank(const ts_placement_t *pl, int rank);
+/* The SimGrid host of rank ("n1c17"); lives until ts_placement_close. */
+const char *ts_placement_host(const ts_placement_t *pl, int rank);
+/* Locality of ranks a and b (both valid ranks). */
+ts_locality ts_placement_locality(const ts_placement_t *pl, int a, int b);
+
+#endif
