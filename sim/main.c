@@ -10,9 +10,9 @@
 #include "../traces/ti.h"
 #include "../traces/trace.h"
 #include "info.h"
-#ifdef TS_HAVE_RECORD
+#include "params_cmd.h"
 #include "record.h"
-#endif
+#include "replay_cmd.h"
 
 #define TUNESIM_VERSION "0.1.0"
 
@@ -29,6 +29,12 @@ static const char USAGE[] =
     "                                    time-independent traces (a directory)\n"
     "  record [-o DIR] [--clock wall|cpu] -- mpirun ARGS...\n"
     "                                    run an MPI program under the tracer\n"
+    "  replay TRACE [--platform NAME|FILE] [--nodes N] [--ppn P] [--nps 1|2]\n"
+    "         [--map-by block|cyclic] [-x KEY=VALUE] [--mca KEY VALUE] [--set KEY=VALUE]\n"
+    "         [--mpirun \"LINE\"] [--json]\n"
+    "                                    predict the run time under a parameter set\n"
+    "  params [--markdown] | --check ARGS...\n"
+    "                                    list the known parameters, or check settings\n"
     "\n"
     "TRACE is an OTF2 anchor file (traces.otf2), the directory holding it, or a store.\n";
 
@@ -154,13 +160,21 @@ int main(int argc, char **argv)
         return cmd_info(argc - 1, argv + 1);
     if (strcmp(cmd, "convert") == 0)
         return cmd_convert(argc - 1, argv + 1);
-#ifdef TS_HAVE_RECORD
+    ts_error_t err;
+    ts_error_clear(&err);
+    int rc;
     if (strcmp(cmd, "record") == 0) {
-        ts_error_t err;
-        ts_error_clear(&err);
-        int rc = ts_record_main(argc - 1, argv + 1, &err);
+        /* record prints its own usage message. */
+        rc = ts_record_main(argc - 1, argv + 1, &err);
         return rc == TS_OK ? 0 : (rc == TS_EUSAGE ? EXIT_USAGE : fail(&err));
     }
-#endif
-    return usage_error("unknown command '%s'", cmd);
+    if (strcmp(cmd, "replay") == 0)
+        rc = ts_replay_cmd(argc - 1, argv + 1, &err);
+    else if (strcmp(cmd, "params") == 0)
+        rc = ts_params_cmd(argc - 1, argv + 1, &err);
+    else
+        return usage_error("unknown command '%s'", cmd);
+    if (rc == TS_EUSAGE)
+        return usage_error("%s", err.msg);
+    return rc == TS_OK ? 0 : fail(&err);
 }

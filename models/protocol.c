@@ -1,0 +1,446 @@
+/* protocol.c - UCX protocol choice and costs per message (see protocol.h and
+ * shared/reference/ucx-protocols.md).
+ *
+ * For a locality class the model first picks the transports UCX_TLS leaves: one "eager lane"
+ * (short/bcopy/zcopy) and one "rendezvous lane". Then, per message, four candidates compete
+ * the way UCX's protocol selection (>= 1.16) makes them:
+ *   candidate   priority  threshold variable
+ *   short        0        (none)
+ *   bcopy       20        UCX_BCOPY_THRESH
+ *   zcopy       30        UCX_ZCOPY_THRESH
+ *   rndv        60        UCX_RNDV_THRESH (intra/inter), UCX_RNDV_SEND_NBR_THRESH for
+ *                         blocking sends while UCX_RNDV_THRESH is auto
+ * threshold auto: competes on estimated time; inf: disabled; size below a set threshold:
+ * disabled; size at or above it: forced on, and every candidate of lower priority dropped.
+ * The fastest remaining estimate wins. */
+#include "protocol.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a transport can do (UCX's interface capabilities, ucx-protocols.md): shared-memory
+ * FIFOs have no zero-copy active messages; cma/knem only get/put; ud has no RDMA. */
+enum {
+    CAP_SHORT = 1 << 0,
+    CAP_BCOPY = 1 << 1,
+    CAP_ZCOPY = 1 << 2,    /* zero-copy active messages (eager zcopy) */
+    CAP_GET = 1 << 3,      /* RDMA read / get_zcopy */
+    CAP_PUT = 1 << 4,      /* RDMA write / put_zcopy */
+    CAP_RKEY_PTR = 1 << 5, /* map the peer's memory */
+};
+
+typedef struct tr_info_s {
+    const char *name;
+    unsigned tl_bit; /* ts_tl bit in UCX_TLS */
+    unsigned caps;
+    int on_host;     /* shared-memory transport (on-host peers only) */
+} tr_info_t;
+
+static const tr_info_t TRANSPORTS[TS_TR__COUNT] = {
+    [TS_TR_SELF] = {"self", TS_TL_SELF, CAP_SHORT | CAP_BCOPY | CAP_ZCOPY, 1},
+    [TS_TR_POSIX] = {"posix", TS_TL_POSIX, CAP_SHORT | CAP_BCOPY, 1},
+    [TS_TR_SYSV] = {"sysv", TS_TL_SYSV, CAP_SHORT | CAP_BCOPY, 1},
+    [TS_TR_XPMEM] = {"xpmem", TS_TL_XPMEM, CAP_SHORT | CAP_BCOPY | CAP_RKEY_PTR, 1},
+    [TS_TR_CMA] = {"cma", TS_TL_CMA, CAP_GET | CAP_PUT, 1},
+    [TS_TR_KNEM] = {"knem", TS_TL_KNEM, CAP_GET | CAP_PUT, 1},
+    [TS_TR_RC] = {"rc_mlx5", TS_TL_RC, CAP_SHORT | CAP_BCOPY | CAP_ZCOPY | CAP_GET | CAP_PUT, 0},
+    [TS_TR_UD] = {"ud_mlx5", TS_TL_UD, CAP_SHORT | CAP_BCOPY | CAP_ZCOPY, 0},
+    [TS_TR_DC] = {"dc_mlx5", TS_TL_DC, CAP_SHORT | CAP_BCOPY | CAP_ZCOPY | CAP_GET | CAP_PUT, 0},
+    [TS_TR_TCP] = {"tcp", TS_TL_TCP, CAP_SHORT | CAP_BCOPY | CAP_ZCOPY, 0},
+};
+
+/* Preference orders when several transports are enabled. Off-host: RC at small scale, then
+ * DC, UD, TCP (UCX's FAQ in ucx-protocols.md). On-host eager: posix then sysv (Open MPI
+ * reports posix + xpmem on BM.Optimized3.36), xpmem's FIFO last. */
+static const ts_transport NET_ORDER[] = {TS_TR_RC, TS_TR_DC, TS_TR_UD, TS_TR_TCP};
+static const ts_transport SHM_EAGER_ORDER[] = {TS_TR_POSIX, TS_TR_SYSV, TS_TR_XPMEM};
+static const ts_transport SHM_RNDV_ORDER[] = {TS_TR_XPMEM, TS_TR_CMA, TS_TR_KNEM};
+
+/* Costs of one locality class, resolved from the parameters. */
+typedef struct lane_s {
+    int reachable;
+    ts_transport eager, rndv;
+    double latency, bandwidth;
+    uint64_t max_short, seg_size;
+    int net;        /* the eager lane is a network transport */
+} lane_t;
+
+struct ts_proto_model_s {
+    lane_t lane[TS_LOC__COUNT];
+    uint64_t rndv_thresh[2]; /* [0] on-host, [1] off-host; TS_SIZE_AUTO / _INF / size */
+    uint64_t zcopy_thresh, bcopy_thresh, send_nbr_thresh;
+    char rndv_scheme[16];
+    double bcopy_bw;
+    double ovh_single, ovh_multi, ovh_rts, ovh_rtr, ovh_sw;
+    double reg_fixed, reg_per_byte;
+    unsigned tls;
+};
+
+static const char *const PROTO_NAMES[TS_PROTO__COUNT] = {
+    "eager short", "eager bcopy", "eager zcopy", "rndv get_zcopy",
+    "rndv put_zcopy", "rndv rkey_ptr", "rndv am"};
+
+const char *ts_transport_name(int tr)
+{
+    return (tr >= 0 && tr < TS_TR__COUNT) ? TRANSPORTS[tr].name : "?";
+}
+
+const char *ts_proto_name(int proto)
+{
+    return (proto >= 0 && proto < TS_PROTO__COUNT) ? PROTO_NAMES[proto] : "?";
+}
+
+int ts_proto_is_rndv(int proto) { return proto >= TS_PROTO_RNDV_GET && proto < TS_PROTO__COUNT; }
+
+static int on_host(ts_locality loc) { return loc < TS_LOC_SAME_LEAF; }
+
+static int first_enabled(unsigned tls, const ts_transport *order, size_t n, ts_transport *out)
+{
+    for (size_t i = 0; i < n; i++)
+        if (tls & TRANSPORTS[order[i]].tl_bit) {
+            *out = order[i];
+            return 1;
+        }
+    return 0;
+}
+
+/* Pick the lanes of one locality class and their costs. */
+static void resolve_lane(ts_proto_model_t *m, const ts_params_t *p, ts_locality loc)
+{
+    lane_t *l = &m->lane[loc];
+    memset(l, 0, sizeof *l);
+    unsigned tls = m->tls;
+    ts_transport net;
+    int have_net = first_enabled(tls, NET_ORDER, sizeof NET_ORDER / sizeof NET_ORDER[0], &net);
+    if (loc == TS_LOC_SELF && (tls & TS_TL_SELF)) {
+        l->reachable = 1;
+        l->eager = l->rndv = TS_TR_SELF;
+        l->latency = ts_params_seconds(p, TS_P_UCX_OVH_SINGLE);
+        l->bandwidth = ts_params_bw(p, TS_P_SHM_BW);
+        l->max_short = ts_params_size(p, TS_P_SHM_MAX_SHORT, 0);
+        l->seg_size = ts_params_size(p, TS_P_SHM_SEG_SIZE, 0);
+        return;
+    }
+    if (on_host(loc)) {
+        ts_transport eager, rndv;
+        if (first_enabled(tls, SHM_EAGER_ORDER, 3, &eager)) {
+            l->reachable = 1;
+            l->eager = eager;
+            /* Without a zero-copy shared-memory transport, rendezvous runs over the FIFO as
+             * active messages. */
+            l->rndv = first_enabled(tls, SHM_RNDV_ORDER, 3, &rndv) ? rndv : eager;
+            static const ts_param_id lat[] = {
+                [TS_LOC_SELF] = TS_P_SHM_LATENCY,
+                [TS_LOC_SAME_NUMA] = TS_P_SHM_LATENCY,
+                [TS_LOC_SAME_SOCKET] = TS_P_SHM_CROSS_NUMA_LATENCY,
+                [TS_LOC_CROSS_SOCKET] = TS_P_SHM_CROSS_SOCKET_LATENCY};
+            l->latency = ts_params_seconds(p, lat[loc]);
+            l->bandwidth = ts_params_bw(p, TS_P_SHM_BW);
+            l->max_short = ts_params_size(p, TS_P_SHM_MAX_SHORT, 0);
+            l->seg_size = ts_params_size(p, TS_P_SHM_SEG_SIZE, 0);
+            return;
+        }
+        /* No shared-memory transport: on-host peers loop back through the network one. */
+    }
+    if (!have_net)
+        return;
+    l->reachable = 1;
+    l->net = 1;
+    l->eager = l->rndv = net;
+    if (net == TS_TR_TCP) {
+        l->latency = ts_params_seconds(p, TS_P_TCP_LATENCY);
+        l->bandwidth = ts_params_bw(p, TS_P_TCP_BW);
+        l->max_short = ts_params_size(p, TS_P_RC_MAX_SHORT, 0);
+    } else {
+        l->latency = ts_params_seconds(
+            p, loc == TS_LOC_CROSS_SPINE ? TS_P_NET_SPINE_LATENCY : TS_P_NET_LATENCY);
+        l->bandwidth = ts_params_bw(p, TS_P_NET_BW);
+        ts_param_id ms = net == TS_TR_UD   ? TS_P_UD_MAX_SHORT
+                         : net == TS_TR_DC ? TS_P_DC_MAX_SHORT
+                                           : TS_P_RC_MAX_SHORT;
+        l->max_short = ts_params_size(p, ms, 0);
+    }
+    if (loc == TS_LOC_CROSS_SPINE && net == TS_TR_TCP)
+        l->latency += ts_params_seconds(p, TS_P_NET_SPINE_LATENCY) -
+                      ts_params_seconds(p, TS_P_NET_LATENCY);
+    l->seg_size = ts_params_size(p, TS_P_NET_SEG_SIZE, 0);
+}
+
+ts_status ts_proto_model_new(const ts_params_t *p, ts_proto_model_t **out, ts_error_t *err)
+{
+    *out = NULL;
+    ts_proto_model_t *m = calloc(1, sizeof *m);
+    if (!m)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    m->tls = ts_params_tls(p);
+    m->rndv_thresh[0] = ts_params_size(p, TS_P_UCX_RNDV_THRESH, 0);
+    m->rndv_thresh[1] = ts_params_size(p, TS_P_UCX_RNDV_THRESH, 1);
+    m->zcopy_thresh = ts_params_size(p, TS_P_UCX_ZCOPY_THRESH, 0);
+    m->bcopy_thresh = ts_params_size(p, TS_P_UCX_BCOPY_THRESH, 0);
+    m->send_nbr_thresh = ts_params_size(p, TS_P_UCX_RNDV_SEND_NBR_THRESH, 0);
+    snprintf(m->rndv_scheme, sizeof m->rndv_scheme, "%s", ts_params_str(p, TS_P_UCX_RNDV_SCHEME));
+    m->bcopy_bw = ts_params_bw(p, TS_P_UCX_BCOPY_BW);
+    if (m->bcopy_bw <= 0) /* auto: UCX's own default (ucx-protocols.md) */
+        m->bcopy_bw = 7000e6;
+    m->ovh_single = ts_params_seconds(p, TS_P_UCX_OVH_SINGLE);
+    m->ovh_multi = ts_params_seconds(p, TS_P_UCX_OVH_MULTI);
+    m->ovh_rts = ts_params_seconds(p, TS_P_UCX_OVH_RTS);
+    m->ovh_rtr = ts_params_seconds(p, TS_P_UCX_OVH_RTR);
+    m->ovh_sw = ts_params_seconds(p, TS_P_UCX_OVH_SW);
+    m->reg_fixed = ts_params_seconds(p, TS_P_NET_REG_COST);
+    m->reg_per_byte = ts_params_seconds(p, TS_P_NET_REG_COST_PER_BYTE);
+    for (int loc = 0; loc < TS_LOC__COUNT; loc++)
+        resolve_lane(m, p, (ts_locality)loc);
+    *out = m;
+    return TS_OK;
+}
+
+void ts_proto_model_free(ts_proto_model_t *m) { free(m); }
+
+ts_status ts_proto_model_check(const ts_proto_model_t *m, ts_locality loc, ts_error_t *err)
+{
+    if (loc >= 0 && loc < TS_LOC__COUNT && m->lane[loc].reachable)
+        return TS_OK;
+    return ts_error_set(err, TS_EARG,
+                        "UCX_TLS leaves no transport for %s peers (enable %s)",
+                        ts_locality_name(loc),
+                        on_host(loc) ? "sm, posix, sysv or a network transport"
+                                     : "rc, dc, ud or tcp");
+}
+
+static uint32_t fragments(uint64_t size, uint64_t seg)
+{
+    if (seg == 0 || size <= seg)
+        return 1;
+    uint64_t n = (size + seg - 1) / seg;
+    return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
+static double reg_cost(const ts_proto_model_t *m, uint64_t size)
+{
+    return m->reg_fixed + m->reg_per_byte * (double)size;
+}
+
+/* The rendezvous scheme on the lane: UCX_RNDV_SCHEME when the transport can do it, else the
+ * transport's natural one. */
+static ts_proto rndv_scheme(const ts_proto_model_t *m, const lane_t *l)
+{
+    unsigned caps = TRANSPORTS[l->rndv].caps;
+    const char *s = m->rndv_scheme;
+    if (strcmp(s, "get_zcopy") == 0 && (caps & CAP_GET))
+        return TS_PROTO_RNDV_GET;
+    if (strcmp(s, "put_zcopy") == 0 && (caps & CAP_PUT))
+        return TS_PROTO_RNDV_PUT;
+    if (strcmp(s, "rkey_ptr") == 0 && (caps & CAP_RKEY_PTR))
+        return TS_PROTO_RNDV_RKEY_PTR;
+    if (strcmp(s, "am") == 0)
+        return TS_PROTO_RNDV_AM;
+    if (caps & CAP_RKEY_PTR)
+        return TS_PROTO_RNDV_RKEY_PTR;
+    if (caps & CAP_GET)
+        return TS_PROTO_RNDV_GET;
+    if (caps & CAP_PUT)
+        return TS_PROTO_RNDV_PUT;
+    return TS_PROTO_RNDV_AM;
+}
+
+/* Fill the plan of proto for this message (no selection here). */
+static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size, const lane_t *l,
+                       ts_msg_plan_t *pl)
+{
+    memset(pl, 0, sizeof *pl);
+    pl->proto = proto;
+    pl->transport = ts_proto_is_rndv(proto) ? l->rndv : l->eager;
+    pl->fragments = 1;
+    pl->latency = l->latency;
+    pl->bandwidth = l->bandwidth;
+    pl->copy_bw = m->bcopy_bw;
+    pl->wire_bytes = size;
+    switch (proto) {
+    case TS_PROTO_EAGER_SHORT:
+        pl->send_cpu = m->ovh_single;
+        pl->unexpected_copy = size; /* kept in UCX's buffer until matched */
+        pl->completes_locally = 1;
+        break;
+    case TS_PROTO_EAGER_BCOPY:
+        pl->fragments = fragments(size, l->seg_size);
+        pl->send_cpu = m->ovh_single + (double)(pl->fragments - 1) * m->ovh_multi;
+        pl->send_copy = size;
+        pl->recv_copy = size;
+        pl->unexpected_copy = size;
+        pl->completes_locally = 1;
+        break;
+    case TS_PROTO_EAGER_ZCOPY:
+        /* No copy at the sender, but eager data lands in UCX's receive buffers, so the
+         * receiver still copies it out (why UCX's rendezvous estimate compares against
+         * min(zcopy bandwidth, UCX_BCOPY_BW)). */
+        pl->fragments = fragments(size, l->seg_size);
+        pl->send_cpu = m->ovh_single + (double)(pl->fragments - 1) * m->ovh_multi;
+        pl->send_reg = reg_cost(m, size);
+        pl->recv_copy = size;
+        pl->unexpected_copy = size;
+        pl->ack_latency = l->latency;
+        break;
+    case TS_PROTO_RNDV_GET:
+    case TS_PROTO_RNDV_PUT:
+        /* get: the read request goes out and the data comes back; put: the RTR goes back
+         * and the data comes: either way one more one-way latency before the data lands. */
+        pl->send_cpu = m->ovh_rts;
+        pl->rts_latency = l->latency;
+        pl->send_reg = l->net ? reg_cost(m, size) : 0;
+        pl->recv_reg = (l->net ? reg_cost(m, size) : 0) + m->ovh_rtr;
+        pl->latency = 2 * l->latency;
+        pl->ack_latency = l->latency;
+        break;
+    case TS_PROTO_RNDV_RKEY_PTR:
+        /* The receiver maps the sender's buffer (a registration-like cost) and copies once. */
+        pl->send_cpu = m->ovh_rts;
+        pl->rts_latency = l->latency;
+        pl->recv_reg = reg_cost(m, size);
+        pl->latency = 0;
+        pl->ack_latency = l->latency;
+        break;
+    case TS_PROTO_RNDV_AM:
+        /* RTR back, then the data as bcopy fragments with a copy on each side. */
+        pl->fragments = fragments(size, l->seg_size);
+        pl->send_cpu = m->ovh_rts + (double)pl->fragments * m->ovh_sw;
+        pl->rts_latency = l->latency;
+        pl->recv_reg = m->ovh_rtr;
+        pl->send_copy = size;
+        pl->recv_copy = size;
+        pl->latency = 2 * l->latency;
+        pl->ack_latency = l->latency;
+        break;
+    default:
+        break;
+    }
+}
+
+/* Time of a plan when nothing contends: what UCX's estimates add up. */
+static double plan_time(const ts_msg_plan_t *pl, uint64_t size)
+{
+    double t = pl->send_cpu + pl->send_reg + pl->recv_reg + pl->rts_latency + pl->latency +
+               (double)(pl->send_copy + pl->recv_copy) / pl->copy_bw;
+    if (pl->bandwidth > 0)
+        t += (double)size / pl->bandwidth;
+    return t;
+}
+
+/* Candidate of each priority class at this size, or -1 when the lane cannot do it. */
+static int candidate(const ts_proto_model_t *m, const lane_t *l, int cls, uint64_t size)
+{
+    unsigned caps = TRANSPORTS[l->eager].caps;
+    switch (cls) {
+    case 0:
+        return (caps & CAP_SHORT) && size <= l->max_short ? TS_PROTO_EAGER_SHORT : -1;
+    case 1:
+        return (caps & CAP_BCOPY) ? TS_PROTO_EAGER_BCOPY : -1;
+    case 2:
+        return (caps & CAP_ZCOPY) && !TRANSPORTS[l->eager].on_host ? TS_PROTO_EAGER_ZCOPY : -1;
+    default:
+        return (int)rndv_scheme(m, l);
+    }
+}
+
+double ts_proto_estimate(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
+                         ts_locality loc)
+{
+    const lane_t *l = &m->lane[loc];
+    if (!l->reachable)
+        return -1;
+    int cls = proto == TS_PROTO_EAGER_SHORT ? 0
+              : proto == TS_PROTO_EAGER_BCOPY ? 1
+              : proto == TS_PROTO_EAGER_ZCOPY ? 2
+                                              : 3;
+    if (candidate(m, l, cls, size) != (int)proto)
+        return -1;
+    ts_msg_plan_t pl;
+    build_plan(m, proto, size, l, &pl);
+    return plan_time(&pl, size);
+}
+
+void ts_proto_plan(const ts_proto_model_t *m, uint64_t size, ts_locality loc, int blocking,
+                   ts_msg_plan_t *out)
+{
+    const lane_t *l = &m->lane[loc];
+    uint64_t rndv = m->rndv_thresh[on_host(loc) ? 0 : 1];
+    if (blocking && rndv == TS_SIZE_AUTO)
+        rndv = m->send_nbr_thresh;
+    const uint64_t thresh[4] = {TS_SIZE_AUTO, m->bcopy_thresh, m->zcopy_thresh, rndv};
+    int cand[4], forced = -1;
+    for (int c = 0; c < 4; c++) {
+        cand[c] = candidate(m, l, c, size);
+        if (thresh[c] == TS_SIZE_INF || (thresh[c] != TS_SIZE_AUTO && size < thresh[c]))
+            cand[c] = -1;
+        else if (thresh[c] != TS_SIZE_AUTO && cand[c] >= 0)
+            forced = c;
+    }
+    int best = -1;
+    double best_t = 0;
+    for (int c = 0; c < 4; c++) {
+        if (cand[c] < 0 || c < forced)
+            continue;
+        ts_msg_plan_t pl;
+        build_plan(m, (ts_proto)cand[c], size, l, &pl);
+        double t = plan_time(&pl, size);
+        if (best < 0 || t < best_t) { /* ties keep the lower priority, as UCX lists them */
+            best = c;
+            best_t = t;
+            *out = pl;
+        }
+    }
+    if (best < 0) /* every candidate disabled: UCX still sends, as rendezvous */
+        build_plan(m, rndv_scheme(m, l), size, l, out);
+}
+
+static int same_choice(const ts_msg_plan_t *a, const ts_msg_plan_t *b)
+{
+    return a->proto == b->proto && a->transport == b->transport;
+}
+
+void ts_proto_model_print(const ts_proto_model_t *m, FILE *fp)
+{
+    const uint64_t limit = (uint64_t)1 << 40;
+    for (int loc = 0; loc < TS_LOC__COUNT; loc++) {
+        if (!m->lane[loc].reachable) {
+            fprintf(fp, "%-13s unreachable with this UCX_TLS\n", ts_locality_name(loc));
+            continue;
+        }
+        for (int blocking = 0; blocking < 2; blocking++) {
+            ts_locality l = (ts_locality)loc;
+            fprintf(fp, "%-13s %-10s", ts_locality_name(loc), blocking ? "MPI_Send" : "MPI_Isend");
+            uint64_t lo = 0;
+            ts_msg_plan_t a, b;
+            ts_proto_plan(m, lo, l, blocking, &a);
+            for (;;) {
+                /* Gallop to a size with another choice, then bisect to its first byte. A
+                 * choice that changes and changes back between two probes is not shown. */
+                uint64_t same = lo, step = 1, s;
+                for (s = lo + 1; s <= limit; s = lo + (step *= 2)) {
+                    ts_proto_plan(m, s, l, blocking, &b);
+                    if (!same_choice(&a, &b))
+                        break;
+                    same = s;
+                }
+                if (s > limit)
+                    break;
+                while (s - same > 1) {
+                    uint64_t mid = same + (s - same) / 2;
+                    ts_proto_plan(m, mid, l, blocking, &b);
+                    if (same_choice(&a, &b))
+                        same = mid;
+                    else
+                        s = mid;
+                }
+                fprintf(fp, " %llu-%llu %s/%s,", (unsigned long long)lo,
+                        (unsigned long long)same, ts_proto_name(a.proto),
+                        ts_transport_name(a.transport));
+                lo = s;
+                ts_proto_plan(m, lo, l, blocking, &a);
+            }
+            fprintf(fp, " %llu+ %s/%s\n", (unsigned long long)lo, ts_proto_name(a.proto),
+                    ts_transport_name(a.transport));
+        }
+    }
+}

@@ -1,0 +1,100 @@
+/* protocol.h - the UCX point-to-point protocol model: for one message (size, where the peer
+ * sits, blocking or not) which transport and protocol UCX would choose under a parameter set,
+ * and what it costs, as a plan the replay engine executes (sim/ moves the bytes through
+ * SimGrid so that flows contend; this file only decides and prices).
+ * Follows shared/reference/ucx-protocols.md. Plain C, no SimGrid. */
+#ifndef TS_PROTOCOL_H
+#define TS_PROTOCOL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../common/status.h"
+#include "locality.h"
+#include "params.h"
+
+typedef enum ts_transport {
+    TS_TR_SELF,
+    TS_TR_POSIX,
+    TS_TR_SYSV,
+    TS_TR_XPMEM,
+    TS_TR_CMA,
+    TS_TR_KNEM,
+    TS_TR_RC,
+    TS_TR_UD,
+    TS_TR_DC,
+    TS_TR_TCP,
+    TS_TR__COUNT
+} ts_transport;
+
+typedef enum ts_proto {
+    TS_PROTO_EAGER_SHORT,
+    TS_PROTO_EAGER_BCOPY,
+    TS_PROTO_EAGER_ZCOPY,
+    TS_PROTO_RNDV_GET,      /* get_zcopy: receiver reads, then ATS */
+    TS_PROTO_RNDV_PUT,      /* put_zcopy: RTR, sender writes, then ATP */
+    TS_PROTO_RNDV_RKEY_PTR, /* xpmem: receiver maps the sender's buffer and copies once */
+    TS_PROTO_RNDV_AM,       /* data pushed as active messages after RTR (ud, tcp) */
+    TS_PROTO__COUNT
+} ts_proto;
+
+const char *ts_transport_name(int tr);
+const char *ts_proto_name(int proto);
+int ts_proto_is_rndv(int proto);
+
+/* What one message costs, in the steps the engine executes. Times in seconds, sizes in
+ * bytes. The engine moves `wire_bytes` through the platform route between the two ranks (so
+ * that flows share NICs and memory) and charges the rest as delays:
+ *  eager:  the sender spends send_cpu + send_copy/copy_bw (+ send_reg unless its
+ *          registration cache hits); the data then travels latency + wire time; the send
+ *          completes at once (short, bcopy) or ack_latency after arrival (zcopy). The receiver,
+ *          once matched, spends recv_copy/copy_bw, plus unexpected_copy/copy_bw if the data
+ *          arrived before the receive was posted (it waited in UCX's buffer).
+ *  rndv:   the sender spends send_cpu (+ send_reg); the RTS arrives rts_latency later; once
+ *          the receive is matched the receiver spends recv_reg, the data travels latency +
+ *          wire time, the receiver spends recv_copy/copy_bw, and the send completes
+ *          ack_latency later. */
+typedef struct ts_msg_plan_s {
+    ts_proto proto;
+    ts_transport transport;
+    uint32_t fragments;     /* fragments of bcopy / zcopy (1 when single) */
+    double send_cpu;        /* fixed software overheads at the sender */
+    uint64_t send_copy;     /* bytes the sender copies (bcopy copy-in) */
+    double send_reg;        /* registration at the sender, skipped on a cache hit */
+    uint64_t wire_bytes;    /* bytes through the platform route */
+    double latency;         /* one-way latency before the data arrives */
+    double bandwidth;       /* per-flow bandwidth cap of the transport, bytes/s */
+    uint64_t recv_copy;     /* bytes the receiver copies (bcopy copy-out) */
+    uint64_t unexpected_copy; /* extra bytes copied when the message was unexpected */
+    double recv_reg;        /* rndv: registration / mapping at the receiver */
+    double rts_latency;     /* rndv: RTS one-way */
+    double ack_latency;     /* zcopy, rndv: completion notice back to the sender */
+    double copy_bw;         /* bytes/s of the copies above (UCX_BCOPY_BW) */
+    int completes_locally;  /* the send completes after the sender's own work */
+} ts_msg_plan_t;
+
+/* The model for one parameter set: transport choice per locality and resolved thresholds.
+ * Immutable once built, so one model may serve many replays. */
+typedef struct ts_proto_model_s ts_proto_model_t;
+
+/* Build from params (values are copied; params may be freed afterwards). */
+ts_status ts_proto_model_new(const ts_params_t *params, ts_proto_model_t **out, ts_error_t *err);
+void ts_proto_model_free(ts_proto_model_t *m);
+
+/* TS_OK if UCX_TLS leaves a transport for peers at loc; else an error saying which. */
+ts_status ts_proto_model_check(const ts_proto_model_t *m, ts_locality loc, ts_error_t *err);
+
+/* Plan one message of size bytes to a peer at loc. blocking: the send is MPI_Send-like
+ * (UCX_RNDV_SEND_NBR_THRESH applies while UCX_RNDV_THRESH is auto). */
+void ts_proto_plan(const ts_proto_model_t *m, uint64_t size, ts_locality loc, int blocking,
+                   ts_msg_plan_t *out);
+
+/* The estimated one-way time UCX's selection uses for proto at this size and locality, or a
+ * negative value when the protocol is not available there. Exposed for tests and reports. */
+double ts_proto_estimate(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
+                         ts_locality loc);
+
+/* Print the chosen protocol per size range for each locality class, like UCX_PROTO_INFO. */
+void ts_proto_model_print(const ts_proto_model_t *m, FILE *fp);
+
+#endif

@@ -1,0 +1,685 @@
+/* engine.c - the replay engine (see engine.h): SimGrid actors for ranks and for messages in
+ * flight, MPI matching and requests, and the accounting of the result.
+ *
+ * Timing of one message (costs from models/protocol):
+ *   the sender actor spends the sender's CPU work, matches the message against the
+ *   receiver's posted receives (or queues it as unexpected) and starts a message actor;
+ *   the message actor waits the latency (and, for rendezvous, the RTS and the receiver's
+ *   match and registration), moves wire_bytes with sg_host_sendto so that it shares links
+ *   with every other flow, marks the data arrived, and for zcopy/rendezvous delivers the
+ *   send completion ack_latency later;
+ *   the receiver's wait returns once the data arrived, after its copy-out (and the extra
+ *   copy of an unexpected message).
+ * Matching is done when both sides are known, in send order per (communicator, source,
+ * tag): MPI's non-overtaking rule. Traces record each receive's actual source and tag, so
+ * there are no wildcards left to resolve.
+ *
+ * Synchronisation: SimGrid actors run one at a time and switch only inside SimGrid calls,
+ * so shared state needs no locking; each rank has one mutex + condition variable only
+ * because SimGrid's condition variables need a mutex to wait on. */
+#include "engine.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/cond.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mutex.h>
+
+#include "u64map.h"
+
+typedef struct engine_s engine_t;
+typedef struct rank_s rank_t;
+typedef struct msg_s msg_t;
+
+/* A request of a rank: a send or a receive. */
+typedef struct req_s {
+    int is_send;
+    msg_t *msg;                 /* NULL for a receive not matched yet */
+    int32_t comm, peer, tag;    /* what a receive waits for */
+    uint64_t bytes;
+    double post_time;
+    int done;                   /* a send that completed locally */
+    struct req_s *next;         /* in a channel's posted-receive queue */
+} req_t;
+
+struct msg_s {
+    int32_t src, dst, comm, tag;
+    uint64_t bytes;
+    ts_msg_plan_t plan;
+    req_t *rreq;                /* the matched receive */
+    int matched, arrived, send_done;
+    double recv_post_time, arrival_time;
+    int refs;                   /* message actor, send request, receive side (queued or
+                                 * matched): freed when all three are done with it */
+    msg_t *next;                /* in a channel's unexpected queue */
+};
+
+/* The messages and posted receives of one (communicator, source, tag) at a receiver. */
+typedef struct chan_s {
+    msg_t *env_head, *env_tail;
+    req_t *post_head, *post_tail;
+} chan_t;
+
+/* A receive's source, tag, communicator and size, learnt from its completion record. */
+typedef struct irecv_info_s {
+    int32_t peer, comm, tag;
+    uint64_t bytes;
+    struct irecv_info_s *next;
+} irecv_info_t;
+
+struct rank_s {
+    engine_t *e;
+    int32_t id;
+    sg_host_t host;
+    sg_mutex_t mu;
+    sg_cond_t cv;
+    ts_cursor_t *cur;
+    ts_cursor_t *look;          /* runs ahead to find receive completions */
+    ts_u64map_t *reqs;          /* request id -> req_t */
+    ts_u64map_t *irecv_infos;   /* request id -> FIFO of irecv_info_t (persistent reuse) */
+    ts_u64map_t *chans;         /* (comm, source, tag) -> chan_t */
+    ts_u64map_t *rcache;        /* registered sizes (UCX's registration cache) */
+    uint32_t *coll_seq;         /* per communicator */
+    req_t **call_reqs;          /* blocking operations of the current call */
+    size_t ncall, capcall;
+    int32_t func;
+    double enter;
+    int finished;
+    double end;
+    char waiting[256];          /* what the rank waits for, for the deadlock report */
+};
+
+struct engine_s {
+    const ts_replay_spec_t *spec;
+    const ts_trace_t *t;
+    int32_t nranks;
+    rank_t *ranks;
+    ts_replay_result_t *res;
+    ts_status status;           /* first error inside the simulation */
+    ts_error_t *err;
+};
+
+/* ---- helpers ------------------------------------------------------------------------ */
+
+static void fail(engine_t *e, ts_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void fail(engine_t *e, ts_status st, const char *fmt, ...)
+{
+    if (e->status != TS_OK)
+        return;
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    e->status = ts_error_set(e->err, st, "%s: %s", ts_trace_path(e->t), msg);
+}
+
+static void *xcalloc(engine_t *e, size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p)
+        fail(e, TS_ENOMEM, "out of memory");
+    return p;
+}
+
+static uint64_t chan_key(int32_t comm, int32_t src, int32_t tag)
+{
+    return (uint64_t)(uint32_t)tag | (uint64_t)(uint32_t)src << 32 | (uint64_t)(uint32_t)comm << 52;
+}
+
+static chan_t *chan_get(rank_t *r, int32_t comm, int32_t src, int32_t tag)
+{
+    uint64_t k = chan_key(comm, src, tag);
+    chan_t *c = ts_u64map_get(r->chans, k);
+    if (!c && (c = xcalloc(r->e, 1, sizeof *c)) && ts_u64map_put(r->chans, k, c)) {
+        free(c);
+        fail(r->e, TS_ENOMEM, "out of memory");
+        return NULL;
+    }
+    return c;
+}
+
+/* Drop a channel once it holds nothing, so memory follows what is in flight. */
+static void chan_tidy(rank_t *r, chan_t *c, int32_t comm, int32_t src, int32_t tag)
+{
+    if (!c->env_head && !c->post_head)
+        free(ts_u64map_remove(r->chans, chan_key(comm, src, tag)));
+}
+
+static void msg_unref(msg_t *m)
+{
+    if (--m->refs == 0)
+        free(m);
+}
+
+static void notify(rank_t *r)
+{
+    sg_mutex_lock(r->mu);
+    sg_cond_notify_all(r->cv);
+    sg_mutex_unlock(r->mu);
+}
+
+static void delay(double seconds)
+{
+    if (seconds > 0)
+        sg_actor_sleep_for(seconds);
+}
+
+/* Registration cost unless this rank registered a buffer of this size before: traces carry
+ * no addresses, so a size stands for a buffer (halo buffers are reused every iteration). */
+static double reg_cost(rank_t *r, uint64_t size, double cost)
+{
+    if (cost <= 0 || ts_u64map_get(r->rcache, size + 1))
+        return 0;
+    if (ts_u64map_put(r->rcache, size + 1, r)) /* any non-NULL value marks presence */
+        fail(r->e, TS_ENOMEM, "out of memory");
+    return cost;
+}
+
+/* ---- message actors -------------------------------------------------------------------- */
+
+static void msg_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    msg_t *m = sg_actor_self_get_data();
+    engine_t *e = sg_host_get_data(sg_host_self());
+    rank_t *src = &e->ranks[m->src], *dst = &e->ranks[m->dst];
+    const ts_msg_plan_t *p = &m->plan;
+    if (ts_proto_is_rndv(p->proto)) {
+        delay(p->rts_latency);
+        sg_mutex_lock(dst->mu);
+        while (!m->matched)
+            sg_cond_wait(dst->cv, dst->mu);
+        sg_mutex_unlock(dst->mu);
+        delay(reg_cost(dst, m->bytes, p->recv_reg));
+    }
+    delay(p->latency);
+    if (p->wire_bytes && src->host != dst->host)
+        sg_host_sendto(src->host, dst->host, (double)p->wire_bytes);
+    m->arrived = 1;
+    m->arrival_time = simgrid_get_clock();
+    notify(dst);
+    if (!p->completes_locally) {
+        delay(p->ack_latency);
+        m->send_done = 1;
+        notify(src);
+    }
+    msg_unref(m);
+}
+
+/* ---- matching ------------------------------------------------------------------------ */
+
+static void match(msg_t *m, req_t *rreq)
+{
+    m->rreq = rreq;
+    m->matched = 1;
+    m->recv_post_time = rreq->post_time;
+    rreq->msg = m;
+}
+
+static req_t *post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint64_t bytes,
+                        int blocking)
+{
+    engine_t *e = r->e;
+    const ts_replay_layout_t *lay = &e->spec->layout;
+    ts_locality loc = dst == r->id ? TS_LOC_SELF : lay->locality(lay->locality_ctx, r->id, dst);
+    msg_t *m = xcalloc(e, 1, sizeof *m);
+    req_t *q = xcalloc(e, 1, sizeof *q);
+    if (!m || !q) {
+        free(m);
+        free(q);
+        return NULL;
+    }
+    ts_proto_plan(e->spec->proto, bytes, loc, blocking, &m->plan);
+    ts_proto_count_t *cnt = &e->res->count[m->plan.transport][m->plan.proto];
+    cnt->msgs++;
+    cnt->bytes += bytes;
+    const ts_msg_plan_t *p = &m->plan;
+    delay(p->send_cpu + (double)p->send_copy / p->copy_bw + reg_cost(r, bytes, p->send_reg));
+
+    *m = (msg_t){.src = r->id, .dst = dst, .comm = comm, .tag = tag, .bytes = bytes,
+                 .plan = m->plan, .refs = 3}; /* message actor, send and receive sides */
+    q->is_send = 1;
+    q->msg = m;
+    q->done = p->completes_locally;
+    rank_t *d = &e->ranks[dst];
+    chan_t *c = chan_get(d, comm, r->id, tag);
+    if (!c)
+        return q;
+    if (c->post_head) {
+        req_t *rq = c->post_head;
+        c->post_head = rq->next;
+        if (!c->post_head)
+            c->post_tail = NULL;
+        match(m, rq);
+        chan_tidy(d, c, comm, r->id, tag);
+        notify(d);
+    } else {
+        if (c->env_tail)
+            c->env_tail->next = m;
+        else
+            c->env_head = m;
+        c->env_tail = m;
+    }
+    sg_actor_t a = sg_actor_init("msg", r->host);
+    sg_actor_set_data(a, m);
+    sg_actor_start(a, msg_main, 0, NULL);
+    return q;
+}
+
+static req_t *post_recv(rank_t *r, int32_t src, int32_t comm, int32_t tag, uint64_t bytes)
+{
+    req_t *q = xcalloc(r->e, 1, sizeof *q);
+    if (!q)
+        return NULL;
+    *q = (req_t){.comm = comm, .peer = src, .tag = tag, .bytes = bytes,
+                 .post_time = simgrid_get_clock()};
+    chan_t *c = chan_get(r, comm, src, tag);
+    if (!c)
+        return q;
+    if (c->env_head) {
+        msg_t *m = c->env_head;
+        c->env_head = m->next;
+        if (!c->env_head)
+            c->env_tail = NULL;
+        match(m, q);
+        chan_tidy(r, c, comm, src, tag);
+        notify(r); /* a rendezvous message actor may wait for this match */
+    } else {
+        if (c->post_tail)
+            c->post_tail->next = q;
+        else
+            c->post_head = q;
+        c->post_tail = q;
+    }
+    return q;
+}
+
+static int req_complete(const req_t *q)
+{
+    if (q->is_send)
+        return q->done || q->msg->send_done;
+    return q->msg && q->msg->arrived;
+}
+
+static void describe(rank_t *r, const req_t *q)
+{
+    const char *fn = r->func >= 0 ? ts_trace_func_name(r->e->t, r->func) : "replay";
+    if (q->is_send)
+        snprintf(r->waiting, sizeof r->waiting,
+                 "%s: send of %llu bytes to rank %d (tag %d, communicator %d) not completed",
+                 fn, (unsigned long long)q->msg->bytes, (int)q->msg->dst, (int)q->msg->tag,
+                 (int)q->msg->comm);
+    else
+        snprintf(r->waiting, sizeof r->waiting,
+                 "%s: receive from rank %d (tag %d, communicator %d) that no send matches", fn,
+                 (int)q->peer, (int)q->tag, (int)q->comm);
+}
+
+/* Wait until q completes, charge the receiver's copies, and release q. */
+static void wait_req(rank_t *r, req_t *q)
+{
+    if (!req_complete(q)) {
+        describe(r, q);
+        sg_mutex_lock(r->mu);
+        while (!req_complete(q))
+            sg_cond_wait(r->cv, r->mu);
+        sg_mutex_unlock(r->mu);
+        r->waiting[0] = '\0';
+    }
+    msg_t *m = q->msg;
+    if (!q->is_send) {
+        const ts_msg_plan_t *p = &m->plan;
+        uint64_t copy = p->recv_copy;
+        if (!ts_proto_is_rndv(p->proto) && m->arrival_time < m->recv_post_time)
+            copy += p->unexpected_copy; /* it waited in UCX's buffer */
+        delay((double)copy / p->copy_bw);
+    }
+    msg_unref(m);
+    free(q);
+}
+
+/* ---- the rank's event loop ------------------------------------------------------------- */
+
+static void call_add(rank_t *r, req_t *q)
+{
+    if (!q)
+        return;
+    if (r->ncall == r->capcall) {
+        size_t cap = r->capcall ? r->capcall * 2 : 4;
+        req_t **p = realloc(r->call_reqs, cap * sizeof *p);
+        if (!p) {
+            fail(r->e, TS_ENOMEM, "out of memory");
+            return;
+        }
+        r->call_reqs = p;
+        r->capcall = cap;
+    }
+    r->call_reqs[r->ncall++] = q;
+}
+
+/* Blocking sends and receives of a call (MPI_Send, MPI_Recv, both halves of MPI_Sendrecv)
+ * are posted as they come and completed together when the call returns, so that a
+ * Sendrecv's send cannot block its own receive. */
+static void call_finish(rank_t *r)
+{
+    for (size_t i = 0; i < r->ncall; i++)
+        wait_req(r, r->call_reqs[i]);
+    r->ncall = 0;
+}
+
+/* The source, tag and size of the receive posted with request id, from the completion
+ * record further on in the rank's stream (Score-P writes MpiIrecv at completion). */
+static irecv_info_t *irecv_lookahead(rank_t *r, uint64_t id)
+{
+    ts_event_t ev;
+    ts_error_t err;
+    for (;;) {
+        irecv_info_t *head = ts_u64map_get(r->irecv_infos, id);
+        if (head) {
+            if (head->next)
+                ts_u64map_put(r->irecv_infos, id, head->next);
+            else
+                ts_u64map_remove(r->irecv_infos, id);
+            return head;
+        }
+        int rc = ts_cursor_next(r->look, &ev, &err);
+        if (rc <= 0)
+            return NULL;
+        if (ev.kind != TS_EV_IRECV_DONE)
+            continue;
+        irecv_info_t *in = xcalloc(r->e, 1, sizeof *in);
+        if (!in)
+            return NULL;
+        *in = (irecv_info_t){.peer = ev.peer, .comm = ev.comm, .tag = ev.tag, .bytes = ev.bytes};
+        irecv_info_t *old = ts_u64map_get(r->irecv_infos, ev.req);
+        if (!old) {
+            ts_u64map_put(r->irecv_infos, ev.req, in);
+        } else {
+            while (old->next)
+                old = old->next;
+            old->next = in;
+        }
+    }
+}
+
+/* Placeholder collective (until models/ has Open MPI's algorithms): a dissemination
+ * exchange of the per-rank payload among the communicator's members, ceil(log2 n) rounds,
+ * through the same point-to-point layer; reported as such in the output. */
+static void collective(rank_t *r, const ts_event_t *ev)
+{
+    engine_t *e = r->e;
+    const ts_comm_info_t *ci = ts_trace_comm(e->t, ev->comm);
+    if (ci->is_self || ci->size <= 1 || ev->op == TS_COLL_CREATE_HANDLE ||
+        ev->op == TS_COLL_DESTROY_HANDLE)
+        return;
+    int32_t me = ts_trace_comm_rank(e->t, ev->comm, r->id);
+    if (me < 0) {
+        fail(e, TS_ECORRUPT, "rank %d: collective on communicator %d it is not a member of",
+             (int)r->id, (int)ev->comm);
+        return;
+    }
+    e->res->collectives++;
+    uint64_t b = ts_coll_payload(ev->op, ci->size, ev->peer == r->id, me, ev->bytes,
+                                 ev->bytes2);
+    /* Negative tags never clash with the application's (MPI tags are >= 0). */
+    int32_t tag = -1 - (int32_t)(r->coll_seq[ev->comm]++ & 0x3fffffff);
+    for (int32_t dist = 1; dist < ci->size; dist *= 2) {
+        int32_t to = ci->members[(me + dist) % ci->size];
+        int32_t from = ci->members[(me - dist % ci->size + ci->size) % ci->size];
+        req_t *s = post_send(r, to, ev->comm, tag, b, 0);
+        req_t *q = post_recv(r, from, ev->comm, tag, b);
+        if (!s || !q)
+            return;
+        wait_req(r, s);
+        wait_req(r, q);
+    }
+}
+
+static void rank_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    rank_t *r = sg_actor_self_get_data();
+    engine_t *e = r->e;
+    ts_replay_result_t *res = e->res;
+    double scale = e->spec->compute_scale;
+    ts_event_t ev;
+    ts_error_t err;
+    int rc;
+    while (e->status == TS_OK && (rc = ts_cursor_next(r->cur, &ev, &err)) == 1) {
+        req_t *q;
+        switch (ev.kind) {
+        case TS_EV_COMPUTE:
+            delay((double)ev.time * 1e-9 * scale);
+            res->compute_time += (double)ev.time * 1e-9 * scale;
+            break;
+        case TS_EV_ENTER:
+            r->func = ev.func;
+            r->enter = simgrid_get_clock();
+            res->visits[ev.func]++;
+            break;
+        case TS_EV_LEAVE:
+            call_finish(r);
+            if (r->func >= 0)
+                res->time[r->func] += simgrid_get_clock() - r->enter;
+            r->func = -1;
+            break;
+        case TS_EV_SEND:
+            call_add(r, post_send(r, ev.peer, ev.comm, ev.tag, ev.bytes, 1));
+            break;
+        case TS_EV_RECV:
+            call_add(r, post_recv(r, ev.peer, ev.comm, ev.tag, ev.bytes));
+            break;
+        case TS_EV_ISEND:
+            q = post_send(r, ev.peer, ev.comm, ev.tag, ev.bytes, 0);
+            if (q && ts_u64map_put(r->reqs, ev.req, q))
+                fail(e, TS_ENOMEM, "out of memory");
+            break;
+        case TS_EV_IRECV_POST: {
+            irecv_info_t *in = irecv_lookahead(r, ev.req);
+            if (!in) /* never completed in the trace: nothing will wait for it either */
+                break;
+            q = post_recv(r, in->peer, in->comm, in->tag, in->bytes);
+            free(in);
+            if (q && ts_u64map_put(r->reqs, ev.req, q))
+                fail(e, TS_ENOMEM, "out of memory");
+            break;
+        }
+        case TS_EV_ISEND_DONE:
+        case TS_EV_IRECV_DONE:
+            q = ts_u64map_remove(r->reqs, ev.req);
+            if (!q) {
+                fail(e, TS_EUNMATCHED,
+                     "rank %d: %s completes request %llu, which was never posted", (int)r->id,
+                     r->func >= 0 ? ts_trace_func_name(e->t, r->func) : "a call",
+                     (unsigned long long)ev.req);
+                break;
+            }
+            wait_req(r, q);
+            break;
+        case TS_EV_COLL:
+        case TS_EV_ICOLL_DONE:
+            collective(r, &ev);
+            break;
+        default: /* REQ_TEST, ICOLL_POST, CANCELLED: nothing to simulate */
+            break;
+        }
+    }
+    if (e->status == TS_OK && rc < 0)
+        fail(e, rc, "%s", err.msg);
+    r->finished = 1;
+    r->end = simgrid_get_clock();
+}
+
+/* ---- setup, run, report -------------------------------------------------------------- */
+
+static void free_req_entry(uint64_t key, void *value, void *ctx)
+{
+    (void)key;
+    (void)ctx;
+    free(value); /* requests still open when a replay failed */
+}
+
+static void free_info_entry(uint64_t key, void *value, void *ctx)
+{
+    (void)key;
+    (void)ctx;
+    for (irecv_info_t *in = value, *next; in; in = next) {
+        next = in->next;
+        free(in);
+    }
+}
+
+static void free_value(uint64_t key, void *value, void *ctx)
+{
+    (void)key;
+    (void)ctx;
+    free(value);
+}
+
+static void ranks_free(engine_t *e)
+{
+    for (int32_t i = 0; e->ranks && i < e->nranks; i++) {
+        rank_t *r = &e->ranks[i];
+        ts_cursor_close(r->cur);
+        ts_cursor_close(r->look);
+        if (r->reqs) {
+            ts_u64map_each(r->reqs, free_req_entry, NULL);
+            ts_u64map_free(r->reqs);
+        }
+        if (r->irecv_infos) {
+            ts_u64map_each(r->irecv_infos, free_info_entry, NULL);
+            ts_u64map_free(r->irecv_infos);
+        }
+        if (r->chans) {
+            ts_u64map_each(r->chans, free_value, NULL);
+            ts_u64map_free(r->chans);
+        }
+        ts_u64map_free(r->rcache);
+        free(r->coll_seq);
+        free(r->call_reqs);
+    }
+    free(e->ranks);
+}
+
+void ts_replay_result_free(ts_replay_result_t *res)
+{
+    if (!res)
+        return;
+    free(res->visits);
+    free(res->time);
+    free(res);
+}
+
+ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, ts_error_t *err)
+{
+    *out = NULL;
+    const ts_trace_t *t = spec->trace;
+    engine_t e = {.spec = spec, .t = t, .nranks = ts_trace_nranks(t), .err = err};
+    if (e.nranks >= (1 << 20) || ts_trace_ncomms(t) >= (1 << 12))
+        return ts_error_set(err, TS_EARG,
+                            "%s: %d ranks and %d communicators: the engine handles up to "
+                            "1,048,575 ranks and 4,095 communicators",
+                            ts_trace_path(t), (int)e.nranks, (int)ts_trace_ncomms(t));
+    e.res = xcalloc(&e, 1, sizeof *e.res);
+    if (e.res) {
+        e.res->nfuncs = ts_trace_nfuncs(t);
+        e.res->visits = xcalloc(&e, (size_t)e.res->nfuncs, sizeof *e.res->visits);
+        e.res->time = xcalloc(&e, (size_t)e.res->nfuncs, sizeof *e.res->time);
+    }
+    e.ranks = xcalloc(&e, (size_t)e.nranks, sizeof *e.ranks);
+    if (e.status != TS_OK) {
+        ts_replay_result_free(e.res);
+        free(e.ranks);
+        return e.status;
+    }
+
+    /* SimGrid's configuration: CM02 shares bandwidth max-min without TCP window or
+     * cross-traffic corrections, so a flow's time is its bytes over its share of the
+     * tightest link; latencies are the models', not the platform's. Every message has an
+     * actor of its own, so stacks are small (the actors' code is shallow) and without guard
+     * pages: mapping and protecting them took half of a replay's time in the kernel. */
+    char *sg_argv[] = {"tunesim", "--cfg=network/model:CM02", "--cfg=network/TCP-gamma:0",
+                       "--cfg=network/crosstraffic:0", "--cfg=contexts/stack-size:256",
+                       "--cfg=contexts/guard-size:0",
+                       "--log=root.app:file:/dev/null", NULL};
+    int sg_argc = 7;
+    simgrid_init(&sg_argc, sg_argv);
+    simgrid_load_platform(spec->layout.platform_xml);
+
+    for (int32_t i = 0; i < e.nranks && e.status == TS_OK; i++) {
+        rank_t *r = &e.ranks[i];
+        r->e = &e;
+        r->id = i;
+        r->func = -1;
+        r->host = sg_host_by_name(spec->layout.rank_host[i]);
+        if (!r->host) {
+            fail(&e, TS_EARG, "rank %d: host '%s' is not in the platform %s", (int)i,
+                 spec->layout.rank_host[i], spec->layout.platform_xml);
+            break;
+        }
+        sg_host_set_data(r->host, &e);
+        r->mu = sg_mutex_init();
+        r->cv = sg_cond_init();
+        r->reqs = ts_u64map_new();
+        r->irecv_infos = ts_u64map_new();
+        r->chans = ts_u64map_new();
+        r->rcache = ts_u64map_new();
+        r->coll_seq = xcalloc(&e, (size_t)ts_trace_ncomms(t), sizeof *r->coll_seq);
+        if (ts_cursor_open(t, i, &r->cur) != TS_OK || ts_cursor_open(t, i, &r->look) != TS_OK ||
+            !r->reqs || !r->irecv_infos || !r->chans || !r->rcache)
+            fail(&e, TS_ENOMEM, "out of memory");
+    }
+    if (e.status == TS_OK) {
+        for (int32_t i = 0; i < e.nranks; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "rank-%d", (int)i);
+            sg_actor_t a = sg_actor_init(name, e.ranks[i].host);
+            sg_actor_set_data(a, &e.ranks[i]);
+            sg_actor_start(a, rank_main, 0, NULL);
+        }
+        simgrid_run();
+    }
+
+    if (e.status == TS_OK) {
+        /* Ranks that did not finish wait for something that will never happen. */
+        char report[1024] = "";
+        size_t used = 0;
+        int blocked = 0;
+        for (int32_t i = 0; i < e.nranks; i++) {
+            if (e.ranks[i].finished)
+                continue;
+            if (blocked++ < 4)
+                used += (size_t)snprintf(report + used, sizeof report - used, "%srank %d in %s",
+                                         blocked > 1 ? "; " : "", (int)i,
+                                         e.ranks[i].waiting[0] ? e.ranks[i].waiting
+                                                               : "an unknown wait");
+            if (used >= sizeof report)
+                used = sizeof report - 1;
+        }
+        if (blocked)
+            fail(&e, TS_EUNMATCHED, "the trace cannot complete: %d ranks blocked: %s%s",
+                 blocked, report, blocked > 4 ? "; ..." : "");
+    }
+    if (e.status == TS_OK) {
+        for (int32_t i = 0; i < e.nranks; i++)
+            if (e.ranks[i].end > e.res->makespan)
+                e.res->makespan = e.ranks[i].end;
+        e.res->rank0_elapsed = e.ranks[0].end;
+        *out = e.res;
+        e.res = NULL;
+    }
+    ranks_free(&e);
+    ts_replay_result_free(e.res);
+    return e.status;
+}

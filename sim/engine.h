@@ -1,0 +1,57 @@
+/* engine.h - the replay engine: one SimGrid actor per rank executes the rank's event stream
+ * with MPI's point-to-point semantics (matching on communicator, source and tag in FIFO
+ * order, requests that complete as their protocol dictates), compute bursts as delays
+ * scaled to the target CPU, and data moved through the platform so that flows contend.
+ * What each message costs comes from models/protocol; this is the only module that calls
+ * SimGrid (ARCHITECTURE.md).
+ *
+ * SimGrid's engine is a per-process singleton: ts_replay_run may be called once per
+ * process (sweeps run each replay in its own worker process). */
+#ifndef TS_ENGINE_H
+#define TS_ENGINE_H
+
+#include <stdint.h>
+
+#include "../common/status.h"
+#include "../models/protocol.h"
+#include "../traces/trace.h"
+
+/* Where ranks run, as the engine needs it: a SimGrid host per rank and the locality class
+ * of every pair (from platforms/placement). */
+typedef struct ts_replay_layout_s {
+    const char *platform_xml;         /* SimGrid platform file */
+    const char *const *rank_host;     /* host name per world rank */
+    ts_locality (*locality)(const void *ctx, int32_t a, int32_t b);
+    const void *locality_ctx;
+} ts_replay_layout_t;
+
+typedef struct ts_replay_spec_s {
+    const ts_trace_t *trace;
+    const ts_proto_model_t *proto;
+    ts_replay_layout_t layout;
+    double compute_scale; /* traced burst x compute_scale = simulated burst */
+} ts_replay_spec_t;
+
+/* Per (transport, protocol): messages and bytes. */
+typedef struct ts_proto_count_s {
+    uint64_t msgs, bytes;
+} ts_proto_count_t;
+
+typedef struct ts_replay_result_s {
+    double makespan;        /* simulated time until the last rank finished */
+    double rank0_elapsed;   /* rank 0's finish time (what OpenFOAM's ExecutionTime mirrors) */
+    int32_t nfuncs;         /* as in the trace */
+    uint64_t *visits;       /* per function, summed over ranks */
+    double *time;           /* per function, simulated seconds summed over ranks */
+    double compute_time;    /* summed over ranks */
+    ts_proto_count_t count[TS_TR__COUNT][TS_PROTO__COUNT];
+    uint64_t collectives;   /* collective calls replayed with the placeholder algorithm */
+} ts_replay_result_t;
+
+/* Replay spec->trace. On success *out holds the result (free with ts_replay_result_free).
+ * A trace that cannot complete (a receive nobody sends, a wait on a request never posted)
+ * fails with TS_EUNMATCHED and a message naming each blocked rank and what it waits for. */
+ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, ts_error_t *err);
+void ts_replay_result_free(ts_replay_result_t *r);
+
+#endif

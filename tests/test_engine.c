@@ -1,0 +1,323 @@
+/* test_engine.c - golden tests of the replay engine: small synthetic traces on hand-written
+ * contention-free (or deliberately shared) platforms, with predicted times derived by hand
+ * from the model's parameters. SimGrid's engine is a per-process singleton, so every replay
+ * runs in a forked child that reports through a pipe.
+ *
+ * Parameters (as in test_protocol.c): latency L = 2 us off-host, 0.5 us on-host; network and
+ * shared-memory bandwidth B = 1e10 B/s (the platform's links carry the same); UCX_BCOPY_BW
+ * C = 5e9 B/s; registration R = 1.0001 us; overheads 0; rc max_short 1000 B.
+ * One-way message times, receiver already waiting:
+ *   eager short s:  L + s/B
+ *   eager bcopy s:  s/C (copy-in) + L + s/B + s/C (copy-out)   (+ s/C more if unexpected)
+ *   rendezvous s:   R (send registration) + L (RTS) + R (receive registration)
+ *                   + 2L + s/B; the send completes L after the data lands. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "models/protocol.h"
+#include "sim/engine.h"
+#include "traces/trace_impl.h"
+
+#define L_NET 2e-6
+#define B 1e10
+#define C 5e9
+#define R 1.0001e-6
+
+/* ---- building traces ------------------------------------------------------------------ */
+
+typedef struct tb_s {
+    ts_trace_t *t;
+    int32_t f_send, f_recv, f_isend, f_irecv, f_wait;
+} tb_t;
+
+static tb_t tb_new(int32_t nranks)
+{
+    tb_t b;
+    CU_ASSERT_FATAL(ts__trace_new("synthetic", TS_FORMAT_OTF2, nranks, &b.t) == TS_OK);
+    ts__trace_add_node(b.t, "n0");
+    int32_t world[16];
+    for (int32_t i = 0; i < nranks; i++)
+        world[i] = i;
+    ts__trace_add_comm(b.t, "MPI_COMM_WORLD", nranks, 0, world);
+    b.f_send = ts__trace_intern_func(b.t, "MPI_Send");
+    b.f_recv = ts__trace_intern_func(b.t, "MPI_Recv");
+    b.f_isend = ts__trace_intern_func(b.t, "MPI_Isend");
+    b.f_irecv = ts__trace_intern_func(b.t, "MPI_Irecv");
+    b.f_wait = ts__trace_intern_func(b.t, "MPI_Wait");
+    return b;
+}
+
+static void put(tb_t *b, int32_t rank, ts_event_t ev)
+{
+    CU_ASSERT_FATAL(ts_codec_put(&b->t->ranks[rank].buf, &ev) == TS_OK);
+    b->t->ranks[rank].nevents++;
+}
+
+/* One call with one record inside. */
+static void call(tb_t *b, int32_t rank, int32_t func, ts_event_t rec)
+{
+    put(b, rank, (ts_event_t){.kind = TS_EV_ENTER, .func = (uint16_t)func});
+    if (rec.kind != TS_EV_LEAVE)
+        put(b, rank, rec);
+    put(b, rank, (ts_event_t){.kind = TS_EV_LEAVE});
+}
+
+static void send_(tb_t *b, int32_t from, int32_t to, uint64_t size)
+{
+    call(b, from, b->f_send,
+         (ts_event_t){.kind = TS_EV_SEND, .peer = to, .tag = 7, .bytes = size});
+}
+
+static void recv_(tb_t *b, int32_t at, int32_t from, uint64_t size)
+{
+    call(b, at, b->f_recv,
+         (ts_event_t){.kind = TS_EV_RECV, .peer = from, .tag = 7, .bytes = size});
+}
+
+static void compute(tb_t *b, int32_t rank, int64_t ns)
+{
+    put(b, rank, (ts_event_t){.kind = TS_EV_COMPUTE, .time = ns});
+}
+
+/* ---- running one replay in a child --------------------------------------------------- */
+
+typedef struct outcome_s {
+    ts_status status;
+    double makespan;
+    double rank_end[4];
+    char msg[400];
+} outcome_t;
+
+static ts_locality loc_fn(const void *ctx, int32_t a, int32_t b)
+{
+    const int *node = ctx; /* node of each rank */
+    return node[a] == node[b] ? TS_LOC_SAME_NUMA : TS_LOC_SAME_LEAF;
+}
+
+/* A platform of one host per rank: each host has a private link to its node's NIC link;
+ * ranks on one node reach each other through their private links only. */
+static void write_platform(const char *path, int nranks, const int *node)
+{
+    FILE *fp = fopen(path, "w");
+    fprintf(fp, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM "
+                "\"https://simgrid.org/simgrid.dtd\">\n<platform version=\"4.1\">\n"
+                "<zone id=\"z\" routing=\"Full\">\n");
+    for (int i = 0; i < nranks; i++)
+        fprintf(fp, "<host id=\"h%d\" speed=\"1Gf\"/>\n<link id=\"p%d\" bandwidth=\"1000GBps\" "
+                    "latency=\"0\"/>\n",
+                i, i);
+    for (int n = 0; n < 2; n++)
+        fprintf(fp, "<link id=\"nic%d\" bandwidth=\"%.0fBps\" latency=\"0\"/>\n", n, B);
+    for (int i = 0; i < nranks; i++)
+        for (int j = i + 1; j < nranks; j++) {
+            fprintf(fp, "<route src=\"h%d\" dst=\"h%d\"><link_ctn id=\"p%d\"/>", i, j, i);
+            if (node[i] != node[j])
+                fprintf(fp, "<link_ctn id=\"nic%d\"/><link_ctn id=\"nic%d\"/>", node[i],
+                        node[j]);
+            else /* on-host copies run at B too */
+                fprintf(fp, "<link_ctn id=\"nic%d\"/>", node[i]);
+            fprintf(fp, "<link_ctn id=\"p%d\"/></route>\n", j);
+        }
+    fprintf(fp, "</zone>\n</platform>\n");
+    fclose(fp);
+}
+
+static outcome_t replay(tb_t *b, const int *node)
+{
+    ts__trace_seal(b->t);
+    int nranks = ts_trace_nranks(b->t);
+    char xml[512];
+    snprintf(xml, sizeof xml, "%s/platform.xml", tu_tmpdir());
+    write_platform(xml, nranks, node);
+    int fd[2];
+    outcome_t o;
+    memset(&o, 0, sizeof o);
+    CU_ASSERT_FATAL(pipe(fd) == 0);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        static const char *const set[][2] = {
+            {"model.net.latency", "2us"},          {"model.net.bandwidth", "10000MB/s"},
+            {"UCX_BCOPY_BW", "5000MB/s"},          {"model.net.reg_cost", "1.0001us"},
+            {"model.net.reg_cost_per_byte", "0ns"}, {"model.ucx.overhead_single", "0ns"},
+            {"model.ucx.overhead_multi", "0ns"},   {"model.ucx.overhead_rts", "0ns"},
+            {"model.ucx.overhead_rtr", "0ns"},     {"model.ucx.overhead_sw", "0ns"},
+            {"model.rc.max_short", "1000b"},       {"model.shm.latency", "0.5us"},
+            {"model.shm.bandwidth", "10000MB/s"},  {"model.shm.max_short", "100b"}};
+        ts_params_t *p;
+        ts_error_t err;
+        ts_params_new(&p);
+        for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
+            ts_params_set(p, set[i][0], set[i][1], &err);
+        ts_proto_model_t *m;
+        ts_proto_model_new(p, &m, &err);
+        static char names[16][8];
+        const char *hosts[16];
+        for (int i = 0; i < nranks; i++) {
+            snprintf(names[i], sizeof names[i], "h%d", i);
+            hosts[i] = names[i];
+        }
+        ts_replay_spec_t spec = {.trace = b->t, .proto = m, .compute_scale = 1.0,
+                                 .layout = {.platform_xml = xml, .rank_host = hosts,
+                                            .locality = loc_fn, .locality_ctx = node}};
+        ts_replay_result_t *res = NULL;
+        o.status = ts_replay_run(&spec, &res, &err);
+        if (o.status == TS_OK) {
+            o.makespan = res->makespan;
+            o.rank_end[0] = res->rank0_elapsed;
+        } else {
+            snprintf(o.msg, sizeof o.msg, "%s", err.msg);
+        }
+        if (write(fd[1], &o, sizeof o) != (ssize_t)sizeof o)
+            _exit(1);
+        _exit(0);
+    }
+    close(fd[1]);
+    CU_ASSERT_EQUAL(read(fd[0], &o, sizeof o), (ssize_t)sizeof o);
+    close(fd[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ts_trace_close(b->t);
+    return o;
+}
+
+#define CHECK_TIME(o, want)                                                                     \
+    do {                                                                                        \
+        if ((o).status != TS_OK)                                                                \
+            printf("\n  replay failed: %s\n", (o).msg);                                         \
+        else if (fabs((o).makespan - (want)) > 1e-12)                                           \
+            printf("\n  makespan %.12g, expected %.12g\n", (o).makespan, (double)(want));       \
+        CU_ASSERT_EQUAL((o).status, TS_OK);                                                     \
+        CU_ASSERT_DOUBLE_EQUAL((o).makespan, want, 1e-12);                                      \
+    } while (0)
+
+static const int TWO_NODES[] = {0, 1, 0, 1};
+static const int ONE_NODE[] = {0, 0, 0, 0};
+
+/* ---- the tests ------------------------------------------------------------------------ */
+
+static void test_pingpong_short(void)
+{
+    tb_t b = tb_new(2);
+    send_(&b, 0, 1, 500);
+    recv_(&b, 0, 1, 500);
+    recv_(&b, 1, 0, 500);
+    send_(&b, 1, 0, 500);
+    outcome_t o = replay(&b, TWO_NODES);
+    CHECK_TIME(o, 2 * (L_NET + 500 / B));
+}
+
+static void test_pingpong_bcopy(void)
+{
+    /* 1001 B: one above rc's max_short, the first bcopy size. */
+    tb_t b = tb_new(2);
+    send_(&b, 0, 1, 1001);
+    recv_(&b, 0, 1, 1001);
+    recv_(&b, 1, 0, 1001);
+    send_(&b, 1, 0, 1001);
+    outcome_t o = replay(&b, TWO_NODES);
+    CHECK_TIME(o, 2 * (1001 / C + L_NET + 1001 / B + 1001 / C));
+}
+
+static void test_unexpected_copy(void)
+{
+    /* Rank 1 computes 10 us before receiving: the 3000 B bcopy message is waiting in UCX's
+     * buffer by then and costs one more copy. Then the reply travels back. */
+    tb_t b = tb_new(2);
+    send_(&b, 0, 1, 3000);
+    recv_(&b, 0, 1, 3000);
+    compute(&b, 1, 10000);
+    recv_(&b, 1, 0, 3000);
+    send_(&b, 1, 0, 3000);
+    outcome_t o = replay(&b, TWO_NODES);
+    double reply = 3000 / C + L_NET + 3000 / B + 3000 / C;
+    CHECK_TIME(o, 10e-6 + 3000 / C + 3000 / C + reply);
+}
+
+static void test_rendezvous(void)
+{
+    /* Isend / Irecv of 100,000 B (above the 25,000 B crossover), both posted at 0. */
+    tb_t b = tb_new(2);
+    call(&b, 0, b.f_isend,
+         (ts_event_t){.kind = TS_EV_ISEND, .peer = 1, .tag = 3, .bytes = 100000, .req = 1});
+    call(&b, 0, b.f_wait, (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = 1});
+    call(&b, 1, b.f_irecv, (ts_event_t){.kind = TS_EV_IRECV_POST, .req = 1});
+    call(&b, 1, b.f_wait,
+         (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = 0, .tag = 3, .bytes = 100000, .req = 1});
+    outcome_t o = replay(&b, TWO_NODES);
+    double landed = R + L_NET + R + 2 * L_NET + 100000 / B;
+    CHECK_TIME(o, landed + L_NET); /* the sender's completion comes last */
+}
+
+static void test_nic_contention(void)
+{
+    /* Ranks 0 and 2 on node 0 each send 1 MB by rendezvous to ranks 1 and 3 on node 1 at
+     * the same time: the two flows share node 0's NIC, each at B/2. */
+    tb_t b = tb_new(4);
+    for (int32_t s = 0; s < 4; s += 2) {
+        call(&b, s, b.f_isend,
+             (ts_event_t){.kind = TS_EV_ISEND, .peer = s + 1, .tag = 3, .bytes = 1000000,
+                          .req = 1});
+        call(&b, s, b.f_wait, (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = 1});
+        call(&b, s + 1, b.f_irecv, (ts_event_t){.kind = TS_EV_IRECV_POST, .req = 1});
+        call(&b, s + 1, b.f_wait,
+             (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = s, .tag = 3, .bytes = 1000000,
+                          .req = 1});
+    }
+    outcome_t o = replay(&b, TWO_NODES);
+    CHECK_TIME(o, R + L_NET + R + 2 * L_NET + 2 * 1000000 / B + L_NET);
+}
+
+static void test_on_host_short(void)
+{
+    /* On one node: shared memory, latency 0.5 us, short up to 100 B. */
+    tb_t b = tb_new(2);
+    send_(&b, 0, 1, 100);
+    recv_(&b, 1, 0, 100);
+    outcome_t o = replay(&b, ONE_NODE);
+    CHECK_TIME(o, 0.5e-6 + 100 / B);
+}
+
+static void test_deadlock_report(void)
+{
+    tb_t b = tb_new(2);
+    recv_(&b, 0, 1, 8);
+    recv_(&b, 1, 0, 8);
+    outcome_t o = replay(&b, TWO_NODES);
+    CU_ASSERT_EQUAL(o.status, TS_EUNMATCHED);
+    CU_ASSERT_PTR_NOT_NULL(strstr(o.msg, "rank 0 in MPI_Recv: receive from rank 1"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(o.msg, "rank 1 in MPI_Recv: receive from rank 0"));
+    CU_ASSERT_PTR_NULL(strchr(o.msg, '\n'));
+}
+
+static void test_wait_never_posted(void)
+{
+    tb_t b = tb_new(2);
+    call(&b, 0, b.f_wait, (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = 42});
+    outcome_t o = replay(&b, TWO_NODES);
+    CU_ASSERT_EQUAL(o.status, TS_EUNMATCHED);
+    CU_ASSERT_PTR_NOT_NULL(strstr(o.msg, "request 42, which was never posted"));
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("engine", NULL, NULL);
+    CU_add_test(s, "ping-pong, eager short", test_pingpong_short);
+    CU_add_test(s, "ping-pong, eager bcopy", test_pingpong_bcopy);
+    CU_add_test(s, "unexpected message copy", test_unexpected_copy);
+    CU_add_test(s, "rendezvous", test_rendezvous);
+    CU_add_test(s, "two flows share a NIC", test_nic_contention);
+    CU_add_test(s, "on-host eager short", test_on_host_short);
+    CU_add_test(s, "deadlock report", test_deadlock_report);
+    CU_add_test(s, "wait on a request never posted", test_wait_never_posted);
+    return tu_run_all();
+}

@@ -1,0 +1,228 @@
+/* test_protocol.c - the UCX protocol model against numbers derived by hand. Every test sets
+ * round model constants first, so the expected boundaries follow from the formulas in
+ * models/protocol.c:
+ *   latency L = 2 us, network bandwidth B = 1e10 B/s, UCX_BCOPY_BW C = 5e9 B/s,
+ *   registration R = 1.0001 us (0 per byte; the 0.0001 keeps crossovers off whole bytes,
+ *   so no test depends on how a floating-point tie falls), overheads 0, rc max_short 1000 B.
+ *   short  (s <= 1000): L + s/B
+ *   bcopy:  L + 2s/C + s/B          = 2us      + 5e-10 s
+ *   zcopy:  L + R + s/C + s/B       = 3.0001us + 3e-10 s  (receiver copies out)
+ *   rndv:   L(RTS) + 2L + 2R + s/B  = 8.0002us + 1e-10 s  (get_zcopy on rc)
+ * bcopy = zcopy at s = 5000.5 and zcopy = rndv at s = 25000.5, so with everything auto,
+ * off-host: short to 1000, bcopy to 5000, zcopy to 25000, rendezvous from 25001. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "models/protocol.h"
+
+static ts_params_t *round_params(void)
+{
+    static const char *const set[][2] = {
+        {"model.net.latency", "2us"},        {"model.net.spine_latency", "3us"},
+        {"model.net.bandwidth", "10000MB/s"}, {"UCX_BCOPY_BW", "5000MB/s"},
+        {"model.net.reg_cost", "1.0001us"},       {"model.net.reg_cost_per_byte", "0ns"},
+        {"model.ucx.overhead_single", "0ns"}, {"model.ucx.overhead_multi", "0ns"},
+        {"model.ucx.overhead_rts", "0ns"},   {"model.ucx.overhead_rtr", "0ns"},
+        {"model.ucx.overhead_sw", "0ns"},    {"model.rc.max_short", "1000b"},
+        {"model.shm.latency", "0.5us"},      {"model.shm.bandwidth", "10000MB/s"},
+        {"model.shm.max_short", "100b"},
+    };
+    ts_params_t *p;
+    ts_error_t err;
+    CU_ASSERT_FATAL(ts_params_new(&p) == TS_OK);
+    for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) {
+        ts_status st = ts_params_set(p, set[i][0], set[i][1], &err);
+        if (st != TS_OK)
+            printf("\n  %s\n", err.msg);
+        CU_ASSERT_EQUAL_FATAL(st, TS_OK);
+    }
+    return p;
+}
+
+static ts_proto_model_t *model_with(const char *const (*extra)[2], size_t n)
+{
+    ts_params_t *p = round_params();
+    ts_error_t err;
+    for (size_t i = 0; i < n; i++) {
+        ts_status st = ts_params_set(p, extra[i][0], extra[i][1], &err);
+        if (st != TS_OK)
+            printf("\n  %s\n", err.msg);
+        CU_ASSERT_EQUAL_FATAL(st, TS_OK);
+    }
+    ts_proto_model_t *m;
+    CU_ASSERT_FATAL(ts_proto_model_new(p, &m, &err) == TS_OK);
+    ts_params_free(p);
+    return m;
+}
+
+static ts_proto proto_at(const ts_proto_model_t *m, uint64_t size, ts_locality loc, int blocking)
+{
+    ts_msg_plan_t pl;
+    ts_proto_plan(m, size, loc, blocking, &pl);
+    return pl.proto;
+}
+
+#define CHECK_PROTO(m, size, loc, blocking, want)                                               \
+    do {                                                                                        \
+        ts_proto got_ = proto_at(m, size, loc, blocking);                                       \
+        if (got_ != (want))                                                                     \
+            printf("\n  size %llu %s: got %s, expected %s\n", (unsigned long long)(size),      \
+                   ts_locality_name(loc), ts_proto_name(got_), ts_proto_name(want));            \
+        CU_ASSERT_EQUAL(got_, want);                                                            \
+    } while (0)
+
+static void test_auto_boundaries_off_host(void)
+{
+    ts_proto_model_t *m = model_with(NULL, 0);
+    ts_locality loc = TS_LOC_SAME_LEAF;
+    CHECK_PROTO(m, 0, loc, 0, TS_PROTO_EAGER_SHORT);
+    CHECK_PROTO(m, 1000, loc, 0, TS_PROTO_EAGER_SHORT);
+    CHECK_PROTO(m, 1001, loc, 0, TS_PROTO_EAGER_BCOPY);
+    CHECK_PROTO(m, 5000, loc, 0, TS_PROTO_EAGER_BCOPY);
+    CHECK_PROTO(m, 5001, loc, 0, TS_PROTO_EAGER_ZCOPY);
+    CHECK_PROTO(m, 25000, loc, 0, TS_PROTO_EAGER_ZCOPY);
+    CHECK_PROTO(m, 25001, loc, 0, TS_PROTO_RNDV_GET);
+    /* The estimates themselves, in seconds. */
+    CU_ASSERT_DOUBLE_EQUAL(ts_proto_estimate(m, TS_PROTO_EAGER_SHORT, 1000, loc), 2.1e-6, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_proto_estimate(m, TS_PROTO_EAGER_BCOPY, 4000, loc), 4e-6, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_proto_estimate(m, TS_PROTO_EAGER_ZCOPY, 10000, loc), 6.0001e-6,
+                           1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_proto_estimate(m, TS_PROTO_RNDV_GET, 20000, loc), 10.0002e-6,
+                           1e-12);
+    CU_ASSERT(ts_proto_estimate(m, TS_PROTO_EAGER_SHORT, 1001, loc) < 0); /* too long */
+    ts_proto_model_free(m);
+}
+
+static void test_rendezvous_plan(void)
+{
+    ts_proto_model_t *m = model_with(NULL, 0);
+    ts_msg_plan_t pl;
+    ts_proto_plan(m, 1 << 20, TS_LOC_CROSS_SPINE, 0, &pl);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_RNDV_GET);
+    CU_ASSERT_EQUAL(pl.transport, TS_TR_RC);
+    CU_ASSERT_DOUBLE_EQUAL(pl.rts_latency, 3e-6, 1e-12); /* across the spine */
+    CU_ASSERT_DOUBLE_EQUAL(pl.latency, 6e-6, 1e-12);     /* read request + data */
+    CU_ASSERT_DOUBLE_EQUAL(pl.ack_latency, 3e-6, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(pl.send_reg, 1.0001e-6, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(pl.recv_reg, 1.0001e-6, 1e-12);
+    CU_ASSERT_EQUAL(pl.wire_bytes, 1 << 20);
+    CU_ASSERT_EQUAL(pl.completes_locally, 0);
+    ts_proto_plan(m, 3000, TS_LOC_SAME_LEAF, 0, &pl);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_EAGER_BCOPY);
+    CU_ASSERT_EQUAL(pl.send_copy, 3000);
+    CU_ASSERT_EQUAL(pl.recv_copy, 3000);
+    CU_ASSERT_EQUAL(pl.completes_locally, 1);
+    ts_proto_model_free(m);
+}
+
+/* Set thresholds: exactly at, one below, one above. */
+static void test_set_thresholds(void)
+{
+    const char *const rndv8k[][2] = {{"UCX_RNDV_THRESH", "inter:8kb"}};
+    ts_proto_model_t *m = model_with(rndv8k, 1);
+    CHECK_PROTO(m, 8191, TS_LOC_SAME_LEAF, 0, TS_PROTO_EAGER_ZCOPY);
+    CHECK_PROTO(m, 8192, TS_LOC_SAME_LEAF, 0, TS_PROTO_RNDV_GET);
+    CHECK_PROTO(m, 8193, TS_LOC_SAME_LEAF, 0, TS_PROTO_RNDV_GET);
+    CHECK_PROTO(m, 500, TS_LOC_SAME_LEAF, 0, TS_PROTO_EAGER_SHORT);
+    ts_proto_model_free(m);
+
+    /* The reference's consequence: ZCOPY 128kb + RNDV inter:128kb: short, bcopy up to
+     * 128 KiB - 1, rendezvous; eager zcopy never (ucx-protocols.md). */
+    const char *const t0[][2] = {{"UCX_ZCOPY_THRESH", "128kb"},
+                                 {"UCX_RNDV_THRESH", "intra:128kb,inter:128kb"}};
+    m = model_with(t0, 2);
+    CHECK_PROTO(m, 1000, TS_LOC_SAME_LEAF, 0, TS_PROTO_EAGER_SHORT);
+    CHECK_PROTO(m, 1001, TS_LOC_SAME_LEAF, 0, TS_PROTO_EAGER_BCOPY);
+    CHECK_PROTO(m, 131071, TS_LOC_SAME_LEAF, 0, TS_PROTO_EAGER_BCOPY);
+    CHECK_PROTO(m, 131072, TS_LOC_SAME_LEAF, 0, TS_PROTO_RNDV_GET);
+    ts_proto_model_free(m);
+
+    const char *const inf[][2] = {{"UCX_RNDV_THRESH", "inf"}};
+    m = model_with(inf, 1);
+    CHECK_PROTO(m, (uint64_t)1 << 30, TS_LOC_SAME_LEAF, 0, TS_PROTO_EAGER_ZCOPY);
+    ts_proto_model_free(m);
+}
+
+/* MPI_Send-like sends use UCX_RNDV_SEND_NBR_THRESH (256 KiB) while UCX_RNDV_THRESH is auto. */
+static void test_blocking_sends(void)
+{
+    ts_proto_model_t *m = model_with(NULL, 0);
+    CHECK_PROTO(m, 100000, TS_LOC_SAME_LEAF, 0, TS_PROTO_RNDV_GET);
+    CHECK_PROTO(m, 100000, TS_LOC_SAME_LEAF, 1, TS_PROTO_EAGER_ZCOPY);
+    CHECK_PROTO(m, 262143, TS_LOC_SAME_LEAF, 1, TS_PROTO_EAGER_ZCOPY);
+    CHECK_PROTO(m, 262144, TS_LOC_SAME_LEAF, 1, TS_PROTO_RNDV_GET);
+    ts_proto_model_free(m);
+}
+
+static void test_on_host_and_transports(void)
+{
+    ts_proto_model_t *m = model_with(NULL, 0);
+    ts_msg_plan_t pl;
+    /* Shared memory: no eager zcopy; rendezvous by xpmem's rkey_ptr. */
+    ts_proto_plan(m, 100, TS_LOC_SAME_NUMA, 0, &pl);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_EAGER_SHORT);
+    CU_ASSERT_EQUAL(pl.transport, TS_TR_POSIX);
+    CHECK_PROTO(m, 101, TS_LOC_SAME_NUMA, 0, TS_PROTO_EAGER_BCOPY);
+    for (uint64_t s = 101; s < (1u << 24); s *= 3)
+        CU_ASSERT_NOT_EQUAL(proto_at(m, s, TS_LOC_CROSS_SOCKET, 0), TS_PROTO_EAGER_ZCOPY);
+    ts_proto_plan(m, 1 << 22, TS_LOC_SAME_NUMA, 0, &pl);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_RNDV_RKEY_PTR);
+    CU_ASSERT_EQUAL(pl.transport, TS_TR_XPMEM);
+    ts_proto_model_free(m);
+
+    /* ud has no RDMA: a rendezvous (forced here by a set threshold; with auto, eager zcopy's
+     * single copy beats active messages' two) goes over active messages. */
+    const char *const ud[][2] = {{"UCX_TLS", "self,sm,ud"}, {"UCX_RNDV_THRESH", "inter:64kb"}};
+    m = model_with(ud, 2);
+    ts_proto_plan(m, 1 << 22, TS_LOC_SAME_LEAF, 0, &pl);
+    CU_ASSERT_EQUAL(pl.transport, TS_TR_UD);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_RNDV_AM);
+    ts_proto_model_free(m);
+
+    /* Without a network transport off-host peers are unreachable; without shared memory
+     * on-host peers loop back through the network transport. */
+    const char *const sm[][2] = {{"UCX_TLS", "self,sm"}};
+    m = model_with(sm, 1);
+    ts_error_t err;
+    CU_ASSERT_EQUAL(ts_proto_model_check(m, TS_LOC_SAME_NUMA, &err), TS_OK);
+    CU_ASSERT_NOT_EQUAL(ts_proto_model_check(m, TS_LOC_SAME_LEAF, &err), TS_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "UCX_TLS"));
+    ts_proto_model_free(m);
+    const char *const tcp[][2] = {{"UCX_TLS", "self,tcp"}};
+    m = model_with(tcp, 1);
+    ts_proto_plan(m, 64, TS_LOC_CROSS_SOCKET, 0, &pl);
+    CU_ASSERT_EQUAL(pl.transport, TS_TR_TCP);
+    ts_proto_model_free(m);
+}
+
+static void test_print_ranges(void)
+{
+    ts_proto_model_t *m = model_with(NULL, 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    ts_proto_model_print(m, fp);
+    fclose(fp);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "same_leaf     MPI_Isend  0-1000 eager short/rc_mlx5, "
+                                       "1001-5000 eager bcopy/rc_mlx5, 5001-25000 eager "
+                                       "zcopy/rc_mlx5, 25001+ rndv get_zcopy/rc_mlx5\n"));
+    free(buf);
+    ts_proto_model_free(m);
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("protocol", NULL, NULL);
+    CU_add_test(s, "auto boundaries off-host", test_auto_boundaries_off_host);
+    CU_add_test(s, "rendezvous and bcopy plans", test_rendezvous_plan);
+    CU_add_test(s, "set thresholds at, below, above", test_set_thresholds);
+    CU_add_test(s, "blocking sends", test_blocking_sends);
+    CU_add_test(s, "on-host and transports", test_on_host_and_transports);
+    CU_add_test(s, "protocol ranges report", test_print_ranges);
+    return tu_run_all();
+}
