@@ -69,23 +69,18 @@ ts_status ts_map_by_parse(const char *text, ts_map_by *out, ts_error_t *err)
 }
 
 /* Domain and slot within it of local rank i among ppn ranks on u domains. */
-static void local_slot(ts_map_by m, int i, int ppn, int u, int *domain, int *slot)
+static void local_slot(ts_map_by m, int i, int per_domain, int u, int *domain, int *slot)
 {
     if (m == TS_MAP_CYCLIC) {
         *domain = i % u;
         *slot = i / u;
         return;
     }
-    /* Block: chunks of q + 1 ranks for the first r domains, q for the others. */
-    int q = ppn / u, r = ppn % u;
-    int big = r * (q + 1);
-    if (i < big) {
-        *domain = i / (q + 1);
-        *slot = i % (q + 1);
-    } else {
-        *domain = r + (i - big) / q;
-        *slot = (i - big) % q;
-    }
+    /* Block fills the cores in order, as ppr:18:package (ppr:9:numa under NPS2) with
+     * --rank-by fill does: a domain is full before the next one gets a rank, so a half-full
+     * node keeps its ranks on socket 0. */
+    *domain = i / per_domain;
+    *slot = i % per_domain;
 }
 
 /* Resolve and check the options; fills pl's scalar fields. */
@@ -169,7 +164,7 @@ ts_status ts_placement_open(const ts_platform_t *pf, const ts_placement_opts_t *
     for (int r = 0; r < nranks; r++) {
         ts_rank_place_t *p = &pl->ranks[r];
         int domain, slot;
-        local_slot(pl->map_by, r % pl->ppn, pl->ppn, domains, &domain, &slot);
+        local_slot(pl->map_by, r % pl->ppn, per_domain, domains, &domain, &slot);
         p->node = r / pl->ppn;
         p->numa = domain;
         p->socket = domain / pl->nps;

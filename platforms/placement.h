@@ -4,10 +4,9 @@
  *
  * Ranks go to nodes in blocks of ppn (rank r on node r / ppn, as `mpirun -N ppn` does). Inside
  * a node, with U = sockets x NPS NUMA domains of cores_per_socket / NPS cores each:
- *   block:  the node's ranks are cut into U consecutive chunks, one per NUMA domain in order,
- *           each on the first cores of its domain (Open MPI ppr:N:package, or ppr:N:numa under
- *           NPS2, with --rank-by fill); a full node fills socket 0, then socket 1. When ppn is
- *           not a multiple of U, the first ppn % U domains take one rank more.
+ *   block:  local rank i on core i: the ranks fill NUMA domain 0, then 1, ... (Open MPI
+ *           ppr:18:package, or ppr:9:numa under NPS2, with --rank-by fill); a full node fills
+ *           socket 0, then socket 1, and a half-full node stays on socket 0.
  *   cyclic: local rank i goes to NUMA domain i % U, on its (i / U)-th core: ranks alternate
  *           between NUMA domains.
  * (reference/bm-optimized3.36.md, "Placement vocabulary".) */

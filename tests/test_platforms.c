@@ -270,22 +270,22 @@ static void test_block_nps2(void)
     CU_ASSERT(at(pl, 45, 1, 0, 1, 9));
     CU_ASSERT(at(pl, 71, 1, 1, 3, 35));
     ts_placement_close(pl);
-    /* Half-full nodes: 18 per node. NPS1: 9 + 9; NPS2: chunks of 5, 5, 4, 4. */
+    /* Half-full nodes, 18 per node: block fills cores in order (ppr:18:package), so all 18
+     * stay on socket 0; under NPS2 they fill its domains 0 and 1 (ppr:9:numa). */
     pl = place(pf, 36, 2, 18, 1, TS_MAP_BLOCK, 16);
     CU_ASSERT_PTR_NOT_NULL_FATAL(pl);
     CU_ASSERT(at(pl, 8, 0, 0, 0, 8));
-    CU_ASSERT(at(pl, 9, 0, 1, 1, 18));
-    CU_ASSERT(at(pl, 17, 0, 1, 1, 26));
+    CU_ASSERT(at(pl, 9, 0, 0, 0, 9));
+    CU_ASSERT(at(pl, 17, 0, 0, 0, 17));
     CU_ASSERT(at(pl, 18, 1, 0, 0, 0));
     ts_placement_close(pl);
     pl = place(pf, 36, 2, 18, 2, TS_MAP_BLOCK, 16);
     CU_ASSERT_PTR_NOT_NULL_FATAL(pl);
     CU_ASSERT(at(pl, 4, 0, 0, 0, 4));
-    CU_ASSERT(at(pl, 5, 0, 0, 1, 9));
-    CU_ASSERT(at(pl, 9, 0, 0, 1, 13));
-    CU_ASSERT(at(pl, 10, 0, 1, 2, 18));
-    CU_ASSERT(at(pl, 14, 0, 1, 3, 27));
-    CU_ASSERT(at(pl, 17, 0, 1, 3, 30));
+    CU_ASSERT(at(pl, 8, 0, 0, 0, 8));
+    CU_ASSERT(at(pl, 9, 0, 0, 1, 9));
+    CU_ASSERT(at(pl, 17, 0, 0, 1, 17));
+    CU_ASSERT(at(pl, 35, 1, 0, 1, 17));
     ts_placement_close(pl);
     ts_platform_close(pf);
 }
