@@ -2,7 +2,8 @@
 # setup.sh - install tunesim's Debian 12 dependencies, build it, and either run the main job
 # on the bundled default trace or run the whole test suite.
 #
-#   bash scripts/setup.sh run    # install, build, `tunesim info` on the bundled trace
+#   bash scripts/setup.sh run    # install, build, replay the bundled trace on BM.Optimized3.36
+#                                # with the default settings and with one tuned set
 #   bash scripts/setup.sh test   # install, build (plain and ASan+UBSan), run every test
 #
 # Needs root or sudo for apt-get. Set TUNESIM_SKIP_APT=1 to skip the install step.
@@ -53,7 +54,16 @@ install_packages
 case "$mode" in
 run)
     build build -DCMAKE_BUILD_TYPE=Release
-    exec ./build/tunesim info traces/data/simplefoam-pitzdaily-2
+    trace=traces/data/simplefoam-pitzdaily-2
+    # The bundled 2-rank simpleFoam trace, one rank per node, as the reference runs spread
+    # ranks over nodes: first with every default, then with the tuned set "t0" of
+    # shared/reference/simplefoam-motorbike-72.md.
+    echo "=== $trace: all defaults (UCX_TLS=all, thresholds auto)"
+    ./build/tunesim replay "$trace" --platform bm-optimized3.36 --nodes 2 --ppn 1
+    echo
+    echo "=== $trace: tuned (UCX_TLS=self,sm,rc, UCX_RNDV_THRESH=intra:128kb,inter:128kb, UCX_ZCOPY_THRESH=128kb)"
+    ./build/tunesim replay "$trace" --platform bm-optimized3.36 --nodes 2 --ppn 1 \
+        -x UCX_TLS=self,sm,rc -x UCX_RNDV_THRESH=intra:128kb,inter:128kb -x UCX_ZCOPY_THRESH=128kb
     ;;
 test)
     build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
