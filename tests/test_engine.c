@@ -256,6 +256,40 @@ static void test_rendezvous(void)
     CHECK_TIME(o, landed + L_NET); /* the sender's completion comes last */
 }
 
+static void isend_irecv(tb_t *b, int32_t from, int32_t to, uint64_t size)
+{
+    call(b, from, b->f_isend,
+         (ts_event_t){.kind = TS_EV_ISEND, .peer = to, .tag = 3, .bytes = size, .req = 1});
+    call(b, from, b->f_wait, (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = 1});
+    call(b, to, b->f_irecv, (ts_event_t){.kind = TS_EV_IRECV_POST, .req = 1});
+    call(b, to, b->f_wait,
+         (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = from, .tag = 3, .bytes = size, .req = 1});
+}
+
+static void test_zcopy(void)
+{
+    /* 12,000 B is eager zcopy (5,001-25,000 B): the sender registers, the data lands
+     * L + s/B later and the receiver copies it out (s/C); the send completes when the ack
+     * is back, L after the data landed. */
+    tb_t b = tb_new(2);
+    isend_irecv(&b, 0, 1, 12000);
+    outcome_t o = replay(&b, TWO_NODES);
+    double landed = R + L_NET + 12000 / B;
+    CHECK_TIME(o, landed + 12000 / C);                       /* the receiver ends last */
+    CU_ASSERT_DOUBLE_EQUAL(o.rank_end[0], landed + L_NET, 1e-12); /* rank 0's completion */
+}
+
+static void test_on_host_rendezvous(void)
+{
+    /* 1 MB on one node: xpmem's rkey_ptr rendezvous. RTS after the on-host latency, the
+     * receiver maps the buffer (R), copies once over the node's route, and the completion
+     * reaches the sender 0.5 us later. */
+    tb_t b = tb_new(2);
+    isend_irecv(&b, 0, 1, 1000000);
+    outcome_t o = replay(&b, ONE_NODE);
+    CHECK_TIME(o, 0.5e-6 + R + 1000000 / B + 0.5e-6);
+}
+
 static void test_nic_contention(void)
 {
     /* Ranks 0 and 2 on node 0 each send 1 MB by rendezvous to ranks 1 and 3 on node 1 at
@@ -315,6 +349,8 @@ int main(void)
     CU_add_test(s, "ping-pong, eager bcopy", test_pingpong_bcopy);
     CU_add_test(s, "unexpected message copy", test_unexpected_copy);
     CU_add_test(s, "rendezvous", test_rendezvous);
+    CU_add_test(s, "eager zcopy", test_zcopy);
+    CU_add_test(s, "on-host rendezvous", test_on_host_rendezvous);
     CU_add_test(s, "two flows share a NIC", test_nic_contention);
     CU_add_test(s, "on-host eager short", test_on_host_short);
     CU_add_test(s, "deadlock report", test_deadlock_report);
