@@ -181,8 +181,18 @@ ts_status ts_proto_model_new(const ts_params_t *p, ts_proto_model_t **out, ts_er
     m->send_nbr_thresh = ts_params_size(p, TS_P_UCX_RNDV_SEND_NBR_THRESH, 0);
     snprintf(m->rndv_scheme, sizeof m->rndv_scheme, "%s", ts_params_str(p, TS_P_UCX_RNDV_SCHEME));
     m->bcopy_bw = ts_params_bw(p, TS_P_UCX_BCOPY_BW);
-    if (m->bcopy_bw <= 0) /* auto: UCX's own default (ucx-protocols.md) */
-        m->bcopy_bw = 7000e6;
+    if (m->bcopy_bw <= 0) {
+        /* "auto" means UCX's own default, which is the table's default value. */
+        ts_params_t *defaults;
+        if (ts_params_new(&defaults) == TS_OK) {
+            m->bcopy_bw = ts_params_bw(defaults, TS_P_UCX_BCOPY_BW);
+            ts_params_free(defaults);
+        }
+        if (m->bcopy_bw <= 0) {
+            free(m);
+            return ts_error_set(err, TS_EARG, "UCX_BCOPY_BW: no copy bandwidth to use for auto");
+        }
+    }
     m->ovh_single = ts_params_seconds(p, TS_P_UCX_OVH_SINGLE);
     m->ovh_multi = ts_params_seconds(p, TS_P_UCX_OVH_MULTI);
     m->ovh_rts = ts_params_seconds(p, TS_P_UCX_OVH_RTS);

@@ -3,8 +3,8 @@
  *
  * Timing of one message (costs from models/protocol):
  *   the sender actor spends the sender's CPU work, matches the message against the
- *   receiver's posted receives (or queues it as unexpected) and starts a message actor;
- *   the message actor waits the latency (and, for rendezvous, the RTS and the receiver's
+ *   receiver's posted receives (or queues it as unexpected) and hands it to a courier actor;
+ *   the courier waits the latency (and, for rendezvous, the RTS and the receiver's
  *   match and registration), moves wire_bytes with sg_host_sendto so that it shares links
  *   with every other flow, marks the data arrived, and for zcopy/rendezvous delivers the
  *   send completion ack_latency later;
@@ -36,6 +36,7 @@
 typedef struct engine_s engine_t;
 typedef struct rank_s rank_t;
 typedef struct msg_s msg_t;
+typedef struct courier_s courier_t;
 
 /* A request of a rank: a send or a receive. */
 typedef struct req_s {
@@ -93,6 +94,8 @@ struct rank_s {
     int finished;
     double end;
     char waiting[256];          /* what the rank waits for, for the deadlock report */
+    courier_t *idle;            /* couriers waiting for a message to carry */
+    courier_t *couriers;        /* all of them, to free at the end */
 };
 
 struct engine_s {
@@ -184,14 +187,22 @@ static double reg_cost(rank_t *r, uint64_t size, double cost)
     return cost;
 }
 
-/* ---- message actors -------------------------------------------------------------------- */
+/* ---- couriers: the actors that carry messages ---------------------------------------- */
 
-static void msg_main(int argc, char **argv)
+/* A message in flight needs an actor of its own (it waits for latencies, the receiver's match
+ * and its share of the links while both ranks go on). Creating one per message cost most of
+ * a replay, so each rank keeps the couriers it has used and reuses the idle ones: there are
+ * only as many as the rank ever had messages in flight at once. */
+struct courier_s {
+    rank_t *home;
+    msg_t *job;
+    sg_cond_t cv;
+    courier_t *next_idle;
+    courier_t *next_all;
+};
+
+static void deliver(engine_t *e, msg_t *m)
 {
-    (void)argc;
-    (void)argv;
-    msg_t *m = sg_actor_self_get_data();
-    engine_t *e = sg_host_get_data(sg_host_self());
     rank_t *src = &e->ranks[m->src], *dst = &e->ranks[m->dst];
     const ts_msg_plan_t *p = &m->plan;
     if (ts_proto_is_rndv(p->proto)) {
@@ -214,6 +225,50 @@ static void msg_main(int argc, char **argv)
         notify(src);
     }
     msg_unref(m);
+}
+
+static void courier_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    courier_t *c = sg_actor_self_get_data();
+    rank_t *home = c->home;
+    for (;;) {
+        sg_mutex_lock(home->mu);
+        while (!c->job)
+            sg_cond_wait(c->cv, home->mu);
+        sg_mutex_unlock(home->mu);
+        msg_t *m = c->job;
+        c->job = NULL;
+        deliver(home->e, m);
+        c->next_idle = home->idle;
+        home->idle = c;
+    }
+}
+
+/* Hand m to an idle courier of rank r, or to a new one. */
+static void dispatch(rank_t *r, msg_t *m)
+{
+    courier_t *c = r->idle;
+    if (c) {
+        r->idle = c->next_idle;
+        c->job = m;
+        sg_cond_notify_one(c->cv);
+        return;
+    }
+    c = xcalloc(r->e, 1, sizeof *c);
+    if (!c)
+        return;
+    c->home = r;
+    c->job = m;
+    c->cv = sg_cond_init();
+    c->next_all = r->couriers;
+    r->couriers = c;
+    sg_actor_t a = sg_actor_init("courier", r->host);
+    sg_actor_set_data(a, c);
+    /* Daemons end with the last rank instead of waiting for work forever. */
+    sg_actor_daemonize(a);
+    sg_actor_start(a, courier_main, 0, NULL);
 }
 
 /* ---- matching ------------------------------------------------------------------------ */
@@ -270,9 +325,7 @@ static req_t *post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint6
             c->env_head = m;
         c->env_tail = m;
     }
-    sg_actor_t a = sg_actor_init("msg", r->host);
-    sg_actor_set_data(a, m);
-    sg_actor_start(a, msg_main, 0, NULL);
+    dispatch(r, m);
     return q;
 }
 
@@ -566,6 +619,10 @@ static void ranks_free(engine_t *e)
             ts_u64map_free(r->chans);
         }
         ts_u64map_free(r->rcache);
+        for (courier_t *c = r->couriers, *next; c; c = next) {
+            next = c->next_all;
+            free(c);
+        }
         free(r->coll_seq);
         free(r->call_reqs);
     }
@@ -610,7 +667,7 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
      * actor of its own, so stacks are small (the actors' code is shallow) and without guard
      * pages: mapping and protecting them took half of a replay's time in the kernel. */
     char *sg_argv[] = {"tunesim", "--cfg=network/model:CM02", "--cfg=network/TCP-gamma:0",
-                       "--cfg=network/crosstraffic:0", "--cfg=contexts/stack-size:256",
+                       "--cfg=network/crosstraffic:0", "--cfg=contexts/stack-size:32",
                        "--cfg=contexts/guard-size:0",
                        "--log=root.app:file:/dev/null", NULL};
     int sg_argc = 7;

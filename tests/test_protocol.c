@@ -198,6 +198,16 @@ static void test_on_host_and_transports(void)
     ts_proto_model_free(m);
 }
 
+static void test_bcopy_bw_auto(void)
+{
+    /* UCX_BCOPY_BW=auto is UCX's own figure, the table's default (7,000 MB/s). */
+    const char *const autobw[][2] = {{"UCX_BCOPY_BW", "auto"}};
+    ts_proto_model_t *m = model_with(autobw, 1);
+    CU_ASSERT_DOUBLE_EQUAL(ts_proto_estimate(m, TS_PROTO_EAGER_BCOPY, 4000, TS_LOC_SAME_LEAF),
+                           2e-6 + 2 * 4000 / 7e9 + 4000 / 1e10, 1e-15);
+    ts_proto_model_free(m);
+}
+
 static void test_print_ranges(void)
 {
     ts_proto_model_t *m = model_with(NULL, 0);
@@ -223,6 +233,7 @@ int main(void)
     CU_add_test(s, "set thresholds at, below, above", test_set_thresholds);
     CU_add_test(s, "blocking sends", test_blocking_sends);
     CU_add_test(s, "on-host and transports", test_on_host_and_transports);
+    CU_add_test(s, "UCX_BCOPY_BW=auto", test_bcopy_bw_auto);
     CU_add_test(s, "protocol ranges report", test_print_ranges);
     return tu_run_all();
 }
