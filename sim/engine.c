@@ -54,6 +54,8 @@ struct msg_s {
     uint64_t bytes;
     ts_msg_plan_t plan;
     req_t *rreq;                /* the matched receive */
+    req_t *sreq;                /* the send (identity only: it may be freed before us) */
+    courier_t *carrier;         /* the courier carrying it */
     int matched, arrived, send_done;
     double recv_post_time, arrival_time;
     int refs;                   /* message actor, send request, receive side (queued or
@@ -94,6 +96,7 @@ struct rank_s {
     int finished;
     double end;
     char waiting[256];          /* what the rank waits for, for the deadlock report */
+    const req_t *awaited;       /* the request the rank is blocked on, or NULL */
     courier_t *idle;            /* couriers waiting for a message to carry */
     courier_t *couriers;        /* all of them, to free at the end */
 };
@@ -163,11 +166,15 @@ static void msg_unref(msg_t *m)
         free(m);
 }
 
-static void notify(rank_t *r)
+/* Wake rank r if it is blocked on request q. Waking it for anything else would only make it
+ * check and sleep again: a context switch per message for nothing. */
+static void notify(rank_t *r, const req_t *q)
 {
-    sg_mutex_lock(r->mu);
-    sg_cond_notify_all(r->cv);
-    sg_mutex_unlock(r->mu);
+    if (q && r->awaited == q) {
+        sg_mutex_lock(r->mu);
+        sg_cond_notify_one(r->cv);
+        sg_mutex_unlock(r->mu);
+    }
 }
 
 static void delay(double seconds)
@@ -207,10 +214,11 @@ static void deliver(engine_t *e, msg_t *m)
     const ts_msg_plan_t *p = &m->plan;
     if (ts_proto_is_rndv(p->proto)) {
         delay(p->rts_latency);
-        sg_mutex_lock(dst->mu);
-        while (!m->matched)
-            sg_cond_wait(dst->cv, dst->mu);
-        sg_mutex_unlock(dst->mu);
+        courier_t *c = m->carrier;
+        sg_mutex_lock(c->home->mu);
+        while (!m->matched) /* match() wakes the carrier */
+            sg_cond_wait(c->cv, c->home->mu);
+        sg_mutex_unlock(c->home->mu);
         delay(reg_cost(dst, m->bytes, p->recv_reg));
     }
     delay(p->latency);
@@ -218,11 +226,11 @@ static void deliver(engine_t *e, msg_t *m)
         sg_host_sendto(src->host, dst->host, (double)p->wire_bytes);
     m->arrived = 1;
     m->arrival_time = simgrid_get_clock();
-    notify(dst);
+    notify(dst, m->rreq);
     if (!p->completes_locally) {
         delay(p->ack_latency);
         m->send_done = 1;
-        notify(src);
+        notify(src, m->sreq);
     }
     msg_unref(m);
 }
@@ -253,7 +261,10 @@ static void dispatch(rank_t *r, msg_t *m)
     if (c) {
         r->idle = c->next_idle;
         c->job = m;
+        m->carrier = c;
+        sg_mutex_lock(r->mu);
         sg_cond_notify_one(c->cv);
+        sg_mutex_unlock(r->mu);
         return;
     }
     c = xcalloc(r->e, 1, sizeof *c);
@@ -261,6 +272,7 @@ static void dispatch(rank_t *r, msg_t *m)
         return;
     c->home = r;
     c->job = m;
+    m->carrier = c;
     c->cv = sg_cond_init();
     c->next_all = r->couriers;
     r->couriers = c;
@@ -279,6 +291,11 @@ static void match(msg_t *m, req_t *rreq)
     m->matched = 1;
     m->recv_post_time = rreq->post_time;
     rreq->msg = m;
+    if (m->carrier && ts_proto_is_rndv(m->plan.proto)) { /* its courier waits for the match */
+        sg_mutex_lock(m->carrier->home->mu);
+        sg_cond_notify_one(m->carrier->cv);
+        sg_mutex_unlock(m->carrier->home->mu);
+    }
 }
 
 static req_t *post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint64_t bytes,
@@ -305,6 +322,7 @@ static req_t *post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint6
                  .plan = m->plan, .refs = 3}; /* message actor, send and receive sides */
     q->is_send = 1;
     q->msg = m;
+    m->sreq = q;
     q->done = p->completes_locally;
     rank_t *d = &e->ranks[dst];
     chan_t *c = chan_get(d, comm, r->id, tag);
@@ -317,7 +335,6 @@ static req_t *post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint6
             c->post_tail = NULL;
         match(m, rq);
         chan_tidy(d, c, comm, r->id, tag);
-        notify(d);
     } else {
         if (c->env_tail)
             c->env_tail->next = m;
@@ -346,7 +363,6 @@ static req_t *post_recv(rank_t *r, int32_t src, int32_t comm, int32_t tag, uint6
             c->env_tail = NULL;
         match(m, q);
         chan_tidy(r, c, comm, src, tag);
-        notify(r); /* a rendezvous message actor may wait for this match */
     } else {
         if (c->post_tail)
             c->post_tail->next = q;
@@ -383,10 +399,12 @@ static void wait_req(rank_t *r, req_t *q)
 {
     if (!req_complete(q)) {
         describe(r, q);
+        r->awaited = q;
         sg_mutex_lock(r->mu);
         while (!req_complete(q))
             sg_cond_wait(r->cv, r->mu);
         sg_mutex_unlock(r->mu);
+        r->awaited = NULL;
         r->waiting[0] = '\0';
     }
     msg_t *m = q->msg;
