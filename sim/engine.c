@@ -125,7 +125,8 @@ static void fail(engine_t *e, ts_status st, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    e->status = ts_error_set(e->err, st, "%s: %s", ts_trace_path(e->t), msg);
+    const char *name = e->spec->trace_name ? e->spec->trace_name : ts_trace_path(e->t);
+    e->status = ts_error_set(e->err, st, "%s: %s", name, msg);
 }
 
 static void *xcalloc(engine_t *e, size_t n, size_t size)
@@ -665,7 +666,8 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
         return ts_error_set(err, TS_EARG,
                             "%s: %d ranks and %d communicators: the engine handles up to "
                             "1,048,575 ranks and 4,095 communicators",
-                            ts_trace_path(t), (int)e.nranks, (int)ts_trace_ncomms(t));
+                            spec->trace_name ? spec->trace_name : ts_trace_path(t),
+                            (int)e.nranks, (int)ts_trace_ncomms(t));
     e.res = xcalloc(&e, 1, sizeof *e.res);
     if (e.res) {
         e.res->nfuncs = ts_trace_nfuncs(t);

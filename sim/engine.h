@@ -27,6 +27,7 @@ typedef struct ts_replay_layout_s {
 
 typedef struct ts_replay_spec_s {
     const ts_trace_t *trace;
+    const char *trace_name;   /* for messages; NULL: the trace's path */
     const ts_proto_model_t *proto;
     ts_replay_layout_t layout;
     double compute_scale; /* traced burst x compute_scale = simulated burst */

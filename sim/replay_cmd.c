@@ -17,6 +17,7 @@
 #include "../platforms/placement.h"
 #include "../platforms/platform.h"
 #include "../platforms/xml.h"
+#include "../traces/store.h"
 #include "../traces/trace.h"
 #include "engine.h"
 
@@ -144,7 +145,7 @@ static void print_text(FILE *fp, const replay_opts_t *o, const ts_trace_t *t,
                        const ts_platform_t *pf, const ts_placement_t *pl,
                        const ts_params_t *params, const ts_replay_result_t *r)
 {
-    fprintf(fp, "trace       %s (%d ranks)\n", ts_trace_path(t), (int)ts_trace_nranks(t));
+    fprintf(fp, "trace       %s (%d ranks)\n", o->trace, (int)ts_trace_nranks(t));
     fprintf(fp, "platform    %s: %d nodes x %d ranks, %s, NPS%d, %d leaf switch%s\n",
             ts_platform_name(pf), ts_placement_nodes(pl), ts_placement_ppn(pl),
             ts_map_by_name(ts_placement_map_by(pl)), ts_placement_nps(pl),
@@ -174,7 +175,6 @@ static void print_text(FILE *fp, const replay_opts_t *o, const ts_trace_t *t,
                 "placeholder algorithm: a dissemination exchange of the per-rank payload, "
                 "ceil(log2 n) rounds; Open MPI's algorithms are not modelled yet\n",
                 r->collectives);
-    (void)o;
 
     double all = r->compute_time;
     int n;
@@ -202,11 +202,12 @@ static void print_text(FILE *fp, const replay_opts_t *o, const ts_trace_t *t,
                         ts_proto_name(p), r->count[tr][p].msgs, r->count[tr][p].bytes);
 }
 
-static void print_json(FILE *fp, const ts_trace_t *t, const ts_platform_t *pf,
-                       const ts_placement_t *pl, const ts_replay_result_t *r)
+static void print_json(FILE *fp, const char *trace_path, const ts_trace_t *t,
+                       const ts_platform_t *pf, const ts_placement_t *pl,
+                       const ts_replay_result_t *r)
 {
     json_object *root = json_object_new_object();
-    json_object_object_add(root, "trace", json_object_new_string(ts_trace_path(t)));
+    json_object_object_add(root, "trace", json_object_new_string(trace_path));
     json_object_object_add(root, "platform", json_object_new_string(ts_platform_name(pf)));
     json_object_object_add(root, "nodes", json_object_new_int(ts_placement_nodes(pl)));
     json_object_object_add(root, "ppn", json_object_new_int(ts_placement_ppn(pl)));
@@ -264,7 +265,7 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
     ts_proto_model_t *pm = NULL;
     ts_replay_result_t *res = NULL;
     const char **hosts = NULL;
-    char xml[64] = "";
+    char xml[64] = "", tss[64] = "";
     replay_opts_t o;
     ts_status st = ts_params_new(&params);
     if (st != TS_OK) {
@@ -276,6 +277,18 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
     if ((st = ts_trace_open(o.trace, &t, err)) != TS_OK ||
         (st = open_platform(o.platform, &pf, err)) != TS_OK)
         goto done;
+    if (ts_trace_format_of(t) == TS_FORMAT_OTF2) {
+        /* Replay from a store: its cursors read events chunk by chunk, so the replay's memory
+         * does not grow with the trace, where the OTF2 reader holds every event. */
+        snprintf(tss, sizeof tss, "/tmp/tunesim-trace.%d.tss", (int)getpid());
+        ts_trace_t *s = NULL;
+        if ((st = ts_store_write(t, tss, err)) != TS_OK ||
+            (st = ts_trace_open(tss, &s, err)) != TS_OK) {
+            goto done;
+        }
+        ts_trace_close(t);
+        t = s;
+    }
     o.place.nodes_per_leaf = (int)ts_params_int(params, TS_P_NET_NODES_PER_LEAF);
     if ((st = ts_placement_open(pf, &o.place, ts_trace_nranks(t), &pl, err)) != TS_OK)
         goto done;
@@ -306,6 +319,7 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
         hosts[i] = ts_placement_host(pl, i);
     ts_replay_spec_t spec = {
         .trace = t,
+        .trace_name = o.trace,
         .proto = pm,
         .layout = {.platform_xml = xml, .rank_host = hosts, .locality = layout_locality,
                    .locality_ctx = pl},
@@ -314,7 +328,7 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
     if ((st = ts_replay_run(&spec, &res, err)) != TS_OK)
         goto done;
     if (o.json)
-        print_json(stdout, t, pf, pl, res);
+        print_json(stdout, o.trace, t, pf, pl, res);
     else
         print_text(stdout, &o, t, pf, pl, params, res);
     if (fflush(stdout) != 0)
@@ -322,6 +336,8 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
 done:
     if (xml[0])
         unlink(xml);
+    if (tss[0])
+        unlink(tss);
     free(hosts);
     ts_replay_result_free(res);
     ts_proto_model_free(pm);

@@ -138,10 +138,33 @@ static void test_damaged(void)
 
     expect_error(good, 10, TS_ENOTTRACE);       /* too short for the magic */
     expect_error(good, 30, TS_ETRUNC);          /* header cut */
-    expect_error(good, n - 1, TS_ETRUNC);       /* body cut */
+    expect_error(good, n - 1, TS_ETRUNC);       /* event chunks cut */
+    expect_error(good, 60, TS_ETRUNC);          /* head cut */
+    /* A bit flipped in an event chunk: the store opens (chunks are read lazily), and the
+     * cursor that reaches the chunk reports it, naming the rank and the chunk. */
     memcpy(buf, good, n);
-    buf[n / 2] ^= 0x40;                         /* body bit flip */
-    expect_error(buf, n, TS_ECORRUPT);
+    buf[n - 100] ^= 0x40;
+    ts_trace_t *t2 = NULL;
+    ts_error_t err2;
+    CU_ASSERT_EQUAL_FATAL(ts_store_parse(buf, n, "damaged.tss", &t2, &err2), TS_OK);
+    int bad = 0;
+    for (int32_t r = 0; r < ts_trace_nranks(t2); r++) {
+        ts_cursor_t *c;
+        ts_event_t ev;
+        int rc;
+        ts_cursor_open(t2, r, &c);
+        while ((rc = ts_cursor_next(c, &ev, &err2)) == 1)
+            ;
+        if (rc < 0) {
+            bad++;
+            CU_ASSERT_EQUAL(rc, TS_ECORRUPT);
+            CU_ASSERT_PTR_NOT_NULL(strstr(err2.msg, "damaged.tss: rank "));
+            CU_ASSERT_PTR_NOT_NULL(strstr(err2.msg, "chunk"));
+        }
+        ts_cursor_close(c);
+    }
+    CU_ASSERT_EQUAL(bad, 1);
+    ts_trace_close(t2);
     memcpy(buf, good, n);
     buf[17] ^= 0x01;                            /* header bit flip (version field) */
     expect_error(buf, n, TS_ECORRUPT);

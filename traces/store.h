@@ -11,7 +11,7 @@
 #include "../common/status.h"
 #include "trace.h"
 
-#define TS_STORE_VERSION 1u
+#define TS_STORE_VERSION 2u
 
 /* Write trace to path atomically. */
 ts_status ts_store_write(const ts_trace_t *trace, const char *path, ts_error_t *err);

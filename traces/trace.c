@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <lz4.h>
 
 #include "store.h"
 
@@ -20,6 +23,9 @@ struct ts_cursor_s {
     ts_codec_reader_t reader;
     int nbuf, next;
     ts_event_t buf[CURSOR_BATCH];
+    uint32_t chunk;  /* next store chunk to read */
+    uint8_t *raw;    /* store traces: the current chunk, decoded from zbuf */
+    uint8_t *zbuf;
 };
 
 static char *dup_str(const char *s)
@@ -40,6 +46,7 @@ ts_status ts__trace_new(const char *path, ts_trace_format format, int32_t nranks
         return TS_ENOMEM;
     t->path = dup_str(path);
     t->format = format;
+    t->fd = -1;
     t->nranks = nranks;
     t->ranks = calloc(nranks > 0 ? (size_t)nranks : 1, sizeof *t->ranks);
     if (!t->path || !t->ranks) {
@@ -182,8 +189,14 @@ void ts_trace_close(ts_trace_t *t)
 {
     if (!t)
         return;
-    for (int32_t r = 0; r < t->nranks && t->ranks; r++)
+    for (int32_t r = 0; r < t->nranks && t->ranks; r++) {
         ts_codec_buf_free(&t->ranks[r].buf);
+        free(t->ranks[r].chunks);
+    }
+    if (t->fd >= 0)
+        close(t->fd);
+    free((void *)t->mem);
+    free(t->dict);
     free(t->ranks);
     for (int32_t i = 0; i < t->nnodes; i++)
         free(t->node_names[i]);
@@ -196,7 +209,6 @@ void ts_trace_close(ts_trace_t *t)
     for (int32_t i = 0; i < t->nfuncs; i++)
         free(t->func_names[i]);
     free(t->func_names);
-    free(t->image);
     free(t->path);
     free(t);
 }
@@ -280,7 +292,16 @@ ts_status ts_cursor_open(const ts_trace_t *t, int32_t rank, ts_cursor_t **out)
         return TS_ENOMEM;
     c->trace = t;
     c->rank = rank;
-    /* The decoder checks indices against the tables, whatever bytes a damaged store holds. */
+    if (t->ranks[rank].chunks) {
+        c->raw = malloc(TS__CHUNK_RAW);
+        c->zbuf = malloc((size_t)LZ4_compressBound(TS__CHUNK_RAW));
+        if (!c->raw || !c->zbuf) {
+            ts_cursor_close(c);
+            return TS_ENOMEM;
+        }
+    }
+    /* The decoder checks indices against the tables, whatever bytes a damaged store holds.
+     * A store rank starts empty: refill() loads its first chunk. */
     ts_codec_reader_init(&c->reader, t->ranks[rank].data, t->ranks[rank].size, t->nranks,
                          t->ncomms, t->nfuncs);
     *out = c;
@@ -291,9 +312,25 @@ ts_status ts_cursor_open(const ts_trace_t *t, int32_t rank, ts_cursor_t **out)
 static int refill(ts_cursor_t *c, ts_error_t *err)
 {
     const ts_trace_t *t = c->trace;
+    const ts__rank_t *rk = &t->ranks[c->rank];
     int rc = ts_codec_get_batch(&c->reader, c->buf, CURSOR_BATCH);
-    if (rc == 0 && c->index != t->ranks[c->rank].nevents)
+    while (rc == 0 && c->chunk < rk->nchunks) {
+        /* Next chunk: the decoder keeps its delta state, only the bytes change. */
+        const ts__chunk_t *ch = &rk->chunks[c->chunk];
+        ts_status st = ts__store_read_chunk(t, ch, c->zbuf, c->raw);
+        if (st != TS_OK)
+            return ts_error_set(err, st, "%s: rank %d, chunk %u: %s", t->path, (int)c->rank,
+                                (unsigned)c->chunk,
+                                st == TS_EIO ? "read failed" : "corrupt compressed events");
+        c->chunk++;
+        c->reader.p = c->raw;
+        c->reader.end = c->raw + ch->rawsize;
+        rc = ts_codec_get_batch(&c->reader, c->buf, CURSOR_BATCH);
+    }
+    if (rc == 0 && c->index != rk->nevents)
         rc = TS_ETRUNC;
+    if (rc > 0 && c->index + (uint64_t)rc > rk->nevents)
+        rc = TS_ECORRUPT; /* more events than the store announced */
     if (rc < 0)
         return ts_error_set(err, rc, "%s: rank %d, event %llu: %s in the event stream",
                             t->path, (int)c->rank, (unsigned long long)c->index,
@@ -329,4 +366,11 @@ int ts_cursor_next_batch(ts_cursor_t *c, const ts_event_t **evs, ts_error_t *err
     return n;
 }
 
-void ts_cursor_close(ts_cursor_t *c) { free(c); }
+void ts_cursor_close(ts_cursor_t *c)
+{
+    if (c) {
+        free(c->raw);
+        free(c->zbuf);
+    }
+    free(c);
+}

@@ -6,12 +6,25 @@
 #include "trace.h"
 #include "codec.h"
 
-/* One rank's encoded events (codec.h). For OTF2 input the bytes are owned by buf; for a
- * store they point into the store's image. */
+/* A piece of a rank's stream in a store: an LZ4 block of at most TS__CHUNK_RAW encoded bytes,
+ * cut at an event boundary, read only when a cursor reaches it. */
+#define TS__CHUNK_RAW (64 * 1024)
+typedef struct ts__chunk_s {
+    uint64_t offset;   /* in the store file */
+    uint32_t zsize;    /* compressed bytes */
+    uint32_t rawsize;  /* encoded bytes */
+    uint32_t crc;      /* CRC-32 of the compressed bytes */
+} ts__chunk_t;
+
+/* One rank's encoded events (codec.h): in memory (OTF2 input, owned by buf, data/size) or
+ * as chunks of a store, which cursors read from the file one at a time, so that memory does
+ * not grow with the trace. */
 typedef struct ts__rank_s {
     ts_codec_buf_t buf;     /* owned encoding, when built in memory */
-    const uint8_t *data;    /* encoded events */
+    const uint8_t *data;    /* encoded events in memory */
     size_t size;            /* bytes at data */
+    ts__chunk_t *chunks;    /* store chunks (owned), or NULL */
+    uint32_t nchunks;
     uint64_t nevents;
     int32_t node;
 } ts__rank_t;
@@ -37,9 +50,18 @@ struct ts_trace_s {
     int64_t duration_ns;
     uint64_t timer_resolution;
     uint64_t nonmaster_mpi;
-    void *image;            /* store image (owned) */
-    size_t image_size;
+    int fd;                 /* store file the chunks are read from, or -1 */
+    const uint8_t *mem;     /* or a store image in memory (owned; tests, fuzzing) */
+    size_t mem_size;
+    uint8_t *dict;          /* the store's first chunk, dictionary of the others (owned) */
+    uint32_t dict_size;
+    uint64_t dict_offset;
 };
+
+/* Read chunk ch of a store trace into raw (TS__CHUNK_RAW bytes), using zbuf (zsize bytes)
+ * for the compressed form. TS_OK, or TS_EIO / TS_ECORRUPT. */
+ts_status ts__store_read_chunk(const ts_trace_t *t, const ts__chunk_t *ch, uint8_t *zbuf,
+                               uint8_t *raw);
 
 /* Builder: allocate an empty trace for nranks ranks. */
 ts_status ts__trace_new(const char *path, ts_trace_format format, int32_t nranks,
