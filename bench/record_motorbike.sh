@@ -34,6 +34,8 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=../traces/foam_case.sh
+. "$root/traces/foam_case.sh"
 ranks=72
 split="9 8 1" # the "simple" method's n: 9 * 8 * 1 = 72 subdomains
 end_time=${END_TIME:-6}
@@ -115,25 +117,7 @@ else
     find "$case_dir" -name '*.gz' -exec gunzip -f {} + # snappyHexMeshDict, the geometry
     cd "$case_dir"
 
-    cat >system/decomposeParDict <<EOF
-FoamFile
-{
-    version     2.0;
-    format      ascii;
-    class       dictionary;
-    object      decomposeParDict;
-}
-
-numberOfSubdomains $ranks;
-
-method          simple;
-
-simpleCoeffs
-{
-    n           ($split);
-    delta       0.001;
-}
-EOF
+    foam_decompose "$ranks" "$split"
 
     # Allrun's steps by hand (it needs RunFunctions, which Debian does not ship); meshing is
     # serial, with the shipped dictionaries.
@@ -152,14 +136,7 @@ fi
 # A few iterations, no intermediate writes, no function objects (streamlines, force
 # coefficients, cutting planes and EnSight output would add post-processing traffic that is
 # not the solver's).
-sed -i -E "s/^endTime .*/endTime         $end_time;/; s/^writeInterval .*/writeInterval   100000;/" \
-    system/controlDict
-awk 'BEGIN { skip = 0 }
-     /^functions/ { skip = 1 }
-     skip && /^}/ { skip = 0; next }
-     !skip' system/controlDict >system/controlDict.new
-mv system/controlDict.new system/controlDict
-grep -q "^functions" system/controlDict && die "could not remove the function objects from system/controlDict"
+foam_short_run "$end_time" || die "could not remove the function objects from system/controlDict"
 
 echo "record_motorbike: simpleFoam, $ranks ranks, $end_time iterations, $clock clock, into $out"
 step "simpleFoam -parallel under the tracer" log.simpleFoam \

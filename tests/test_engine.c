@@ -203,6 +203,16 @@ static const int ONE_NODE[] = {0, 0, 0, 0};
 
 /* ---- the tests ------------------------------------------------------------------------ */
 
+static void isend_irecv(tb_t *b, int32_t from, int32_t to, uint64_t size)
+{
+    call(b, from, b->f_isend,
+         (ts_event_t){.kind = TS_EV_ISEND, .peer = to, .tag = 3, .bytes = size, .req = 1});
+    call(b, from, b->f_wait, (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = 1});
+    call(b, to, b->f_irecv, (ts_event_t){.kind = TS_EV_IRECV_POST, .req = 1});
+    call(b, to, b->f_wait,
+         (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = from, .tag = 3, .bytes = size, .req = 1});
+}
+
 static void test_pingpong_short(void)
 {
     tb_t b = tb_new(2);
@@ -245,25 +255,10 @@ static void test_rendezvous(void)
 {
     /* Isend / Irecv of 100,000 B (above the 25,000 B crossover), both posted at 0. */
     tb_t b = tb_new(2);
-    call(&b, 0, b.f_isend,
-         (ts_event_t){.kind = TS_EV_ISEND, .peer = 1, .tag = 3, .bytes = 100000, .req = 1});
-    call(&b, 0, b.f_wait, (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = 1});
-    call(&b, 1, b.f_irecv, (ts_event_t){.kind = TS_EV_IRECV_POST, .req = 1});
-    call(&b, 1, b.f_wait,
-         (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = 0, .tag = 3, .bytes = 100000, .req = 1});
+    isend_irecv(&b, 0, 1, 100000);
     outcome_t o = replay(&b, TWO_NODES);
     double landed = R + L_NET + R + 2 * L_NET + 100000 / B;
     CHECK_TIME(o, landed + L_NET); /* the sender's completion comes last */
-}
-
-static void isend_irecv(tb_t *b, int32_t from, int32_t to, uint64_t size)
-{
-    call(b, from, b->f_isend,
-         (ts_event_t){.kind = TS_EV_ISEND, .peer = to, .tag = 3, .bytes = size, .req = 1});
-    call(b, from, b->f_wait, (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = 1});
-    call(b, to, b->f_irecv, (ts_event_t){.kind = TS_EV_IRECV_POST, .req = 1});
-    call(b, to, b->f_wait,
-         (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = from, .tag = 3, .bytes = size, .req = 1});
 }
 
 static void test_zcopy(void)
@@ -295,16 +290,8 @@ static void test_nic_contention(void)
     /* Ranks 0 and 2 on node 0 each send 1 MB by rendezvous to ranks 1 and 3 on node 1 at
      * the same time: the two flows share node 0's NIC, each at B/2. */
     tb_t b = tb_new(4);
-    for (int32_t s = 0; s < 4; s += 2) {
-        call(&b, s, b.f_isend,
-             (ts_event_t){.kind = TS_EV_ISEND, .peer = s + 1, .tag = 3, .bytes = 1000000,
-                          .req = 1});
-        call(&b, s, b.f_wait, (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = 1});
-        call(&b, s + 1, b.f_irecv, (ts_event_t){.kind = TS_EV_IRECV_POST, .req = 1});
-        call(&b, s + 1, b.f_wait,
-             (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = s, .tag = 3, .bytes = 1000000,
-                          .req = 1});
-    }
+    isend_irecv(&b, 0, 1, 1000000);
+    isend_irecv(&b, 2, 3, 1000000);
     outcome_t o = replay(&b, TWO_NODES);
     CHECK_TIME(o, R + L_NET + R + 2 * L_NET + 2 * 1000000 / B + L_NET);
 }

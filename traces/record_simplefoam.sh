@@ -19,6 +19,8 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=foam_case.sh
+. "$root/traces/foam_case.sh"
 ranks=${RANKS:-2}
 end_time=${END_TIME:-5}
 clock=${CLOCK:-wall}
@@ -59,33 +61,9 @@ cd "$case_dir"
 
 # A few iterations, no intermediate writes, no function objects (streamlines would add
 # post-processing traffic that is not the solver's).
-sed -i -E "s/^endTime .*/endTime         $end_time;/; s/^writeInterval .*/writeInterval   100000;/" \
-    system/controlDict
-awk 'BEGIN { skip = 0 }
-     /^functions/ { skip = 1 }
-     skip && /^}/ { skip = 0; next }
-     !skip' system/controlDict >system/controlDict.new
-mv system/controlDict.new system/controlDict
+foam_short_run "$end_time" || die "could not remove the function objects from system/controlDict"
 
-cat >system/decomposeParDict <<EOF
-FoamFile
-{
-    version     2.0;
-    format      ascii;
-    class       dictionary;
-    object      decomposeParDict;
-}
-
-numberOfSubdomains $ranks;
-
-method          simple;
-
-simpleCoeffs
-{
-    n           ($ranks 1 1);
-    delta       0.001;
-}
-EOF
+foam_decompose "$ranks" "$ranks 1 1"
 
 echo "record_simplefoam: blockMesh, decomposePar ($ranks subdomains) in $case_dir"
 blockMesh >log.blockMesh 2>&1 || die "blockMesh failed, see $case_dir/log.blockMesh"

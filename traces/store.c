@@ -502,11 +502,13 @@ ts_status ts__store_read_chunk(const ts_trace_t *t, const ts__chunk_t *ch, uint8
     if ((uint32_t)crc32(0L, zbuf, ch->zsize) != ch->crc)
         return TS_ECORRUPT;
 #endif
-    /* The store's first chunk is the dictionary of all the others (see flush()). */
+    /* The store's first chunk is the dictionary of all the others (see flush()). Callers
+     * place a copy of it right before raw: LZ4 decodes a contiguous prefix dictionary much
+     * faster than a separate one. */
     int n;
     if (t->dict && ch->offset != t->dict_offset)
         n = LZ4_decompress_safe_usingDict((const char *)zbuf, (char *)raw, (int)ch->zsize,
-                                          TS__CHUNK_RAW, (const char *)t->dict,
+                                          TS__CHUNK_RAW, (const char *)raw - t->dict_size,
                                           (int)t->dict_size);
     else
         n = LZ4_decompress_safe((const char *)zbuf, (char *)raw, (int)ch->zsize, TS__CHUNK_RAW);

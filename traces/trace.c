@@ -24,7 +24,8 @@ struct ts_cursor_s {
     int nbuf, next;
     ts_event_t buf[CURSOR_BATCH];
     uint32_t chunk;  /* next store chunk to read */
-    uint8_t *raw;    /* store traces: the current chunk, decoded from zbuf */
+    uint8_t *raw;    /* store traces: the current chunk, decoded from zbuf ... */
+    uint8_t *rawbuf; /* ... inside this buffer, right after a copy of the dictionary */
     uint8_t *zbuf;
 };
 
@@ -293,12 +294,15 @@ ts_status ts_cursor_open(const ts_trace_t *t, int32_t rank, ts_cursor_t **out)
     c->trace = t;
     c->rank = rank;
     if (t->ranks[rank].chunks) {
-        c->raw = malloc(TS__CHUNK_RAW);
+        c->rawbuf = malloc(2 * TS__CHUNK_RAW);
         c->zbuf = malloc((size_t)LZ4_compressBound(TS__CHUNK_RAW));
-        if (!c->raw || !c->zbuf) {
+        if (!c->rawbuf || !c->zbuf) {
             ts_cursor_close(c);
             return TS_ENOMEM;
         }
+        c->raw = c->rawbuf + TS__CHUNK_RAW;
+        if (t->dict)
+            memcpy(c->raw - t->dict_size, t->dict, t->dict_size);
     }
     /* The decoder checks indices against the tables, whatever bytes a damaged store holds.
      * A store rank starts empty: refill() loads its first chunk. */
@@ -369,7 +373,7 @@ int ts_cursor_next_batch(ts_cursor_t *c, const ts_event_t **evs, ts_error_t *err
 void ts_cursor_close(ts_cursor_t *c)
 {
     if (c) {
-        free(c->raw);
+        free(c->rawbuf);
         free(c->zbuf);
     }
     free(c);

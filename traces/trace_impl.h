@@ -59,7 +59,8 @@ struct ts_trace_s {
 };
 
 /* Read chunk ch of a store trace into raw (TS__CHUNK_RAW bytes), using zbuf (zsize bytes)
- * for the compressed form. TS_OK, or TS_EIO / TS_ECORRUPT. */
+ * for the compressed form. Unless ch is the dictionary chunk itself, the dictionary
+ * (t->dict, t->dict_size bytes) must lie right before raw. TS_OK, or TS_EIO / TS_ECORRUPT. */
 ts_status ts__store_read_chunk(const ts_trace_t *t, const ts__chunk_t *ch, uint8_t *zbuf,
                                uint8_t *raw);
 
