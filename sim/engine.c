@@ -640,8 +640,13 @@ static void ranks_free(engine_t *e)
         ts_u64map_free(r->rcache);
         for (courier_t *c = r->couriers, *next; c; c = next) {
             next = c->next_all;
+            sg_cond_destroy(c->cv);
             free(c);
         }
+        if (r->cv)
+            sg_cond_destroy(r->cv);
+        if (r->mu)
+            sg_mutex_destroy(r->mu);
         free(r->coll_seq);
         free(r->call_reqs);
     }

@@ -157,7 +157,7 @@ static outcome_t replay(tb_t *b, const int *node)
             ts_params_set(p, set[i][0], set[i][1], &err);
         ts_proto_model_t *m;
         ts_proto_model_new(p, &m, &err);
-        static char names[16][8];
+        static char names[16][16];
         const char *hosts[16];
         for (int i = 0; i < nranks; i++) {
             snprintf(names[i], sizeof names[i], "h%d", i);
@@ -172,7 +172,7 @@ static outcome_t replay(tb_t *b, const int *node)
             o.makespan = res->makespan;
             o.rank_end[0] = res->rank0_elapsed;
         } else {
-            snprintf(o.msg, sizeof o.msg, "%s", err.msg);
+            snprintf(o.msg, sizeof o.msg, "%.399s", err.msg);
         }
         if (write(fd[1], &o, sizeof o) != (ssize_t)sizeof o)
             _exit(1);
