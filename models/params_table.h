@@ -57,6 +57,12 @@
       "transports the UCX pml may select (recorded)")                                           \
     X(MCA_PML_UCX_DEVICES, "pml_ucx_devices", STRING, "any", "", "reference/ucx-protocols.md",   \
       "devices the UCX pml may select (recorded)")                                              \
+    X(MCA_BTL, "btl", STRING, "all", "", "Open MPI 4.1 default (every BTL)",                     \
+      "byte transfer layers for ob1 and one-sided (recorded; the UCX pml does not use them)")    \
+    X(MCA_OSC, "osc", STRING, "all", "", "Open MPI 4.1 default",                                \
+      "one-sided component (recorded; traces replay no RMA)")                                   \
+    X(UCX_LOG_LEVEL, "UCX_LOG_LEVEL", STRING, "warn", "", "UCX default",                         \
+      "UCX's logging (recorded; no effect on the models)")                                      \
     X(MCA_MPI_YIELD_WHEN_IDLE, "mpi_yield_when_idle", BOOL, "0", "",                             \
       "reference/simplefoam-motorbike-72.md (used when oversubscribed)",                         \
       "yield the core while waiting (recorded)")                                                \

@@ -807,7 +807,7 @@ static void test_mpirun_syntax(void)
         const char *line, *msg;
     } bad[] = {
         {"mpirun --foo 3 a.out", "unknown mpirun option '--foo'"},
-        {"mpirun -n 4 -mca btl ^openib a.out", "unknown parameter 'btl'"},
+        {"mpirun -n 4 -mca frobnicate_level 2 a.out", "unknown parameter 'frobnicate_level'"},
         {"mpirun -n", "mpirun -n expects a value"},
         {"mpirun -n four a.out", "mpirun -n: expected a positive count, got 'four'"},
         {"mpirun -np 0 a.out", "mpirun -np: expected a positive count, got '0'"},
