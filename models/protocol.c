@@ -15,7 +15,6 @@
  * The fastest remaining estimate wins. */
 #include "protocol.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 

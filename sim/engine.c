@@ -19,7 +19,6 @@
  * because SimGrid's condition variables need a mutex to wait on. */
 #include "engine.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

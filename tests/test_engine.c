@@ -213,26 +213,27 @@ static void isend_irecv(tb_t *b, int32_t from, int32_t to, uint64_t size)
          (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = from, .tag = 3, .bytes = size, .req = 1});
 }
 
-static void test_pingpong_short(void)
+/* Rank 0 sends size bytes to rank 1, which sends them back; both on separate nodes. */
+static outcome_t pingpong(uint64_t size)
 {
     tb_t b = tb_new(2);
-    send_(&b, 0, 1, 500);
-    recv_(&b, 0, 1, 500);
-    recv_(&b, 1, 0, 500);
-    send_(&b, 1, 0, 500);
-    outcome_t o = replay(&b, TWO_NODES);
+    send_(&b, 0, 1, size);
+    recv_(&b, 0, 1, size);
+    recv_(&b, 1, 0, size);
+    send_(&b, 1, 0, size);
+    return replay(&b, TWO_NODES);
+}
+
+static void test_pingpong_short(void)
+{
+    outcome_t o = pingpong(500);
     CHECK_TIME(o, 2 * (L_NET + 500 / B));
 }
 
 static void test_pingpong_bcopy(void)
 {
     /* 1001 B: one above rc's max_short, the first bcopy size. */
-    tb_t b = tb_new(2);
-    send_(&b, 0, 1, 1001);
-    recv_(&b, 0, 1, 1001);
-    recv_(&b, 1, 0, 1001);
-    send_(&b, 1, 0, 1001);
-    outcome_t o = replay(&b, TWO_NODES);
+    outcome_t o = pingpong(1001);
     CHECK_TIME(o, 2 * (1001 / C + L_NET + 1001 / B + 1001 / C));
 }
 
