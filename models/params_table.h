@@ -132,6 +132,85 @@
     /* ---- CPU ---------------------------------------------------------------------------- */ \
     X(CPU_SPEED_RATIO, "model.cpu.speed_ratio", DOUBLE, "1", "",                                 \
       "assumed: traced CPU = target CPU unless told", "traced CPU speed / target CPU speed; "    \
-      "compute bursts are scaled by it")
+      "compute bursts are scaled by it")                                                        \
+    X(CPU_REDUCE_BW, "model.cpu.reduce_bandwidth", BW, "5000MB/s", "bytes/s",                    \
+      "assumed: one core combining two double arrays from cache; calibrated from the "          \
+      "large-size points of microbench/osu_allreduce_4x36.txt in the calibration issue",         \
+      "bytes per second a rank reduces (MPI_SUM on doubles) in reduction collectives")          \
+    /* ---- collectives: component selection (Open MPI MCA) ------------------------------- */ \
+    X(MCA_COLL_HCOLL_PRIORITY, "coll_hcoll_priority", INT, "90", "",                             \
+      "reference/openmpi-collectives.md, Components", "HCOLL's priority (highest wins)")        \
+    X(MCA_COLL_UCC_PRIORITY, "coll_ucc_priority", INT, "100", "",                                \
+      "reference/openmpi-collectives.md, Components (Oracle sets 100; Open MPI's own is 10)",    \
+      "UCC's priority when coll_ucc_enable=1")                                                  \
+    X(MCA_COLL_HAN_PRIORITY, "coll_han_priority", INT, "0", "",                                  \
+      "reference/openmpi-collectives.md, Components (4.1: 0 = off; 5.0: 35)",                    \
+      "HAN's priority; 0 disables it (Open MPI 4.1), 35 is Open MPI 5.0's default")             \
+    X(MCA_COLL_TUNED_PRIORITY, "coll_tuned_priority", INT, "30", "",                             \
+      "reference/openmpi-collectives.md, Components", "tuned's priority")                       \
+    X(MCA_COLL_TUNED_DYNAMIC, "coll_tuned_use_dynamic_rules", BOOL, "0", "",                     \
+      "Open MPI default", "let coll_tuned_<coll>_algorithm override the fixed decision rules")  \
+    X(MCA_COLL_TUNED_ALLREDUCE_ALG, "coll_tuned_allreduce_algorithm", INT, "0", "",              \
+      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 basic_linear, 2 nonoverlapping, " \
+      "3 recursive_doubling, 4 ring, 5 segmented_ring, 6 rabenseifner")                         \
+    X(MCA_COLL_TUNED_ALLREDUCE_SEG, "coll_tuned_allreduce_algorithm_segmentsize", SIZE, "0b",    \
+      "bytes", "Open MPI default", "segment size of a forced segmented_ring (0: none)")         \
+    X(MCA_COLL_TUNED_BCAST_ALG, "coll_tuned_bcast_algorithm", INT, "0", "",                      \
+      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 basic_linear, 2 chain, "          \
+      "3 pipeline, 4 split_binary_tree, 5 binary_tree, 6 binomial, 7 knomial, "                 \
+      "8 scatter_allgather, 9 scatter_allgather_ring")                                          \
+    X(MCA_COLL_TUNED_BCAST_SEG, "coll_tuned_bcast_algorithm_segmentsize", SIZE, "0b", "bytes",   \
+      "Open MPI default", "segment size of forced bcast trees (0: unsegmented)")                \
+    X(MCA_COLL_TUNED_REDUCE_ALG, "coll_tuned_reduce_algorithm", INT, "0", "",                    \
+      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 linear, 2 chain, 3 pipeline, "    \
+      "4 binary, 5 binomial, 6 in-order_binary, 7 rabenseifner")                                \
+    X(MCA_COLL_TUNED_REDUCE_SEG, "coll_tuned_reduce_algorithm_segmentsize", SIZE, "0b", "bytes", \
+      "Open MPI default", "segment size of forced reduce trees (0: unsegmented)")               \
+    X(MCA_COLL_TUNED_ALLGATHER_ALG, "coll_tuned_allgather_algorithm", INT, "0", "",              \
+      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 linear, 2 bruck, "                \
+      "3 recursive_doubling, 4 ring, 5 neighbor, 6 two_proc")                                   \
+    X(MCA_COLL_TUNED_ALLGATHERV_ALG, "coll_tuned_allgatherv_algorithm", INT, "0", "",            \
+      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 default (gatherv + bcast), "      \
+      "2 bruck, 3 ring, 4 neighbor, 5 two_proc")                                                \
+    X(MCA_COLL_TUNED_ALLTOALL_ALG, "coll_tuned_alltoall_algorithm", INT, "0", "",                \
+      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 linear, 2 pairwise, "             \
+      "3 modified_bruck, 4 linear_sync, 5 two_proc")                                            \
+    X(MCA_COLL_TUNED_ALLTOALLV_ALG, "coll_tuned_alltoallv_algorithm", INT, "0", "",              \
+      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 basic_linear, 2 pairwise")        \
+    X(MCA_COLL_TUNED_BARRIER_ALG, "coll_tuned_barrier_algorithm", INT, "0", "",                  \
+      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 linear, 2 double_ring, "          \
+      "3 recursive_doubling, 4 bruck, 5 two_proc, 6 tree")                                      \
+    X(MCA_COLL_TUNED_GATHER_ALG, "coll_tuned_gather_algorithm", INT, "0", "",                    \
+      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 basic_linear, 2 binomial, "       \
+      "3 linear_sync")                                                                          \
+    X(MCA_COLL_TUNED_SCATTER_ALG, "coll_tuned_scatter_algorithm", INT, "0", "",                  \
+      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 basic_linear, 2 binomial, "       \
+      "3 linear_nb")                                                                            \
+    X(MCA_COLL_TUNED_REDUCE_SCATTER_ALG, "coll_tuned_reduce_scatter_algorithm", INT, "0", "",    \
+      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 non-overlapping, "                \
+      "2 recursive_halving, 3 ring, 4 butterfly")                                               \
+    /* ---- collectives: model constants --------------------------------------------------- */ \
+    X(COLL_DATATYPE_SIZE, "model.coll.datatype_size", INT, "8", "bytes",                         \
+      "assumed: OpenFOAM reduces doubles; traces record bytes, not datatypes",                  \
+      "element size behind Open MPI's count-based fallbacks (ring with count < ranks)")         \
+    X(COLL_CHAIN_FANOUT, "model.coll.chain_fanout", INT, "4", "chains",                          \
+      "Open MPI coll_tuned default chain fanout", "chains of the chain bcast / reduce")          \
+    X(COLL_KNOMIAL_RADIX, "model.coll.knomial_radix", INT, "4", "",                              \
+      "Open MPI coll_tuned default knomial radix", "radix of the tuned knomial bcast tree")     \
+    X(HCOLL_GROUP, "model.hcoll.group", ENUM, "socket", "",                                      \
+      "reference/openmpi-collectives.md, HCOLL (subgroup basesmsocket)",                         \
+      "first shared-memory level of HCOLL's hierarchy {socket|numa}")                           \
+    X(HCOLL_SM_RADIX, "model.hcoll.sm_radix", INT, "4", "",                                      \
+      "assumed: HCOLL is closed source; calibrated from microbench/osu_allreduce_4x36.txt",      \
+      "radix of HCOLL's shared-memory fan-in / fan-out trees")                                  \
+    X(HCOLL_NET_RADIX, "model.hcoll.net_radix", INT, "2", "",                                    \
+      "reference/openmpi-collectives.md, HCOLL (recursive doubling or k-nomial among leaders)",  \
+      "radix of the exchange among node leaders (2 = recursive doubling)")                      \
+    X(HAN_SEGMENT, "model.han.segment", SIZE, "64kb", "bytes",                                   \
+      "reference/openmpi-collectives.md, Components (han segment 64 KiB)",                       \
+      "HAN's pipeline segment")                                                                 \
+    X(UCC_RADIX, "model.ucc.radix", INT, "4", "",                                                \
+      "assumed: UCC TL/UCP's knomial radix; to be calibrated",                                   \
+      "radix of UCC's knomial allreduce, bcast and barrier")
 
 #endif

@@ -88,6 +88,9 @@ struct rank_s {
     ts_u64map_t *chans;         /* (comm, source, tag) -> chan_t */
     ts_u64map_t *rcache;        /* registered sizes (UCX's registration cache) */
     uint32_t *coll_seq;         /* per communicator */
+    ts_csched_t sched;          /* the current collective's schedule (reused) */
+    req_t **coll_reqs;          /* messages of the current collective round */
+    size_t ncoll_reqs, capcoll_reqs;
     req_t **call_reqs;          /* blocking operations of the current call */
     size_t ncall, capcall;
     int32_t func;
@@ -106,6 +109,10 @@ struct engine_s {
     int32_t nranks;
     rank_t *ranks;
     ts_replay_result_t *res;
+    const ts_coll_model_t *coll;
+    ts_coll_model_t *own_coll;  /* built from the defaults when the spec brings none */
+    ts_coll_topo_t **topo;      /* per communicator, built on first use */
+    size_t capcoll;             /* capacity of res->coll */
     ts_status status;           /* first error inside the simulation */
     ts_error_t *err;
 };
@@ -483,15 +490,72 @@ static irecv_info_t *irecv_lookahead(rank_t *r, uint64_t id)
     }
 }
 
-/* Placeholder collective (until models/ has Open MPI's algorithms): a dissemination
- * exchange of the per-rank payload among the communicator's members, ceil(log2 n) rounds,
- * through the same point-to-point layer; reported as such in the output. */
+/* Where the members of a communicator run (for hierarchical components), from the layout's
+ * locality; built once per communicator. */
+static const ts_coll_topo_t *comm_topo(engine_t *e, int32_t comm)
+{
+    if (e->topo[comm])
+        return e->topo[comm];
+    const ts_comm_info_t *ci = ts_trace_comm(e->t, comm);
+    const ts_replay_layout_t *lay = &e->spec->layout;
+    if (ts_coll_topo_new(ci->size, ci->members, lay->locality, lay->locality_ctx,
+                         &e->topo[comm]) != TS_OK)
+        fail(e, TS_ENOMEM, "out of memory");
+    return e->topo[comm];
+}
+
+/* The statistics entry of a decision (few distinct ones: a linear search is enough). */
+static ts_coll_stat_t *coll_stat(engine_t *e, int op, const ts_coll_choice_t *ch)
+{
+    ts_replay_result_t *res = e->res;
+    for (size_t i = 0; i < res->ncoll; i++) {
+        ts_coll_stat_t *st = &res->coll[i];
+        if (st->op == op && st->comp == ch->comp && st->alg == ch->alg &&
+            strcmp(st->why, ch->why) == 0)
+            return st;
+    }
+    if (res->ncoll == e->capcoll) {
+        size_t cap = e->capcoll ? e->capcoll * 2 : 16;
+        ts_coll_stat_t *p = realloc(res->coll, cap * sizeof *p);
+        if (!p) {
+            fail(e, TS_ENOMEM, "out of memory");
+            return NULL;
+        }
+        res->coll = p;
+        e->capcoll = cap;
+    }
+    ts_coll_stat_t *st = &res->coll[res->ncoll++];
+    *st = (ts_coll_stat_t){.op = (uint8_t)op, .comp = (uint8_t)ch->comp,
+                           .alg = (uint8_t)ch->alg, .bytes_min = UINT64_MAX};
+    snprintf(st->why, sizeof st->why, "%s", ch->why);
+    return st;
+}
+
+static void coll_add(rank_t *r, req_t *q)
+{
+    if (!q)
+        return;
+    if (r->ncoll_reqs == r->capcoll_reqs) {
+        size_t cap = r->capcoll_reqs ? r->capcoll_reqs * 2 : 8;
+        req_t **p = realloc(r->coll_reqs, cap * sizeof *p);
+        if (!p) {
+            fail(r->e, TS_ENOMEM, "out of memory");
+            return;
+        }
+        r->coll_reqs = p;
+        r->capcoll_reqs = cap;
+    }
+    r->coll_reqs[r->ncoll_reqs++] = q;
+}
+
+/* A collective call: models/coll chooses the component and algorithm as Open MPI would and
+ * gives this rank's schedule; its messages go through the same protocol models and network
+ * as the application's, round by round, with the reduction work as a delay. */
 static void collective(rank_t *r, const ts_event_t *ev)
 {
     engine_t *e = r->e;
     const ts_comm_info_t *ci = ts_trace_comm(e->t, ev->comm);
-    if (ci->is_self || ci->size <= 1 || ev->op == TS_COLL_CREATE_HANDLE ||
-        ev->op == TS_COLL_DESTROY_HANDLE)
+    if (ci->is_self || ci->size <= 1)
         return;
     int32_t me = ts_trace_comm_rank(e->t, ev->comm, r->id);
     if (me < 0) {
@@ -499,20 +563,66 @@ static void collective(rank_t *r, const ts_event_t *ev)
              (int)r->id, (int)ev->comm);
         return;
     }
-    e->res->collectives++;
+    int32_t root = -1;
+    if (ev->peer != TS_ROOT_NONE && (root = ts_trace_comm_rank(e->t, ev->comm, ev->peer)) < 0) {
+        fail(e, TS_ECORRUPT, "rank %d: %s on communicator %d with root %d, not a member",
+             (int)r->id, ts_coll_op_name(ev->op), (int)ev->comm, (int)ev->peer);
+        return;
+    }
+    const ts_coll_topo_t *topo = comm_topo(e, ev->comm);
+    if (!topo)
+        return;
     uint64_t b = ts_coll_payload(ev->op, ci->size, ev->peer == r->id, me, ev->bytes,
                                  ev->bytes2);
+    /* The decision must be the same on every rank: Allgatherv decides on the mean of all
+     * counts (sizeReceived / N, equal everywhere) as Open MPI's rule does. */
+    uint64_t decide = ev->op == TS_COLL_ALLGATHERV ? ev->bytes2 / (uint64_t)ci->size : b;
+    ts_coll_choice_t ch;
+    ts_coll_select(e->coll, ev->op, ci->size, topo->nnodes, decide, &ch);
+    if (ch.comp == TS_CCOMP_NONE)
+        return;
+    ts_status st = ts_coll_schedule(e->coll, &ch, ev->op, topo, me, root, b, &r->sched);
+    if (st != TS_OK) {
+        fail(e, st, "rank %d: %s by %s/%s: %s", (int)r->id, ts_coll_op_name(ev->op),
+             ts_coll_comp_name(ch.comp), ts_coll_alg_name(ch.alg),
+             st == TS_ENOMEM ? "out of memory" : "the algorithm does not apply to it");
+        return;
+    }
+    e->res->collectives++;
+    double t0 = simgrid_get_clock();
     /* Negative tags never clash with the application's (MPI tags are >= 0). */
     int32_t tag = -1 - (int32_t)(r->coll_seq[ev->comm]++ & 0x3fffffff);
-    for (int32_t dist = 1; dist < ci->size; dist *= 2) {
-        int32_t to = ci->members[(me + dist) % ci->size];
-        int32_t from = ci->members[(me - dist % ci->size + ci->size) % ci->size];
-        req_t *s = post_send(r, to, ev->comm, tag, b, 0);
-        req_t *q = post_recv(r, from, ev->comm, tag, b);
-        if (!s || !q)
-            return;
-        wait_req(r, s);
-        wait_req(r, q);
+    uint64_t msgs = 0;
+    for (size_t i = 0; i < r->sched.n && e->status == TS_OK; i++) {
+        const ts_cstep_t *s = &r->sched.step[i];
+        switch (s->kind) {
+        case TS_CSTEP_SEND:
+            coll_add(r, post_send(r, ci->members[s->peer], ev->comm, tag, s->bytes, 0));
+            msgs++;
+            break;
+        case TS_CSTEP_RECV:
+            coll_add(r, post_recv(r, ci->members[s->peer], ev->comm, tag, s->bytes));
+            break;
+        default:
+            for (size_t k = 0; k < r->ncoll_reqs; k++)
+                wait_req(r, r->coll_reqs[k]);
+            r->ncoll_reqs = 0;
+            delay(ts_coll_reduce_seconds(e->coll, s->bytes));
+            break;
+        }
+    }
+    for (size_t k = 0; k < r->ncoll_reqs; k++) /* a schedule always ends a round; be safe */
+        wait_req(r, r->coll_reqs[k]);
+    r->ncoll_reqs = 0;
+    ts_coll_stat_t *cs = coll_stat(e, ev->op, &ch);
+    if (cs) {
+        cs->calls++;
+        cs->msgs += msgs;
+        cs->time += simgrid_get_clock() - t0;
+        if (b < cs->bytes_min)
+            cs->bytes_min = b;
+        if (b > cs->bytes_max)
+            cs->bytes_max = b;
     }
 }
 
@@ -648,8 +758,14 @@ static void ranks_free(engine_t *e)
             sg_mutex_destroy(r->mu);
         free(r->coll_seq);
         free(r->call_reqs);
+        free(r->coll_reqs);
+        ts_csched_free(&r->sched);
     }
     free(e->ranks);
+    for (int32_t c = 0; e->topo && c < ts_trace_ncomms(e->t); c++)
+        ts_coll_topo_free(e->topo[c]);
+    free(e->topo);
+    ts_coll_model_free(e->own_coll);
 }
 
 void ts_replay_result_free(ts_replay_result_t *res)
@@ -658,6 +774,7 @@ void ts_replay_result_free(ts_replay_result_t *res)
         return;
     free(res->visits);
     free(res->time);
+    free(res->coll);
     free(res);
 }
 
@@ -679,9 +796,21 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
         e.res->time = xcalloc(&e, (size_t)e.res->nfuncs, sizeof *e.res->time);
     }
     e.ranks = xcalloc(&e, (size_t)e.nranks, sizeof *e.ranks);
+    e.topo = xcalloc(&e, (size_t)ts_trace_ncomms(t), sizeof *e.topo);
+    e.coll = spec->coll;
+    if (!e.coll && e.status == TS_OK) {
+        ts_params_t *defaults = NULL;
+        if (ts_params_new(&defaults) != TS_OK ||
+            ts_coll_model_new(defaults, &e.own_coll, err) != TS_OK)
+            fail(&e, TS_ENOMEM, "out of memory");
+        ts_params_free(defaults);
+        e.coll = e.own_coll;
+    }
     if (e.status != TS_OK) {
         ts_replay_result_free(e.res);
         free(e.ranks);
+        free(e.topo);
+        ts_coll_model_free(e.own_coll);
         return e.status;
     }
 

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "../common/status.h"
+#include "../models/coll.h"
 #include "../models/protocol.h"
 #include "../traces/trace.h"
 
@@ -29,9 +30,21 @@ typedef struct ts_replay_spec_s {
     const ts_trace_t *trace;
     const char *trace_name;   /* for messages; NULL: the trace's path */
     const ts_proto_model_t *proto;
+    const ts_coll_model_t *coll; /* collective selection and schedules */
     ts_replay_layout_t layout;
     double compute_scale; /* traced burst x compute_scale = simulated burst */
 } ts_replay_spec_t;
+
+/* Collective calls served by one (operation, component, algorithm, decision): calls are
+ * counted per rank (a 72-rank Allreduce is 72 calls), time is summed over ranks. */
+typedef struct ts_coll_stat_s {
+    uint8_t op, comp, alg;
+    uint64_t calls;
+    uint64_t bytes_min, bytes_max; /* per-rank payload */
+    uint64_t msgs;                 /* point-to-point messages the schedules sent */
+    double time;
+    char why[96];
+} ts_coll_stat_t;
 
 /* Per (transport, protocol): messages and bytes. */
 typedef struct ts_proto_count_s {
@@ -46,7 +59,9 @@ typedef struct ts_replay_result_s {
     double *time;           /* per function, simulated seconds summed over ranks */
     double compute_time;    /* summed over ranks */
     ts_proto_count_t count[TS_TR__COUNT][TS_PROTO__COUNT];
-    uint64_t collectives;   /* collective calls replayed with the placeholder algorithm */
+    uint64_t collectives;   /* collective calls (per rank) that moved data */
+    ts_coll_stat_t *coll;   /* per (op, component, algorithm, decision), in first-use order */
+    size_t ncoll;
 } ts_replay_result_t;
 
 /* Replay spec->trace. On success *out holds the result (free with ts_replay_result_free).

@@ -1,0 +1,711 @@
+/* test_coll.c - the collective model (models/coll): every algorithm's schedule on 4, 5, 7, 8
+ * and 72 ranks and several roots is executed symbolically (messages matched in FIFO order per
+ * pair, a send completing only once its receive is posted, so a schedule that relies on
+ * buffering fails) while tracking whose contributions each rank holds; the result must be the
+ * collective's definition (Allreduce: everyone holds all; Bcast: everyone holds the root's;
+ * Scan: rank i holds 0..i; ...). Exact schedules of the textbook cases are checked message by
+ * message; decision rules at the boundaries of their ranges; HCOLL groups under block /
+ * cyclic placement and NPS1 / NPS2. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "models/coll.h"
+#include "platforms/placement.h"
+#include "platforms/platform.h"
+#include "traces/events.h"
+
+#define MAXN 80
+#define WORDS ((MAXN + 63) / 64)
+
+typedef struct know_s {
+    uint64_t w[WORDS];
+} know_t;
+
+static void know_or(know_t *a, const know_t *b)
+{
+    for (int i = 0; i < WORDS; i++)
+        a->w[i] |= b->w[i];
+}
+
+static int know_has(const know_t *a, int r)
+{
+    return (a->w[r / 64] >> (r % 64)) & 1;
+}
+
+static int know_count(const know_t *a)
+{
+    int c = 0;
+    for (int i = 0; i < WORDS; i++)
+        c += __builtin_popcountll(a->w[i]);
+    return c;
+}
+
+static ts_coll_model_t *model_with(const char *const *sets)
+{
+    ts_params_t *p = NULL;
+    CU_ASSERT_FATAL(ts_params_new(&p) == TS_OK);
+    ts_error_t err;
+    for (int i = 0; sets && sets[i]; i += 2)
+        CU_ASSERT_FATAL(ts_params_set(p, sets[i], sets[i + 1], &err) == TS_OK);
+    ts_coll_model_t *m = NULL;
+    CU_ASSERT_FATAL(ts_coll_model_new(p, &m, &err) == TS_OK);
+    ts_params_free(p);
+    return m;
+}
+
+/* A flat topology: every rank on its own node (no hierarchy). */
+static ts_locality loc_apart(const void *ctx, int32_t a, int32_t b)
+{
+    (void)ctx;
+    return a == b ? TS_LOC_SELF : TS_LOC_SAME_LEAF;
+}
+
+/* Symbolic execution of the schedules of all n ranks. Returns 1 when every rank finished;
+ * fills know[] and the per-rank round counts. */
+typedef struct sim_s {
+    int n;
+    ts_csched_t s[MAXN];
+    size_t pos[MAXN];     /* first step of the current round */
+    know_t know[MAXN];
+    int sent_total;
+} sim_t;
+
+/* Messages are matched by order: the k-th send from a to b meets the k-th receive at b from
+ * a. posted_send[a][b] / posted_recv[a][b] count what has been posted so far. */
+static int run_sim(sim_t *S)
+{
+    static int psend[MAXN][MAXN], precv[MAXN][MAXN];
+    static know_t payload[MAXN][MAXN][64]; /* ring buffer of in-flight contents per pair */
+    memset(psend, 0, sizeof psend);
+    memset(precv, 0, sizeof precv);
+    int n = S->n, done = 0;
+    int posted[MAXN] = {0};
+    /* step indices of the sends/recvs of each rank's current round, with their ordinal */
+    int ord[MAXN][4096];
+    while (done < n) {
+        int progress = 0;
+        for (int r = 0; r < n; r++) {
+            ts_csched_t *s = &S->s[r];
+            if (S->pos[r] >= s->n)
+                continue;
+            size_t end = S->pos[r];
+            while (end < s->n && s->step[end].kind != TS_CSTEP_END)
+                end++;
+            CU_ASSERT_FATAL(end < s->n); /* every round is closed */
+            if (!posted[r]) { /* post the round: sends carry what r knows now */
+                for (size_t i = S->pos[r]; i < end; i++) {
+                    const ts_cstep_t *st = &s->step[i];
+                    CU_ASSERT_FATAL(st->peer >= 0 && st->peer < n && st->peer != r);
+                    CU_ASSERT_FATAL(i - S->pos[r] < 4096);
+                    if (st->kind == TS_CSTEP_SEND) {
+                        int k = psend[r][st->peer]++;
+                        payload[r][st->peer][k % 64] = S->know[r];
+                        ord[r][i - S->pos[r]] = k;
+                        S->sent_total++;
+                    } else {
+                        ord[r][i - S->pos[r]] = precv[st->peer][r]++;
+                    }
+                }
+                posted[r] = 1;
+                progress = 1;
+            }
+            /* complete when each send's receive and each receive's send is posted */
+            int ok = 1;
+            for (size_t i = S->pos[r]; i < end && ok; i++) {
+                const ts_cstep_t *st = &s->step[i];
+                int k = ord[r][i - S->pos[r]];
+                if (st->kind == TS_CSTEP_SEND)
+                    ok = precv[r][st->peer] > k;
+                else
+                    ok = psend[st->peer][r] > k;
+            }
+            if (!ok)
+                continue;
+            for (size_t i = S->pos[r]; i < end; i++) {
+                const ts_cstep_t *st = &s->step[i];
+                if (st->kind == TS_CSTEP_RECV)
+                    know_or(&S->know[r], &payload[st->peer][r][ord[r][i - S->pos[r]] % 64]);
+            }
+            S->pos[r] = end + 1;
+            posted[r] = 0;
+            progress = 1;
+            if (S->pos[r] >= s->n)
+                done++;
+        }
+        if (!progress)
+            return 0;
+    }
+    /* nothing left unmatched */
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++)
+            if (psend[a][b] != precv[a][b])
+                return 0;
+    return 1;
+}
+
+/* Build every rank's schedule of op by (comp, alg) and run them. */
+static int simulate(const ts_coll_model_t *m, const ts_coll_topo_t *topo, int op,
+                    const ts_coll_choice_t *ch, int32_t root, uint64_t bytes, sim_t *S)
+{
+    memset(S, 0, sizeof *S);
+    S->n = topo->n;
+    for (int r = 0; r < topo->n; r++) {
+        S->know[r].w[r / 64] |= 1ull << (r % 64);
+        if (ts_coll_schedule(m, ch, op, topo, r, root, bytes, &S->s[r]) != TS_OK)
+            return -1;
+    }
+    int ok = run_sim(S);
+    return ok;
+}
+
+static void sim_free(sim_t *S)
+{
+    for (int r = 0; r < S->n; r++)
+        ts_csched_free(&S->s[r]);
+}
+
+/* What each rank must hold afterwards, by the collective's definition. */
+static int outcome_ok(int op, const sim_t *S, int32_t root, char *why, size_t len)
+{
+    int n = S->n;
+    for (int r = 0; r < n; r++) {
+        const know_t *k = &S->know[r];
+        int want_all = 0, want_root = 0, want_prefix = 0;
+        switch (op) {
+        case TS_COLL_ALLREDUCE:
+        case TS_COLL_BARRIER:
+        case TS_COLL_ALLGATHER:
+        case TS_COLL_ALLGATHERV:
+        case TS_COLL_ALLTOALL:
+        case TS_COLL_ALLTOALLV:
+        case TS_COLL_REDUCE_SCATTER:
+            want_all = 1;
+            break;
+        case TS_COLL_REDUCE:
+        case TS_COLL_GATHER:
+        case TS_COLL_GATHERV:
+            want_all = r == root;
+            break;
+        case TS_COLL_BCAST:
+        case TS_COLL_SCATTER:
+        case TS_COLL_SCATTERV:
+            want_root = 1;
+            break;
+        case TS_COLL_SCAN:
+            want_prefix = 1;
+            break;
+        }
+        if (want_all && know_count(k) != n) {
+            snprintf(why, len, "rank %d holds %d of %d contributions", r, know_count(k), n);
+            return 0;
+        }
+        if (want_root && !know_has(k, root)) {
+            snprintf(why, len, "rank %d never hears from root %d", r, (int)root);
+            return 0;
+        }
+        for (int j = 0; want_prefix && j <= r; j++)
+            if (!know_has(k, j)) {
+                snprintf(why, len, "rank %d lacks the prefix of rank %d", r, j);
+                return 0;
+            }
+    }
+    return 1;
+}
+
+typedef struct algcase_s {
+    int op;
+    int alg;
+} algcase_t;
+
+static const algcase_t FLAT[] = {
+    {TS_COLL_ALLREDUCE, TS_CALG_LINEAR},         {TS_COLL_ALLREDUCE, TS_CALG_NONOVERLAPPING},
+    {TS_COLL_ALLREDUCE, TS_CALG_RECURSIVE_DOUBLING}, {TS_COLL_ALLREDUCE, TS_CALG_RING},
+    {TS_COLL_ALLREDUCE, TS_CALG_SEGMENTED_RING}, {TS_COLL_ALLREDUCE, TS_CALG_RABENSEIFNER},
+    {TS_COLL_ALLREDUCE, TS_CALG_KN_RECURSIVE},   {TS_COLL_BCAST, TS_CALG_LINEAR},
+    {TS_COLL_BCAST, TS_CALG_CHAIN},              {TS_COLL_BCAST, TS_CALG_PIPELINE},
+    {TS_COLL_BCAST, TS_CALG_SPLIT_BINARY},       {TS_COLL_BCAST, TS_CALG_BINARY},
+    {TS_COLL_BCAST, TS_CALG_BINOMIAL},           {TS_COLL_BCAST, TS_CALG_KNOMIAL},
+    {TS_COLL_BCAST, TS_CALG_SCATTER_ALLGATHER},  {TS_COLL_BCAST, TS_CALG_SCATTER_ALLGATHER_RING},
+    {TS_COLL_REDUCE, TS_CALG_LINEAR},            {TS_COLL_REDUCE, TS_CALG_CHAIN},
+    {TS_COLL_REDUCE, TS_CALG_PIPELINE},          {TS_COLL_REDUCE, TS_CALG_BINARY},
+    {TS_COLL_REDUCE, TS_CALG_BINOMIAL},          {TS_COLL_REDUCE, TS_CALG_IN_ORDER_BINARY},
+    {TS_COLL_REDUCE, TS_CALG_RABENSEIFNER},      {TS_COLL_REDUCE, TS_CALG_KNOMIAL},
+    {TS_COLL_ALLGATHER, TS_CALG_LINEAR},         {TS_COLL_ALLGATHER, TS_CALG_BRUCK},
+    {TS_COLL_ALLGATHER, TS_CALG_RECURSIVE_DOUBLING}, {TS_COLL_ALLGATHER, TS_CALG_RING},
+    {TS_COLL_ALLGATHER, TS_CALG_NEIGHBOR},       {TS_COLL_ALLGATHER, TS_CALG_TWO_PROC},
+    {TS_COLL_ALLGATHERV, TS_CALG_RING},          {TS_COLL_ALLTOALL, TS_CALG_LINEAR},
+    {TS_COLL_ALLTOALL, TS_CALG_PAIRWISE},        {TS_COLL_ALLTOALL, TS_CALG_BRUCK},
+    {TS_COLL_ALLTOALL, TS_CALG_LINEAR_SYNC},     {TS_COLL_ALLTOALLV, TS_CALG_PAIRWISE},
+    {TS_COLL_BARRIER, TS_CALG_LINEAR},           {TS_COLL_BARRIER, TS_CALG_DOUBLE_RING},
+    {TS_COLL_BARRIER, TS_CALG_RECURSIVE_DOUBLING}, {TS_COLL_BARRIER, TS_CALG_BRUCK},
+    {TS_COLL_BARRIER, TS_CALG_TREE},             {TS_COLL_BARRIER, TS_CALG_KN_RECURSIVE},
+    {TS_COLL_GATHER, TS_CALG_LINEAR},            {TS_COLL_GATHER, TS_CALG_BINOMIAL},
+    {TS_COLL_GATHER, TS_CALG_LINEAR_SYNC},       {TS_COLL_GATHERV, TS_CALG_LINEAR},
+    {TS_COLL_SCATTER, TS_CALG_LINEAR},           {TS_COLL_SCATTER, TS_CALG_BINOMIAL},
+    {TS_COLL_SCATTER, TS_CALG_LINEAR_NB},        {TS_COLL_SCATTERV, TS_CALG_LINEAR},
+    {TS_COLL_REDUCE_SCATTER, TS_CALG_NONOVERLAPPING},
+    {TS_COLL_REDUCE_SCATTER, TS_CALG_RECURSIVE_HALVING},
+    {TS_COLL_REDUCE_SCATTER, TS_CALG_RING},      {TS_COLL_REDUCE_SCATTER, TS_CALG_BUTTERFLY},
+    {TS_COLL_SCAN, TS_CALG_LINEAR},
+};
+
+static const int SIZES[] = {4, 5, 7, 8, 72};
+
+/* Every flat algorithm, every size, three roots, small and large payloads (segments). */
+static void test_all_algorithms_complete(void)
+{
+    ts_coll_model_t *m = model_with(NULL);
+    static sim_t S;
+    int cases = 0;
+    for (size_t si = 0; si < sizeof SIZES / sizeof SIZES[0]; si++) {
+        int n = SIZES[si];
+        ts_coll_topo_t *topo = NULL;
+        CU_ASSERT_FATAL(ts_coll_topo_new(n, NULL, loc_apart, NULL, &topo) == TS_OK);
+        for (size_t a = 0; a < sizeof FLAT / sizeof FLAT[0]; a++) {
+            int32_t roots[3] = {0, n - 1, n / 2};
+            uint64_t sizes[2] = {8, 1 << 20};
+            for (int ri = 0; ri < 3; ri++)
+                for (int bi = 0; bi < 2; bi++) {
+                    ts_coll_choice_t ch = {.comp = TS_CCOMP_TUNED, .alg = FLAT[a].alg,
+                                           .segsize = bi ? 65536 : 0};
+                    int ok = simulate(m, topo, FLAT[a].op, &ch, roots[ri], sizes[bi], &S);
+                    char why[128] = "";
+                    if (ok != 1 || !outcome_ok(FLAT[a].op, &S, roots[ri], why, sizeof why)) {
+                        fprintf(stderr, "\n  %s/%s n=%d root=%d bytes=%llu: %s\n",
+                                ts_coll_op_name(FLAT[a].op), ts_coll_alg_name(FLAT[a].alg), n,
+                                (int)roots[ri], (unsigned long long)sizes[bi],
+                                ok < 0 ? "not applicable" : ok == 0 ? "deadlock/unmatched" : why);
+                        CU_FAIL("schedule does not implement the collective");
+                    }
+                    cases++;
+                    sim_free(&S);
+                }
+        }
+        ts_coll_topo_free(topo);
+    }
+    CU_ASSERT(cases == 5 * (int)(sizeof FLAT / sizeof FLAT[0]) * 6);
+    ts_coll_model_free(m);
+}
+
+/* The steps of rank r in round k, as "S3:8 R3:8" text. */
+static void round_text(const ts_csched_t *s, int k, char *out, size_t len)
+{
+    out[0] = '\0';
+    int round = 0;
+    size_t used = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        const ts_cstep_t *st = &s->step[i];
+        if (st->kind == TS_CSTEP_END) {
+            if (round == k && st->bytes)
+                used += (size_t)snprintf(out + used, len - used, "%s+%llu", used ? " " : "",
+                                         (unsigned long long)st->bytes);
+            round++;
+            continue;
+        }
+        if (round == k)
+            used += (size_t)snprintf(out + used, len - used, "%s%c%d:%llu", used ? " " : "",
+                                     st->kind == TS_CSTEP_SEND ? 'S' : 'R', (int)st->peer,
+                                     (unsigned long long)st->bytes);
+    }
+}
+
+static void sched_of(const ts_coll_model_t *m, int op, int alg, int n, int32_t me, int32_t root,
+                     uint64_t bytes, ts_csched_t *s)
+{
+    ts_coll_topo_t *topo = NULL;
+    CU_ASSERT_FATAL(ts_coll_topo_new(n, NULL, loc_apart, NULL, &topo) == TS_OK);
+    ts_coll_choice_t ch = {.comp = TS_CCOMP_TUNED, .alg = alg};
+    CU_ASSERT_FATAL(ts_coll_schedule(m, &ch, op, topo, me, root, bytes, s) == TS_OK);
+    ts_coll_topo_free(topo);
+}
+
+#define ROUND_IS(s, k, text)                                                                 \
+    do {                                                                                     \
+        char got_[512];                                                                      \
+        round_text((s), (k), got_, sizeof got_);                                             \
+        if (strcmp(got_, (text)) != 0)                                                       \
+            fprintf(stderr, "\n  round %d: got '%s', want '%s'\n", (k), got_, (text));       \
+        CU_ASSERT_STRING_EQUAL(got_, (text));                                                \
+    } while (0)
+
+/* Recursive doubling: 8 ranks exchange with r^1, r^2, r^4 and combine; 5 ranks fold rank 0
+ * into 1; 72 ranks take 1 + 6 + 1 rounds at the folded pairs (reference). */
+static void test_recursive_doubling_exact(void)
+{
+    ts_coll_model_t *m = model_with(NULL);
+    ts_csched_t s = {0};
+    sched_of(m, TS_COLL_ALLREDUCE, TS_CALG_RECURSIVE_DOUBLING, 8, 5, -1, 8, &s);
+    CU_ASSERT(s.rounds == 3);
+    ROUND_IS(&s, 0, "S4:8 R4:8 +8");
+    ROUND_IS(&s, 1, "S7:8 R7:8 +8");
+    ROUND_IS(&s, 2, "S1:8 R1:8 +8");
+    /* 5 ranks: extra = 1; rank 0 hands its data to 1 and gets the result back; rank 1 is
+     * newrank 0, rank 2 newrank 1, ... rank 4 newrank 3. */
+    sched_of(m, TS_COLL_ALLREDUCE, TS_CALG_RECURSIVE_DOUBLING, 5, 0, -1, 8, &s);
+    CU_ASSERT(s.rounds == 2);
+    ROUND_IS(&s, 0, "S1:8");
+    ROUND_IS(&s, 1, "R1:8");
+    sched_of(m, TS_COLL_ALLREDUCE, TS_CALG_RECURSIVE_DOUBLING, 5, 1, -1, 8, &s);
+    CU_ASSERT(s.rounds == 4);
+    ROUND_IS(&s, 0, "R0:8 +8");
+    ROUND_IS(&s, 1, "S2:8 R2:8 +8");
+    ROUND_IS(&s, 2, "S3:8 R3:8 +8");
+    ROUND_IS(&s, 3, "S0:8");
+    sched_of(m, TS_COLL_ALLREDUCE, TS_CALG_RECURSIVE_DOUBLING, 7, 6, -1, 8, &s);
+    /* 7 ranks: extra 3, rank 6 is newrank 3: partners newrank 2 (rank 5), 1 (rank 3) */
+    CU_ASSERT(s.rounds == 2);
+    ROUND_IS(&s, 0, "S5:8 R5:8 +8");
+    ROUND_IS(&s, 1, "S3:8 R3:8 +8");
+    for (int r = 0; r < 72; r++) {
+        sched_of(m, TS_COLL_ALLREDUCE, TS_CALG_RECURSIVE_DOUBLING, 72, r, -1, 8, &s);
+        int want = r < 16 ? (r % 2 ? 8 : 2) : 6;
+        CU_ASSERT(s.rounds == want);
+    }
+    ts_csched_free(&s);
+    ts_coll_model_free(m);
+}
+
+static void test_ring_and_rabenseifner_exact(void)
+{
+    ts_coll_model_t *m = model_with(NULL);
+    ts_csched_t s = {0};
+    /* Ring on 5 ranks, 40 doubles = 320 B: blocks of 8 doubles (64 B); 2 x 4 rounds, right
+     * neighbour 3, left neighbour 1; the first 4 rounds combine what they receive. */
+    sched_of(m, TS_COLL_ALLREDUCE, TS_CALG_RING, 5, 2, -1, 320, &s);
+    CU_ASSERT(s.rounds == 8);
+    for (int k = 0; k < 4; k++)
+        ROUND_IS(&s, k, "S3:64 R1:64 +64");
+    for (int k = 4; k < 8; k++)
+        ROUND_IS(&s, k, "S3:64 R1:64");
+    /* Fewer elements than ranks: Open MPI's ring runs recursive doubling. */
+    sched_of(m, TS_COLL_ALLREDUCE, TS_CALG_RING, 5, 2, -1, 16, &s);
+    CU_ASSERT(s.rounds == 2);
+    /* Rabenseifner on 8 ranks, 1024 doubles: halving 4096, 2048, 1024 B, doubling back. */
+    sched_of(m, TS_COLL_ALLREDUCE, TS_CALG_RABENSEIFNER, 8, 0, -1, 8192, &s);
+    CU_ASSERT(s.rounds == 6);
+    ROUND_IS(&s, 0, "S1:4096 R1:4096 +4096");
+    ROUND_IS(&s, 1, "S2:2048 R2:2048 +2048");
+    ROUND_IS(&s, 2, "S4:1024 R4:1024 +1024");
+    ROUND_IS(&s, 3, "S4:1024 R4:1024");
+    ROUND_IS(&s, 4, "S2:2048 R2:2048");
+    ROUND_IS(&s, 5, "S1:4096 R1:4096");
+    ts_csched_free(&s);
+    ts_coll_model_free(m);
+}
+
+static void test_trees_exact(void)
+{
+    ts_coll_model_t *m = model_with(NULL);
+    ts_csched_t s = {0};
+    /* Binomial bcast, 8 ranks, root 0: 0 -> 4, 2, 1; 4 -> 6, 5; 6 -> 7. */
+    sched_of(m, TS_COLL_BCAST, TS_CALG_BINOMIAL, 8, 0, 0, 100, &s);
+    ROUND_IS(&s, 0, "S4:100 S2:100 S1:100");
+    sched_of(m, TS_COLL_BCAST, TS_CALG_BINOMIAL, 8, 4, 0, 100, &s);
+    ROUND_IS(&s, 0, "R0:100");
+    ROUND_IS(&s, 1, "S6:100 S5:100");
+    /* Root 3 of 7: vranks shift by 3; rank 3 sends to 3+4=0, 3+2=5, 3+1=4. */
+    sched_of(m, TS_COLL_BCAST, TS_CALG_BINOMIAL, 7, 3, 3, 100, &s);
+    ROUND_IS(&s, 0, "S0:100 S5:100 S4:100");
+    /* Pipeline (chain of one) of 3 segments on 4 ranks: rank 1 receives segment s while it
+     * forwards s-1. */
+    sched_of(m, TS_COLL_BCAST, TS_CALG_PIPELINE, 4, 1, 0, 0, &s); /* 0 B: one round each */
+    ts_coll_topo_t *topo = NULL;
+    CU_ASSERT_FATAL(ts_coll_topo_new(4, NULL, loc_apart, NULL, &topo) == TS_OK);
+    ts_coll_choice_t ch = {.comp = TS_CCOMP_TUNED, .alg = TS_CALG_PIPELINE, .segsize = 1000};
+    CU_ASSERT_FATAL(ts_coll_schedule(m, &ch, TS_COLL_BCAST, topo, 1, 0, 2500, &s) == TS_OK);
+    CU_ASSERT(s.rounds == 4);
+    ROUND_IS(&s, 0, "R0:1000");
+    ROUND_IS(&s, 1, "R0:1000 S2:1000");
+    ROUND_IS(&s, 2, "R0:500 S2:1000");
+    ROUND_IS(&s, 3, "S2:500");
+    ts_coll_topo_free(topo);
+    /* Linear reduce: the root receives and combines one rank at a time. */
+    sched_of(m, TS_COLL_REDUCE, TS_CALG_LINEAR, 4, 2, 2, 64, &s);
+    CU_ASSERT(s.rounds == 3);
+    ROUND_IS(&s, 0, "R0:64 +64");
+    ROUND_IS(&s, 2, "R3:64 +64");
+    /* Binomial gather on 8 ranks to 0: rank 4 collects 6 (2 blocks) and 5, then sends 4. */
+    sched_of(m, TS_COLL_GATHER, TS_CALG_BINOMIAL, 8, 4, 0, 10, &s);
+    ROUND_IS(&s, 0, "R6:20 R5:10");
+    ROUND_IS(&s, 1, "S0:40");
+    ts_csched_free(&s);
+    ts_coll_model_free(m);
+}
+
+static void test_allgather_alltoall_barrier_exact(void)
+{
+    ts_coll_model_t *m = model_with(NULL);
+    ts_csched_t s = {0};
+    /* Bruck allgather, 7 ranks: distances 1, 2, 4 carrying 1, 2, 3 blocks. */
+    sched_of(m, TS_COLL_ALLGATHER, TS_CALG_BRUCK, 7, 2, -1, 16, &s);
+    CU_ASSERT(s.rounds == 3);
+    ROUND_IS(&s, 0, "S1:16 R3:16");
+    ROUND_IS(&s, 1, "S0:32 R4:32");
+    ROUND_IS(&s, 2, "S5:48 R6:48");
+    /* Pairwise alltoall, 5 ranks: round k to me+k, from me-k. */
+    sched_of(m, TS_COLL_ALLTOALL, TS_CALG_PAIRWISE, 5, 1, -1, 100, &s);
+    CU_ASSERT(s.rounds == 4);
+    ROUND_IS(&s, 0, "S2:100 R0:100");
+    ROUND_IS(&s, 3, "S0:100 R2:100");
+    /* Modified Bruck alltoall, 8 ranks: 4 blocks per round. */
+    sched_of(m, TS_COLL_ALLTOALL, TS_CALG_BRUCK, 8, 0, -1, 10, &s);
+    CU_ASSERT(s.rounds == 3);
+    ROUND_IS(&s, 2, "S4:40 R4:40");
+    /* Dissemination barrier on 72 ranks: 7 rounds of empty messages. */
+    sched_of(m, TS_COLL_BARRIER, TS_CALG_BRUCK, 72, 70, -1, 0, &s);
+    CU_ASSERT(s.rounds == 7);
+    ROUND_IS(&s, 6, "S62:0 R6:0");
+    /* Ring allgather on 72 ranks: 71 rounds. */
+    sched_of(m, TS_COLL_ALLGATHER, TS_CALG_RING, 72, 0, -1, 8, &s);
+    CU_ASSERT(s.rounds == 71);
+    ts_csched_free(&s);
+    ts_coll_model_free(m);
+}
+
+/* tuned's fixed rules at the edges of their ranges (reference/openmpi-collectives.md). */
+static void test_decision_boundaries(void)
+{
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 72, 8) == 3);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 72, 262143) == 3);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 72, 262144) == 6);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 63, 127) == 5);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 63, 128) == 6);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 64, 127) == 3);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 3, 7) == 4);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 3, 8) == 3);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 3, 4095) == 3);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 3, 4096) == 4);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 3, 262143) == 5);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 3, 262144) == 6);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 4, 15) == 4);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 7, 16) == 3);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 8, 8191) == 3);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 15, 8192) == 6);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 16, 63) == 5);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 31, 4095) == 3);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 128, 131071) == 2);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 255, 131072) == 3);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 256, 4095) == 2);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 511, 4096) == 6);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLREDUCE, 100000, 16383) == 5);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_BCAST, 72, 1 << 30) == 7);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_BCAST, 36, 2047) == 6);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_BCAST, 36, 2048) == 7);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLTOALL, 36, 511) == 3);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLTOALL, 36, 512) == 1);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLTOALL, 36, 524288) == 4);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLTOALL, 2, 3) == 5);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_BARRIER, 72, 0) == 4);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_BARRIER, 63, 0) == 3);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_GATHER, 72, 100) == 2);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLGATHER, 72, 511) == 3);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_ALLGATHER, 72, 512) == 5);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_REDUCE, 72, 8) == 5);
+    CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_SCAN, 72, 8) == 0);
+}
+
+static void test_component_selection(void)
+{
+    ts_coll_choice_t c;
+    ts_coll_model_t *m = model_with(NULL); /* HCOLL on: it serves Allreduce */
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 8, &c);
+    CU_ASSERT(c.comp == TS_CCOMP_HCOLL && c.alg == TS_CALG_HIER);
+    ts_coll_select(m, TS_COLL_SCAN, 72, 2, 8, &c); /* HCOLL has no Scan: basic linear */
+    CU_ASSERT(c.comp == TS_CCOMP_TUNED && c.alg == TS_CALG_LINEAR);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 1, 1, 8, &c);
+    CU_ASSERT(c.comp == TS_CCOMP_NONE);
+    ts_coll_model_free(m);
+
+    const char *off[] = {"coll_hcoll_enable", "0", NULL};
+    m = model_with(off);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 8, &c);
+    CU_ASSERT(c.comp == TS_CCOMP_TUNED && c.alg == TS_CALG_RECURSIVE_DOUBLING);
+    CU_ASSERT(strstr(c.why, "64-127 ranks") != NULL);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 1 << 20, &c);
+    CU_ASSERT(c.alg == TS_CALG_RABENSEIFNER);
+    ts_coll_model_free(m);
+
+    const char *ucc[] = {"coll_hcoll_enable", "0", "coll_ucc_enable", "1", NULL};
+    m = model_with(ucc);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 8, &c);
+    CU_ASSERT(c.comp == TS_CCOMP_UCC && c.alg == TS_CALG_KN_RECURSIVE);
+    ts_coll_select(m, TS_COLL_GATHER, 72, 2, 8, &c); /* UCC here has no Gather */
+    CU_ASSERT(c.comp == TS_CCOMP_TUNED);
+    ts_coll_model_free(m);
+
+    const char *han[] = {"coll_hcoll_enable", "0", "coll_han_priority", "35", NULL};
+    m = model_with(han);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 8, &c);
+    CU_ASSERT(c.comp == TS_CCOMP_HAN && c.alg == TS_CALG_HIER);
+    ts_coll_model_free(m);
+
+    /* A forced algorithm counts only with dynamic rules on, as in Open MPI. */
+    const char *forced[] = {"coll_hcoll_enable", "0", "coll_tuned_allreduce_algorithm", "4",
+                            NULL};
+    m = model_with(forced);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 8, &c);
+    CU_ASSERT(c.alg == TS_CALG_RECURSIVE_DOUBLING);
+    ts_coll_model_free(m);
+    const char *dyn[] = {"coll_hcoll_enable", "0", "coll_tuned_use_dynamic_rules", "1",
+                         "coll_tuned_allreduce_algorithm", "4", NULL};
+    m = model_with(dyn);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 8, &c);
+    CU_ASSERT(c.alg == TS_CALG_RING);
+    CU_ASSERT(strstr(c.why, "coll_tuned_allreduce_algorithm=4") != NULL);
+    ts_coll_model_free(m);
+
+    /* An algorithm number that does not exist is refused. */
+    ts_params_t *p = NULL;
+    ts_error_t err;
+    CU_ASSERT_FATAL(ts_params_new(&p) == TS_OK);
+    CU_ASSERT(ts_params_set(p, "coll_tuned_bcast_algorithm", "12", &err) == TS_OK);
+    ts_coll_model_t *bad = NULL;
+    CU_ASSERT(ts_coll_model_new(p, &bad, &err) == TS_EARG);
+    CU_ASSERT(strstr(err.msg, "coll_tuned_bcast_algorithm") != NULL);
+    ts_params_free(p);
+}
+
+/* ---- HCOLL groups on real placements ---- */
+
+static ts_locality loc_place(const void *ctx, int32_t a, int32_t b)
+{
+    return ts_placement_locality(ctx, a, b);
+}
+
+static ts_placement_t *place(int nps, ts_map_by map_by)
+{
+    ts_platform_t *pf = NULL;
+    ts_error_t err;
+    CU_ASSERT_FATAL(ts_platform_open_name("bm-optimized3.36", NULL, &pf, &err) == TS_OK);
+    ts_placement_opts_t o = {.nodes = 2, .ppn = 36, .nps = nps, .map_by = map_by};
+    ts_placement_t *pl = NULL;
+    CU_ASSERT_FATAL(ts_placement_open(pf, &o, 72, &pl, &err) == TS_OK);
+    ts_platform_close(pf);
+    return pl;
+}
+
+/* The first round of a non-leader in HCOLL's Allreduce is its send up the socket tree: to a
+ * rank of its own socket (or NUMA domain). Node leaders exchange across the network. */
+static void check_hcoll(int nps, ts_map_by map_by, const char *group)
+{
+    ts_placement_t *pl = place(nps, map_by);
+    const char *sets[] = {"model.hcoll.group", group, NULL};
+    ts_coll_model_t *m = model_with(sets);
+    ts_coll_topo_t *topo = NULL;
+    CU_ASSERT_FATAL(ts_coll_topo_new(72, NULL, loc_place, pl, &topo) == TS_OK);
+    CU_ASSERT(topo->nnodes == 2);
+    int by_numa = strcmp(group, "numa") == 0;
+    ts_coll_choice_t ch;
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 8, &ch);
+    CU_ASSERT_FATAL(ch.comp == TS_CCOMP_HCOLL);
+    static sim_t S;
+    CU_ASSERT(simulate(m, topo, TS_COLL_ALLREDUCE, &ch, -1, 8, &S) == 1);
+    char why[128];
+    CU_ASSERT(outcome_ok(TS_COLL_ALLREDUCE, &S, -1, why, sizeof why));
+    int net_msgs = 0;
+    for (int r = 0; r < 72; r++) {
+        const ts_rank_place_t *pr = ts_placement_rank(pl, r);
+        for (size_t i = 0; i < S.s[r].n; i++) {
+            const ts_cstep_t *st = &S.s[r].step[i];
+            if (st->kind != TS_CSTEP_SEND)
+                continue;
+            const ts_rank_place_t *pp = ts_placement_rank(pl, st->peer);
+            if (pp->node != pr->node) {
+                net_msgs++;
+                /* only the node leaders (lowest rank of each node) talk across nodes */
+                CU_ASSERT(r == 0 || r == 36);
+            } else if (r != topo->low_node[r] &&
+                       (by_numa ? topo->low_numa[r] : topo->low_socket[r]) != r) {
+                /* a non-leader only talks inside its group */
+                CU_ASSERT(by_numa ? pp->numa == pr->numa : pp->socket == pr->socket);
+            }
+        }
+    }
+    CU_ASSERT(net_msgs == 2); /* one exchange between the two node leaders */
+    /* groups follow the placement: under cyclic placement ranks 0 and 1 are on different
+     * NUMA domains, under block on the same */
+    int same01 = by_numa ? topo->numa[0] == topo->numa[1] : topo->socket[0] == topo->socket[1];
+    if (map_by == TS_MAP_BLOCK)
+        CU_ASSERT(same01);
+    if (map_by == TS_MAP_CYCLIC && by_numa)
+        CU_ASSERT(!same01);
+    sim_free(&S);
+    ts_coll_topo_free(topo);
+    ts_coll_model_free(m);
+    ts_placement_close(pl);
+}
+
+static void test_hcoll_groups(void)
+{
+    check_hcoll(1, TS_MAP_BLOCK, "socket");
+    check_hcoll(2, TS_MAP_BLOCK, "socket");
+    check_hcoll(1, TS_MAP_CYCLIC, "socket");
+    check_hcoll(2, TS_MAP_CYCLIC, "socket");
+    check_hcoll(2, TS_MAP_BLOCK, "numa");
+    check_hcoll(2, TS_MAP_CYCLIC, "numa");
+    /* Under NPS1 block the socket groups are ranks 0-17 and 18-35 of each node. */
+    ts_placement_t *pl = place(1, TS_MAP_BLOCK);
+    ts_coll_topo_t *topo = NULL;
+    CU_ASSERT_FATAL(ts_coll_topo_new(72, NULL, loc_place, pl, &topo) == TS_OK);
+    CU_ASSERT(topo->low_socket[17] == 0 && topo->low_socket[18] == 18);
+    CU_ASSERT(topo->low_socket[53] == 36 && topo->low_socket[54] == 54);
+    CU_ASSERT(topo->low_node[71] == 36);
+    ts_coll_topo_free(topo);
+    ts_placement_close(pl);
+}
+
+/* Every hierarchical and UCC schedule of every op completes with the right outcome on the
+ * real 2 x 36 placement, any root. */
+static void test_components_complete(void)
+{
+    ts_placement_t *pl = place(2, TS_MAP_CYCLIC);
+    ts_coll_topo_t *topo = NULL;
+    CU_ASSERT_FATAL(ts_coll_topo_new(72, NULL, loc_place, pl, &topo) == TS_OK);
+    const char *hc[] = {NULL};
+    const char *han[] = {"coll_hcoll_enable", "0", "coll_han_priority", "35", NULL};
+    const char *ucc[] = {"coll_hcoll_enable", "0", "coll_ucc_enable", "1", NULL};
+    const char *const *sets[] = {hc, han, ucc};
+    static const int ops[] = {TS_COLL_ALLREDUCE, TS_COLL_BCAST,    TS_COLL_REDUCE,
+                              TS_COLL_BARRIER,   TS_COLL_ALLGATHER, TS_COLL_ALLTOALL,
+                              TS_COLL_GATHER,    TS_COLL_SCATTER,  TS_COLL_ALLGATHERV};
+    static sim_t S;
+    for (int k = 0; k < 3; k++) {
+        ts_coll_model_t *m = model_with(sets[k]);
+        for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+            for (int32_t root = 0; root < 72; root += 37) {
+                ts_coll_choice_t ch;
+                ts_coll_select(m, ops[i], 72, 2, 64, &ch);
+                int ok = simulate(m, topo, ops[i], &ch, root, 64, &S);
+                char why[128] = "";
+                if (ok != 1 || !outcome_ok(ops[i], &S, root, why, sizeof why)) {
+                    fprintf(stderr, "\n  %s by %s/%s root %d: %s\n", ts_coll_op_name(ops[i]),
+                            ts_coll_comp_name(ch.comp), ts_coll_alg_name(ch.alg), (int)root,
+                            ok != 1 ? "deadlock/unmatched" : why);
+                    CU_FAIL("component schedule does not implement the collective");
+                }
+                sim_free(&S);
+            }
+        ts_coll_model_free(m);
+    }
+    ts_coll_topo_free(topo);
+    ts_placement_close(pl);
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("coll", NULL, NULL);
+    CU_add_test(s, "every algorithm completes as defined (4,5,7,8,72 ranks)",
+                test_all_algorithms_complete);
+    CU_add_test(s, "recursive doubling, exact", test_recursive_doubling_exact);
+    CU_add_test(s, "ring and Rabenseifner, exact", test_ring_and_rabenseifner_exact);
+    CU_add_test(s, "trees, exact", test_trees_exact);
+    CU_add_test(s, "allgather, alltoall, barrier, exact", test_allgather_alltoall_barrier_exact);
+    CU_add_test(s, "tuned decision boundaries", test_decision_boundaries);
+    CU_add_test(s, "component selection", test_component_selection);
+    CU_add_test(s, "HCOLL groups under placements", test_hcoll_groups);
+    CU_add_test(s, "HCOLL, HAN and UCC schedules complete", test_components_complete);
+    return tu_run_all();
+}
