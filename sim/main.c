@@ -13,6 +13,7 @@
 #include "params_cmd.h"
 #include "record.h"
 #include "replay_cmd.h"
+#include "sweep_cmd.h"
 
 #define TUNESIM_VERSION "0.1.0"
 
@@ -33,6 +34,11 @@ static const char USAGE[] =
     "         [--map-by block|cyclic] [-x KEY=VALUE] [--mca KEY VALUE] [--set KEY=VALUE]\n"
     "         [--mpirun \"LINE\"] [--json]\n"
     "                                    predict the run time under a parameter set\n"
+    "  sweep TRACE --sets FILE [--platform P] [--nodes N] [--ppn P] [--nps N]\n"
+    "        [--map-by M] [-j N] [--csv F] [--json F] [--plot PREFIX] [--results F]\n"
+    "        [--baseline NAME] [--only NAME]... [--emit-slurm DIR] | --merge DIR\n"
+    "                                    replay every parameter set of FILE in parallel\n"
+    "                                    and rank them (resumable; Slurm job arrays)\n"
     "  params [--markdown] | --check ARGS...\n"
     "                                    list the known parameters, or check settings\n"
     "\n"
@@ -170,6 +176,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "replay") == 0)
         rc = ts_replay_cmd(argc - 1, argv + 1, &err);
+    else if (strcmp(cmd, "sweep") == 0)
+        rc = ts_sweep_cmd(argc - 1, argv + 1, &err);
     else if (strcmp(cmd, "params") == 0)
         rc = ts_params_cmd(argc - 1, argv + 1, &err);
     else

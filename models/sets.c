@@ -1,0 +1,763 @@
+/* sets.c - parameter-set files (format in sets.h): a line-by-line parser that keeps going
+ * after a mistake so that every mistake of a file is reported at once, and the expansion of
+ * [grid NAME] sections into their cartesian product. Each setting is checked by applying it
+ * alone to a default parameter set, with the same parsers as the command line. */
+#include "sets.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../platforms/placement.h"
+
+/* The largest grid: enough for any sweep that fits a cluster's queue, small enough that a typo
+ * (an axis of 100 values too many) is caught before it runs for days. */
+#define MAX_SETS 100000
+#define MAX_ERRORS 200
+#define MAX_NAME 64
+
+enum { PL_NONE = -1, PL_NODES, PL_PPN, PL_NPS, PL_MAP_BY };
+static const char *const pl_words[] = {"nodes", "ppn", "nps", "map-by"};
+
+/* One setting: parameter words (as for ts_params_parse_args) or one placement choice. */
+typedef struct item_s {
+    int line;
+    int nwords;
+    char **words;
+    int pkey; /* PL_* or PL_NONE */
+    int pint;
+    char *ptext; /* map-by as written */
+} item_t;
+
+/* One line of a section: a fixed item, or (in a grid) an axis of alternatives. */
+typedef struct entry_s {
+    int nvalues;     /* 1 for a fixed item */
+    item_t **values; /* nvalues items */
+} entry_t;
+
+typedef struct section_s {
+    char *name;
+    int line, grid;
+    int nentries, cap;
+    entry_t *entries;
+} section_t;
+
+typedef struct set_s {
+    char *name;
+    int line;
+    int nitems;
+    const item_t **items;
+    ts_set_place_t place;
+} set_t;
+
+struct ts_sets_s {
+    char *path;
+    int nsections, seccap;
+    section_t *sections;
+    int nsets, setcap;
+    set_t *sets;
+    int nerrors, more_errors;
+    char **errors;
+    ts_params_t *defaults; /* scratch: every setting is checked against a copy */
+};
+
+/* ---- errors ------------------------------------------------------------------------------ */
+
+static ts_status add_errorv(ts_sets_t *s, const char *fmt, va_list ap)
+{
+    if (s->nerrors >= MAX_ERRORS) {
+        s->more_errors++;
+        return TS_OK;
+    }
+    if (!s->errors && !(s->errors = calloc(MAX_ERRORS + 1, sizeof *s->errors)))
+        return TS_ENOMEM;
+    char *msg = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0)
+        return TS_ENOMEM;
+    /* One line each: a message may quote a value, never a newline of it. */
+    for (char *c = msg; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+    for (int i = 0; i < s->nerrors; i++)
+        if (strcmp(s->errors[i], msg) == 0) { /* a grid axis shared by many sets */
+            free(msg);
+            return TS_OK;
+        }
+    s->errors[s->nerrors++] = msg;
+    return TS_OK;
+}
+
+ts_status ts_sets_add_error(ts_sets_t *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ts_status st = add_errorv(s, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+int ts_sets_nerrors(const ts_sets_t *s) { return s->nerrors + (s->more_errors ? 1 : 0); }
+
+const char *ts_sets_error(const ts_sets_t *s, int i)
+{
+    static const char more[] = "(more mistakes not shown)";
+    return i < s->nerrors ? s->errors[i] : more;
+}
+
+/* ---- small helpers ----------------------------------------------------------------------- */
+
+int ts_sets_valid_name(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > MAX_NAME)
+        return 0;
+    for (const char *c = name; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+              *c == '.' || *c == '_' || *c == '+' || *c == '-'))
+            return 0;
+    return 1;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
+        *--e = '\0';
+    return s;
+}
+
+/* Cut a comment: '#' at the start of the line or after a blank (a value never holds one). */
+static void strip_comment(char *line)
+{
+    for (char *c = line; *c; c++)
+        if (*c == '#' && (c == line || c[-1] == ' ' || c[-1] == '\t')) {
+            *c = '\0';
+            return;
+        }
+}
+
+/* Split line into words at blanks; '...' and "..." quote. Returns the count, or -1 for an
+ * unterminated quote. *words holds pointers into buf (as long as the line, plus one). */
+static int split_words(const char *line, char *buf, char **words, int max)
+{
+    int n = 0;
+    const char *c = line;
+    char *o = buf;
+    while (*c) {
+        while (*c == ' ' || *c == '\t')
+            c++;
+        if (!*c)
+            break;
+        if (n == max)
+            return -1;
+        words[n++] = o;
+        while (*c && *c != ' ' && *c != '\t') {
+            if (*c == '\'' || *c == '"') {
+                char q = *c++;
+                while (*c && *c != q)
+                    *o++ = *c++;
+                if (!*c)
+                    return -1;
+                c++;
+            } else {
+                *o++ = *c++;
+            }
+        }
+        *o++ = '\0';
+    }
+    return n;
+}
+
+static int placement_key(const char *w)
+{
+    if (w[0] == '-' && w[1] == '-')
+        w += 2;
+    for (int k = 0; k < (int)(sizeof pl_words / sizeof pl_words[0]); k++)
+        if (strcmp(w, pl_words[k]) == 0)
+            return k;
+    if (strcmp(w, "map_by") == 0)
+        return PL_MAP_BY;
+    return PL_NONE;
+}
+
+static void item_free(item_t *it)
+{
+    if (!it)
+        return;
+    for (int i = 0; i < it->nwords; i++)
+        free(it->words[i]);
+    free(it->words);
+    free(it->ptext);
+    free(it);
+}
+
+static item_t *item_words(int line, int n, char *const *words)
+{
+    item_t *it = calloc(1, sizeof *it);
+    if (!it || !(it->words = calloc((size_t)n + 1, sizeof *it->words))) {
+        free(it);
+        return NULL;
+    }
+    it->line = line;
+    it->pkey = PL_NONE;
+    for (int i = 0; i < n; i++) {
+        if (!(it->words[i] = strdup(words[i]))) {
+            item_free(it);
+            return NULL;
+        }
+        it->nwords = i + 1;
+    }
+    return it;
+}
+
+/* ---- building the structure -------------------------------------------------------------- */
+
+static section_t *cur_section(ts_sets_t *s) { return s->nsections ? &s->sections[s->nsections - 1] : NULL; }
+
+static ts_status add_entry(section_t *sec, item_t **values, int n)
+{
+    if (sec->nentries == sec->cap) {
+        int cap = sec->cap ? 2 * sec->cap : 8;
+        entry_t *e = realloc(sec->entries, (size_t)cap * sizeof *e);
+        if (!e)
+            return TS_ENOMEM;
+        sec->entries = e;
+        sec->cap = cap;
+    }
+    item_t **v = malloc((size_t)n * sizeof *v);
+    if (!v)
+        return TS_ENOMEM;
+    memcpy(v, values, (size_t)n * sizeof *v);
+    sec->entries[sec->nentries++] = (entry_t){n, v};
+    return TS_OK;
+}
+
+/* Check one item alone against the defaults: "PATH:LINE: [SECTION] message" if it fails. */
+static ts_status check_item(ts_sets_t *s, const section_t *sec, const item_t *it, int *ok)
+{
+    *ok = 1;
+    if (it->pkey != PL_NONE)
+        return TS_OK;
+    ts_params_t *p;
+    if (ts_params_copy(s->defaults, &p) != TS_OK)
+        return TS_ENOMEM;
+    ts_error_t e;
+    ts_error_clear(&e);
+    ts_status st = ts_params_parse_args(p, it->nwords, it->words, NULL, &e);
+    ts_params_free(p);
+    if (st == TS_ENOMEM)
+        return st;
+    if (st != TS_OK) {
+        *ok = 0;
+        return ts_sets_add_error(s, "%s:%d: [%s] %s", s->path, it->line, sec->name, e.msg);
+    }
+    return TS_OK;
+}
+
+/* A placement value for key k: counts are positive integers, map-by a word placement knows. */
+static item_t *placement_item(ts_sets_t *s, const section_t *sec, int line, int k,
+                              const char *value, ts_status *st)
+{
+    *st = TS_OK;
+    item_t *it = calloc(1, sizeof *it);
+    if (!it) {
+        *st = TS_ENOMEM;
+        return NULL;
+    }
+    it->line = line;
+    it->pkey = k;
+    if (k == PL_MAP_BY) {
+        ts_map_by m;
+        ts_error_t e;
+        ts_error_clear(&e);
+        if (ts_map_by_parse(value, &m, &e) != TS_OK) {
+            *st = ts_sets_add_error(s, "%s:%d: [%s] %s", s->path, line, sec->name, e.msg);
+            item_free(it);
+            return NULL;
+        }
+        if (!(it->ptext = strdup(value))) {
+            *st = TS_ENOMEM;
+            item_free(it);
+            return NULL;
+        }
+        return it;
+    }
+    char *end;
+    errno = 0;
+    long v = strtol(value, &end, 10);
+    long hi = k == PL_NPS ? 64 : 1L << 20;
+    if (!*value || *end || errno || v < 1 || v > hi) {
+        *st = ts_sets_add_error(s, "%s:%d: [%s] %s expects a whole number from 1 to %ld, got '%s'",
+                                s->path, line, sec->name, pl_words[k], hi, value);
+        item_free(it);
+        return NULL;
+    }
+    it->pint = (int)v;
+    return it;
+}
+
+static ts_status parse_header(ts_sets_t *s, char *line, int lineno)
+{
+    char *close = strchr(line, ']');
+    char *rest = close ? trim(close + 1) : NULL;
+    if (!close || *rest) {
+        return ts_sets_add_error(s, "%s:%d: expected a section header [NAME] or [grid NAME]",
+                                 s->path, lineno);
+    }
+    *close = '\0';
+    char *in = trim(line + 1);
+    int grid = 0;
+    if (strncmp(in, "grid", 4) == 0 && (in[4] == ' ' || in[4] == '\t')) {
+        grid = 1;
+        in = trim(in + 4);
+    }
+    if (!ts_sets_valid_name(in))
+        ts_sets_add_error(s, "%s:%d: set name '%s': expected 1-%d characters of A-Z a-z 0-9 . _ + -",
+                          s->path, lineno, in, MAX_NAME);
+    if (s->nsections == s->seccap) {
+        int cap = s->seccap ? 2 * s->seccap : 16;
+        section_t *n = realloc(s->sections, (size_t)cap * sizeof *n);
+        if (!n)
+            return TS_ENOMEM;
+        s->sections = n;
+        s->seccap = cap;
+    }
+    section_t *sec = &s->sections[s->nsections];
+    memset(sec, 0, sizeof *sec);
+    if (!(sec->name = strdup(in)))
+        return TS_ENOMEM;
+    sec->line = lineno;
+    sec->grid = grid;
+    s->nsections++;
+    return TS_OK;
+}
+
+/* A line of mpirun words: settings, and placement words (--nodes 2) left over by them. */
+static ts_status parse_flags(ts_sets_t *s, section_t *sec, char *line, int lineno)
+{
+    size_t len = strlen(line);
+    char *buf = malloc(len + 1);
+    char **words = malloc((len / 2 + 2) * sizeof *words);
+    unsigned char *used = calloc(len / 2 + 2, 1);
+    ts_status st = TS_OK;
+    if (!buf || !words || !used) {
+        st = TS_ENOMEM;
+        goto done;
+    }
+    int n = split_words(line, buf, words, (int)(len / 2 + 2));
+    if (n < 0) {
+        st = ts_sets_add_error(s, "%s:%d: [%s] unterminated quote", s->path, lineno, sec->name);
+        goto done;
+    }
+    /* The environment is no part of a set: a sweep must mean the same on any machine. */
+    for (int i = 0; i < n; i++)
+        if (strcmp(words[i], "-x") == 0 && (i + 1 >= n || !strchr(words[i + 1], '='))) {
+            st = ts_sets_add_error(s,
+                                   "%s:%d: [%s] expected -x KEY=VALUE (a sets file does not read "
+                                   "the environment)",
+                                   s->path, lineno, sec->name);
+            goto done;
+        }
+    ts_params_t *p;
+    if (ts_params_copy(s->defaults, &p) != TS_OK) {
+        st = TS_ENOMEM;
+        goto done;
+    }
+    ts_error_t e;
+    ts_error_clear(&e);
+    ts_status pst = ts_params_parse_args(p, n, words, used, &e);
+    ts_params_free(p);
+    if (pst == TS_ENOMEM) {
+        st = pst;
+        goto done;
+    }
+    if (pst != TS_OK) {
+        st = ts_sets_add_error(s, "%s:%d: [%s] %s", s->path, lineno, sec->name, e.msg);
+        goto done;
+    }
+    /* Placement words, then the setting words in their order as one item. */
+    char **pw = malloc(((size_t)n + 1) * sizeof *pw);
+    if (!pw) {
+        st = TS_ENOMEM;
+        goto done;
+    }
+    int npw = 0;
+    for (int i = 0; i < n && st == TS_OK; i++) {
+        if (used[i]) {
+            pw[npw++] = words[i];
+            continue;
+        }
+        int k = words[i][0] == '-' && words[i][1] == '-' ? placement_key(words[i]) : PL_NONE;
+        if (k == PL_NONE || i + 1 >= n) {
+            st = ts_sets_add_error(s,
+                                   "%s:%d: [%s] unexpected '%s' (expected -x KEY=VALUE, --mca "
+                                   "KEY VALUE, --set KEY=VALUE, KEY=VALUE, or --nodes/--ppn/"
+                                   "--nps/--map-by VALUE)",
+                                   s->path, lineno, sec->name, words[i]);
+            break;
+        }
+        item_t *it = placement_item(s, sec, lineno, k, words[++i], &st);
+        if (it && (st = add_entry(sec, &it, 1)) != TS_OK)
+            item_free(it);
+    }
+    if (st == TS_OK && npw) {
+        item_t *it = item_words(lineno, npw, pw);
+        if (!it || (st = add_entry(sec, &it, 1)) != TS_OK) {
+            item_free(it);
+            st = TS_ENOMEM;
+        }
+    }
+    free(pw);
+done:
+    free(buf);
+    free(words);
+    free(used);
+    return st;
+}
+
+/* KEY = VALUE, or in a grid KEY = V1 | V2 | ...; also "nps 2" for placement keys. */
+static ts_status parse_pair(ts_sets_t *s, section_t *sec, char *line, int lineno)
+{
+    char *eq = strchr(line, '=');
+    char *key, *value;
+    if (eq) {
+        *eq = '\0';
+        key = trim(line);
+        value = trim(eq + 1);
+    } else {
+        key = line;
+        value = line + strcspn(line, " \t");
+        if (*value)
+            *value++ = '\0';
+        value = trim(value);
+        if (placement_key(key) == PL_NONE || strpbrk(value, " \t") || !*value)
+            return ts_sets_add_error(s,
+                                     "%s:%d: [%s] expected KEY=VALUE, -x KEY=VALUE, --mca KEY "
+                                     "VALUE or a placement line (nodes|ppn|nps|map-by VALUE)",
+                                     s->path, lineno, sec->name);
+    }
+    if (!*key || strpbrk(key, " \t'\""))
+        return ts_sets_add_error(s, "%s:%d: [%s] expected KEY=VALUE with a one-word KEY",
+                                 s->path, lineno, sec->name);
+    int nalt = 1;
+    for (char *c = value; *c; c++)
+        nalt += *c == '|';
+    if (nalt > 1 && !sec->grid)
+        return ts_sets_add_error(s,
+                                 "%s:%d: [%s] alternatives 'A | B' are for grids: write the "
+                                 "section as [grid %s]",
+                                 s->path, lineno, sec->name, sec->name);
+    item_t **items = calloc((size_t)nalt, sizeof *items);
+    if (!items)
+        return TS_ENOMEM;
+    ts_status st = TS_OK;
+    int k = placement_key(key), n = 0, bad = 0;
+    for (char *v = value, *next; v && st == TS_OK; v = next) {
+        next = strchr(v, '|');
+        if (next)
+            *next++ = '\0';
+        v = trim(v);
+        if (!*v || strpbrk(v, " \t")) {
+            st = ts_sets_add_error(s, "%s:%d: [%s] %s: expected %s", s->path, lineno,
+                                   sec->name, key,
+                                   *v ? "one word per value (no blanks)" : "a value after '='");
+            bad = 1;
+            break;
+        }
+        item_t *it;
+        if (k != PL_NONE) {
+            it = placement_item(s, sec, lineno, k, v, &st);
+        } else {
+            char *pair;
+            if (asprintf(&pair, "%s=%s", key, v) < 0) {
+                st = TS_ENOMEM;
+                break;
+            }
+            char *w[2] = {"--set", pair};
+            it = item_words(lineno, 2, w);
+            free(pair);
+            if (!it) {
+                st = TS_ENOMEM;
+                break;
+            }
+            int ok;
+            st = check_item(s, sec, it, &ok);
+            if (!ok) {
+                item_free(it);
+                it = NULL;
+            }
+        }
+        if (!it)
+            bad = 1;
+        else
+            items[n++] = it;
+    }
+    if (st == TS_OK && !bad)
+        st = add_entry(sec, items, n);
+    else
+        for (int i = 0; i < n; i++)
+            item_free(items[i]);
+    free(items);
+    return st;
+}
+
+static ts_status parse_line(ts_sets_t *s, char *raw, int lineno)
+{
+    strip_comment(raw);
+    char *line = trim(raw);
+    if (!*line)
+        return TS_OK;
+    if (*line == '[')
+        return parse_header(s, line, lineno);
+    section_t *sec = cur_section(s);
+    if (!sec)
+        return ts_sets_add_error(s, "%s:%d: a setting before any [NAME] section", s->path,
+                                 lineno);
+    if (*line == '-')
+        return parse_flags(s, sec, line, lineno);
+    return parse_pair(s, sec, line, lineno);
+}
+
+/* ---- expansion ----------------------------------------------------------------------------- */
+
+static ts_status add_set(ts_sets_t *s, const section_t *sec, const char *name, const int *pick)
+{
+    if (s->nsets == s->setcap) {
+        int cap = s->setcap ? 2 * s->setcap : 16;
+        set_t *n = realloc(s->sets, (size_t)cap * sizeof *n);
+        if (!n)
+            return TS_ENOMEM;
+        s->sets = n;
+        s->setcap = cap;
+    }
+    set_t *set = &s->sets[s->nsets];
+    memset(set, 0, sizeof *set);
+    if (!(set->name = strdup(name)) ||
+        !(set->items = calloc((size_t)sec->nentries + 1, sizeof *set->items))) {
+        free(set->name);
+        return TS_ENOMEM;
+    }
+    set->line = sec->line;
+    for (int e = 0, a = 0; e < sec->nentries; e++) {
+        const entry_t *en = &sec->entries[e];
+        const item_t *it = en->nvalues > 1 ? en->values[pick[a++]] : en->values[0];
+        set->items[set->nitems++] = it;
+        /* Later lines win, as later mpirun options do. */
+        switch (it->pkey) {
+        case PL_NODES: set->place.nodes = it->pint; break;
+        case PL_PPN: set->place.ppn = it->pint; break;
+        case PL_NPS: set->place.nps = it->pint; break;
+        case PL_MAP_BY: set->place.map_by = it->ptext; break;
+        default: break;
+        }
+    }
+    s->nsets++;
+    return TS_OK;
+}
+
+static ts_status expand(ts_sets_t *s, const section_t *sec)
+{
+    int naxes = 0;
+    double total = 1;
+    for (int e = 0; e < sec->nentries; e++)
+        if (sec->entries[e].nvalues > 1) {
+            naxes++;
+            total *= sec->entries[e].nvalues;
+        }
+    if (total + s->nsets > MAX_SETS)
+        return ts_sets_add_error(s, "%s:%d: [grid %s] expands to %.0f sets, more than the limit "
+                                 "of %d", s->path, sec->line, sec->name, total, MAX_SETS);
+    int *pick = calloc((size_t)naxes + 1, sizeof *pick), *size = calloc((size_t)naxes + 1, sizeof *size);
+    char *name = malloc(MAX_NAME + 16 * ((size_t)naxes + 1));
+    ts_status st = TS_OK;
+    if (!pick || !size || !name) {
+        st = TS_ENOMEM;
+        goto done;
+    }
+    for (int e = 0, a = 0; e < sec->nentries; e++)
+        if (sec->entries[e].nvalues > 1)
+            size[a++] = sec->entries[e].nvalues;
+    for (;;) {
+        int len = sprintf(name, "%s", sec->name);
+        for (int a = 0; a < naxes; a++)
+            len += sprintf(name + len, "-%d", pick[a] + 1);
+        if (naxes && len > MAX_NAME)
+            st = ts_sets_add_error(s, "%s:%d: [grid %s] generated set names such as '%s' are "
+                                   "longer than %d characters: shorten the grid's name",
+                                   s->path, sec->line, sec->name, name, MAX_NAME);
+        if (st != TS_OK || (st = add_set(s, sec, name, pick)) != TS_OK)
+            break;
+        /* Next combination, the last axis fastest. */
+        int a = naxes - 1;
+        while (a >= 0 && ++pick[a] == size[a])
+            pick[a--] = 0;
+        if (a < 0)
+            break;
+    }
+done:
+    free(pick);
+    free(size);
+    free(name);
+    return st;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    const set_t *const *x = a, *const *y = b;
+    int c = strcmp((*x)->name, (*y)->name);
+    return c ? c : ((*x)->line > (*y)->line) - ((*x)->line < (*y)->line);
+}
+
+static ts_status check_duplicates(ts_sets_t *s)
+{
+    const set_t **v = malloc(((size_t)s->nsets + 1) * sizeof *v);
+    if (!v)
+        return TS_ENOMEM;
+    for (int i = 0; i < s->nsets; i++)
+        v[i] = &s->sets[i];
+    qsort(v, (size_t)s->nsets, sizeof *v, cmp_names);
+    ts_status st = TS_OK;
+    for (int i = 1; i < s->nsets && st == TS_OK; i++)
+        if (strcmp(v[i]->name, v[i - 1]->name) == 0)
+            st = ts_sets_add_error(s, "%s:%d: set name '%s' is already used at line %d",
+                                   s->path, v[i]->line, v[i]->name, v[i - 1]->line);
+    free(v);
+    return st;
+}
+
+/* ---- the API ------------------------------------------------------------------------------- */
+
+static char *read_all(const char *path, ts_error_t *err, ts_status *st)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        *st = ts_error_set(err, errno == ENOENT ? TS_ENOENT : TS_EIO, "%s: cannot open: %s",
+                           path, strerror(errno));
+        return NULL;
+    }
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *ms = open_memstream(&buf, &len);
+    char chunk[8192];
+    size_t n;
+    while (ms && (n = fread(chunk, 1, sizeof chunk, fp)) > 0)
+        fwrite(chunk, 1, n, ms);
+    int bad = ferror(fp);
+    fclose(fp);
+    if (!ms || fclose(ms) != 0 || bad) {
+        free(buf);
+        *st = ts_error_set(err, TS_EIO, "%s: read error", path);
+        return NULL;
+    }
+    *st = TS_OK;
+    return buf;
+}
+
+ts_status ts_sets_open(const char *path, const char *text, ts_sets_t **out, ts_error_t *err)
+{
+    *out = NULL;
+    ts_status st = TS_OK;
+    char *owned = text ? strdup(text) : read_all(path, err, &st);
+    if (!owned)
+        return st != TS_OK ? st : ts_error_set(err, TS_ENOMEM, "out of memory");
+    ts_sets_t *s = calloc(1, sizeof *s);
+    if (!s || !(s->path = strdup(path)) || ts_params_new(&s->defaults) != TS_OK) {
+        free(owned);
+        ts_sets_free(s);
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    }
+    int lineno = 0;
+    for (char *line = owned, *next; line && st == TS_OK; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        lineno++;
+        if (!next && !*line)
+            break;
+        st = parse_line(s, line, lineno);
+    }
+    free(owned);
+    if (st == TS_OK && s->nsections == 0)
+        st = ts_sets_add_error(s, "%s: no sets (expected sections [NAME] or [grid NAME])",
+                               path);
+    for (int i = 0; i < s->nsections && st == TS_OK; i++)
+        st = expand(s, &s->sections[i]);
+    if (st == TS_OK)
+        st = check_duplicates(s);
+    if (st != TS_OK) {
+        ts_sets_free(s);
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    }
+    *out = s;
+    return TS_OK;
+}
+
+void ts_sets_free(ts_sets_t *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < s->nsets; i++) {
+        free(s->sets[i].name);
+        free(s->sets[i].items);
+    }
+    free(s->sets);
+    for (int i = 0; i < s->nsections; i++) {
+        section_t *sec = &s->sections[i];
+        for (int e = 0; e < sec->nentries; e++) {
+            for (int v = 0; v < sec->entries[e].nvalues; v++)
+                item_free(sec->entries[e].values[v]);
+            free(sec->entries[e].values);
+        }
+        free(sec->entries);
+        free(sec->name);
+    }
+    free(s->sections);
+    for (int i = 0; i < s->nerrors; i++)
+        free(s->errors[i]);
+    free(s->errors);
+    ts_params_free(s->defaults);
+    free(s->path);
+    free(s);
+}
+
+int ts_sets_count(const ts_sets_t *s) { return s->nsets; }
+const char *ts_sets_name(const ts_sets_t *s, int i) { return s->sets[i].name; }
+int ts_sets_line(const ts_sets_t *s, int i) { return s->sets[i].line; }
+const ts_set_place_t *ts_sets_place(const ts_sets_t *s, int i) { return &s->sets[i].place; }
+
+int ts_sets_find(const ts_sets_t *s, const char *name)
+{
+    for (int i = 0; i < s->nsets; i++)
+        if (strcmp(s->sets[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+ts_status ts_sets_apply(const ts_sets_t *s, int i, ts_params_t *p, ts_error_t *err)
+{
+    const set_t *set = &s->sets[i];
+    /* Check on a copy first, so that a failure leaves p as it was. */
+    ts_params_t *work;
+    if (ts_params_copy(p, &work) != TS_OK)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    ts_status st = TS_OK;
+    for (int k = 0; k < set->nitems && st == TS_OK; k++) {
+        const item_t *it = set->items[k];
+        if (it->nwords)
+            st = ts_params_parse_args(work, it->nwords, it->words, NULL, err);
+        if (st != TS_OK && st != TS_ENOMEM) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            st = ts_error_set(err, TS_EARG, "%s:%d: [%s] %s", s->path, it->line, set->name, msg);
+        }
+    }
+    ts_params_free(work);
+    for (int k = 0; k < set->nitems && st == TS_OK; k++)
+        if (set->items[k]->nwords)
+            st = ts_params_parse_args(p, set->items[k]->nwords, set->items[k]->words, NULL, err);
+    return st;
+}

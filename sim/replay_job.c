@@ -1,0 +1,322 @@
+/* replay_job.c - one replay from inputs to report, shared by `tunesim replay` (replay_cmd.c)
+ * and the workers of `tunesim sweep` (sweep_cmd.c): the trace made replayable, the platform,
+ * placement and protocol model prepared and checked, the SimGrid run, and the text and JSON
+ * reports. */
+#include "replay_job.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../models/protocol.h"
+#include "../platforms/xml.h"
+#include "../traces/store.h"
+#include "engine.h"
+
+/* ---- the trace ---------------------------------------------------------------------- */
+
+struct ts_job_trace_s {
+    ts_trace_t *trace;
+    char tss[64]; /* temporary store made from an OTF2 input; "" if none */
+    pid_t owner;  /* only the opening process removes it */
+};
+
+ts_status ts_job_trace_open(const char *path, ts_job_trace_t **out, ts_error_t *err)
+{
+    *out = NULL;
+    ts_job_trace_t *jt = calloc(1, sizeof *jt);
+    if (!jt)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    jt->owner = getpid();
+    ts_status st = ts_trace_open(path, &jt->trace, err);
+    if (st == TS_OK && ts_trace_format_of(jt->trace) == TS_FORMAT_OTF2) {
+        /* Replay from a store: its cursors read events chunk by chunk, so the replay's memory
+         * does not grow with the trace, where the OTF2 reader holds every event. */
+        snprintf(jt->tss, sizeof jt->tss, "/tmp/tunesim-trace.%d.tss", (int)getpid());
+        ts_trace_t *s = NULL;
+        if ((st = ts_store_write(jt->trace, jt->tss, err)) == TS_OK &&
+            (st = ts_trace_open(jt->tss, &s, err)) == TS_OK) {
+            ts_trace_close(jt->trace);
+            jt->trace = s;
+        }
+    }
+    if (st != TS_OK) {
+        ts_job_trace_close(jt);
+        return st;
+    }
+    *out = jt;
+    return TS_OK;
+}
+
+const ts_trace_t *ts_job_trace(const ts_job_trace_t *jt) { return jt->trace; }
+
+void ts_job_trace_close(ts_job_trace_t *jt)
+{
+    if (!jt)
+        return;
+    ts_trace_close(jt->trace);
+    if (jt->tss[0] && jt->owner == getpid())
+        unlink(jt->tss);
+    free(jt);
+}
+
+/* ---- preparing and running ------------------------------------------------------------ */
+
+struct ts_job_s {
+    const ts_trace_t *trace;
+    const char *trace_name;
+    const ts_params_t *params;
+    ts_platform_t *pf;
+    ts_placement_t *pl;
+    ts_proto_model_t *pm;
+    ts_replay_result_t *res;
+};
+
+static ts_status open_platform(const char *name, ts_platform_t **out, ts_error_t *err)
+{
+    if (strchr(name, '/') || strstr(name, ".platform"))
+        return ts_platform_open_file(name, out, err);
+    return ts_platform_open_name(name, NULL, out, err);
+}
+
+static ts_locality layout_locality(const void *ctx, int32_t a, int32_t b)
+{
+    return ts_placement_locality(ctx, a, b);
+}
+
+ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_params_t *params,
+                         const ts_job_opts_t *opts, ts_job_t **out, ts_error_t *err)
+{
+    *out = NULL;
+    ts_job_t *job = calloc(1, sizeof *job);
+    if (!job)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    job->trace = t;
+    job->trace_name = trace_name;
+    job->params = params;
+    ts_placement_opts_t place = opts->place;
+    place.nodes_per_leaf = (int)ts_params_int(params, TS_P_NET_NODES_PER_LEAF);
+    ts_status st = open_platform(opts->platform ? opts->platform : "bm-optimized3.36", &job->pf,
+                                 err);
+    if (st == TS_OK)
+        st = ts_placement_open(job->pf, &place, ts_trace_nranks(t), &job->pl, err);
+    if (st == TS_OK)
+        st = ts_proto_model_new(params, &job->pm, err);
+    if (st == TS_OK) {
+        /* Every locality class the placement produces must have a transport under UCX_TLS
+         * (UCX_TLS=self,sm on two nodes cannot run). */
+        unsigned seen = 0, all = (1u << TS_LOC__COUNT) - 2; /* every class but SELF */
+        for (int32_t a = 0; a < ts_trace_nranks(t) && seen != all; a++)
+            for (int32_t b = a + 1; b < ts_trace_nranks(t) && seen != all; b++)
+                seen |= 1u << ts_placement_locality(job->pl, a, b);
+        for (int loc = 0; loc < TS_LOC__COUNT && st == TS_OK; loc++)
+            if (seen & (1u << loc))
+                st = ts_proto_model_check(job->pm, (ts_locality)loc, err);
+    }
+    if (st != TS_OK) {
+        ts_job_close(job);
+        return st;
+    }
+    *out = job;
+    return TS_OK;
+}
+
+const ts_platform_t *ts_job_platform(const ts_job_t *job) { return job->pf; }
+const ts_placement_t *ts_job_placement(const ts_job_t *job) { return job->pl; }
+
+ts_status ts_job_run(ts_job_t *job, ts_error_t *err)
+{
+    const ts_trace_t *t = job->trace;
+    char xml[64];
+    snprintf(xml, sizeof xml, "/tmp/tunesim-platform.%d.xml", (int)getpid());
+    ts_status st = ts_xml_write(xml, job->pf, job->pl, job->params, err);
+    if (st != TS_OK)
+        return st;
+    const char **hosts = calloc((size_t)ts_trace_nranks(t) + 1, sizeof *hosts);
+    if (!hosts) {
+        unlink(xml);
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    }
+    for (int32_t i = 0; i < ts_trace_nranks(t); i++)
+        hosts[i] = ts_placement_host(job->pl, i);
+    ts_replay_spec_t spec = {
+        .trace = t,
+        .trace_name = job->trace_name,
+        .proto = job->pm,
+        .layout = {.platform_xml = xml, .rank_host = hosts, .locality = layout_locality,
+                   .locality_ctx = job->pl},
+        .compute_scale = ts_params_double(job->params, TS_P_CPU_SPEED_RATIO),
+    };
+    st = ts_replay_run(&spec, &job->res, err);
+    unlink(xml);
+    free(hosts);
+    return st;
+}
+
+void ts_job_close(ts_job_t *job)
+{
+    if (!job)
+        return;
+    ts_replay_result_free(job->res);
+    ts_proto_model_free(job->pm);
+    ts_placement_close(job->pl);
+    ts_platform_close(job->pf);
+    free(job);
+}
+
+/* ---- reports ---------------------------------------------------------------------------- */
+
+typedef struct row_s {
+    const char *name;
+    uint64_t visits;
+    double time;
+} row_t;
+
+static int cmp_row(const void *a, const void *b)
+{
+    const row_t *x = a, *y = b;
+    if (x->time != y->time)
+        return x->time > y->time ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* The functions called, most time first (ties by name). */
+static row_t *rows_of(const ts_trace_t *t, const ts_replay_result_t *r, int *n)
+{
+    row_t *rows = calloc((size_t)r->nfuncs + 1, sizeof *rows);
+    int k = 0;
+    for (int32_t f = 0; rows && f < r->nfuncs; f++)
+        if (r->visits[f])
+            rows[k++] = (row_t){ts_trace_func_name(t, f), r->visits[f], r->time[f]};
+    if (rows)
+        qsort(rows, (size_t)k, sizeof *rows, cmp_row);
+    *n = k;
+    return rows;
+}
+
+void ts_job_print_text(const ts_job_t *job, FILE *fp)
+{
+    const ts_trace_t *t = job->trace;
+    const ts_platform_t *pf = job->pf;
+    const ts_placement_t *pl = job->pl;
+    const ts_replay_result_t *r = job->res;
+    fprintf(fp, "trace       %s (%d ranks)\n", job->trace_name, (int)ts_trace_nranks(t));
+    fprintf(fp, "platform    %s: %d nodes x %d ranks, %s, NPS%d, %d leaf switch%s\n",
+            ts_platform_name(pf), ts_placement_nodes(pl), ts_placement_ppn(pl),
+            ts_map_by_name(ts_placement_map_by(pl)), ts_placement_nps(pl),
+            ts_placement_leaves(pl), ts_placement_leaves(pl) == 1 ? "" : "es");
+    fprintf(fp, "settings   ");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *ms = open_memstream(&buf, &len);
+    if (ms) {
+        ts_params_print_changes(job->params, ms);
+        fclose(ms);
+    }
+    if (buf && len) {
+        for (char *p = buf; *p; p++)
+            if (*p == '\n' && p[1])
+                *p = ' ';
+        fprintf(fp, " %s", buf);
+    } else {
+        fprintf(fp, " defaults\n");
+    }
+    free(buf);
+    fprintf(fp, "predicted   %.6f s (makespan); rank 0 finishes at %.6f s\n", r->makespan,
+            r->rank0_elapsed);
+    if (r->collectives)
+        fprintf(fp,
+                "note        %" PRIu64 " collective calls (all ranks) replayed with a "
+                "placeholder algorithm: a dissemination exchange of the per-rank payload, "
+                "ceil(log2 n) rounds; Open MPI's algorithms are not modelled yet\n",
+                r->collectives);
+
+    double all = r->compute_time;
+    int n;
+    row_t *rows = rows_of(t, r, &n);
+    for (int i = 0; rows && i < n; i++)
+        all += rows[i].time;
+    double denom = all > 0 ? all : 1;
+    fprintf(fp, "\n%-4s %14s %12s %7s %15s  %s\n", "type", "visits", "time[s]", "time[%]",
+            "time/visit[us]", "region");
+    fprintf(fp, "%-4s %14s %12.6f %7.1f %15s  %s\n", "ALL", "", all, all > 0 ? 100.0 : 0.0, "",
+            "ALL");
+    fprintf(fp, "%-4s %14s %12.6f %7.1f %15s  %s\n", "COMP", "", r->compute_time,
+            100.0 * r->compute_time / denom, "", "outside MPI");
+    for (int i = 0; rows && i < n; i++)
+        fprintf(fp, "%-4s %14" PRIu64 " %12.6f %7.1f %15.2f  %s\n", "MPI", rows[i].visits,
+                rows[i].time, 100.0 * rows[i].time / denom,
+                rows[i].time * 1e6 / (double)rows[i].visits, rows[i].name);
+    free(rows);
+
+    fprintf(fp, "\nprotocols (messages, bytes)\n");
+    for (int tr = 0; tr < TS_TR__COUNT; tr++)
+        for (int p = 0; p < TS_PROTO__COUNT; p++)
+            if (r->count[tr][p].msgs)
+                fprintf(fp, "  %-8s %-15s %12" PRIu64 " %16" PRIu64 "\n", ts_transport_name(tr),
+                        ts_proto_name(p), r->count[tr][p].msgs, r->count[tr][p].bytes);
+}
+
+json_object *ts_job_json(const ts_job_t *job)
+{
+    const ts_trace_t *t = job->trace;
+    const ts_placement_t *pl = job->pl;
+    const ts_replay_result_t *r = job->res;
+    json_object *root = json_object_new_object();
+    if (!root)
+        return NULL;
+    json_object_object_add(root, "trace", json_object_new_string(job->trace_name));
+    json_object_object_add(root, "platform", json_object_new_string(ts_platform_name(job->pf)));
+    json_object_object_add(root, "nodes", json_object_new_int(ts_placement_nodes(pl)));
+    json_object_object_add(root, "ppn", json_object_new_int(ts_placement_ppn(pl)));
+    json_object_object_add(root, "nps", json_object_new_int(ts_placement_nps(pl)));
+    json_object_object_add(root, "map_by",
+                           json_object_new_string(ts_map_by_name(ts_placement_map_by(pl))));
+    json_object_object_add(root, "predicted_time_s", json_object_new_double(r->makespan));
+    json_object_object_add(root, "rank0_elapsed_s", json_object_new_double(r->rank0_elapsed));
+    json_object_object_add(root, "compute_time_s", json_object_new_double(r->compute_time));
+    json_object_object_add(root, "placeholder_collectives",
+                           json_object_new_uint64(r->collectives));
+    json_object *funcs = json_object_new_object();
+    int n;
+    row_t *rows = rows_of(t, r, &n);
+    for (int i = 0; rows && i < n; i++) {
+        json_object *f = json_object_new_object();
+        json_object_object_add(f, "visits", json_object_new_uint64(rows[i].visits));
+        json_object_object_add(f, "time_s", json_object_new_double(rows[i].time));
+        json_object_object_add(funcs, rows[i].name, f);
+    }
+    free(rows);
+    json_object_object_add(root, "functions", funcs);
+    json_object *protos = json_object_new_object();
+    for (int tr = 0; tr < TS_TR__COUNT; tr++) {
+        json_object *pj = NULL;
+        for (int p = 0; p < TS_PROTO__COUNT; p++) {
+            if (!r->count[tr][p].msgs)
+                continue;
+            if (!pj)
+                pj = json_object_new_object();
+            json_object *c = json_object_new_object();
+            json_object_object_add(c, "messages", json_object_new_uint64(r->count[tr][p].msgs));
+            json_object_object_add(c, "bytes", json_object_new_uint64(r->count[tr][p].bytes));
+            json_object_object_add(pj, ts_proto_name(p), c);
+        }
+        if (pj)
+            json_object_object_add(protos, ts_transport_name(tr), pj);
+    }
+    json_object_object_add(root, "protocols", protos);
+    return root;
+}
+
+void ts_job_print_json(const ts_job_t *job, FILE *fp)
+{
+    json_object *root = ts_job_json(job);
+    if (!root)
+        return;
+    fprintf(fp, "%s\n",
+            json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+                                                     JSON_C_TO_STRING_SPACED |
+                                                     JSON_C_TO_STRING_NOSLASHESCAPE));
+    json_object_put(root);
+}

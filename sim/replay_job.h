@@ -1,0 +1,65 @@
+/* replay_job.h - one replay as `tunesim replay` and every sweep worker run it: a trace opened
+ * for replaying (an OTF2 input converted once to a temporary store), a job prepared from a
+ * parameter set and placement options (platform, placement, protocol model, the check that
+ * UCX_TLS reaches every peer), then run on SimGrid and reported as text or JSON.
+ *
+ * Preparing needs no SimGrid, so a sweep prepares every set in its parent process to report
+ * all invalid sets before any run; ts_job_run may be called once per process (sim/engine.h),
+ * so a sweep runs each job in a forked worker. */
+#ifndef TS_REPLAY_JOB_H
+#define TS_REPLAY_JOB_H
+
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include "../common/status.h"
+#include "../models/params.h"
+#include "../platforms/placement.h"
+#include "../platforms/platform.h"
+#include "../traces/trace.h"
+
+/* A trace ready for replays. */
+typedef struct ts_job_trace_s ts_job_trace_t;
+
+/* Open path (OTF2 anchor, directory or store). An OTF2 trace is written to a temporary store
+ * (/tmp/tunesim-trace.PID.tss) and replayed from it: the store's cursors read events chunk by
+ * chunk, so a replay's memory does not grow with the trace. The caller owns *out
+ * (ts_job_trace_close, which removes the temporary store). Forked children may read it; only
+ * the process that opened it may close it. */
+ts_status ts_job_trace_open(const char *path, ts_job_trace_t **out, ts_error_t *err);
+const ts_trace_t *ts_job_trace(const ts_job_trace_t *jt);
+void ts_job_trace_close(ts_job_trace_t *jt);
+
+/* Where to run. */
+typedef struct ts_job_opts_s {
+    const char *platform;       /* platform name or .platform file; NULL: bm-optimized3.36 */
+    ts_placement_opts_t place;  /* nodes_per_leaf is taken from the parameters */
+} ts_job_opts_t;
+
+typedef struct ts_job_s ts_job_t;
+
+/* Open the platform, place the trace's ranks, build the protocol model and check that every
+ * locality class the placement produces has a transport under UCX_TLS. No SimGrid call.
+ * trace_name is how reports name the trace (kept as a pointer, like t and params: all three
+ * must outlive the job). On failure *out is NULL and err holds a one-line message. */
+ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_params_t *params,
+                         const ts_job_opts_t *opts, ts_job_t **out, ts_error_t *err);
+const ts_platform_t *ts_job_platform(const ts_job_t *job);
+const ts_placement_t *ts_job_placement(const ts_job_t *job);
+
+/* Write the SimGrid platform file (removed again before returning) and replay. Once per
+ * process. */
+ts_status ts_job_run(ts_job_t *job, ts_error_t *err);
+
+/* The report of a job that ran: `tunesim replay`'s text, or its JSON document (a new object
+ * owned by the caller; NULL when out of memory). */
+void ts_job_print_text(const ts_job_t *job, FILE *fp);
+json_object *ts_job_json(const ts_job_t *job);
+/* The JSON document as `tunesim replay --json` prints it (pretty, one trailing newline). */
+void ts_job_print_json(const ts_job_t *job, FILE *fp);
+
+/* Free a job; NULL is fine. */
+void ts_job_close(ts_job_t *job);
+
+#endif

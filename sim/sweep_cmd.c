@@ -1,0 +1,1090 @@
+/* sweep_cmd.c - `tunesim sweep TRACE --sets FILE [options]`: every set of the sets file is
+ * checked (all mistakes reported at once) and placed in this process; the trace is opened
+ * once and forked workers (-j N) each run one replay (SimGrid allows one per process) and
+ * send its JSON document back through a pipe. The parent appends one line per finished set to
+ * the results file (a single write of the whole line, then fsync), so a rerun skips the sets
+ * already there and an interrupted sweep loses only the sets in flight. Also writes Slurm job
+ * arrays (--emit-slurm DIR) and merges their results (--merge DIR). Outputs: sweep_report.c. */
+#include "sweep_cmd.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "../common/outfile.h"
+#include "../models/params.h"
+#include "../models/sets.h"
+#include "replay_job.h"
+#include "sweep_report.h"
+
+/* A Slurm array larger than this is split into chunks of sets per task (Slurm's default
+ * MaxArraySize is 1001, so indices 0-999 fit everywhere by default). */
+#define SLURM_MAX_TASKS 1000
+/* Bumped when the meaning of a result changes, so that old results files are not reused. */
+#define KEY_VERSION "v1"
+
+typedef struct sweep_opts_s {
+    const char *trace, *sets, *platform, *map_by_text;
+    const char *csv, *json, *plot, *results, *emit, *merge, *baseline;
+    ts_placement_opts_t place;
+    int jobs;
+    int nonly;
+    const char **only;
+} sweep_opts_t;
+
+/* One set of the sweep, as the parent holds it. */
+typedef struct sset_s {
+    int idx; /* in the sets file */
+    const char *name;
+    ts_params_t *params;
+    ts_job_opts_t jo;
+    json_object *settings; /* ["KEY=VALUE", ...]: the changes from the defaults */
+    char *key;             /* what a result must match to count for this set */
+    json_object *result;   /* the replay's document, once there is one */
+    char *error;           /* why the set failed */
+    int selected;          /* run and reported (all, or those named by --only) */
+} sset_t;
+
+typedef struct sweep_s {
+    sweep_opts_t o;
+    ts_sets_t *sets;
+    ts_job_trace_t *jt;
+    const char *platform_name; /* resolved, e.g. bm-optimized3.36 */
+    char *platform_owned;
+    int n;
+    sset_t *s;
+    json_object *records; /* every line of the results file, parsed (array) */
+    char *results_path;   /* NULL: results stay in memory (no resume) */
+    int results_fd;
+} sweep_t;
+
+/* ---- options ------------------------------------------------------------------------------- */
+
+static int parse_int(const char *s, int lo, int hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || errno || v < lo || v > hi)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static ts_status parse_opts(int argc, char **argv, sweep_opts_t *o, ts_error_t *err)
+{
+    memset(o, 0, sizeof *o);
+    o->only = calloc((size_t)argc + 1, sizeof *o->only);
+    if (!o->only)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    struct {
+        const char *flag;
+        const char **dst;
+    } strs[] = {{"--sets", &o->sets},       {"--platform", &o->platform},
+                {"--csv", &o->csv},         {"--json", &o->json},
+                {"--plot", &o->plot},       {"--results", &o->results},
+                {"--emit-slurm", &o->emit}, {"--merge", &o->merge},
+                {"--baseline", &o->baseline}};
+    ts_status st = TS_OK;
+    for (int i = 1; i < argc && st == TS_OK; i++) {
+        const char *a = argv[i];
+        int has = i + 1 < argc, done = 0;
+        for (size_t k = 0; k < sizeof strs / sizeof strs[0] && !done; k++)
+            if (strcmp(a, strs[k].flag) == 0 && has) {
+                *strs[k].dst = argv[++i];
+                done = 1;
+            }
+        if (done)
+            continue;
+        if (strcmp(a, "--only") == 0 && has) {
+            o->only[o->nonly++] = argv[++i];
+        } else if ((strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) && has) {
+            if (parse_int(argv[++i], 1, 4096, &o->jobs))
+                st = ts_error_set(err, TS_EUSAGE, "sweep: -j expects a count, got '%s'", argv[i]);
+        } else if (strncmp(a, "-j", 2) == 0 && a[2]) {
+            if (parse_int(a + 2, 1, 4096, &o->jobs))
+                st = ts_error_set(err, TS_EUSAGE, "sweep: -j expects a count, got '%s'", a + 2);
+        } else if (strcmp(a, "--nodes") == 0 && has) {
+            if (parse_int(argv[++i], 1, 1 << 20, &o->place.nodes))
+                st = ts_error_set(err, TS_EUSAGE, "sweep: --nodes expects a count, got '%s'",
+                                  argv[i]);
+        } else if (strcmp(a, "--ppn") == 0 && has) {
+            if (parse_int(argv[++i], 1, 1 << 20, &o->place.ppn))
+                st = ts_error_set(err, TS_EUSAGE, "sweep: --ppn expects a count, got '%s'",
+                                  argv[i]);
+        } else if (strcmp(a, "--nps") == 0 && has) {
+            if (parse_int(argv[++i], 1, 64, &o->place.nps))
+                st = ts_error_set(err, TS_EUSAGE, "sweep: --nps expects 1 or 2, got '%s'",
+                                  argv[i]);
+        } else if (strcmp(a, "--map-by") == 0 && has) {
+            o->map_by_text = argv[++i];
+            st = ts_map_by_parse(o->map_by_text, &o->place.map_by, err);
+        } else if (a[0] == '-') {
+            st = ts_error_set(err, TS_EUSAGE, "sweep: unknown option or missing value '%s'", a);
+        } else if (!o->trace) {
+            o->trace = a;
+        } else {
+            st = ts_error_set(err, TS_EUSAGE, "sweep: unexpected argument '%s'", a);
+        }
+    }
+    if (st != TS_OK)
+        return st;
+    if (o->merge) {
+        if (o->trace || o->sets || o->emit || o->nonly || o->results)
+            return ts_error_set(err, TS_EUSAGE,
+                                "sweep: --merge DIR takes only --csv, --json, --plot and "
+                                "--baseline (the rest is in DIR/plan.json)");
+        return TS_OK;
+    }
+    if (!o->trace)
+        return ts_error_set(err, TS_EUSAGE, "sweep: missing TRACE");
+    if (!o->sets)
+        return ts_error_set(err, TS_EUSAGE, "sweep: missing --sets FILE");
+    if (o->emit && (o->nonly || o->results))
+        return ts_error_set(err, TS_EUSAGE,
+                            "sweep: --emit-slurm chooses --only and --results for each task");
+    if (!o->jobs) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        o->jobs = n > 0 ? (int)n : 1;
+    }
+    return TS_OK;
+}
+
+/* ---- small helpers ------------------------------------------------------------------------- */
+
+static ts_status write_all(int fd, const char *buf, size_t len)
+{
+    while (len) {
+        ssize_t w = write(fd, buf, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return TS_EIO;
+        buf += w;
+        len -= (size_t)w;
+    }
+    return TS_OK;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return NULL;
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *ms = open_memstream(&buf, &n);
+    char chunk[65536];
+    size_t got;
+    while (ms && (got = fread(chunk, 1, sizeof chunk, fp)) > 0)
+        fwrite(chunk, 1, got, ms);
+    int bad = ferror(fp);
+    fclose(fp);
+    if (!ms || fclose(ms) != 0 || bad) {
+        free(buf);
+        return NULL;
+    }
+    if (len)
+        *len = n;
+    return buf;
+}
+
+/* The settings that differ from the defaults, as a JSON array of "KEY=VALUE". */
+static json_object *settings_of(const ts_params_t *p)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *ms = open_memstream(&buf, &len);
+    if (!ms)
+        return NULL;
+    ts_params_print_changes(p, ms);
+    if (fclose(ms) != 0) {
+        free(buf);
+        return NULL;
+    }
+    json_object *a = json_object_new_array();
+    for (char *line = buf, *next; a && line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        json_object_array_add(a, json_object_new_string(line));
+    }
+    free(buf);
+    return a;
+}
+
+/* The identity of a result: set name, settings, where it ran and which trace (by size: a
+ * result of another trace must not count). */
+static char *make_key(const sset_t *s, const char *platform, const ts_placement_t *pl,
+                      const ts_trace_t *t)
+{
+    char *set = NULL, *key = NULL;
+    size_t len = 0;
+    FILE *ms = open_memstream(&set, &len);
+    if (!ms)
+        return NULL;
+    size_t n = json_object_array_length(s->settings);
+    for (size_t i = 0; i < n; i++)
+        fprintf(ms, "%s%s", i ? " " : "",
+                json_object_get_string(json_object_array_get_idx(s->settings, i)));
+    if (fclose(ms) != 0) {
+        free(set);
+        return NULL;
+    }
+    if (asprintf(&key, "%s|%s|%s|nodes=%d|ppn=%d|nps=%d|map_by=%s|ranks=%d|events=%llu|%s",
+                 KEY_VERSION, s->name, platform, ts_placement_nodes(pl), ts_placement_ppn(pl),
+                 ts_placement_nps(pl), ts_map_by_name(ts_placement_map_by(pl)),
+                 (int)ts_trace_nranks(t), (unsigned long long)ts_trace_nevents(t), set) < 0)
+        key = NULL;
+    free(set);
+    return key;
+}
+
+static const char *jstr(json_object *o, const char *key)
+{
+    json_object *v;
+    return o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string)
+               ? json_object_get_string(v)
+               : NULL;
+}
+
+/* Parse a results file (JSON lines) into records, appended to arr. A line that is not a
+ * complete record (the torn last line of an interrupted sweep) is skipped. */
+static void load_records(const char *path, json_object *arr)
+{
+    char *text = read_file(path, NULL);
+    for (char *line = text, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (!next)
+            break; /* no newline: the line was still being written */
+        *next++ = '\0';
+        json_object *j = json_tokener_parse(line);
+        json_object *res;
+        if (j && jstr(j, "key") && json_object_object_get_ex(j, "result", &res) &&
+            json_object_is_type(res, json_type_object))
+            json_object_array_add(arr, j);
+        else
+            json_object_put(j);
+    }
+    free(text);
+}
+
+/* Give each selected set without a result the last record that matches its key. */
+static void match_records(sweep_t *sw)
+{
+    size_t n = json_object_array_length(sw->records);
+    for (size_t r = 0; r < n; r++) {
+        json_object *rec = json_object_array_get_idx(sw->records, r);
+        const char *key = jstr(rec, "key");
+        for (int i = 0; i < sw->n; i++)
+            if (sw->s[i].key && strcmp(sw->s[i].key, key) == 0) {
+                json_object *res;
+                json_object_object_get_ex(rec, "result", &res);
+                json_object_put(sw->s[i].result);
+                sw->s[i].result = json_object_get(res);
+            }
+    }
+}
+
+/* ---- checking and placing every set ------------------------------------------------------ */
+
+static void sweep_free(sweep_t *sw)
+{
+    for (int i = 0; i < sw->n; i++) {
+        ts_params_free(sw->s[i].params);
+        json_object_put(sw->s[i].settings);
+        json_object_put(sw->s[i].result);
+        free(sw->s[i].key);
+        free(sw->s[i].error);
+    }
+    free(sw->s);
+    json_object_put(sw->records);
+    if (sw->results_fd > 0)
+        close(sw->results_fd);
+    free(sw->results_path);
+    free(sw->platform_owned);
+    ts_job_trace_close(sw->jt);
+    ts_sets_free(sw->sets);
+    free(sw->o.only);
+}
+
+/* Parse the sets file, open the trace, and prepare every set (placement, transports) without
+ * running anything. Every mistake goes into the sets' error list. */
+static ts_status prepare(sweep_t *sw, ts_error_t *err)
+{
+    ts_status st = ts_sets_open(sw->o.sets, NULL, &sw->sets, err);
+    if (st != TS_OK)
+        return st;
+    ts_sets_t *sets = sw->sets;
+    sw->n = ts_sets_count(sets);
+    sw->s = calloc((size_t)sw->n + 1, sizeof *sw->s);
+    if (!sw->s)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    int bad_before = ts_sets_nerrors(sets);
+    for (int i = 0; i < sw->n; i++) {
+        sset_t *s = &sw->s[i];
+        s->idx = i;
+        s->name = ts_sets_name(sets, i);
+        s->selected = sw->o.nonly == 0;
+        for (int k = 0; k < sw->o.nonly; k++)
+            s->selected |= strcmp(sw->o.only[k], s->name) == 0;
+        if ((st = ts_params_new(&s->params)) != TS_OK)
+            return ts_error_set(err, st, "out of memory");
+        ts_error_t e;
+        ts_error_clear(&e);
+        if (ts_sets_apply(sets, i, s->params, &e) != TS_OK) {
+            ts_params_free(s->params); /* already among the file's mistakes */
+            s->params = NULL;
+            continue;
+        }
+        if (!(s->settings = settings_of(s->params)))
+            return ts_error_set(err, TS_ENOMEM, "out of memory");
+        const ts_set_place_t *sp = ts_sets_place(sets, i);
+        s->jo.platform = sw->o.platform;
+        s->jo.place = sw->o.place;
+        if (sp->nodes)
+            s->jo.place.nodes = sp->nodes;
+        if (sp->ppn)
+            s->jo.place.ppn = sp->ppn;
+        if (sp->nps)
+            s->jo.place.nps = sp->nps;
+        if (sp->map_by)
+            ts_map_by_parse(sp->map_by, &s->jo.place.map_by, NULL); /* checked when parsed */
+    }
+    for (int k = 0; k < sw->o.nonly; k++)
+        if (ts_sets_find(sets, sw->o.only[k]) < 0)
+            ts_sets_add_error(sets, "--only %s: no set of that name in %s", sw->o.only[k],
+                              sw->o.sets);
+    if (sw->o.baseline && ts_sets_find(sets, sw->o.baseline) < 0)
+        ts_sets_add_error(sets, "--baseline %s: no set of that name in %s", sw->o.baseline,
+                          sw->o.sets);
+    /* The trace once, for every set and every worker. */
+    if ((st = ts_job_trace_open(sw->o.trace, &sw->jt, err)) != TS_OK)
+        return st;
+    const ts_trace_t *t = ts_job_trace(sw->jt);
+    for (int i = 0; i < sw->n; i++) {
+        sset_t *s = &sw->s[i];
+        if (!s->params)
+            continue;
+        ts_job_t *job;
+        ts_error_t e;
+        ts_error_clear(&e);
+        if (ts_job_prepare(t, sw->o.trace, s->params, &s->jo, &job, &e) != TS_OK) {
+            ts_sets_add_error(sets, "%s:%d: [%s] %s", sw->o.sets, ts_sets_line(sets, i), s->name,
+                              e.msg);
+            continue;
+        }
+        if (!sw->platform_owned &&
+            !(sw->platform_owned = strdup(ts_platform_name(ts_job_platform(job))))) {
+            ts_job_close(job);
+            return ts_error_set(err, TS_ENOMEM, "out of memory");
+        }
+        s->key = make_key(s, sw->platform_owned, ts_job_placement(job), t);
+        ts_job_close(job);
+        if (!s->key)
+            return ts_error_set(err, TS_ENOMEM, "out of memory");
+    }
+    sw->platform_name = sw->platform_owned;
+    int nbad = ts_sets_nerrors(sets);
+    if (nbad) {
+        for (int i = 0; i < nbad; i++)
+            fprintf(stderr, "tunesim: %s\n", ts_sets_error(sets, i));
+        return ts_error_set(err, TS_EARG, "sweep: %d mistake%s in %s (listed above); nothing was "
+                                          "run",
+                            nbad, nbad == 1 ? "" : "s", sw->o.sets);
+    }
+    (void)bad_before;
+    return TS_OK;
+}
+
+/* ---- results file ---------------------------------------------------------------------------- */
+
+static char *default_results_path(const sweep_opts_t *o)
+{
+    const char *base = o->json ? o->json : o->csv;
+    if (!base)
+        return NULL;
+    size_t n = strlen(base);
+    const char *ext = o->json ? ".json" : ".csv";
+    size_t e = strlen(ext);
+    if (n > e && strcmp(base + n - e, ext) == 0)
+        n -= e;
+    char *p;
+    return asprintf(&p, "%.*s.results.jsonl", (int)n, base) < 0 ? NULL : p;
+}
+
+static ts_status open_results(sweep_t *sw, ts_error_t *err)
+{
+    sw->results_fd = -1;
+    if (!(sw->records = json_object_new_array()))
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    if (sw->o.results) {
+        if (!(sw->results_path = strdup(sw->o.results)))
+            return ts_error_set(err, TS_ENOMEM, "out of memory");
+    } else {
+        sw->results_path = default_results_path(&sw->o);
+    }
+    if (!sw->results_path)
+        return TS_OK;
+    load_records(sw->results_path, sw->records);
+    match_records(sw);
+    sw->results_fd = open(sw->results_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+    if (sw->results_fd < 0)
+        return ts_error_set(err, TS_EIO, "%s: cannot open the results file: %s",
+                            sw->results_path, strerror(errno));
+    /* A torn last line (interrupted mid-write) must not glue onto the next record. */
+    struct stat sb;
+    if (fstat(sw->results_fd, &sb) == 0 && sb.st_size > 0) {
+        char last = '\n';
+        int rfd = open(sw->results_path, O_RDONLY | O_CLOEXEC);
+        if (rfd >= 0) {
+            if (pread(rfd, &last, 1, sb.st_size - 1) != 1)
+                last = '\n';
+            close(rfd);
+        }
+        if (last != '\n' && write_all(sw->results_fd, "\n", 1) != TS_OK)
+            return ts_error_set(err, TS_EIO, "%s: write failed: %s", sw->results_path,
+                                strerror(errno));
+    }
+    return TS_OK;
+}
+
+/* One line per finished set, written whole by one write() and synced before the next set is
+ * reported, so a crash leaves complete lines (and at most one torn one, which is skipped). */
+static ts_status append_record(sweep_t *sw, const sset_t *s, ts_error_t *err)
+{
+    json_object *rec = json_object_new_object();
+    json_object_object_add(rec, "key", json_object_new_string(s->key));
+    json_object_object_add(rec, "name", json_object_new_string(s->name));
+    json_object_object_add(rec, "settings", json_object_get(s->settings));
+    json_object_object_add(rec, "result", json_object_get(s->result));
+    ts_status st = TS_OK;
+    if (sw->results_fd >= 0) {
+        const char *txt = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN |
+                                                                  JSON_C_TO_STRING_NOSLASHESCAPE);
+        char *line;
+        if (asprintf(&line, "%s\n", txt) < 0) {
+            st = ts_error_set(err, TS_ENOMEM, "out of memory");
+        } else {
+            if (write_all(sw->results_fd, line, strlen(line)) != TS_OK ||
+                fsync(sw->results_fd) != 0)
+                st = ts_error_set(err, TS_EIO, "%s: write failed: %s", sw->results_path,
+                                  strerror(errno));
+            free(line);
+        }
+    }
+    json_object_put(rec);
+    return st;
+}
+
+/* ---- workers ----------------------------------------------------------------------------------- */
+
+/* In the child: one replay; its JSON document (or "E" and the one-line error) to fd. */
+static void worker_main(const sweep_t *sw, const sset_t *s, int fd)
+{
+    ts_error_t e;
+    ts_error_clear(&e);
+    ts_job_t *job = NULL;
+    ts_status st = ts_job_prepare(ts_job_trace(sw->jt), sw->o.trace, s->params, &s->jo, &job, &e);
+    if (st == TS_OK)
+        st = ts_job_run(job, &e);
+    if (st == TS_OK) {
+        json_object *j = ts_job_json(job);
+        const char *txt = j ? json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN |
+                                                                    JSON_C_TO_STRING_NOSLASHESCAPE)
+                            : NULL;
+        if (!txt || write_all(fd, "R", 1) != TS_OK || write_all(fd, txt, strlen(txt)) != TS_OK)
+            st = TS_EIO;
+        json_object_put(j);
+    } else {
+        const char *msg = e.msg[0] ? e.msg : ts_status_message(st);
+        if (write_all(fd, "E", 1) == TS_OK)
+            write_all(fd, msg, strlen(msg));
+    }
+    close(fd);
+    /* No exit handlers: they belong to the parent (its temporary store, its stdio). */
+    _exit(st == TS_OK ? 0 : 1);
+}
+
+typedef struct worker_s {
+    pid_t pid;
+    int fd;
+    sset_t *set;
+    char *buf;
+    size_t len, cap;
+} worker_t;
+
+static void set_failed(sset_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void set_failed(sset_t *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    free(s->error);
+    if (vasprintf(&s->error, fmt, ap) < 0)
+        s->error = NULL;
+    va_end(ap);
+}
+
+/* A worker's pipe reached its end: collect its status and its answer. */
+static ts_status finish_worker(sweep_t *sw, worker_t *w, ts_error_t *err)
+{
+    int status = 0;
+    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    sset_t *s = w->set;
+    char *text = w->buf ? w->buf : "";
+    if (w->buf)
+        w->buf[w->len] = '\0';
+    ts_status st = TS_OK;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && text[0] == 'R') {
+        json_object *j = json_tokener_parse(text + 1);
+        if (j && json_object_is_type(j, json_type_object)) {
+            s->result = j;
+            st = append_record(sw, s, err);
+        } else {
+            json_object_put(j);
+            set_failed(s, "the worker's result is not a JSON document");
+        }
+    } else if (WIFEXITED(status) && text[0] == 'E') {
+        set_failed(s, "%s", text + 1);
+    } else if (WIFSIGNALED(status)) {
+        set_failed(s, "worker (pid %d) killed by signal %d (%s)", (int)w->pid, WTERMSIG(status),
+                   strsignal(WTERMSIG(status)));
+    } else {
+        set_failed(s, "worker (pid %d) exited with status %d without a result", (int)w->pid,
+                   WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    }
+    free(w->buf);
+    close(w->fd);
+    memset(w, 0, sizeof *w);
+    w->fd = -1;
+    return st;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void fmt_dur(char *buf, size_t n, double s)
+{
+    long t = (long)(s + 0.5);
+    if (t >= 3600)
+        snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+    else
+        snprintf(buf, n, "%ld:%02ld", t / 60, t % 60);
+}
+
+static void progress(int tty, int done, int failed, int total, int ran, int left, double t0,
+                     int final)
+{
+    if (!tty)
+        return;
+    char el[32], eta[32] = "?";
+    double elapsed = now_s() - t0;
+    fmt_dur(el, sizeof el, elapsed);
+    if (ran > 0)
+        fmt_dur(eta, sizeof eta, elapsed / ran * left);
+    fprintf(stderr, "\r\033[Ksweep: %d/%d sets done%s%.0d%s, elapsed %s, remaining ~%s", done,
+            total, failed ? " (" : "", failed, failed ? " failed)" : "", el, left ? eta : "0:00");
+    if (final)
+        fputc('\n', stderr);
+    fflush(stderr);
+}
+
+static ts_status run_sets(sweep_t *sw, ts_error_t *err)
+{
+    int total = 0, done = 0, ntodo = 0;
+    sset_t **todo = calloc((size_t)sw->n + 1, sizeof *todo);
+    worker_t *w = calloc((size_t)sw->o.jobs, sizeof *w);
+    struct pollfd *pfd = calloc((size_t)sw->o.jobs, sizeof *pfd);
+    if (!todo || !w || !pfd) {
+        free(todo);
+        free(w);
+        free(pfd);
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    }
+    for (int i = 0; i < sw->n; i++) {
+        if (!sw->s[i].selected)
+            continue;
+        total++;
+        if (sw->s[i].result)
+            done++;
+        else
+            todo[ntodo++] = &sw->s[i];
+    }
+    int tty = isatty(STDERR_FILENO);
+    if (tty && done)
+        fprintf(stderr, "sweep: resuming: %d of %d sets already in %s\n", done, total,
+                sw->results_path);
+    double t0 = now_s();
+    int next = 0, running = 0, finished = 0, failed = 0;
+    ts_status st = TS_OK;
+    for (int j = 0; j < sw->o.jobs; j++)
+        w[j].fd = -1;
+    progress(tty, done, failed, total, 0, ntodo, t0, 0);
+    while (st == TS_OK && (next < ntodo || running)) {
+        for (int j = 0; j < sw->o.jobs && next < ntodo && st == TS_OK; j++) {
+            if (w[j].fd >= 0)
+                continue;
+            int fds[2];
+            if (pipe2(fds, O_CLOEXEC) != 0) {
+                st = ts_error_set(err, TS_EIO, "sweep: cannot create a pipe: %s", strerror(errno));
+                break;
+            }
+            fflush(NULL);
+            pid_t pid = fork();
+            if (pid < 0) {
+                close(fds[0]);
+                close(fds[1]);
+                st = ts_error_set(err, TS_EIO, "sweep: cannot start a worker: %s",
+                                  strerror(errno));
+                break;
+            }
+            if (pid == 0) {
+                close(fds[0]);
+                worker_main(sw, todo[next], fds[1]);
+            }
+            close(fds[1]);
+            w[j] = (worker_t){.pid = pid, .fd = fds[0], .set = todo[next++]};
+            running++;
+        }
+        if (!running)
+            break;
+        int np = 0;
+        int map[4096];
+        for (int j = 0; j < sw->o.jobs; j++)
+            if (w[j].fd >= 0) {
+                pfd[np] = (struct pollfd){.fd = w[j].fd, .events = POLLIN};
+                map[np++] = j;
+            }
+        int r = poll(pfd, (nfds_t)np, tty ? 1000 : -1);
+        if (r < 0 && errno != EINTR) {
+            st = ts_error_set(err, TS_EIO, "sweep: poll: %s", strerror(errno));
+            break;
+        }
+        for (int k = 0; k < np && r > 0 && st == TS_OK; k++) {
+            if (!pfd[k].revents)
+                continue;
+            worker_t *wk = &w[map[k]];
+            if (wk->cap - wk->len < 65536) {
+                size_t cap = wk->cap ? 2 * wk->cap : 131072;
+                char *b = realloc(wk->buf, cap + 1);
+                if (!b) {
+                    st = ts_error_set(err, TS_ENOMEM, "out of memory");
+                    break;
+                }
+                wk->buf = b;
+                wk->cap = cap;
+            }
+            ssize_t got = read(wk->fd, wk->buf + wk->len, wk->cap - wk->len);
+            if (got > 0) {
+                wk->len += (size_t)got;
+                continue;
+            }
+            if (got < 0 && errno == EINTR)
+                continue;
+            sset_t *s = wk->set;
+            st = finish_worker(sw, wk, err);
+            running--;
+            finished++;
+            if (s->result) {
+                done++;
+            } else {
+                failed++;
+                if (tty)
+                    fprintf(stderr, "\r\033[K");
+                fprintf(stderr, "tunesim: set %s failed: %s\n", s->name, s->error);
+            }
+        }
+        progress(tty, done, failed, total, finished, ntodo - finished, t0, 0);
+    }
+    progress(tty, done, failed, total, finished, ntodo - finished, t0, 1);
+    /* On an error of our own, stop the workers still running; their sets stay to do. */
+    for (int j = 0; j < sw->o.jobs; j++)
+        if (w[j].fd >= 0) {
+            kill(w[j].pid, SIGTERM);
+            while (waitpid(w[j].pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+            close(w[j].fd);
+            free(w[j].buf);
+        }
+    free(todo);
+    free(w);
+    free(pfd);
+    return st;
+}
+
+/* ---- reports ---------------------------------------------------------------------------------- */
+
+static ts_status report(const char *trace, const char *platform, const char *baseline,
+                        const sweep_opts_t *o, int n, const ts_sweep_entry_t *e, ts_error_t *err)
+{
+    ts_sweep_report_t r = {trace, platform, baseline, n, e};
+    ts_sweep_print_table(&r, stdout);
+    ts_status st = TS_OK;
+    if (fflush(stdout) != 0)
+        st = ts_error_set(err, TS_EIO, "writing the report failed");
+    if (st == TS_OK && o->json)
+        st = ts_sweep_write_json(&r, o->json, err);
+    if (st == TS_OK && o->csv)
+        st = ts_sweep_write_csv(&r, o->csv, err);
+    if (st == TS_OK && o->plot)
+        st = ts_sweep_write_plot(&r, o->plot, err);
+    return st;
+}
+
+static ts_status report_sweep(sweep_t *sw, ts_error_t *err)
+{
+    ts_sweep_entry_t *e = calloc((size_t)sw->n + 1, sizeof *e);
+    if (!e)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    int n = 0, failed = 0;
+    for (int i = 0; i < sw->n; i++) {
+        const sset_t *s = &sw->s[i];
+        if (!s->selected)
+            continue;
+        e[n++] = (ts_sweep_entry_t){s->name, s->settings, s->result,
+                                    s->error ? s->error : "not run"};
+        failed += !s->result;
+    }
+    const char *baseline = sw->o.baseline ? sw->o.baseline : sw->s[0].name;
+    ts_status st = report(sw->o.trace, sw->platform_name, baseline, &sw->o, n, e, err);
+    free(e);
+    if (st == TS_OK && failed)
+        st = ts_error_set(err, TS_ECHILD,
+                          "sweep: %d of %d sets failed (listed above); the same command reruns "
+                          "only them",
+                          failed, n);
+    return st;
+}
+
+/* ---- Slurm ---------------------------------------------------------------------------------- */
+
+/* s in single quotes for bash ('\'' for a quote). */
+static void sh_quote(FILE *fp, const char *s)
+{
+    fputc('\'', fp);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputs("'\\''", fp);
+        else
+            fputc(*s, fp);
+    }
+    fputc('\'', fp);
+}
+
+static ts_status mkdir_p(const char *path, ts_error_t *err)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *c = buf + 1; *c; c++)
+        if (*c == '/') {
+            *c = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return ts_error_set(err, TS_EIO, "%s: cannot create: %s", buf, strerror(errno));
+            *c = '/';
+        }
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return ts_error_set(err, TS_EIO, "%s: cannot create: %s", buf, strerror(errno));
+    return TS_OK;
+}
+
+static ts_status write_text(const char *path, const char *text, size_t len, int exec,
+                            ts_error_t *err)
+{
+    ts_outfile_t *of;
+    ts_status st = ts_outfile_open(path, &of, err);
+    if (st != TS_OK)
+        return st;
+    fwrite(text, 1, len, ts_outfile_stream(of));
+    if (exec)
+        fchmod(fileno(ts_outfile_stream(of)), 0755);
+    return ts_outfile_commit(of, err);
+}
+
+static ts_status emit_slurm(sweep_t *sw, ts_error_t *err)
+{
+    const char *d = sw->o.emit;
+    ts_status st = mkdir_p(d, err);
+    char dir[4096], exe[4096], trace[4096], path[4200];
+    if (st == TS_OK && !realpath(d, dir))
+        st = ts_error_set(err, TS_EIO, "%s: %s", d, strerror(errno));
+    if (st == TS_OK && !realpath(sw->o.trace, trace))
+        st = ts_error_set(err, TS_EIO, "%s: %s", sw->o.trace, strerror(errno));
+    ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (st == TS_OK && el <= 0)
+        st = ts_error_set(err, TS_EIO, "cannot find the tunesim executable: %s", strerror(errno));
+    if (st != TS_OK)
+        return st;
+    exe[el] = '\0';
+    for (const char *sub = "results\0logs\0"; *sub && st == TS_OK; sub += strlen(sub) + 1) {
+        snprintf(path, sizeof path, "%s/%s", dir, sub);
+        st = mkdir_p(path, err);
+    }
+    /* The sets file travels with the job: later edits of the original do not change it. */
+    size_t len;
+    char *text = read_file(sw->o.sets, &len);
+    if (st == TS_OK && !text)
+        st = ts_error_set(err, TS_EIO, "%s: cannot read: %s", sw->o.sets, strerror(errno));
+    snprintf(path, sizeof path, "%s/sweep.sets", dir);
+    if (st == TS_OK)
+        st = write_text(path, text, len, 0, err);
+    free(text);
+    if (st != TS_OK)
+        return st;
+
+    /* The plan: what --merge needs without the trace. */
+    json_object *plan = json_object_new_object();
+    json_object_object_add(plan, "trace", json_object_new_string(sw->o.trace));
+    json_object_object_add(plan, "platform", json_object_new_string(sw->platform_name));
+    json_object_object_add(plan, "baseline",
+                           json_object_new_string(sw->o.baseline ? sw->o.baseline
+                                                                 : sw->s[0].name));
+    json_object *arr = json_object_new_array();
+    for (int i = 0; i < sw->n; i++) {
+        json_object *s = json_object_new_object();
+        json_object_object_add(s, "name", json_object_new_string(sw->s[i].name));
+        json_object_object_add(s, "key", json_object_new_string(sw->s[i].key));
+        json_object_object_add(s, "settings", json_object_get(sw->s[i].settings));
+        json_object_array_add(arr, s);
+    }
+    json_object_object_add(plan, "sets", arr);
+    const char *pj = json_object_to_json_string_ext(plan, JSON_C_TO_STRING_PRETTY |
+                                                              JSON_C_TO_STRING_SPACED |
+                                                              JSON_C_TO_STRING_NOSLASHESCAPE);
+    snprintf(path, sizeof path, "%s/plan.json", dir);
+    char *pjn;
+    if (asprintf(&pjn, "%s\n", pj) < 0)
+        st = ts_error_set(err, TS_ENOMEM, "out of memory");
+    else
+        st = write_text(path, pjn, strlen(pjn), 0, err);
+    free(pjn);
+    json_object_put(plan);
+    if (st != TS_OK)
+        return st;
+
+    int ntasks = sw->n < SLURM_MAX_TASKS ? sw->n : SLURM_MAX_TASKS;
+    int chunk = (sw->n + ntasks - 1) / ntasks;
+    ntasks = (sw->n + chunk - 1) / chunk;
+    char *buf = NULL;
+    size_t blen = 0;
+    FILE *fp = open_memstream(&buf, &blen);
+    if (!fp)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    fprintf(fp, "#!/bin/bash\n"
+                "# sweep.sbatch - written by `tunesim sweep --emit-slurm`: a Slurm job array "
+                "over the sets\n"
+                "# of sweep.sets, %d set%s per task; task N replays its sets and writes\n"
+                "# results/task-N.jsonl. Submit it and the merge step after it:\n"
+                "#   job=$(sbatch --parsable sweep.sbatch) && "
+                "sbatch --dependency=afterany:$job merge.sh\n"
+                "# A task can also run here: SLURM_ARRAY_TASK_ID=0 bash sweep.sbatch\n",
+            chunk, chunk == 1 ? "" : "s");
+    fprintf(fp, "#SBATCH --job-name=tunesim-sweep\n#SBATCH --array=0-%d\n#SBATCH --ntasks=1\n"
+                "#SBATCH --cpus-per-task=1\n#SBATCH --output=%s/logs/sweep-%%A_%%a.out\n",
+            ntasks - 1, dir);
+    fprintf(fp, "set -euo pipefail\ntunesim=${TUNESIM:-");
+    sh_quote(fp, exe);
+    fprintf(fp, "}\ndir=");
+    sh_quote(fp, dir);
+    fprintf(fp, "\nchunk=%d\nnames=(", chunk);
+    for (int i = 0; i < sw->n; i++)
+        fprintf(fp, "%s%s", i ? " " : "", sw->s[i].name); /* names need no quoting */
+    fprintf(fp, ")\n"
+                "task=${SLURM_ARRAY_TASK_ID:?run as a Slurm array task (or set "
+                "SLURM_ARRAY_TASK_ID)}\n"
+                "only=()\n"
+                "for name in \"${names[@]:$((task * chunk)):$chunk}\"; do only+=(--only "
+                "\"$name\"); done\n"
+                "if [ ${#only[@]} -eq 0 ]; then echo \"sweep.sbatch: no task $task (0-%d)\" >&2; "
+                "exit 2; fi\n"
+                "exec \"$tunesim\" sweep ", ntasks - 1);
+    sh_quote(fp, trace);
+    fprintf(fp, " --sets \"$dir/sweep.sets\"");
+    if (sw->o.platform) {
+        char pf[4096];
+        fprintf(fp, " --platform ");
+        /* A platform file by its absolute path; a platform name as it is. */
+        sh_quote(fp, strchr(sw->o.platform, '/') && realpath(sw->o.platform, pf) ? pf
+                                                                                 : sw->o.platform);
+    }
+    if (sw->o.place.nodes)
+        fprintf(fp, " --nodes %d", sw->o.place.nodes);
+    if (sw->o.place.ppn)
+        fprintf(fp, " --ppn %d", sw->o.place.ppn);
+    if (sw->o.place.nps)
+        fprintf(fp, " --nps %d", sw->o.place.nps);
+    if (sw->o.map_by_text) {
+        fprintf(fp, " --map-by ");
+        sh_quote(fp, sw->o.map_by_text);
+    }
+    fprintf(fp, " -j \"${SLURM_CPUS_PER_TASK:-1}\" \"${only[@]}\" \\\n"
+                "    --results \"$dir/results/task-$task.jsonl\"\n");
+    fclose(fp);
+    snprintf(path, sizeof path, "%s/sweep.sbatch", dir);
+    st = write_text(path, buf, blen, 1, err);
+    free(buf);
+    if (st != TS_OK)
+        return st;
+
+    buf = NULL;
+    if (!(fp = open_memstream(&buf, &blen)))
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    fprintf(fp, "#!/bin/bash\n"
+                "# merge.sh - written by `tunesim sweep --emit-slurm`: collects results/*.jsonl "
+                "into the ranked\n"
+                "# table (stdout) and sweep.json / sweep.csv%s. Run it after the array job\n"
+                "# (sbatch --dependency=afterany:JOB merge.sh) or by hand: bash merge.sh\n",
+            sw->o.plot ? " / the sweep pictures" : "");
+    fprintf(fp, "#SBATCH --job-name=tunesim-merge\n#SBATCH --ntasks=1\n"
+                "#SBATCH --output=%s/logs/merge-%%j.out\n",
+            dir);
+    fprintf(fp, "set -euo pipefail\ntunesim=${TUNESIM:-");
+    sh_quote(fp, exe);
+    fprintf(fp, "}\ndir=");
+    sh_quote(fp, dir);
+    fprintf(fp, "\nexec \"$tunesim\" sweep --merge \"$dir\" --json \"$dir/sweep.json\" "
+                "--csv \"$dir/sweep.csv\"%s\n",
+            sw->o.plot ? " --plot \"$dir/sweep\"" : "");
+    fclose(fp);
+    snprintf(path, sizeof path, "%s/merge.sh", dir);
+    st = write_text(path, buf, blen, 1, err);
+    free(buf);
+    if (st == TS_OK)
+        printf("wrote %s/sweep.sbatch (%d array task%s, %d set%s each), %s/merge.sh and "
+               "%s/plan.json\nsubmit: job=$(sbatch --parsable %s/sweep.sbatch) && "
+               "sbatch --dependency=afterany:$job %s/merge.sh\n",
+               dir, ntasks, ntasks == 1 ? "" : "s", chunk, chunk == 1 ? "" : "s", dir, dir, dir,
+               dir);
+    return st;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* --merge DIR: the plan written by --emit-slurm and every results/ *.jsonl file. */
+static ts_status merge(const sweep_opts_t *o, ts_error_t *err)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/plan.json", o->merge);
+    char *text = read_file(path, NULL);
+    if (!text)
+        return ts_error_set(err, TS_EIO, "%s: cannot read: %s (write it with --emit-slurm DIR)",
+                            path, strerror(errno));
+    json_object *plan = json_tokener_parse(text);
+    free(text);
+    json_object *sets;
+    if (!plan || !jstr(plan, "trace") || !json_object_object_get_ex(plan, "sets", &sets) ||
+        !json_object_is_type(sets, json_type_array)) {
+        json_object_put(plan);
+        return ts_error_set(err, TS_ECORRUPT, "%s: expected the plan --emit-slurm writes "
+                                              "(trace, platform, baseline, sets)", path);
+    }
+    json_object *records = json_object_new_array();
+    snprintf(path, sizeof path, "%s/results", o->merge);
+    DIR *dd = opendir(path);
+    char **names = NULL;
+    size_t nn = 0, cap = 0;
+    for (struct dirent *de; dd && (de = readdir(dd));) {
+        size_t l = strlen(de->d_name);
+        if (l < 6 || strcmp(de->d_name + l - 6, ".jsonl") != 0)
+            continue;
+        if (nn == cap) {
+            cap = cap ? 2 * cap : 64;
+            char **g = realloc(names, cap * sizeof *g);
+            if (!g)
+                break;
+            names = g;
+        }
+        names[nn++] = strdup(de->d_name);
+    }
+    if (dd)
+        closedir(dd);
+    /* In name order, so that a set reported twice resolves the same way every time. */
+    if (nn)
+        qsort(names, nn, sizeof *names, cmp_str);
+    for (size_t i = 0; i < nn; i++) {
+        char p[4600];
+        snprintf(p, sizeof p, "%s/results/%s", o->merge, names[i] ? names[i] : "");
+        if (names[i])
+            load_records(p, records);
+        free(names[i]);
+    }
+    free(names);
+    size_t n = json_object_array_length(sets), nrec = json_object_array_length(records);
+    ts_sweep_entry_t *e = calloc(n + 1, sizeof *e);
+    int missing = 0;
+    ts_status st = e ? TS_OK : ts_error_set(err, TS_ENOMEM, "out of memory");
+    for (size_t i = 0; e && i < n; i++) {
+        json_object *s = json_object_array_get_idx(sets, i), *st_arr = NULL;
+        json_object_object_get_ex(s, "settings", &st_arr);
+        e[i].name = jstr(s, "name") ? jstr(s, "name") : "?";
+        e[i].settings = st_arr;
+        e[i].error = "no result in DIR/results (did its array task run?)";
+        const char *key = jstr(s, "key");
+        for (size_t r = 0; key && r < nrec; r++) {
+            json_object *rec = json_object_array_get_idx(records, r), *res;
+            if (strcmp(jstr(rec, "key"), key) == 0 &&
+                json_object_object_get_ex(rec, "result", &res))
+                e[i].result = res;
+        }
+        missing += !e[i].result;
+    }
+    if (st == TS_OK)
+        st = report(jstr(plan, "trace"), jstr(plan, "platform"),
+                    o->baseline ? o->baseline : jstr(plan, "baseline"), o, (int)n, e, err);
+    if (st == TS_OK && missing)
+        st = ts_error_set(err, TS_ECHILD, "sweep --merge: %d of %d sets have no result in %s/results",
+                          missing, (int)n, o->merge);
+    free(e);
+    json_object_put(records);
+    json_object_put(plan);
+    return st;
+}
+
+/* ---- the command -------------------------------------------------------------------------------- */
+
+int ts_sweep_cmd(int argc, char **argv, ts_error_t *err)
+{
+    sweep_t sw;
+    memset(&sw, 0, sizeof sw);
+    sw.results_fd = -1;
+    ts_status st = parse_opts(argc, argv, &sw.o, err);
+    /* Find out before hours of replays that the pictures cannot be drawn. */
+    if (st == TS_OK && sw.o.plot && !ts_sweep_have_gnuplot())
+        st = ts_error_set(err, TS_EIO, "--plot needs gnuplot, which is not installed "
+                                       "(Debian: apt-get install gnuplot-nox)");
+    if (st == TS_OK && sw.o.merge) {
+        st = merge(&sw.o, err);
+        free(sw.o.only);
+        return st;
+    }
+    if (st == TS_OK)
+        st = prepare(&sw, err);
+    if (st == TS_OK && sw.o.emit)
+        st = emit_slurm(&sw, err);
+    else if (st == TS_OK) {
+        if ((st = open_results(&sw, err)) == TS_OK && (st = run_sets(&sw, err)) == TS_OK)
+            st = report_sweep(&sw, err);
+    }
+    sweep_free(&sw);
+    return st;
+}

@@ -1,0 +1,627 @@
+/* sweep_report.c - ranking the sets of a sweep and writing what users read: the table on
+ * stdout, the CSV and JSON files (formats documented in README.md) and the gnuplot pictures.
+ * Works only from the replay documents, so a merge of Slurm results and a local sweep give
+ * the same bytes. */
+#include "sweep_report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../common/outfile.h"
+
+#define HOT_FUNCS 3   /* hot-spot functions in the table */
+#define PLOT_FUNCS 8  /* functions in the stacked breakdown; the rest is "other MPI" */
+#define MIX_SHOWN 3   /* transport/protocol pairs in the table's protocol mix */
+
+/* ---- reading the replay documents ---------------------------------------------------------- */
+
+static json_object *jget(json_object *o, const char *key)
+{
+    json_object *v;
+    return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static double jnum(json_object *o, const char *key)
+{
+    json_object *v = jget(o, key);
+    return v ? json_object_get_double(v) : NAN;
+}
+
+/* Simulated seconds of function f in a result; 0 if it was not called. */
+static double func_time(json_object *result, const char *f)
+{
+    json_object *fn = jget(jget(result, "functions"), f);
+    return fn ? jnum(fn, "time_s") : 0.0;
+}
+
+/* Ranking context: entries with results sorted by predicted time, ties by name. */
+typedef struct rank_s {
+    const ts_sweep_report_t *r;
+    int n;        /* ranked entries */
+    int *order;   /* their indices, best first */
+    json_object *base; /* the baseline's result, or NULL */
+    int nfuncs;
+    const char **funcs; /* every function of every result: most total time first */
+} rank_t;
+
+static int cmp_entry(const void *a, const void *b, void *ctx)
+{
+    const ts_sweep_report_t *r = ctx;
+    const ts_sweep_entry_t *x = &r->entries[*(const int *)a];
+    const ts_sweep_entry_t *y = &r->entries[*(const int *)b];
+    double tx = jnum(x->result, "predicted_time_s"), ty = jnum(y->result, "predicted_time_s");
+    if (tx != ty)
+        return tx < ty ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+typedef struct fsum_s {
+    const char *name;
+    double total;
+} fsum_t;
+
+static int cmp_fsum(const void *a, const void *b)
+{
+    const fsum_t *x = a, *y = b;
+    if (x->total != y->total)
+        return x->total > y->total ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+static void rank_free(rank_t *k)
+{
+    free(k->order);
+    free(k->funcs);
+}
+
+static ts_status rank_sets(const ts_sweep_report_t *r, rank_t *k)
+{
+    memset(k, 0, sizeof *k);
+    k->r = r;
+    k->order = malloc(((size_t)r->n + 1) * sizeof *k->order);
+    if (!k->order)
+        return TS_ENOMEM;
+    for (int i = 0; i < r->n; i++) {
+        if (!r->entries[i].result)
+            continue;
+        k->order[k->n++] = i;
+        if (r->baseline && strcmp(r->entries[i].name, r->baseline) == 0)
+            k->base = r->entries[i].result;
+    }
+    qsort_r(k->order, (size_t)k->n, sizeof *k->order, cmp_entry, (void *)r);
+    /* The union of the functions, each with its time summed over the sets. */
+    size_t cap = 16, n = 0;
+    fsum_t *fs = malloc(cap * sizeof *fs);
+    for (int i = 0; fs && i < k->n; i++) {
+        json_object *funcs = jget(r->entries[k->order[i]].result, "functions");
+        if (!funcs || !json_object_is_type(funcs, json_type_object))
+            continue;
+        json_object_object_foreach(funcs, name, val)
+        {
+            size_t j = 0;
+            while (j < n && strcmp(fs[j].name, name) != 0)
+                j++;
+            if (j == n) {
+                if (n == cap) {
+                    fsum_t *g = realloc(fs, 2 * cap * sizeof *fs);
+                    if (!g) {
+                        free(fs);
+                        fs = NULL;
+                        break;
+                    }
+                    fs = g;
+                    cap *= 2;
+                }
+                fs[n++] = (fsum_t){name, 0.0};
+            }
+            fs[j].total += jnum(val, "time_s");
+        }
+    }
+    if (!fs)
+        return TS_ENOMEM;
+    qsort(fs, n, sizeof *fs, cmp_fsum);
+    k->funcs = malloc((n + 1) * sizeof *k->funcs);
+    if (!k->funcs) {
+        free(fs);
+        return TS_ENOMEM;
+    }
+    for (size_t j = 0; j < n; j++)
+        k->funcs[j] = fs[j].name;
+    k->nfuncs = (int)n;
+    free(fs);
+    return TS_OK;
+}
+
+/* Gain of result over the baseline in percent (positive: faster); NAN without a baseline. */
+static double gain_of(const rank_t *k, json_object *result)
+{
+    double b = jnum(k->base, "predicted_time_s"), t = jnum(result, "predicted_time_s");
+    return k->base && b > 0 ? 100.0 * (b - t) / b : NAN;
+}
+
+/* ---- the table ---------------------------------------------------------------------------- */
+
+typedef struct mix_s {
+    char name[64];
+    double msgs;
+} mix_t;
+
+static int cmp_mix(const void *a, const void *b)
+{
+    const mix_t *x = a, *y = b;
+    if (x->msgs != y->msgs)
+        return x->msgs > y->msgs ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* "rc/eager_bcopy 61%, posix/eager_short 30%, ..." by share of messages. */
+static void print_mix(FILE *fp, json_object *result)
+{
+    json_object *protos = jget(result, "protocols");
+    mix_t mix[64];
+    int n = 0;
+    double all = 0;
+    if (protos && json_object_is_type(protos, json_type_object)) {
+        json_object_object_foreach(protos, tr, pj)
+        {
+            if (!json_object_is_type(pj, json_type_object))
+                continue;
+            json_object_object_foreach(pj, proto, c)
+            {
+                if (n == 64)
+                    break;
+                snprintf(mix[n].name, sizeof mix[n].name, "%s/%s", tr, proto);
+                mix[n].msgs = jnum(c, "messages");
+                all += mix[n++].msgs;
+            }
+        }
+    }
+    qsort(mix, (size_t)n, sizeof *mix, cmp_mix);
+    for (int i = 0; i < n && i < MIX_SHOWN; i++)
+        fprintf(fp, "%s%s %.0f%%", i ? ", " : "", mix[i].name,
+                all > 0 ? 100.0 * mix[i].msgs / all : 0.0);
+    if (n > MIX_SHOWN)
+        fprintf(fp, ", ...");
+    if (!n)
+        fprintf(fp, "-");
+}
+
+static void print_settings(FILE *fp, const ts_sweep_entry_t *e)
+{
+    size_t n = e->settings ? json_object_array_length(e->settings) : 0;
+    for (size_t i = 0; i < n; i++)
+        fprintf(fp, "%s%s", i ? " " : "",
+                json_object_get_string(json_object_array_get_idx(e->settings, i)));
+    if (!n)
+        fprintf(fp, "defaults");
+    if (e->result)
+        fprintf(fp, " (%d nodes x %d, NPS%d, %s)", (int)jnum(e->result, "nodes"),
+                (int)jnum(e->result, "ppn"), (int)jnum(e->result, "nps"),
+                json_object_get_string(jget(e->result, "map_by")));
+}
+
+void ts_sweep_print_table(const ts_sweep_report_t *r, FILE *fp)
+{
+    rank_t k;
+    if (rank_sets(r, &k) != TS_OK) {
+        rank_free(&k);
+        fprintf(fp, "out of memory\n");
+        return;
+    }
+    int namew = 4;
+    for (int i = 0; i < r->n; i++)
+        if ((int)strlen(r->entries[i].name) > namew)
+            namew = (int)strlen(r->entries[i].name);
+    /* Hot spots: the functions that take the most time in the baseline (else the best set). */
+    json_object *ref = k.base ? k.base : (k.n ? r->entries[k.order[0]].result : NULL);
+    fsum_t hot[HOT_FUNCS];
+    int nhot = 0;
+    for (int f = 0; ref && f < k.nfuncs; f++) {
+        fsum_t c = {k.funcs[f], func_time(ref, k.funcs[f])};
+        int j = nhot < HOT_FUNCS ? nhot++ : HOT_FUNCS;
+        while (j > 0 && cmp_fsum(&c, &hot[j - 1]) < 0) {
+            if (j < HOT_FUNCS)
+                hot[j] = hot[j - 1];
+            j--;
+        }
+        if (j < HOT_FUNCS)
+            hot[j] = c;
+    }
+    fprintf(fp, "sweep       %s on %s: %d set%s, baseline %s\n", r->trace,
+            r->platform ? r->platform : "?", r->n, r->n == 1 ? "" : "s",
+            r->baseline ? r->baseline : "-");
+    fprintf(fp, "%4s  %-*s %13s %8s %13s", "rank", namew, "set", "predicted[s]", "gain[%]",
+            "rank0[s]");
+    for (int h = 0; h < nhot; h++) {
+        char col[96];
+        snprintf(col, sizeof col, "%s[s]", hot[h].name);
+        fprintf(fp, " %*s", (int)strlen(col) > 12 ? (int)strlen(col) : 12, col);
+    }
+    fprintf(fp, "  protocols (share of messages)\n");
+    for (int i = 0; i < k.n; i++) {
+        const ts_sweep_entry_t *e = &r->entries[k.order[i]];
+        double g = gain_of(&k, e->result);
+        char gain[32] = "-";
+        if (!isnan(g))
+            snprintf(gain, sizeof gain, "%+.2f", g);
+        fprintf(fp, "%4d  %-*s %13.6f %8s %13.6f", i + 1, namew, e->name,
+                jnum(e->result, "predicted_time_s"), gain, jnum(e->result, "rank0_elapsed_s"));
+        for (int h = 0; h < nhot; h++) {
+            int w = (int)strlen(hot[h].name) + 3;
+            fprintf(fp, " %*.6f", w > 12 ? w : 12, func_time(e->result, hot[h].name));
+        }
+        fprintf(fp, "  ");
+        print_mix(fp, e->result);
+        fprintf(fp, "\n");
+    }
+    fprintf(fp, "\nsettings\n");
+    for (int i = 0; i < r->n; i++) {
+        fprintf(fp, "  %-*s  ", namew, r->entries[i].name);
+        print_settings(fp, &r->entries[i]);
+        fprintf(fp, "\n");
+    }
+    int failed = 0;
+    for (int i = 0; i < r->n; i++)
+        if (!r->entries[i].result)
+            fprintf(fp, "%s  %-*s  %s\n", failed++ ? "      " : "\nfailed\n", namew,
+                    r->entries[i].name, r->entries[i].error ? r->entries[i].error : "no result");
+    rank_free(&k);
+}
+
+/* ---- JSON --------------------------------------------------------------------------------- */
+
+/* A double printed with a fixed number of decimals (json-c would print 17 digits). */
+static json_object *fixed_double(double v, int decimals)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return json_object_new_double_s(v, buf);
+}
+
+ts_status ts_sweep_write_json(const ts_sweep_report_t *r, const char *path, ts_error_t *err)
+{
+    rank_t k;
+    if (rank_sets(r, &k) != TS_OK) {
+        rank_free(&k);
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    }
+    json_object *root = json_object_new_object();
+    json_object_object_add(root, "trace", json_object_new_string(r->trace));
+    json_object_object_add(root, "platform",
+                           r->platform ? json_object_new_string(r->platform) : NULL);
+    json_object_object_add(root, "baseline",
+                           r->baseline ? json_object_new_string(r->baseline) : NULL);
+    json_object *sets = json_object_new_array();
+    for (int i = 0; i < k.n; i++) {
+        const ts_sweep_entry_t *e = &r->entries[k.order[i]];
+        json_object *s = json_object_new_object();
+        json_object_object_add(s, "rank", json_object_new_int(i + 1));
+        json_object_object_add(s, "name", json_object_new_string(e->name));
+        json_object_object_add(s, "settings", json_object_get(e->settings));
+        /* The replay's document as it is (whatever keys the engine reports), but for what the
+         * top level already says. */
+        json_object_object_foreach(e->result, key, val)
+        {
+            if (strcmp(key, "trace") != 0 && strcmp(key, "platform") != 0)
+                json_object_object_add(s, key, json_object_get(val));
+        }
+        double g = gain_of(&k, e->result);
+        json_object_object_add(s, "gain_vs_baseline_pct", isnan(g) ? NULL : fixed_double(g, 4));
+        json_object_array_add(sets, s);
+    }
+    json_object_object_add(root, "sets", sets);
+    json_object *failed = json_object_new_array();
+    for (int i = 0; i < r->n; i++) {
+        if (r->entries[i].result)
+            continue;
+        json_object *f = json_object_new_object();
+        json_object_object_add(f, "name", json_object_new_string(r->entries[i].name));
+        json_object_object_add(f, "settings", json_object_get(r->entries[i].settings));
+        json_object_object_add(f, "error", json_object_new_string(r->entries[i].error
+                                                                       ? r->entries[i].error
+                                                                       : "no result"));
+        json_object_array_add(failed, f);
+    }
+    json_object_object_add(root, "failed", failed);
+    rank_free(&k);
+    ts_outfile_t *of;
+    ts_status st = ts_outfile_open(path, &of, err);
+    if (st == TS_OK) {
+        fprintf(ts_outfile_stream(of), "%s\n",
+                json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+                                                         JSON_C_TO_STRING_SPACED |
+                                                         JSON_C_TO_STRING_NOSLASHESCAPE));
+        st = ts_outfile_commit(of, err);
+    }
+    json_object_put(root);
+    return st;
+}
+
+/* ---- CSV ------------------------------------------------------------------------------------ */
+
+/* A CSV field: quoted when it holds a comma, quote, blank or line break (RFC 4180). */
+static void csv_field(FILE *fp, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r ")) {
+        fputs(s, fp);
+        return;
+    }
+    fputc('"', fp);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', fp);
+        fputc(*s, fp);
+    }
+    fputc('"', fp);
+}
+
+ts_status ts_sweep_write_csv(const ts_sweep_report_t *r, const char *path, ts_error_t *err)
+{
+    rank_t k;
+    if (rank_sets(r, &k) != TS_OK) {
+        rank_free(&k);
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    }
+    ts_outfile_t *of;
+    ts_status st = ts_outfile_open(path, &of, err);
+    if (st != TS_OK) {
+        rank_free(&k);
+        return st;
+    }
+    FILE *fp = ts_outfile_stream(of);
+    fprintf(fp, "rank,name,predicted_time_s,rank0_elapsed_s,gain_vs_baseline_pct,settings,"
+                "nodes,ppn,nps,map_by");
+    for (int f = 0; f < k.nfuncs; f++) {
+        fputc(',', fp);
+        char col[128];
+        snprintf(col, sizeof col, "time_s:%s", k.funcs[f]);
+        csv_field(fp, col);
+    }
+    fputc('\n', fp);
+    for (int i = 0; i < k.n; i++) {
+        const ts_sweep_entry_t *e = &r->entries[k.order[i]];
+        fprintf(fp, "%d,", i + 1);
+        csv_field(fp, e->name);
+        fprintf(fp, ",%.9g,%.9g,", jnum(e->result, "predicted_time_s"),
+                jnum(e->result, "rank0_elapsed_s"));
+        double g = gain_of(&k, e->result);
+        if (!isnan(g))
+            fprintf(fp, "%.4f", g);
+        fputc(',', fp);
+        char *set = NULL;
+        size_t len = 0;
+        FILE *ms = open_memstream(&set, &len);
+        if (ms) {
+            size_t n = e->settings ? json_object_array_length(e->settings) : 0;
+            for (size_t j = 0; j < n; j++)
+                fprintf(ms, "%s%s", j ? " " : "",
+                        json_object_get_string(json_object_array_get_idx(e->settings, j)));
+            fclose(ms);
+        }
+        csv_field(fp, set ? set : "");
+        free(set);
+        fprintf(fp, ",%d,%d,%d,", (int)jnum(e->result, "nodes"), (int)jnum(e->result, "ppn"),
+                (int)jnum(e->result, "nps"));
+        csv_field(fp, json_object_get_string(jget(e->result, "map_by")));
+        for (int f = 0; f < k.nfuncs; f++)
+            fprintf(fp, ",%.9g", func_time(e->result, k.funcs[f]));
+        fputc('\n', fp);
+    }
+    rank_free(&k);
+    return ts_outfile_commit(of, err);
+}
+
+/* ---- pictures (gnuplot) --------------------------------------------------------------------- */
+
+int ts_sweep_have_gnuplot(void)
+{
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/bin:/bin";
+    char *copy = strdup(path), *save = NULL;
+    int found = 0;
+    for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d && !found;
+         d = strtok_r(NULL, ":", &save)) {
+        char exe[4096];
+        snprintf(exe, sizeof exe, "%s/gnuplot", *d ? d : ".");
+        found = access(exe, X_OK) == 0;
+    }
+    free(copy);
+    return found;
+}
+
+/* A gnuplot string literal in single quotes (a quote is doubled). */
+static void gp_quote(FILE *fp, const char *s)
+{
+    fputc('\'', fp);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputc('\'', fp);
+        fputc(*s, fp);
+    }
+    fputc('\'', fp);
+}
+
+/* Run gnuplot on script; its complaints go to log. */
+static ts_status run_gnuplot(const char *script, const char *log, ts_error_t *err)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return ts_error_set(err, TS_EIO, "--plot: cannot start gnuplot: %s", strerror(errno));
+    if (pid == 0) {
+        FILE *l = freopen(log, "w", stderr);
+        (void)l;
+        if (!freopen("/dev/null", "w", stdout)) {
+        }
+        execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        fprintf(stderr, "cannot run gnuplot: %s\n", strerror(errno));
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return ts_error_set(err, TS_EIO, "--plot: waiting for gnuplot: %s", strerror(errno));
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return TS_OK;
+    char first[300] = "";
+    FILE *l = fopen(log, "r");
+    /* gnuplot's message ends with the line that names the problem: keep the last one. */
+    char line[300];
+    while (l && fgets(line, sizeof line, l))
+        if (line[0] != '\n' && strspn(line, " \t^\n") != strlen(line))
+            snprintf(first, sizeof first, "%s", line);
+    if (l)
+        fclose(l);
+    first[strcspn(first, "\n")] = '\0';
+    return ts_error_set(err, TS_ECHILD, "--plot: gnuplot failed%s%s",
+                        first[0] ? ": " : "", first);
+}
+
+static ts_status write_plot_files(const ts_sweep_report_t *r, const rank_t *k, const char *dir,
+                                  const char *title, ts_error_t *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/bars.dat", dir);
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        return ts_error_set(err, TS_EIO, "%s: cannot create: %s", path, strerror(errno));
+    for (int i = 0; i < k->n; i++) {
+        const ts_sweep_entry_t *e = &r->entries[k->order[i]];
+        fprintf(fp, "%d \"%s\" %.9g\n", i, e->name, jnum(e->result, "predicted_time_s"));
+    }
+    if (fclose(fp) != 0)
+        return ts_error_set(err, TS_EIO, "%s: write failed", path);
+    int nf = k->nfuncs < PLOT_FUNCS ? k->nfuncs : PLOT_FUNCS;
+    int other = k->nfuncs > PLOT_FUNCS;
+    snprintf(path, sizeof path, "%s/breakdown.dat", dir);
+    if (!(fp = fopen(path, "w")))
+        return ts_error_set(err, TS_EIO, "%s: cannot create: %s", path, strerror(errno));
+    fprintf(fp, "set");
+    for (int f = 0; f < nf; f++)
+        fprintf(fp, " \"%s\"", k->funcs[f]);
+    if (other)
+        fprintf(fp, " \"other MPI\"");
+    fputc('\n', fp);
+    for (int i = 0; i < k->n; i++) {
+        json_object *res = r->entries[k->order[i]].result;
+        fprintf(fp, "\"%s\"", r->entries[k->order[i]].name);
+        double rest = 0;
+        for (int f = 0; f < k->nfuncs; f++) {
+            if (f < nf)
+                fprintf(fp, " %.9g", func_time(res, k->funcs[f]));
+            else
+                rest += func_time(res, k->funcs[f]);
+        }
+        if (other)
+            fprintf(fp, " %.9g", rest);
+        fputc('\n', fp);
+    }
+    if (fclose(fp) != 0)
+        return ts_error_set(err, TS_EIO, "%s: write failed", path);
+
+    snprintf(path, sizeof path, "%s/plot.gp", dir);
+    if (!(fp = fopen(path, "w")))
+        return ts_error_set(err, TS_EIO, "%s: cannot create: %s", path, strerror(errno));
+    int width = 640 + 40 * k->n;
+    if (width > 4000)
+        width = 4000;
+    fprintf(fp, "# generated by tunesim sweep --plot\n");
+    fprintf(fp, "cd ");
+    gp_quote(fp, dir);
+    fprintf(fp, "\nset encoding utf8\nset termoption noenhanced\n"
+                "set style fill solid 0.85 border -1\nset grid ytics\n"
+                "set xtics rotate by -45 nomirror\nset key outside right top\n"
+                "set yrange [0:*]\nset bmargin 8\n");
+    const char *terms[2][2] = {{"pngcairo", "png"}, {"svg", "svg"}};
+    for (int t = 0; t < 2; t++) {
+        fprintf(fp, "set terminal %s size %d,600 noenhanced%s\n", terms[t][0], width,
+                t == 0 ? " font 'sans,10'" : " font 'sans,10' background rgb 'white'");
+        fprintf(fp, "set output 'bars.%s'\nset title ", terms[t][1]);
+        gp_quote(fp, title);
+        fprintf(fp, "\nset ylabel 'predicted time [s]'\nset boxwidth 0.7\nunset key\n"
+                    "plot 'bars.dat' using 1:3:xtic(2) with boxes lc rgb '#4477aa'\n"
+                    "set output\n");
+        fprintf(fp, "set output 'breakdown.%s'\nset title ", terms[t][1]);
+        gp_quote(fp, "time in MPI per function, summed over ranks");
+        fprintf(fp, "\nset ylabel 'simulated time [s]'\nset key outside right top\n"
+                    "set style data histograms\nset style histogram rowstacked\n"
+                    "set boxwidth 0.7 relative\n"
+                    "plot for [c=2:%d] 'breakdown.dat' using c:xtic(1) title columnheader(c)\n"
+                    "set output\n",
+                nf + other + 1);
+    }
+    if (fclose(fp) != 0)
+        return ts_error_set(err, TS_EIO, "%s: write failed", path);
+    return TS_OK;
+}
+
+ts_status ts_sweep_write_plot(const ts_sweep_report_t *r, const char *prefix, ts_error_t *err)
+{
+    if (!ts_sweep_have_gnuplot())
+        return ts_error_set(err, TS_EIO, "--plot needs gnuplot, which is not installed "
+                                         "(Debian: apt-get install gnuplot-nox)");
+    rank_t k;
+    if (rank_sets(r, &k) != TS_OK) {
+        rank_free(&k);
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    }
+    if (k.n == 0) {
+        rank_free(&k);
+        return ts_error_set(err, TS_EARG, "--plot: no set has a result to plot");
+    }
+    /* The temporary directory sits beside PREFIX so that the pictures move in by rename. */
+    char dir[4096];
+    const char *slash = strrchr(prefix, '/');
+    int dlen = slash ? (int)(slash - prefix) : 0;
+    snprintf(dir, sizeof dir, "%.*s%s.tunesim-plot.XXXXXX", dlen, prefix, slash ? "/" : "");
+    if (slash && dlen == 0)
+        snprintf(dir, sizeof dir, "/.tunesim-plot.XXXXXX");
+    if (!mkdtemp(dir)) {
+        rank_free(&k);
+        return ts_error_set(err, TS_EIO, "%s: cannot create a directory beside it: %s", prefix,
+                            strerror(errno));
+    }
+    char abs[4096];
+    if (!realpath(dir, abs))
+        snprintf(abs, sizeof abs, "%s", dir);
+    char title[512];
+    snprintf(title, sizeof title, "%s: predicted time per set (%s)", r->trace,
+             r->platform ? r->platform : "");
+    ts_status st = write_plot_files(r, &k, abs, title, err);
+    char script[4200], log[4200];
+    snprintf(script, sizeof script, "%s/plot.gp", abs);
+    snprintf(log, sizeof log, "%s/gnuplot.log", abs);
+    if (st == TS_OK)
+        st = run_gnuplot(script, log, err);
+    static const char *const pics[4][2] = {{"bars.png", ".png"},
+                                           {"bars.svg", ".svg"},
+                                           {"breakdown.png", "-breakdown.png"},
+                                           {"breakdown.svg", "-breakdown.svg"}};
+    for (int i = 0; i < 4 && st == TS_OK; i++) {
+        char from[4300], to[4300];
+        snprintf(from, sizeof from, "%s/%s", abs, pics[i][0]);
+        snprintf(to, sizeof to, "%s%s", prefix, pics[i][1]);
+        struct stat sb;
+        if (stat(from, &sb) != 0 || sb.st_size == 0)
+            st = ts_error_set(err, TS_ECHILD, "--plot: gnuplot wrote no %s", pics[i][0]);
+        else if (rename(from, to) != 0)
+            st = ts_error_set(err, TS_EIO, "%s: cannot write: %s", to, strerror(errno));
+    }
+    static const char *const scratch[] = {"bars.dat",      "breakdown.dat", "plot.gp",
+                                          "gnuplot.log",   "bars.png",      "bars.svg",
+                                          "breakdown.png", "breakdown.svg"};
+    for (size_t i = 0; i < sizeof scratch / sizeof scratch[0]; i++) {
+        char p[4300];
+        snprintf(p, sizeof p, "%s/%s", abs, scratch[i]);
+        unlink(p);
+    }
+    rmdir(abs);
+    rank_free(&k);
+    return st;
+}
