@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../models/coll.h"
 #include "../models/protocol.h"
 #include "../platforms/xml.h"
 #include "../traces/store.h"
@@ -70,6 +71,7 @@ struct ts_job_s {
     ts_platform_t *pf;
     ts_placement_t *pl;
     ts_proto_model_t *pm;
+    ts_coll_model_t *coll;
     ts_replay_result_t *res;
 };
 
@@ -103,6 +105,8 @@ ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_p
         st = ts_placement_open(job->pf, &place, ts_trace_nranks(t), &job->pl, err);
     if (st == TS_OK)
         st = ts_proto_model_new(params, &job->pm, err);
+    if (st == TS_OK) /* the set's collective components (coll_hcoll_enable, ...) */
+        st = ts_coll_model_new(params, &job->coll, err);
     if (st == TS_OK) {
         /* Every locality class the placement produces must have a transport under UCX_TLS
          * (UCX_TLS=self,sm on two nodes cannot run). */
@@ -144,6 +148,7 @@ ts_status ts_job_run(ts_job_t *job, ts_error_t *err)
         .trace = t,
         .trace_name = job->trace_name,
         .proto = job->pm,
+        .coll = job->coll,
         .layout = {.platform_xml = xml, .rank_host = hosts, .locality = layout_locality,
                    .locality_ctx = job->pl},
         .compute_scale = ts_params_double(job->params, TS_P_CPU_SPEED_RATIO),
@@ -160,6 +165,7 @@ void ts_job_close(ts_job_t *job)
         return;
     ts_replay_result_free(job->res);
     ts_proto_model_free(job->pm);
+    ts_coll_model_free(job->coll);
     ts_placement_close(job->pl);
     ts_platform_close(job->pf);
     free(job);
