@@ -40,6 +40,10 @@ ts_status ts_job_trace_open(const char *path, ts_job_trace_t **out, ts_error_t *
             (st = ts_trace_open(jt->tss, &s, err)) == TS_OK) {
             ts_trace_close(jt->trace);
             jt->trace = s;
+            /* The open store reads through its descriptor (inherited by forked workers), so
+             * the name can go now: an interrupted replay or sweep leaves nothing in /tmp. */
+            unlink(jt->tss);
+            jt->tss[0] = '\0';
         }
     }
     if (st != TS_OK) {

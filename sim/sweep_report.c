@@ -182,9 +182,13 @@ static void print_mix(FILE *fp, json_object *result)
         }
     }
     qsort(mix, (size_t)n, sizeof *mix, cmp_mix);
-    for (int i = 0; i < n && i < MIX_SHOWN; i++)
-        fprintf(fp, "%s%s %.0f%%", i ? ", " : "", mix[i].name,
-                all > 0 ? 100.0 * mix[i].msgs / all : 0.0);
+    for (int i = 0; i < n && i < MIX_SHOWN; i++) {
+        double pct = all > 0 ? 100.0 * mix[i].msgs / all : 0.0;
+        if (pct > 0 && pct < 0.5)
+            fprintf(fp, "%s%s <1%%", i ? ", " : "", mix[i].name);
+        else
+            fprintf(fp, "%s%s %.0f%%", i ? ", " : "", mix[i].name, pct);
+    }
     if (n > MIX_SHOWN)
         fprintf(fp, ", ...");
     if (!n)
@@ -497,8 +501,17 @@ static ts_status write_plot_files(const ts_sweep_report_t *r, const rank_t *k, c
     }
     if (fclose(fp) != 0)
         return ts_error_set(err, TS_EIO, "%s: write failed", path);
-    int nf = k->nfuncs < PLOT_FUNCS ? k->nfuncs : PLOT_FUNCS;
-    int other = k->nfuncs > PLOT_FUNCS;
+    /* Functions that took simulated time somewhere (k->funcs is sorted by total time). */
+    int timed = 0;
+    for (int f = 0; f < k->nfuncs; f++) {
+        double t = 0;
+        for (int i = 0; i < k->n; i++)
+            t += func_time(r->entries[k->order[i]].result, k->funcs[f]);
+        if (t > 0)
+            timed = f + 1;
+    }
+    int nf = timed < PLOT_FUNCS ? timed : PLOT_FUNCS;
+    int other = timed > PLOT_FUNCS;
     snprintf(path, sizeof path, "%s/breakdown.dat", dir);
     if (!(fp = fopen(path, "w")))
         return ts_error_set(err, TS_EIO, "%s: cannot create: %s", path, strerror(errno));
@@ -507,12 +520,15 @@ static ts_status write_plot_files(const ts_sweep_report_t *r, const rank_t *k, c
         fprintf(fp, " \"%s\"", k->funcs[f]);
     if (other)
         fprintf(fp, " \"other MPI\"");
+    int empty = nf + other == 0; /* no MPI time anywhere: one column of zeros */
+    if (empty)
+        fprintf(fp, " \"MPI\"");
     fputc('\n', fp);
     for (int i = 0; i < k->n; i++) {
         json_object *res = r->entries[k->order[i]].result;
         fprintf(fp, "\"%s\"", r->entries[k->order[i]].name);
         double rest = 0;
-        for (int f = 0; f < k->nfuncs; f++) {
+        for (int f = 0; f < timed; f++) {
             if (f < nf)
                 fprintf(fp, " %.9g", func_time(res, k->funcs[f]));
             else
@@ -520,6 +536,8 @@ static ts_status write_plot_files(const ts_sweep_report_t *r, const rank_t *k, c
         }
         if (other)
             fprintf(fp, " %.9g", rest);
+        if (empty)
+            fprintf(fp, " 0");
         fputc('\n', fp);
     }
     if (fclose(fp) != 0)
@@ -538,6 +556,11 @@ static ts_status write_plot_files(const ts_sweep_report_t *r, const rank_t *k, c
                 "set style fill solid 0.85 border -1\nset grid ytics\n"
                 "set xtics rotate by -45 nomirror\nset key outside right top\n"
                 "set yrange [0:*]\nset bmargin 8\n");
+    /* Nine distinct colours (gnuplot's default cycle repeats after eight). */
+    static const char *const colours[] = {"#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee",
+                                          "#aa3377", "#bbbbbb", "#332288", "#999933"};
+    for (int c = 0; c < 9; c++)
+        fprintf(fp, "set linetype %d lc rgb '%s'\n", c + 1, colours[c]);
     const char *terms[2][2] = {{"pngcairo", "png"}, {"svg", "svg"}};
     for (int t = 0; t < 2; t++) {
         fprintf(fp, "set terminal %s size %d,600 noenhanced%s\n", terms[t][0], width,
@@ -554,7 +577,7 @@ static ts_status write_plot_files(const ts_sweep_report_t *r, const rank_t *k, c
                     "set boxwidth 0.7 relative\n"
                     "plot for [c=2:%d] 'breakdown.dat' using c:xtic(1) title columnheader(c)\n"
                     "set output\n",
-                nf + other + 1);
+                nf + other + empty + 1);
     }
     if (fclose(fp) != 0)
         return ts_error_set(err, TS_EIO, "%s: write failed", path);

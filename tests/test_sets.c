@@ -1,0 +1,251 @@
+/* test_sets.c - sets files (models/sets): sections written as mpirun words, KEY=VALUE and
+ * placement lines; grid expansion (order, generated names, fixed lines); every mistake of a
+ * file reported at once with its file and line; the shipped reference sweep
+ * sets/motorbike-72.sets. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "models/params.h"
+#include "models/sets.h"
+#include "testutil.h"
+
+static ts_sets_t *parse(const char *text)
+{
+    ts_sets_t *s = NULL;
+    ts_error_t err;
+    ts_error_clear(&err);
+    CU_ASSERT_EQUAL(ts_sets_open("test.sets", text, &s, &err), TS_OK);
+    return s;
+}
+
+/* Set i's changes from the defaults, as ts_params_print_changes writes them. */
+static char *changes(const ts_sets_t *s, int i)
+{
+    ts_params_t *p = NULL;
+    ts_error_t err;
+    ts_error_clear(&err);
+    if (ts_params_new(&p) != TS_OK)
+        return NULL;
+    if (ts_sets_apply(s, i, p, &err) != TS_OK) {
+        printf("\n  apply %s: %s", ts_sets_name(s, i), err.msg);
+        ts_params_free(p);
+        return NULL;
+    }
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *ms = open_memstream(&buf, &len);
+    ts_params_print_changes(p, ms);
+    fclose(ms);
+    ts_params_free(p);
+    return buf;
+}
+
+static void expect_changes(const ts_sets_t *s, int i, const char *want)
+{
+    char *got = changes(s, i);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+    CU_ASSERT_STRING_EQUAL(got, want);
+    if (strcmp(got, want) != 0)
+        printf("\n  set %s: got '%s', want '%s'", ts_sets_name(s, i), got, want);
+    free(got);
+}
+
+static void test_sections(void)
+{
+    ts_sets_t *s = parse("# a comment\n"
+                         "\n"
+                         "[asis]\n"
+                         "[t0]   # trailing comment\n"
+                         "-x UCX_TLS=self,sm,rc -x UCX_ZCOPY_THRESH=128kb\n"
+                         "  --mca coll_hcoll_enable 0\n"
+                         "UCX_RNDV_THRESH = intra:16kb,inter:128kb\n"
+                         "nps = 2\n"
+                         "--map-by cyclic --nodes 2\n"
+                         "ppn 1\n"
+                         "-x WM_PROJECT_DIR=/usr/share/openfoam\n"
+                         "[later-wins]\n"
+                         "UCX_TLS=all\n"
+                         "--set UCX_TLS=self,sm,ud\n"
+                         "nps=1\n"
+                         "nps=2\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_EQUAL(ts_sets_nerrors(s), 0);
+    for (int i = 0; i < ts_sets_nerrors(s); i++)
+        printf("\n  unexpected: %s", ts_sets_error(s, i));
+    CU_ASSERT_EQUAL_FATAL(ts_sets_count(s), 3);
+    CU_ASSERT_STRING_EQUAL(ts_sets_name(s, 0), "asis");
+    CU_ASSERT_STRING_EQUAL(ts_sets_name(s, 1), "t0");
+    CU_ASSERT_EQUAL(ts_sets_line(s, 1), 4);
+    CU_ASSERT_EQUAL(ts_sets_find(s, "later-wins"), 2);
+    CU_ASSERT_EQUAL(ts_sets_find(s, "nope"), -1);
+    expect_changes(s, 0, "");
+    const ts_set_place_t *p0 = ts_sets_place(s, 0);
+    CU_ASSERT(p0->nodes == 0 && p0->ppn == 0 && p0->nps == 0 && p0->map_by == NULL);
+    /* Table order, values as written; the application's own -x variable is not a setting. */
+    expect_changes(s, 1, "UCX_TLS=self,sm,rc\nUCX_RNDV_THRESH=intra:16kb,inter:128kb\n"
+                         "UCX_ZCOPY_THRESH=128kb\ncoll_hcoll_enable=0\n");
+    const ts_set_place_t *p1 = ts_sets_place(s, 1);
+    CU_ASSERT(p1->nodes == 2 && p1->ppn == 1 && p1->nps == 2);
+    CU_ASSERT(p1->map_by && strcmp(p1->map_by, "cyclic") == 0);
+    expect_changes(s, 2, "UCX_TLS=self,sm,ud\n");
+    CU_ASSERT_EQUAL(ts_sets_place(s, 2)->nps, 2);
+    ts_sets_free(s);
+}
+
+static void test_grid(void)
+{
+    ts_sets_t *s = parse("[base]\n"
+                         "[grid g]\n"
+                         "UCX_TLS = all | self,sm,rc\n"
+                         "-x UCX_ZCOPY_THRESH=128kb\n"
+                         "UCX_RNDV_THRESH = auto | 16kb | intra:64kb,inter:128kb\n"
+                         "nps = 1 | 2\n"
+                         "map-by = cyclic\n"
+                         "[after]\n"
+                         "-x UCX_TLS=tcp,self\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_EQUAL(ts_sets_nerrors(s), 0);
+    CU_ASSERT_EQUAL_FATAL(ts_sets_count(s), 1 + 2 * 3 * 2 + 1);
+    /* File order; in a grid the last axis varies fastest; names carry 1-based positions. */
+    static const char *const names[] = {"base",    "g-1-1-1", "g-1-1-2", "g-1-2-1", "g-1-2-2",
+                                        "g-1-3-1", "g-1-3-2", "g-2-1-1", "g-2-1-2", "g-2-2-1",
+                                        "g-2-2-2", "g-2-3-1", "g-2-3-2", "after"};
+    for (int i = 0; i < ts_sets_count(s); i++)
+        CU_ASSERT_STRING_EQUAL(ts_sets_name(s, i), names[i]);
+    expect_changes(s, 1, "UCX_ZCOPY_THRESH=128kb\n"); /* all and auto are the defaults */
+    expect_changes(s, 10, "UCX_TLS=self,sm,rc\nUCX_RNDV_THRESH=16kb\nUCX_ZCOPY_THRESH=128kb\n");
+    expect_changes(s, 12, "UCX_TLS=self,sm,rc\nUCX_RNDV_THRESH=intra:64kb,inter:128kb\n"
+                          "UCX_ZCOPY_THRESH=128kb\n");
+    for (int i = 1; i <= 12; i++) {
+        const ts_set_place_t *p = ts_sets_place(s, i);
+        CU_ASSERT_EQUAL(p->nps, (i - 1) % 2 + 1);
+        CU_ASSERT(p->map_by && strcmp(p->map_by, "cyclic") == 0);
+        CU_ASSERT_EQUAL(ts_sets_line(s, i), 2);
+    }
+    expect_changes(s, 13, "UCX_TLS=tcp,self\n");
+    ts_sets_free(s);
+
+    /* A grid without axes is one set under the grid's name. */
+    s = parse("[grid only]\n-x UCX_TLS=self,sm,rc\n");
+    CU_ASSERT_EQUAL(ts_sets_count(s), 1);
+    CU_ASSERT_STRING_EQUAL(ts_sets_name(s, 0), "only");
+    ts_sets_free(s);
+}
+
+/* Every error names the file and its line, one line each, and all come at once. */
+static void test_all_errors_at_once(void)
+{
+    ts_sets_t *s = parse("-x UCX_TLS=rc\n"                         /* 1: before a section */
+                         "[ok]\n"                                  /* 2 */
+                         "[bad1]\n"                                /* 3 */
+                         "-x UCX_RNDV_TRESH=8kb\n"                 /* 4: did you mean */
+                         "[bad2]\n"                                /* 5 */
+                         "UCX_ZCOPY_THRESH = 12qb\n"               /* 6: bad value */
+                         "nps = 3x\n"                              /* 7: bad count */
+                         "[bad name]\n"                            /* 8: bad name */
+                         "[grid g]\n"                              /* 9 */
+                         "UCX_TLS = all | bogus\n"                 /* 10: one bad value */
+                         "map-by = block | diagonal\n"             /* 11: bad placement */
+                         "[plain]\n"                               /* 12 */
+                         "UCX_TLS = all | self\n"                  /* 13: not a grid */
+                         "--frob 1\n"                              /* 14: unknown word */
+                         "-x UCX_TLS\n"                            /* 15: environment */
+                         "just words\n"                            /* 16: no KEY=VALUE */
+                         "-x 'UCX_TLS=rc\n"                        /* 17: open quote */
+                         "[ok]\n"                                  /* 18: duplicate */
+                         "[unclosed\n");                           /* 19 */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    static const char *const want[] = {
+        "test.sets:1: a setting before any [NAME] section",
+        "test.sets:4: [bad1] unknown parameter 'UCX_RNDV_TRESH' (did you mean UCX_RNDV_THRESH",
+        "test.sets:6: [bad2] UCX_ZCOPY_THRESH",
+        "test.sets:7: [bad2] nps expects a whole number",
+        "test.sets:8: set name 'bad name'",
+        "test.sets:10: [g] UCX_TLS",
+        "test.sets:11: [g] map-by 'diagonal'",
+        "test.sets:13: [plain] alternatives",
+        "test.sets:14: [plain] unexpected '--frob'",
+        "test.sets:15: [plain] expected -x KEY=VALUE",
+        "test.sets:16: [plain] expected KEY=VALUE",
+        "test.sets:17: [plain] unterminated quote",
+        "test.sets:19: expected a section header",
+        "test.sets:18: set name 'ok' is already used at line 2",
+    };
+    int n = (int)(sizeof want / sizeof want[0]);
+    CU_ASSERT_EQUAL(ts_sets_nerrors(s), n);
+    for (int i = 0; i < ts_sets_nerrors(s); i++) {
+        const char *e = ts_sets_error(s, i);
+        CU_ASSERT_PTR_NULL(strchr(e, '\n'));
+        if (i < n && strncmp(e, want[i], strlen(want[i])) != 0) {
+            printf("\n  error %d: got '%s', want '%s...'", i, e, want[i]);
+            CU_FAIL("error text");
+        }
+    }
+    ts_sets_free(s);
+
+    s = parse("# nothing but comments\n");
+    CU_ASSERT_EQUAL(ts_sets_nerrors(s), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ts_sets_error(s, 0), "no sets"));
+    ts_sets_free(s);
+
+    /* A typo that would sweep for days: 10^6 sets is over the limit, refused before anything. */
+    s = parse("[grid huge]\nnps = 1|2|3|4|5|6|7|8|9|10\nUCX_TLS = all|rc|ud|dc|tcp|self,sm,rc|"
+              "self,sm,ud|self,sm,dc|self,sm,tcp|sm,rc\n"
+              "UCX_RNDV_THRESH = 1|2|3|4|5|6|7|8|9|10\nUCX_ZCOPY_THRESH = 1|2|3|4|5|6|7|8|9|10\n"
+              "UCX_BCOPY_THRESH = 1|2|3|4|5|6|7|8|9|10\nnodes = 1|2|3|4|5|6|7|8|9|10\n");
+    int found = 0;
+    for (int i = 0; i < ts_sets_nerrors(s); i++)
+        found |= strstr(ts_sets_error(s, i), "more than the limit") != NULL;
+    CU_ASSERT(found);
+    ts_sets_free(s);
+
+    /* A file that cannot be read is an I/O error, not a list of mistakes. */
+    ts_sets_t *none = NULL;
+    ts_error_t err;
+    ts_error_clear(&err);
+    CU_ASSERT_EQUAL(ts_sets_open("/nonexistent/x.sets", NULL, &none, &err), TS_ENOENT);
+    CU_ASSERT_PTR_NULL(none);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "/nonexistent/x.sets"));
+}
+
+/* The reference sweep of shared/reference/simplefoam-motorbike-72.md, as shipped. */
+static void test_reference_sets(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/sets/motorbike-72.sets", TS_SOURCE_DIR);
+    ts_sets_t *s = NULL;
+    ts_error_t err;
+    ts_error_clear(&err);
+    CU_ASSERT_EQUAL_FATAL(ts_sets_open(path, NULL, &s, &err), TS_OK);
+    CU_ASSERT_EQUAL(ts_sets_nerrors(s), 0);
+    static const char *const names[] = {"asis", "t0", "c1", "c2", "c3",
+                                        "c4",   "c5", "c6", "c7", "c8"};
+    CU_ASSERT_EQUAL_FATAL(ts_sets_count(s), 10);
+    for (int i = 0; i < 10; i++)
+        CU_ASSERT_STRING_EQUAL(ts_sets_name(s, i), names[i]);
+    expect_changes(s, 0, "");
+    CU_ASSERT_EQUAL(ts_sets_place(s, 0)->nps, 0);
+    expect_changes(s, 1, "UCX_TLS=self,sm,rc\nUCX_RNDV_THRESH=intra:128kb,inter:128kb\n"
+                         "UCX_ZCOPY_THRESH=128kb\n");
+    CU_ASSERT_EQUAL(ts_sets_place(s, 1)->nps, 1);
+    expect_changes(s, 4, "UCX_TLS=self,sm,ud\nUCX_RNDV_THRESH=intra:16kb,inter:128kb\n"
+                         "UCX_ZCOPY_THRESH=128kb\n");
+    expect_changes(s, 9, "UCX_TLS=self,sm,ud\nUCX_RNDV_THRESH=intra:64kb,inter:128kb\n"
+                         "UCX_ZCOPY_THRESH=128kb\ncoll_hcoll_enable=0\ncoll_ucc_enable=1\n");
+    for (int i = 2; i < 10; i++)
+        CU_ASSERT_EQUAL(ts_sets_place(s, i)->nps, 2);
+    ts_sets_free(s);
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("sets", NULL, NULL);
+    CU_add_test(s, "sections, mpirun words, KEY=VALUE, placement", test_sections);
+    CU_add_test(s, "grid expansion", test_grid);
+    CU_add_test(s, "every mistake at once, with file and line", test_all_errors_at_once);
+    CU_add_test(s, "the reference sweep sets/motorbike-72.sets", test_reference_sets);
+    return tu_run_all();
+}
