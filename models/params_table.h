@@ -66,6 +66,42 @@
     X(MCA_MPI_YIELD_WHEN_IDLE, "mpi_yield_when_idle", BOOL, "0", "",                             \
       "reference/simplefoam-motorbike-72.md (used when oversubscribed)",                         \
       "yield the core while waiting (recorded)")                                                \
+    /* ---- ob1 pml over the vader / tcp BTLs (--mca pml ob1) ---------------------------- */ \
+    X(MCA_BTL_VADER_EAGER_LIMIT, "btl_vader_eager_limit", SIZE, "4096b", "bytes",               \
+      "Open MPI 4.1 default (ompi_info --param btl vader)",                                      \
+      "largest vader fragment sent eagerly, ob1's match header included")                       \
+    X(MCA_BTL_VADER_SINGLE_COPY_MECHANISM, "btl_vader_single_copy_mechanism", ENUM, "cma", "",  \
+      "Open MPI 4.1 default on Linux without xpmem (Debian's build)",                            \
+      "how vader moves rendezvous data {cma|xpmem|knem|none}; none: copy-in/copy-out fragments") \
+    X(MCA_BTL_VADER_MAX_SEND_SIZE, "btl_vader_max_send_size", SIZE, "32kb", "bytes",            \
+      "Open MPI 4.1 default", "fragment size of large messages when there is no single copy")  \
+    X(MCA_BTL_TCP_EAGER_LIMIT, "btl_tcp_eager_limit", SIZE, "64kb", "bytes",                    \
+      "Open MPI 4.1 default", "largest tcp BTL fragment sent eagerly, header included")         \
+    X(MCA_BTL_TCP_MAX_SEND_SIZE, "btl_tcp_max_send_size", SIZE, "128kb", "bytes",               \
+      "Open MPI 4.1 default", "fragment size of large messages over the tcp BTL")              \
+    X(OB1_MATCH_HEADER, "model.ob1.match_header", SIZE, "16b", "bytes",                         \
+      "Open MPI 4.1 pml/ob1 match header (16 B)", "bytes of each eager fragment ob1's header takes") \
+    X(OB1_OVERHEAD, "model.ob1.overhead", TIME, "150ns", "s",                                   \
+      "assumed: ob1's send + match path; calibrated by tunesim-probe with --mca pml ob1",         \
+      "software overhead of one ob1 message (each side)")                                       \
+    X(VADER_LATENCY, "model.vader.latency", TIME, "0.4us", "s",                                 \
+      "assumed (a little above model.shm.latency: ob1 adds its matching); calibrated by "        \
+      "tunesim-probe with --mca pml ob1", "one-way latency of a vader fragment (same NUMA)")    \
+    X(VADER_BANDWIDTH, "model.vader.bandwidth", BW, "12179MB/s", "bytes/s",                     \
+      "assumed equal to model.shm.bandwidth (both memcpy through shared memory); calibrated by " \
+      "tunesim-probe with --mca pml ob1", "copy bandwidth of vader's copy-in / copy-out")      \
+    X(VADER_CMA_OVERHEAD, "model.vader.cma_overhead", TIME, "1us", "s",                         \
+      "assumed: one process_vm_readv system call; calibrated by tunesim-probe with --mca pml ob1", \
+      "fixed cost of one CMA single-copy read")                                                 \
+    X(VADER_CMA_BANDWIDTH, "model.vader.cma_bandwidth", BW, "9000MB/s", "bytes/s",              \
+      "assumed: a kernel copy across address spaces, below memcpy; calibrated by tunesim-probe " \
+      "with --mca pml ob1", "bandwidth of the CMA single-copy read")                             \
+    X(TCP_BTL_LATENCY, "model.tcp_btl.latency", TIME, "15us", "s",                              \
+      "assumed equal to model.tcp.latency (same kernel sockets); calibrated by tunesim-probe "   \
+      "with --mca pml ob1 --mca btl self,tcp", "one-way latency of the tcp BTL")              \
+    X(TCP_BTL_BANDWIDTH, "model.tcp_btl.bandwidth", BW, "5000MB/s", "bytes/s",                  \
+      "assumed equal to model.tcp.bandwidth; calibrated by tunesim-probe with --mca pml ob1 "   \
+      "--mca btl self,tcp", "bandwidth of the tcp BTL")                                          \
     /* ---- UCX protocol cost constants --------------------------------------------------- */ \
     X(UCX_OVH_SINGLE, "model.ucx.overhead_single", TIME, "5ns", "s",                             \
       "reference/ucx-protocols.md, Constants", "per-message overhead, single-fragment")         \

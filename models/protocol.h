@@ -2,7 +2,16 @@
  * sits, blocking or not) which transport and protocol UCX would choose under a parameter set,
  * and what it costs, as a plan the replay engine executes (sim/ moves the bytes through
  * SimGrid so that flows contend; this file only decides and prices).
- * Follows shared/reference/ucx-protocols.md. Plain C, no SimGrid. */
+ * Follows shared/reference/ucx-protocols.md. Plain C, no SimGrid.
+ *
+ * With `--mca pml ob1` (MCA_PML = ob1) UCX is not used: messages go through Open MPI's ob1
+ * pml over its BTLs (vader on-host, tcp off-host or when vader is excluded), priced the ob1
+ * way: eager copy-in / copy-out up to the BTL's eager limit (ob1's match header included),
+ * then a rendezvous whose data moves with vader's single copy (CMA, knem: the receiver reads;
+ * xpmem: it maps and copies) or, without one (btl_vader_single_copy_mechanism none, tcp), as
+ * copy-in / copy-out fragments after the receiver's acknowledgement. The plans reuse the UCX
+ * protocol names: eager bcopy, rndv get_zcopy (CMA / knem read), rndv rkey_ptr (xpmem),
+ * rndv am (fragments). */
 #ifndef TS_PROTOCOL_H
 #define TS_PROTOCOL_H
 
@@ -24,6 +33,8 @@ typedef enum ts_transport {
     TS_TR_UD,
     TS_TR_DC,
     TS_TR_TCP,
+    TS_TR_VADER,   /* ob1: Open MPI's shared-memory BTL (FIFOs, CMA / xpmem / knem single copy) */
+    TS_TR_TCP_BTL, /* ob1: Open MPI's tcp BTL */
     TS_TR__COUNT
 } ts_transport;
 

@@ -13,6 +13,7 @@
 #include "params_cmd.h"
 #include "record.h"
 #include "replay_cmd.h"
+#include "validate_cmd.h"
 #include "sweep_cmd.h"
 
 #define TUNESIM_VERSION "0.1.0"
@@ -41,6 +42,10 @@ static const char USAGE[] =
     "                                    and rank them (resumable; Slurm job arrays)\n"
     "  params [--markdown] | --check ARGS...\n"
     "                                    list the known parameters, or check settings\n"
+    "  validate (--logs DIR | --manifest FILE | --measured-csv FILE)...\n"
+    "         (--predicted SWEEP.json | -- SWEEP_ARGS...) [--anchor NAME] [--json FILE]\n"
+    "         [--csv FILE]\n"
+    "                                    compare predicted with measured run times\n"
     "\n"
     "TRACE is an OTF2 anchor file (traces.otf2), the directory holding it, or a store.\n";
 
@@ -180,6 +185,8 @@ int main(int argc, char **argv)
         rc = ts_sweep_cmd(argc - 1, argv + 1, &err);
     else if (strcmp(cmd, "params") == 0)
         rc = ts_params_cmd(argc - 1, argv + 1, &err);
+    else if (strcmp(cmd, "validate") == 0)
+        rc = ts_validate_cmd(argc - 1, argv + 1, &err);
     else
         return usage_error("unknown command '%s'", cmd);
     if (rc == TS_EUSAGE)

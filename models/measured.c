@@ -1,0 +1,432 @@
+/* measured.c - measured run times per setting: OpenFOAM logs, log directories, manifests,
+ * CSV files, and their summary statistics (see measured.h). */
+#include "measured.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct ts_measured_s {
+    ts_measured_setting_t *set;
+    size_t n, cap;
+};
+
+ts_status ts_measured_new(ts_measured_t **out, ts_error_t *err)
+{
+    *out = calloc(1, sizeof **out);
+    return *out ? TS_OK : ts_error_set(err, TS_ENOMEM, "out of memory");
+}
+
+void ts_measured_free(ts_measured_t *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->n; i++) {
+        ts_measured_setting_t *s = &m->set[i];
+        for (size_t j = 0; j < s->n; j++)
+            free(s->sources[j]);
+        free(s->sources);
+        free(s->seconds);
+        free(s->name);
+    }
+    free(m->set);
+    free(m);
+}
+
+size_t ts_measured_count(const ts_measured_t *m) { return m->n; }
+
+const ts_measured_setting_t *ts_measured_get(const ts_measured_t *m, size_t i)
+{
+    return i < m->n ? &m->set[i] : NULL;
+}
+
+const ts_measured_setting_t *ts_measured_find(const ts_measured_t *m, const char *name)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (strcmp(m->set[i].name, name) == 0)
+            return &m->set[i];
+    return NULL;
+}
+
+/* Setting names become table cells, CSV fields and JSON keys: keep them plain. */
+static int valid_name(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > 63)
+        return 0;
+    for (const char *c = s; *c; c++)
+        if (!isalnum((unsigned char)*c) && !strchr("._+-:", *c))
+            return 0;
+    return 1;
+}
+
+ts_status ts_measured_add(ts_measured_t *m, const char *name, double seconds, const char *source,
+                          ts_error_t *err)
+{
+    if (!valid_name(name))
+        return ts_error_set(err, TS_EARG,
+                            "%s: setting name '%s': expected 1-63 letters, digits or ._+-:",
+                            source, name);
+    if (!(seconds >= 0) || !isfinite(seconds))
+        return ts_error_set(err, TS_EARG, "%s: expected a non-negative time in seconds", source);
+    ts_measured_setting_t *s = (ts_measured_setting_t *)ts_measured_find(m, name);
+    if (!s) {
+        if (m->n == m->cap) {
+            size_t cap = m->cap ? 2 * m->cap : 8;
+            ts_measured_setting_t *p = realloc(m->set, cap * sizeof *p);
+            if (!p)
+                return ts_error_set(err, TS_ENOMEM, "out of memory");
+            m->set = p;
+            m->cap = cap;
+        }
+        s = &m->set[m->n];
+        memset(s, 0, sizeof *s);
+        if (!(s->name = strdup(name)))
+            return ts_error_set(err, TS_ENOMEM, "out of memory");
+        m->n++;
+    }
+    double *v = realloc(s->seconds, (s->n + 1) * sizeof *v);
+    if (!v)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    s->seconds = v;
+    char **src = realloc(s->sources, (s->n + 1) * sizeof *src);
+    if (!src)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    s->sources = src;
+    if (!(src[s->n] = strdup(source)))
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    v[s->n++] = seconds;
+    return TS_OK;
+}
+
+ts_status ts_foam_execution_time(const char *path, double *seconds, ts_error_t *err)
+{
+    static const char KEY[] = "ExecutionTime";
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return ts_error_set(err, TS_EIO, "%s: cannot open: %s", path, strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0, found_line = 0;
+    double found = -1;
+    ts_status st = TS_OK;
+    while (getline(&line, &cap, fp) >= 0) {
+        lineno++;
+        const char *s = line;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (strncmp(s, KEY, sizeof KEY - 1) != 0)
+            continue;
+        s += sizeof KEY - 1;
+        while (*s == ' ')
+            s++;
+        if (*s != '=') /* another line that starts with the word: not the timing line */
+            continue;
+        s++;
+        char *end;
+        errno = 0;
+        double x = strtod(s, &end);
+        while (*end == ' ')
+            end++;
+        if (end == s || errno || !(x >= 0) || !isfinite(x) || *end != 's') {
+            line[strcspn(line, "\r\n")] = '\0';
+            st = ts_error_set(err, TS_ECORRUPT,
+                              "%s:%ld: expected 'ExecutionTime = SECONDS s', got '%.60s'", path,
+                              lineno, line);
+            break;
+        }
+        found = x;
+        found_line = lineno;
+    }
+    if (st == TS_OK && ferror(fp))
+        st = ts_error_set(err, TS_EIO, "%s: read error", path);
+    if (st == TS_OK && !found_line)
+        st = ts_error_set(err, TS_ECORRUPT,
+                          "%s: no 'ExecutionTime = X s' line (did the solver run an iteration?)",
+                          path);
+    free(line);
+    fclose(fp);
+    if (st == TS_OK)
+        *seconds = found;
+    return st;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names of the entries of dir for which keep() holds; NULL-terminated, malloc'ed. */
+static ts_status list_dir(const char *dir, int want_dirs, char ***out, size_t *n,
+                          ts_error_t *err)
+{
+    *out = NULL;
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return ts_error_set(err, TS_EIO, "%s: cannot open directory: %s", dir, strerror(errno));
+    char **names = NULL;
+    size_t cnt = 0, cap = 0;
+    ts_status st = TS_OK;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        size_t len = strlen(e->d_name);
+        if (!want_dirs && (len < 5 || strcmp(e->d_name + len - 4, ".log") != 0))
+            continue;
+        char path[4096];
+        struct stat sb;
+        if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path ||
+            stat(path, &sb) != 0)
+            continue;
+        if (want_dirs ? !S_ISDIR(sb.st_mode) : !S_ISREG(sb.st_mode))
+            continue;
+        if (cnt == cap) {
+            cap = cap ? 2 * cap : 16;
+            char **p = realloc(names, cap * sizeof *p);
+            if (!p) {
+                st = ts_error_set(err, TS_ENOMEM, "out of memory");
+                break;
+            }
+            names = p;
+        }
+        if (!(names[cnt] = strdup(e->d_name))) {
+            st = ts_error_set(err, TS_ENOMEM, "out of memory");
+            break;
+        }
+        cnt++;
+    }
+    closedir(d);
+    if (st != TS_OK) {
+        for (size_t i = 0; i < cnt; i++)
+            free(names[i]);
+        free(names);
+        return st;
+    }
+    if (cnt)
+        qsort(names, cnt, sizeof *names, cmp_str);
+    *out = names;
+    *n = cnt;
+    return TS_OK;
+}
+
+static void free_names(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+/* Add the execution time of one log to setting name. */
+static ts_status add_log(ts_measured_t *m, const char *name, const char *path, ts_error_t *err)
+{
+    double x;
+    ts_status st = ts_foam_execution_time(path, &x, err);
+    return st == TS_OK ? ts_measured_add(m, name, x, path, err) : st;
+}
+
+ts_status ts_measured_read_dir(ts_measured_t *m, const char *dir, ts_error_t *err)
+{
+    char **sets;
+    size_t nsets;
+    ts_status st = list_dir(dir, 1, &sets, &nsets, err);
+    if (st != TS_OK)
+        return st;
+    if (nsets == 0)
+        st = ts_error_set(err, TS_EARG, "%s: no setting directories (expected DIR/SETTING/*.log)",
+                          dir);
+    for (size_t i = 0; st == TS_OK && i < nsets; i++) {
+        char sub[4096];
+        snprintf(sub, sizeof sub, "%s/%s", dir, sets[i]);
+        char **logs;
+        size_t nlogs;
+        if ((st = list_dir(sub, 0, &logs, &nlogs, err)) != TS_OK)
+            break;
+        if (nlogs == 0)
+            st = ts_error_set(err, TS_EARG, "%s: no *.log files for setting '%s'", sub, sets[i]);
+        for (size_t j = 0; st == TS_OK && j < nlogs; j++) {
+            char path[8192];
+            snprintf(path, sizeof path, "%s/%s", sub, logs[j]);
+            st = add_log(m, sets[i], path, err);
+        }
+        free_names(logs, nlogs);
+    }
+    free_names(sets, nsets);
+    return st;
+}
+
+/* Split a line into whitespace-separated words in place (at most max). */
+static size_t split_words(char *s, char **w, size_t max)
+{
+    size_t n = 0;
+    for (char *tok = strtok(s, " \t\r\n"); tok && n < max; tok = strtok(NULL, " \t\r\n"))
+        w[n++] = tok;
+    return n;
+}
+
+ts_status ts_measured_read_manifest(ts_measured_t *m, const char *path, ts_error_t *err)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return ts_error_set(err, TS_EIO, "%s: cannot open: %s", path, strerror(errno));
+    /* Relative log paths are relative to the manifest's directory. */
+    char base[4096];
+    snprintf(base, sizeof base, "%s", path);
+    char *slash = strrchr(base, '/');
+    if (slash)
+        slash[1] = '\0';
+    else
+        base[0] = '\0';
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0;
+    ts_status st = TS_OK;
+    while (st == TS_OK && getline(&line, &cap, fp) >= 0) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *w[256];
+        size_t n = split_words(line, w, 256);
+        if (n == 0)
+            continue;
+        if (n == 1) {
+            st = ts_error_set(err, TS_ECORRUPT, "%s:%ld: expected 'SETTING LOG [LOG...]'", path,
+                              lineno);
+            break;
+        }
+        if (n == 256) {
+            st = ts_error_set(err, TS_ECORRUPT, "%s:%ld: more than 255 logs on one line", path,
+                              lineno);
+            break;
+        }
+        if (!valid_name(w[0])) {
+            st = ts_error_set(err, TS_ECORRUPT,
+                              "%s:%ld: setting name '%s': expected 1-63 letters, digits or "
+                              "._+-:", path, lineno, w[0]);
+            break;
+        }
+        for (size_t i = 1; st == TS_OK && i < n; i++) {
+            char log[8192];
+            snprintf(log, sizeof log, "%s%s", w[i][0] == '/' ? "" : base, w[i]);
+            st = add_log(m, w[0], log, err);
+        }
+    }
+    if (st == TS_OK && ferror(fp))
+        st = ts_error_set(err, TS_EIO, "%s: read error", path);
+    free(line);
+    fclose(fp);
+    return st;
+}
+
+/* Trim spaces at both ends in place. */
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+ts_status ts_measured_read_csv(ts_measured_t *m, const char *path, ts_error_t *err)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return ts_error_set(err, TS_EIO, "%s: cannot open: %s", path, strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0, rows = 0;
+    ts_status st = TS_OK;
+    while (st == TS_OK && getline(&line, &cap, fp) >= 0) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *s = trim(line);
+        if (!*s)
+            continue;
+        char *comma = strchr(s, ',');
+        if (!comma || strchr(comma + 1, ',')) {
+            st = ts_error_set(err, TS_ECORRUPT, "%s:%ld: expected 'setting,seconds'", path,
+                              lineno);
+            break;
+        }
+        *comma = '\0';
+        char *name = trim(s), *val = trim(comma + 1);
+        if (rows == 0 && strcmp(name, "setting") == 0 && strcmp(val, "seconds") == 0) {
+            rows++; /* the header */
+            continue;
+        }
+        rows++;
+        char *end;
+        errno = 0;
+        double x = strtod(val, &end);
+        if (end == val || *end || errno || !(x >= 0) || !isfinite(x)) {
+            st = ts_error_set(err, TS_ECORRUPT,
+                              "%s:%ld: expected a non-negative number of seconds, got '%s'",
+                              path, lineno, val);
+            break;
+        }
+        char src[4200];
+        snprintf(src, sizeof src, "%s:%ld", path, lineno);
+        st = ts_measured_add(m, name, x, src, err);
+    }
+    if (st == TS_OK && ferror(fp))
+        st = ts_error_set(err, TS_EIO, "%s: read error", path);
+    if (st == TS_OK && rows == 0)
+        st = ts_error_set(err, TS_ECORRUPT, "%s: no 'setting,seconds' rows", path);
+    free(line);
+    fclose(fp);
+    return st;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void ts_runstats_compute(const double *v, size_t n, ts_runstats_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n = n;
+    if (n == 0)
+        return;
+    double stackbuf[64];
+    double *s = n <= 64 ? stackbuf : malloc(n * sizeof *s);
+    if (!s) { /* cannot sort: fall back to the plain mean, no trimming */
+        double sum = 0, lo = v[0], hi = v[0];
+        for (size_t i = 0; i < n; i++) {
+            sum += v[i];
+            lo = v[i] < lo ? v[i] : lo;
+            hi = v[i] > hi ? v[i] : hi;
+        }
+        out->trimmed_mean = out->median = sum / (double)n;
+        out->min = lo;
+        out->max = hi;
+        out->spread = hi - lo;
+        return;
+    }
+    memcpy(s, v, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_double);
+    size_t k = n / 5;
+    double sum = 0;
+    for (size_t i = k; i < n - k; i++)
+        sum += s[i];
+    out->trimmed = k;
+    out->trimmed_mean = sum / (double)(n - 2 * k);
+    out->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    out->min = s[0];
+    out->max = s[n - 1];
+    out->spread = s[n - 1] - s[0];
+    if (s != stackbuf)
+        free(s);
+}
