@@ -19,8 +19,11 @@ cd "$root"
 #   store compression: liblz4-dev; checksums: zlib1g-dev (crc32); JSON output: libjson-c-dev
 #   tests: libcunit1-dev; the tracer and its tests: openmpi-bin libopenmpi-dev
 #   replaying exported TI traces with SimGrid 3.32 (tests, later the engine): libsimgrid-dev
+#   `tunesim sweep --plot` draws its PNG/SVG charts with gnuplot: gnuplot-nox (no X11)
+#   the sweep's Slurm job arrays are checked with Slurm's own sbatch (client only, no daemon):
+#   slurm-client
 packages=(cmake gcc make pkg-config libotf2-trace-dev otf2-tools zlib1g-dev liblz4-dev libjson-c-dev
-          libcunit1-dev openmpi-bin libopenmpi-dev libsimgrid-dev)
+          libcunit1-dev openmpi-bin libopenmpi-dev libsimgrid-dev gnuplot-nox slurm-client)
 
 install_packages() {
     if [ "${TUNESIM_SKIP_APT:-0}" = 1 ]; then
