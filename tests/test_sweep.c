@@ -65,9 +65,26 @@ static int same_file(const char *a, const char *b)
     return same;
 }
 
+/* Whether stderr text holds nothing but the sanitizer's notes about SimGrid's stack switches
+ * (ASan build): a sweep is quiet when stderr is not a terminal. */
+static int quiet(const char *err)
+{
+    for (const char *l = err; l && *l;) {
+        const char *end = strchr(l, '\n');
+        size_t n = end ? (size_t)(end - l) : strlen(l);
+        if (!(n >= 2 && l[0] == '=' && l[1] == '=') && !memmem(l, n, "False positive", 14) &&
+            !memmem(l, n, "sanitizers/issues", 17)) {
+            printf("\n  unexpected stderr: %.*s", (int)n, l);
+            return 0;
+        }
+        l += n + (end ? 1 : 0);
+    }
+    return err != NULL;
+}
+
 static int sweep(const char *extra, char **out, char **err)
 {
-    char args[4096];
+    char args[8192];
     snprintf(args, sizeof args, "sweep '%s' --sets '%s' --nodes 2 --ppn 1 %s", g_trace, g_sets,
              extra);
     int rc = tu_run_cli(args, out, err);
@@ -86,15 +103,15 @@ static json_object *jget(json_object *o, const char *k)
 static void test_schema_and_jobs(void)
 {
     const char *d = tu_tmpdir();
-    char a[1200], b[1200];
+    char a[8192], b[8192];
     snprintf(g_ref_json, sizeof g_ref_json, "%s/j1.json", d);
     snprintf(g_ref_csv, sizeof g_ref_csv, "%s/j1.csv", d);
     snprintf(a, sizeof a, "-j 1 --json '%s' --csv '%s'", g_ref_json, g_ref_csv);
     char *out1 = NULL, *out2 = NULL, *err = NULL;
     CU_ASSERT_EQUAL_FATAL(sweep(a, &out1, &err), 0);
-    CU_ASSERT_STRING_EQUAL(err ? err : "x", ""); /* quiet when stderr is not a terminal */
+    CU_ASSERT(quiet(err));
     free(err);
-    char j2[1100], c2[1100];
+    char j2[2048], c2[2048];
     snprintf(j2, sizeof j2, "%s/j2.json", d);
     snprintf(c2, sizeof c2, "%s/j2.csv", d);
     snprintf(b, sizeof b, "-j 2 --json '%s' --csv '%s'", j2, c2);
@@ -106,7 +123,7 @@ static void test_schema_and_jobs(void)
     free(out1);
     free(out2);
     /* One results line per set, beside the JSON output. */
-    char res[1200];
+    char res[2048];
     snprintf(res, sizeof res, "%s/j1.results.jsonl", d);
     CU_ASSERT_EQUAL(count_lines(res), NSETS);
 
@@ -261,7 +278,7 @@ static int kill_mid_run(pid_t sweep_pid, const char *results, int victim)
 
 static void resume_after(int victim)
 {
-    char json[1100], results[1100], errp[1100], args[2400];
+    char json[2048], results[2048], errp[2048], args[8192];
     const char *d = tu_tmpdir();
     snprintf(json, sizeof json, "%s/resume%d.json", d, victim);
     snprintf(results, sizeof results, "%s/resume%d.results.jsonl", d, victim);
@@ -307,7 +324,7 @@ static void test_resume_after_killed_sweep(void) { resume_after(1); }
 /* Every invalid set at once, each on its own line naming file:line, and nothing run. */
 static void test_invalid_sets(void)
 {
-    char bad[1100], json[1100], args[2400];
+    char bad[2048], json[2048], args[8192];
     snprintf(bad, sizeof bad, "%s/bad.sets", tu_tmpdir());
     snprintf(json, sizeof json, "%s/bad.json", tu_tmpdir());
     FILE *fp = fopen(bad, "w");
@@ -352,7 +369,7 @@ static void test_invalid_sets(void)
     /* Nothing ran and nothing was written. */
     struct stat sb;
     CU_ASSERT(stat(json, &sb) != 0);
-    char res[1200];
+    char res[2048];
     snprintf(res, sizeof res, "%s/bad.results.jsonl", tu_tmpdir());
     CU_ASSERT(stat(res, &sb) != 0);
 
@@ -365,7 +382,7 @@ static void test_invalid_sets(void)
 /* --emit-slurm: scripts that bash and sbatch accept; the tasks run here; --merge. */
 static void test_slurm(void)
 {
-    char dir[1100], args[2400], path[1400], cmd[3000];
+    char dir[1024], args[8192], path[2048], cmd[8192];
     snprintf(dir, sizeof dir, "%s/slurm", tu_tmpdir());
     snprintf(args, sizeof args, "--emit-slurm '%s'", dir);
     char *out = NULL;
@@ -390,7 +407,7 @@ static void test_slurm(void)
      * There is no slurmctld here, so --test-only ends with "Unable to contact slurm
      * controller"; any complaint about the script comes before that. */
     if (system("command -v sbatch >/dev/null 2>&1") == 0) {
-        char conf[1200], log[1200];
+        char conf[2048], log[2048];
         snprintf(conf, sizeof conf, "%s/slurm.conf", tu_tmpdir());
         snprintf(log, sizeof log, "%s/sbatch.log", tu_tmpdir());
         FILE *fp = fopen(conf, "w");
@@ -453,7 +470,7 @@ static void test_slurm(void)
  * gnuplot. Uses --merge of the Slurm test's results: no replay needed. */
 static void test_plot(void)
 {
-    char dir[1100], args[2400], path[1400];
+    char dir[1024], args[8192], path[2048];
     snprintf(dir, sizeof dir, "%s/slurm", tu_tmpdir());
     char *saved = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
     setenv("PATH", "/nonexistent", 1);
