@@ -9,6 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "model_file.h"
+
 /* ---- the table ------------------------------------------------------------------------ */
 
 static const ts_param_def_t DEFS[TS_P__COUNT] = {
@@ -763,8 +765,23 @@ ts_status ts_params_parse_args(ts_params_t *p, int argc, char **argv, unsigned c
     if (ts_params_copy(p, &work) != TS_OK)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     ts_status st = TS_OK;
+    /* --model FILE (a calibration, models/model_file.h) goes first, so that -x / --mca /
+     * --set on the same command line override its values wherever they stand. */
+    for (int i = 0; i < argc && st == TS_OK; i++)
+        if (strcmp(argv[i], "--model") == 0) {
+            if (i + 1 >= argc)
+                st = ts_error_set(err, TS_EUSAGE, "--model expects FILE (a tunesim model file)");
+            else
+                st = ts_model_apply_file(argv[++i], work, err);
+        }
     for (int i = 0; i < argc && st == TS_OK;) {
         int used;
+        if (strcmp(argv[i], "--model") == 0) {
+            if (consumed)
+                consumed[i] = consumed[i + 1] = 1;
+            i += 2;
+            continue;
+        }
         st = settings_option(work, argc, argv, i, 1, &used, err);
         if (st != TS_OK)
             break;

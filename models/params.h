@@ -75,7 +75,9 @@ void ts_params_free(ts_params_t *p);
 ts_status ts_params_set(ts_params_t *p, const char *name, const char *value, ts_error_t *err);
 
 /* Parse command-line words: -x KEY=VALUE, -x KEY (the value of KEY in this environment),
- * --mca KEY VALUE (also -mca), --set KEY=VALUE. Later settings win. -x of a variable that is
+ * --mca KEY VALUE (also -mca), --set KEY=VALUE, --model FILE (a calibration's model file,
+ * models/model_file.h: applied before every other setting, so those override it). Later
+ * settings win. -x of a variable that is
  * not a parameter and does not look like one (no UCX_ / OMPI_MCA_ prefix, any case) is the
  * application's environment and is skipped. Words it does not know are left for the caller:
  * consumed[i] is set to 1 for each word used (consumed has argc entries). consumed may be

@@ -22,8 +22,11 @@ cd "$root"
 #   `tunesim sweep --plot` draws its PNG/SVG charts with gnuplot: gnuplot-nox (no X11)
 #   the sweep's Slurm job arrays are checked with Slurm's own sbatch (client only, no daemon):
 #   slurm-client
+#   `tunesim calibrate` fits parameters with GSL's nonlinear least squares: libgsl-dev
+#   model files are XML written, read and schema-checked with libxml2: libxml2-dev
 packages=(cmake gcc make pkg-config libotf2-trace-dev otf2-tools zlib1g-dev liblz4-dev libjson-c-dev
-          libcunit1-dev openmpi-bin libopenmpi-dev libsimgrid-dev gnuplot-nox slurm-client)
+          libcunit1-dev openmpi-bin libopenmpi-dev libsimgrid-dev gnuplot-nox slurm-client
+          libgsl-dev libxml2-dev)
 
 install_packages() {
     if [ "${TUNESIM_SKIP_APT:-0}" = 1 ]; then

@@ -9,6 +9,7 @@
 #include "../traces/store.h"
 #include "../traces/ti.h"
 #include "../traces/trace.h"
+#include "calibrate_cmd.h"
 #include "info.h"
 #include "params_cmd.h"
 #include "record.h"
@@ -42,6 +43,9 @@ static const char USAGE[] =
     "                                    and rank them (resumable; Slurm job arrays)\n"
     "  params [--markdown] | --check ARGS...\n"
     "                                    list the known parameters, or check settings\n"
+    "  calibrate INPUTS... -o FILE [--platform NAME] [-x KEY=VALUE] [--set KEY=VALUE]\n"
+    "                                    fit model parameters to OSU / IMB / tunesim-probe\n"
+    "                                    outputs and write a model file for --model FILE\n"
     "  validate (--logs DIR | --manifest FILE | --measured-csv FILE)...\n"
     "         (--predicted SWEEP.json | -- SWEEP_ARGS...) [--anchor NAME] [--json FILE]\n"
     "         [--csv FILE]\n"
@@ -185,6 +189,8 @@ int main(int argc, char **argv)
         rc = ts_sweep_cmd(argc - 1, argv + 1, &err);
     else if (strcmp(cmd, "params") == 0)
         rc = ts_params_cmd(argc - 1, argv + 1, &err);
+    else if (strcmp(cmd, "calibrate") == 0)
+        rc = ts_calibrate_cmd(stdout, argc - 1, argv + 1, &err);
     else if (strcmp(cmd, "validate") == 0)
         rc = ts_validate_cmd(argc - 1, argv + 1, &err);
     else

@@ -1,0 +1,442 @@
+/* bench_parse.c - OSU / IMB / tunesim-probe text output into benchmark series (see
+ * bench_parse.h). The tools print free-form header comments; what a fit needs from them
+ * (ranks, nodes, the pair's locality, UCX settings) is read from the probe's key=value line
+ * when present, else guessed from the words OSU users write ("2 nodes, 1 rank per node",
+ * "4 nodes x 36 ranks = 144", IMB's "#processes = 2"). */
+#include "bench_parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const KIND_NAMES[TS_BENCH__COUNT] = {
+    "latency", "bw", "reg", "copy", "allreduce", "alltoall", "allgather", "bcast"};
+static const char *const LOC_NAMES[TS_BLOC__COUNT] = {"unknown", "intra-socket", "cross-socket",
+                                                      "inter-node"};
+
+const char *ts_bench_kind_name(ts_bench_kind k)
+{
+    return (k >= 0 && k < TS_BENCH__COUNT) ? KIND_NAMES[k] : "?";
+}
+const char *ts_bench_loc_name(ts_bench_loc l)
+{
+    return (l >= 0 && l < TS_BLOC__COUNT) ? LOC_NAMES[l] : "?";
+}
+int ts_bench_kind_is_bw(ts_bench_kind k) { return k == TS_BENCH_BW || k == TS_BENCH_COPY; }
+
+static void series_free(ts_bench_series_t *s)
+{
+    free(s->file);
+    free(s->title);
+    free(s->description);
+    free(s->settings);
+    free(s->points);
+    memset(s, 0, sizeof *s);
+}
+
+void ts_bench_set_clear(ts_bench_set_t *set)
+{
+    for (size_t i = 0; i < set->nseries; i++)
+        series_free(&set->series[i]);
+    free(set->series);
+    set->series = NULL;
+    set->nseries = 0;
+}
+
+/* Parser state for one file. */
+typedef struct pstate_s {
+    const char *name;
+    ts_bench_series_t cur;
+    int have;        /* cur is open */
+    int columns;     /* the column header was seen */
+    int value_col;   /* 1-based column of the value */
+    int loc_given;   /* the probe said where the pair sits */
+    ts_bench_set_t out;
+} pstate_t;
+
+static int append_text(char **dst, const char *sep, const char *text)
+{
+    size_t a = *dst ? strlen(*dst) : 0, b = strlen(text), c = strlen(sep);
+    char *n = realloc(*dst, a + (a ? c : 0) + b + 1);
+    if (!n)
+        return -1;
+    if (a) {
+        memcpy(n + a, sep, c);
+        a += c;
+    }
+    memcpy(n + a, text, b + 1);
+    *dst = n;
+    return 0;
+}
+
+/* A shortened copy of a line for messages. */
+static const char *shown(const char *s, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", s);
+    if (strlen(s) >= n && n > 4)
+        memcpy(buf + n - 4, "...", 4);
+    return buf;
+}
+
+static const char *skip_ws(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+/* The integer right before the word w (case-insensitive) in s, or -1. */
+static int number_before(const char *s, const char *w)
+{
+    size_t wl = strlen(w);
+    for (const char *p = s; (p = strcasestr(p, w)) != NULL; p += wl) {
+        const char *q = p;
+        while (q > s && q[-1] == ' ')
+            q--;
+        const char *e = q;
+        while (q > s && isdigit((unsigned char)q[-1]))
+            q--;
+        if (q < e && (q == s || !isalnum((unsigned char)q[-1])))
+            return atoi(q);
+    }
+    return -1;
+}
+
+/* Guess ranks, nodes and the pair's locality from the header words; collect UCX_*=VALUE. */
+static int infer(pstate_t *ps)
+{
+    ts_bench_series_t *s = &ps->cur;
+    const char *d = s->description ? s->description : "";
+    int nodes = number_before(d, " node");
+    int ppn = number_before(d, " rank per node");
+    if (ppn < 0)
+        ppn = number_before(d, " ranks per node");
+    if (s->nodes <= 0 && nodes > 0)
+        s->nodes = nodes;
+    if (s->ranks <= 0) {
+        const char *eq = strstr(d, "ranks =");
+        if (eq)
+            s->ranks = atoi(eq + 7);
+        else if (ppn > 0 && s->nodes > 0)
+            s->ranks = ppn * s->nodes;
+        else if (number_before(d, " ranks") > 0)
+            s->ranks = number_before(d, " ranks");
+    }
+    if (!ps->loc_given && (s->kind == TS_BENCH_LATENCY || s->kind == TS_BENCH_BW ||
+                           s->kind == TS_BENCH_REG)) {
+        if (s->nodes >= 2)
+            s->loc = TS_BLOC_INTER_NODE;
+        else if (s->nodes == 1)
+            s->loc = (strcasestr(d, "cross-socket") || strcasestr(d, "cross socket"))
+                         ? TS_BLOC_CROSS_SOCKET
+                         : TS_BLOC_INTRA_SOCKET;
+    }
+    /* UCX settings written as KEY=VALUE in the description (OSU headers often carry them). */
+    for (const char *p = d; (p = strstr(p, "UCX_")) != NULL;) {
+        size_t n = strcspn(p, " ;|)");
+        if (p == d || !isalnum((unsigned char)p[-1])) {
+            char word[128];
+            if (n < sizeof word && memchr(p, '=', n)) {
+                memcpy(word, p, n);
+                word[n] = '\0';
+                while (n > 0 && word[n - 1] == ',') /* "UCX_X=v, more words" */
+                    word[--n] = '\0';
+                if (append_text(&s->settings, " ", word))
+                    return -1;
+            }
+        }
+        p += n;
+    }
+    if (s->window <= 0)
+        s->window = 64;
+    return 0;
+}
+
+static ts_status finish(pstate_t *ps, ts_error_t *err)
+{
+    if (!ps->have)
+        return TS_OK;
+    ts_bench_series_t *s = &ps->cur;
+    if (s->npoints == 0)
+        return ts_error_set(err, TS_ECORRUPT,
+                            "%s:%d: expected data lines (SIZE VALUE) after the header '%s'",
+                            ps->name, s->line, s->title);
+    if (infer(ps))
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    ts_bench_series_t *n = realloc(ps->out.series, (ps->out.nseries + 1) * sizeof *n);
+    if (!n)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    ps->out.series = n;
+    n[ps->out.nseries++] = *s;
+    memset(s, 0, sizeof *s);
+    ps->have = 0;
+    return TS_OK;
+}
+
+static ts_status begin(pstate_t *ps, int line, const char *title, ts_bench_kind kind,
+                       int value_col, ts_error_t *err)
+{
+    ts_status st = finish(ps, err);
+    if (st != TS_OK)
+        return st;
+    memset(&ps->cur, 0, sizeof ps->cur);
+    ps->cur.file = strdup(ps->name);
+    ps->cur.title = strdup(title);
+    if (!ps->cur.file || !ps->cur.title) {
+        series_free(&ps->cur);
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    }
+    ps->cur.line = line;
+    ps->cur.kind = kind;
+    ps->have = 1;
+    ps->columns = 0;
+    ps->value_col = value_col;
+    ps->loc_given = 0;
+    return TS_OK;
+}
+
+/* An OSU or probe title: the benchmark kind, or -1 when the title is not one we read. */
+static int osu_kind(const char *t)
+{
+    if (strcasestr(t, "Bi-Directional") || strcasestr(t, "Multiple"))
+        return -1; /* bibw, mbw_mr: not modelled */
+    if (strcasestr(t, "Registration"))
+        return TS_BENCH_REG;
+    if (strcasestr(t, "Copy Bandwidth"))
+        return TS_BENCH_COPY;
+    if (strcasestr(t, "Allreduce"))
+        return TS_BENCH_ALLREDUCE;
+    if (strcasestr(t, "All-to-All") || strcasestr(t, "Alltoall"))
+        return TS_BENCH_ALLTOALL;
+    if (strcasestr(t, "Allgather"))
+        return TS_BENCH_ALLGATHER;
+    if (strcasestr(t, "Broadcast") || strcasestr(t, "Bcast"))
+        return TS_BENCH_BCAST;
+    if (strcasestr(t, "Bandwidth Test"))
+        return TS_BENCH_BW;
+    if (strcasestr(t, "Latency Test"))
+        return TS_BENCH_LATENCY;
+    return -1;
+}
+
+/* "# tunesim-probe: key=value ..." */
+static ts_status probe_keys(pstate_t *ps, int line, const char *body, ts_error_t *err)
+{
+    ts_bench_series_t *s = &ps->cur;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", body);
+    for (char *save = NULL, *w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+        char *eq = strchr(w, '=');
+        if (!eq)
+            continue;
+        *eq = '\0';
+        const char *v = eq + 1;
+        char *end;
+        if (strcmp(w, "locality") == 0) {
+            int k;
+            for (k = 1; k < TS_BLOC__COUNT && strcmp(v, LOC_NAMES[k]) != 0; k++)
+                ;
+            if (k == TS_BLOC__COUNT)
+                return ts_error_set(err, TS_ECORRUPT,
+                                    "%s:%d: expected locality=intra-socket, cross-socket or "
+                                    "inter-node, got '%s'",
+                                    ps->name, line, v);
+            s->loc = (ts_bench_loc)k;
+            ps->loc_given = 1;
+        } else if (strcmp(w, "ranks") == 0 || strcmp(w, "nodes") == 0 ||
+                   strcmp(w, "window") == 0) {
+            long n = strtol(v, &end, 10);
+            if (!*v || *end || n <= 0 || n > 1 << 24)
+                return ts_error_set(err, TS_ECORRUPT,
+                                    "%s:%d: expected %s=a positive count, got '%s'", ps->name,
+                                    line, w, v);
+            *(w[0] == 'r' ? &s->ranks : w[0] == 'n' ? &s->nodes : &s->window) = (int)n;
+        }
+    }
+    return TS_OK;
+}
+
+static ts_status comment_line(pstate_t *ps, int line, const char *raw, ts_error_t *err)
+{
+    const char *body = skip_ws(raw + 1);
+    char sw[96];
+    if (strncmp(body, "OSU MPI", 7) == 0 ||
+        (strncmp(body, "tunesim-probe ", 14) == 0 && strstr(body, " Test"))) {
+        int k = osu_kind(body);
+        if (k < 0)
+            return ts_error_set(err, TS_ECORRUPT,
+                                "%s:%d: expected an OSU latency, bandwidth or collective "
+                                "latency test, got '%s'",
+                                ps->name, line, shown(body, sw, sizeof sw));
+        return begin(ps, line, body, (ts_bench_kind)k, 2, err);
+    }
+    if (strncmp(body, "Benchmarking ", 13) == 0) {
+        const char *b = skip_ws(body + 13);
+        static const struct {
+            const char *name;
+            ts_bench_kind kind;
+            int col;
+        } imb[] = {{"PingPong", TS_BENCH_LATENCY, 3},   {"Allreduce", TS_BENCH_ALLREDUCE, 5},
+                   {"Alltoall", TS_BENCH_ALLTOALL, 5},  {"Allgather", TS_BENCH_ALLGATHER, 5},
+                   {"Bcast", TS_BENCH_BCAST, 5}};
+        for (size_t i = 0; i < sizeof imb / sizeof imb[0]; i++)
+            if (strncmp(b, imb[i].name, strlen(imb[i].name)) == 0 &&
+                (!b[strlen(imb[i].name)] || isspace((unsigned char)b[strlen(imb[i].name)]))) {
+                char title[64];
+                snprintf(title, sizeof title, "IMB %s", imb[i].name);
+                return begin(ps, line, title, imb[i].kind, imb[i].col, err);
+            }
+        return ts_error_set(err, TS_ECORRUPT,
+                            "%s:%d: expected IMB PingPong, Allreduce, Alltoall, Allgather or "
+                            "Bcast, got '%s'",
+                            ps->name, line, shown(b, sw, sizeof sw));
+    }
+    if (!ps->have || !*body || strspn(body, "-=") == strlen(body))
+        return TS_OK; /* rulers, and words before the first section */
+    ts_bench_series_t *s = &ps->cur;
+    if (strncmp(body, "tunesim-probe:", 14) == 0)
+        return probe_keys(ps, line, body + 14, err);
+    if (strncmp(body, "settings:", 9) == 0) {
+        const char *v = skip_ws(body + 9);
+        if (*v && append_text(&s->settings, " ", v))
+            return ts_error_set(err, TS_ENOMEM, "out of memory");
+        return TS_OK;
+    }
+    if (strncasecmp(body, "Size", 4) == 0 && isspace((unsigned char)body[4])) {
+        int bw = strstr(body, "MB/s") != NULL;
+        if (bw != ts_bench_kind_is_bw(s->kind))
+            return ts_error_set(err, TS_ECORRUPT, "%s:%d: expected a %s column for '%s', got '%s'",
+                                ps->name, line, ts_bench_kind_is_bw(s->kind) ? "MB/s" : "latency (us)",
+                                s->title, shown(body, sw, sizeof sw));
+        ps->columns = 1;
+        return TS_OK;
+    }
+    if (strncmp(body, "#processes", 10) == 0) {
+        const char *eq = strchr(body, '=');
+        if (eq && atoi(eq + 1) > 0)
+            s->ranks = atoi(eq + 1);
+        return TS_OK;
+    }
+    if (append_text(&s->description, " | ", body))
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    return TS_OK;
+}
+
+static ts_status data_line(pstate_t *ps, int line, const char *raw, ts_error_t *err)
+{
+    char sw[96];
+    const char *t = skip_ws(raw);
+    if (!ps->have)
+        return ts_error_set(err, TS_ECORRUPT,
+                            "%s:%d: expected a benchmark header ('# OSU MPI ... Test' or "
+                            "'# Benchmarking ...') before data, got '%s'",
+                            ps->name, line, shown(t, sw, sizeof sw));
+    if (*t == '#') { /* IMB's column header: "#bytes #repetitions t[usec] ..." */
+        ps->columns = 1;
+        return TS_OK;
+    }
+    if (!ps->columns)
+        return ts_error_set(err, TS_ECORRUPT,
+                            "%s:%d: expected the column header ('# Size ...') before data, got "
+                            "'%s'",
+                            ps->name, line, shown(t, sw, sizeof sw));
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", t);
+    char *tok[8], *save = NULL;
+    int n = 0;
+    for (char *w = strtok_r(buf, " \t", &save); w && n < 8; w = strtok_r(NULL, " \t", &save))
+        tok[n++] = w;
+    if (n < ps->value_col)
+        return ts_error_set(err, TS_ECORRUPT,
+                            "%s:%d: expected %d columns (size ... value), got '%s'", ps->name,
+                            line, ps->value_col, shown(t, sw, sizeof sw));
+    char *end;
+    errno = 0;
+    unsigned long long size = strtoull(tok[0], &end, 10);
+    if (!isdigit((unsigned char)tok[0][0]) || *end || errno)
+        return ts_error_set(err, TS_ECORRUPT,
+                            "%s:%d: expected a message size in bytes, got '%s'", ps->name,
+                            line, shown(tok[0], sw, sizeof sw));
+    const char *vs = tok[ps->value_col - 1];
+    double v = strtod(vs, &end);
+    if (end == vs || *end || !isfinite(v) || v < 0)
+        return ts_error_set(err, TS_ECORRUPT,
+                            "%s:%d: expected a non-negative %s, got '%s'", ps->name, line,
+                            ts_bench_kind_is_bw(ps->cur.kind) ? "bandwidth (MB/s)"
+                                                              : "time (us)",
+                            shown(vs, sw, sizeof sw));
+    ts_bench_series_t *s = &ps->cur;
+    ts_bench_point_t *p = realloc(s->points, (s->npoints + 1) * sizeof *p);
+    if (!p)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    s->points = p;
+    p[s->npoints++] = (ts_bench_point_t){(uint64_t)size, v, line};
+    return TS_OK;
+}
+
+ts_status ts_bench_parse_stream(ts_bench_set_t *set, FILE *fp, const char *name,
+                                ts_error_t *err)
+{
+    pstate_t ps;
+    memset(&ps, 0, sizeof ps);
+    ps.name = name;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int lineno = 0;
+    ts_status st = TS_OK;
+    while (st == TS_OK && (len = getline(&line, &cap, fp)) >= 0) {
+        lineno++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        if (strlen(line) != (size_t)len) {
+            st = ts_error_set(err, TS_ECORRUPT, "%s:%d: expected text, got a NUL byte", name,
+                              lineno);
+            break;
+        }
+        const char *t = skip_ws(line);
+        if (!*t)
+            continue;
+        st = line[0] == '#' ? comment_line(&ps, lineno, line, err)
+                            : data_line(&ps, lineno, line, err);
+    }
+    free(line);
+    if (st == TS_OK && ferror(fp))
+        st = ts_error_set(err, TS_EIO, "%s: read error", name);
+    if (st == TS_OK)
+        st = finish(&ps, err);
+    if (st == TS_OK && ps.out.nseries == 0)
+        st = ts_error_set(err, TS_ECORRUPT,
+                          "%s:%d: expected OSU, IMB or tunesim-probe output, found no "
+                          "benchmark header",
+                          name, lineno ? lineno : 1);
+    if (st != TS_OK) {
+        series_free(&ps.cur);
+        ts_bench_set_clear(&ps.out);
+        return st;
+    }
+    ts_bench_series_t *n =
+        realloc(set->series, (set->nseries + ps.out.nseries) * sizeof *n);
+    if (!n) {
+        ts_bench_set_clear(&ps.out);
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    }
+    memcpy(n + set->nseries, ps.out.series, ps.out.nseries * sizeof *n);
+    set->series = n;
+    set->nseries += ps.out.nseries;
+    free(ps.out.series);
+    return TS_OK;
+}
+
+ts_status ts_bench_parse_file(ts_bench_set_t *set, const char *path, ts_error_t *err)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return ts_error_set(err, TS_ENOENT, "%s: cannot open: %s", path, strerror(errno));
+    ts_status st = ts_bench_parse_stream(set, fp, path, err);
+    fclose(fp);
+    return st;
+}

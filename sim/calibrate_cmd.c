@@ -1,0 +1,115 @@
+/* calibrate_cmd.c - `tunesim calibrate` (see calibrate_cmd.h): inputs -> benchmark series
+ * (models/bench_parse) -> fit (models/calibrate) -> model file (models/model_file, written
+ * atomically) and the report on stdout. */
+#include "calibrate_cmd.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../models/bench_parse.h"
+#include "../models/calibrate.h"
+#include "../models/model_file.h"
+#include "../models/params.h"
+
+int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
+{
+    const char *output = NULL, *platform = "unspecified";
+    ts_params_t *params = NULL;
+    ts_bench_set_t set = {0};
+    ts_calib_t *cal = NULL;
+    ts_model_t *model = NULL;
+    char *created = NULL;
+    size_t created_len = 0;
+    unsigned char *used = calloc((size_t)argc + 1, 1);
+    const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
+    int ninputs = 0;
+    ts_status st = TS_OK;
+    if (!used || !inputs || ts_params_new(&params) != TS_OK) {
+        st = ts_error_set(err, TS_ENOMEM, "out of memory");
+        goto done;
+    }
+    /* -x / --mca / --set / --model apply to every input (settings its header does not say). */
+    st = ts_params_parse_args(params, argc - 1, argv + 1, used + 1, err);
+    for (int i = 1; i < argc && st == TS_OK; i++) {
+        if (used[i])
+            continue;
+        const char *a = argv[i];
+        if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && i + 1 < argc)
+            output = argv[++i];
+        else if (strcmp(a, "--platform") == 0 && i + 1 < argc)
+            platform = argv[++i];
+        else if (a[0] == '-' && a[1])
+            st = ts_error_set(err, TS_EUSAGE, "calibrate: unknown option or missing value '%s'",
+                              a);
+        else
+            inputs[ninputs++] = a;
+    }
+    if (st == TS_OK && ninputs == 0)
+        st = ts_error_set(err, TS_EUSAGE, "calibrate: expected INPUTS (OSU, IMB or "
+                                          "tunesim-probe output files)");
+    if (st == TS_OK && !output)
+        st = ts_error_set(err, TS_EUSAGE, "calibrate: expected -o FILE for the model file");
+    for (int i = 0; i < ninputs && st == TS_OK; i++)
+        st = ts_bench_parse_file(&set, inputs[i], err);
+    if (st == TS_OK)
+        st = ts_calibrate(&set, params, &cal, err);
+    if (st != TS_OK)
+        goto done;
+    for (int i = 0; i < ninputs; i++) {
+        size_t need = created_len + strlen(inputs[i]) + 3;
+        char *n = realloc(created, need);
+        if (!n) {
+            st = ts_error_set(err, TS_ENOMEM, "out of memory");
+            goto done;
+        }
+        created = n;
+        created_len += (size_t)sprintf(created + created_len, "%s%s", i ? " " : "", inputs[i]);
+    }
+    if ((st = ts_calib_model(cal, platform, created, &model, err)) != TS_OK)
+        goto done;
+    /* Settings given for every input (UCX_TLS naming this machine's transports, ...) are
+     * part of what the values mean: a replay for this machine wants the same. */
+    {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *ms = open_memstream(&buf, &len);
+        int n = ms ? ts_params_print_changes(params, ms) : 0;
+        if (ms)
+            fclose(ms);
+        if (!buf) {
+            st = ts_error_set(err, TS_ENOMEM, "out of memory");
+            goto done;
+        }
+        for (char *c = buf; *c; c++)
+            if (*c == '\n')
+                *c = c[1] ? ' ' : '\0';
+        if (n > 0) {
+            char note[1200];
+            snprintf(note, sizeof note,
+                     "fitted under these settings for every input (use them when replaying "
+                     "for this platform): %s",
+                     buf);
+            st = ts_model_add_note(model, note, err);
+        }
+        free(buf);
+        if (st != TS_OK)
+            goto done;
+    }
+    if ((st = ts_model_write(model, output, err)) != TS_OK)
+        goto done;
+    ts_calib_report(cal, out);
+    fprintf(out, "\nwrote %s (platform %s): %zu fitted parameters; load it with "
+                 "--model %s\n",
+            output, platform, ts_model_nparams(model), output);
+    if (fflush(out) != 0)
+        st = ts_error_set(err, TS_EIO, "writing the report failed");
+done:
+    ts_model_free(model);
+    ts_calib_free(cal);
+    ts_bench_set_clear(&set);
+    ts_params_free(params);
+    free(created);
+    free(inputs);
+    free(used);
+    return st;
+}
