@@ -245,6 +245,10 @@
     X(HAN_SEGMENT, "model.han.segment", SIZE, "64kb", "bytes",                                   \
       "reference/openmpi-collectives.md, Components (han segment 64 KiB)",                       \
       "HAN's pipeline segment")                                                                 \
+    X(NET_FLOWLESS_BYTES, "model.net.flowless_bytes", SIZE, "256b", "bytes",                     \
+      "assumed: 256 B is under 25 ns of any link here, against microseconds of latency",        \
+      "eager messages up to this size arrive latency + size/bandwidth after they leave, "      \
+      "without a network flow (they cannot measurably contend; collectives replay ~3x faster)") \
     X(UCC_RADIX, "model.ucc.radix", INT, "4", "",                                                \
       "assumed: UCC TL/UCP's knomial radix; to be calibrated",                                   \
       "radix of UCC's knomial allreduce, bcast and barrier")

@@ -113,6 +113,8 @@ struct engine_s {
     ts_coll_model_t *own_coll;  /* built from the defaults when the spec brings none */
     ts_coll_topo_t **topo;      /* per communicator, built on first use */
     size_t capcoll;             /* capacity of res->coll */
+    int32_t nfinished;          /* ranks that reached the end of their stream */
+    int shutdown;               /* all ranks have: idle couriers may end */
     ts_status status;           /* first error inside the simulation */
     ts_error_t *err;
 };
@@ -250,9 +252,11 @@ static void courier_main(int argc, char **argv)
     rank_t *home = c->home;
     for (;;) {
         sg_mutex_lock(home->mu);
-        while (!c->job)
+        while (!c->job && !home->e->shutdown)
             sg_cond_wait(c->cv, home->mu);
         sg_mutex_unlock(home->mu);
+        if (!c->job) /* every rank has finished */
+            return;
         msg_t *m = c->job;
         c->job = NULL;
         deliver(home->e, m);
@@ -285,8 +289,9 @@ static void dispatch(rank_t *r, msg_t *m)
     r->couriers = c;
     sg_actor_t a = sg_actor_init("courier", r->host);
     sg_actor_set_data(a, c);
-    /* Daemons end with the last rank instead of waiting for work forever. */
-    sg_actor_daemonize(a);
+    /* Couriers end when the last rank has finished (see rank_main). They are not daemons:
+     * SimGrid 3.32 crashed killing daemons that had just delivered at the very moment the
+     * last rank ended. */
     sg_actor_start(a, courier_main, 0, NULL);
 }
 
@@ -348,6 +353,18 @@ static req_t *post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint6
         else
             c->env_head = m;
         c->env_tail = m;
+    }
+    if (p->completes_locally && !ts_proto_is_rndv(p->proto) &&
+        p->wire_bytes <= e->spec->flowless_bytes) {
+        /* Too small to load a link measurably: no courier, no flow. The message is "arrived"
+         * with a future arrival time; the receiver sleeps until then (wait_req). */
+        m->arrived = 1;
+        m->arrival_time = simgrid_get_clock() + p->latency +
+                          (p->bandwidth > 0 ? (double)p->wire_bytes / p->bandwidth : 0);
+        m->refs--; /* no courier holds it */
+        if (m->matched)
+            notify(d, m->rreq);
+        return q;
     }
     dispatch(r, m);
     return q;
@@ -417,6 +434,9 @@ static void wait_req(rank_t *r, req_t *q)
     msg_t *m = q->msg;
     if (!q->is_send) {
         const ts_msg_plan_t *p = &m->plan;
+        double early = m->arrival_time - simgrid_get_clock();
+        if (early > 0) /* a flowless message still on its way */
+            delay(early);
         uint64_t copy = p->recv_copy;
         if (!ts_proto_is_rndv(p->proto) && m->arrival_time < m->recv_post_time)
             copy += p->unexpected_copy; /* it waited in UCX's buffer */
@@ -700,6 +720,16 @@ static void rank_main(int argc, char **argv)
         fail(e, rc, "%s", err.msg);
     r->finished = 1;
     r->end = simgrid_get_clock();
+    if (++e->nfinished == e->nranks) { /* release every idle courier */
+        e->shutdown = 1;
+        for (int32_t i = 0; i < e->nranks; i++) {
+            rank_t *o = &e->ranks[i];
+            sg_mutex_lock(o->mu);
+            for (courier_t *c = o->idle; c; c = c->next_idle)
+                sg_cond_notify_one(c->cv);
+            sg_mutex_unlock(o->mu);
+        }
+    }
 }
 
 /* ---- setup, run, report -------------------------------------------------------------- */

@@ -30,9 +30,13 @@ typedef struct ts_replay_spec_s {
     const ts_trace_t *trace;
     const char *trace_name;   /* for messages; NULL: the trace's path */
     const ts_proto_model_t *proto;
-    const ts_coll_model_t *coll; /* collective selection and schedules */
+    const ts_coll_model_t *coll; /* collective selection and schedules; NULL: the defaults */
     ts_replay_layout_t layout;
     double compute_scale; /* traced burst x compute_scale = simulated burst */
+    /* Eager messages of at most this many wire bytes that complete at the sender are timed
+     * without a network flow: they arrive latency + bytes / transport bandwidth after they
+     * leave (model.net.flowless_bytes). 0: only empty messages skip the network. */
+    uint64_t flowless_bytes;
 } ts_replay_spec_t;
 
 /* Collective calls served by one (operation, component, algorithm, decision): calls are

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../models/coll.h"
+#include "coll_report.h"
 #include "../models/protocol.h"
 #include "../platforms/xml.h"
 #include "../traces/store.h"
@@ -156,6 +157,7 @@ ts_status ts_job_run(ts_job_t *job, ts_error_t *err)
         .layout = {.platform_xml = xml, .rank_host = hosts, .locality = layout_locality,
                    .locality_ctx = job->pl},
         .compute_scale = ts_params_double(job->params, TS_P_CPU_SPEED_RATIO),
+        .flowless_bytes = ts_params_size(job->params, TS_P_NET_FLOWLESS_BYTES, 0),
     };
     st = ts_replay_run(&spec, &job->res, err);
     unlink(xml);
@@ -235,12 +237,6 @@ void ts_job_print_text(const ts_job_t *job, FILE *fp)
     free(buf);
     fprintf(fp, "predicted   %.6f s (makespan); rank 0 finishes at %.6f s\n", r->makespan,
             r->rank0_elapsed);
-    if (r->collectives)
-        fprintf(fp,
-                "note        %" PRIu64 " collective calls (all ranks) replayed with a "
-                "placeholder algorithm: a dissemination exchange of the per-rank payload, "
-                "ceil(log2 n) rounds; Open MPI's algorithms are not modelled yet\n",
-                r->collectives);
 
     double all = r->compute_time;
     int n;
@@ -266,6 +262,7 @@ void ts_job_print_text(const ts_job_t *job, FILE *fp)
             if (r->count[tr][p].msgs)
                 fprintf(fp, "  %-8s %-15s %12" PRIu64 " %16" PRIu64 "\n", ts_transport_name(tr),
                         ts_proto_name(p), r->count[tr][p].msgs, r->count[tr][p].bytes);
+    ts_coll_report_text(r, fp);
 }
 
 json_object *ts_job_json(const ts_job_t *job)
@@ -286,8 +283,7 @@ json_object *ts_job_json(const ts_job_t *job)
     json_object_object_add(root, "predicted_time_s", json_object_new_double(r->makespan));
     json_object_object_add(root, "rank0_elapsed_s", json_object_new_double(r->rank0_elapsed));
     json_object_object_add(root, "compute_time_s", json_object_new_double(r->compute_time));
-    json_object_object_add(root, "placeholder_collectives",
-                           json_object_new_uint64(r->collectives));
+    json_object_object_add(root, "collectives", ts_coll_report_json(r));
     json_object *funcs = json_object_new_object();
     int n;
     row_t *rows = rows_of(t, r, &n);

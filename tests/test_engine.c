@@ -41,6 +41,7 @@ static tb_t tb_new(int32_t nranks)
     CU_ASSERT_FATAL(ts__trace_new("synthetic", TS_FORMAT_OTF2, nranks, &b.t) == TS_OK);
     ts__trace_add_node(b.t, "n0");
     int32_t world[16];
+    CU_ASSERT_FATAL(nranks <= 16);
     for (int32_t i = 0; i < nranks; i++)
         world[i] = i;
     ts__trace_add_comm(b.t, "MPI_COMM_WORLD", nranks, 0, world);
@@ -101,7 +102,7 @@ static ts_locality loc_fn(const void *ctx, int32_t a, int32_t b)
 
 /* A platform of one host per rank: each host has a private link to its node's NIC link;
  * ranks on one node reach each other through their private links only. */
-static void write_platform(const char *path, int nranks, const int *node)
+static void write_platform(const char *path, int nranks, const int *node, int duplex)
 {
     FILE *fp = fopen(path, "w");
     fprintf(fp, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM "
@@ -111,9 +112,18 @@ static void write_platform(const char *path, int nranks, const int *node)
         fprintf(fp, "<host id=\"h%d\" speed=\"1Gf\"/>\n<link id=\"p%d\" bandwidth=\"1000GBps\" "
                     "latency=\"0\"/>\n",
                 i, i);
-    for (int n = 0; n < 2; n++)
-        fprintf(fp, "<link id=\"nic%d\" bandwidth=\"%.0fBps\" latency=\"0\"/>\n", n, B);
-    for (int i = 0; i < nranks; i++)
+    for (int n = 0; n < nranks; n++)
+        fprintf(fp, "<link id=\"nic%d\" bandwidth=\"%.0fBps\" latency=\"0\"%s/>\n", n, B,
+                duplex ? " sharing_policy=\"SPLITDUPLEX\"" : "");
+    for (int i = 0; i < nranks && duplex; i++) /* one rank per node, full-duplex NICs */
+        for (int j = 0; j < nranks; j++)
+            if (i != j)
+                fprintf(fp,
+                        "<route src=\"h%d\" dst=\"h%d\" symmetrical=\"NO\"><link_ctn "
+                        "id=\"p%d\"/><link_ctn id=\"nic%d\" direction=\"UP\"/><link_ctn "
+                        "id=\"nic%d\" direction=\"DOWN\"/><link_ctn id=\"p%d\"/></route>\n",
+                        i, j, i, i, j, j);
+    for (int i = 0; i < nranks && !duplex; i++)
         for (int j = i + 1; j < nranks; j++) {
             fprintf(fp, "<route src=\"h%d\" dst=\"h%d\"><link_ctn id=\"p%d\"/>", i, j, i);
             if (node[i] != node[j])
@@ -127,13 +137,16 @@ static void write_platform(const char *path, int nranks, const int *node)
     fclose(fp);
 }
 
-static outcome_t replay(tb_t *b, const int *node)
+/* Replay with the parameters above plus extra (KEY, VALUE pairs, NULL-terminated); duplex:
+ * every rank on a node of its own with full-duplex NICs (a contention-free platform for
+ * collectives, whose messages flow both ways at once). */
+static outcome_t replay_ex(tb_t *b, const int *node, const char *const *extra, int duplex)
 {
     ts__trace_seal(b->t);
     int nranks = ts_trace_nranks(b->t);
     char xml[512];
     snprintf(xml, sizeof xml, "%s/platform.xml", tu_tmpdir());
-    write_platform(xml, nranks, node);
+    write_platform(xml, nranks, node, duplex);
     int fd[2];
     outcome_t o;
     memset(&o, 0, sizeof o);
@@ -155,15 +168,22 @@ static outcome_t replay(tb_t *b, const int *node)
         ts_params_new(&p);
         for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
             ts_params_set(p, set[i][0], set[i][1], &err);
+        for (int i = 0; extra && extra[i]; i += 2)
+            if (ts_params_set(p, extra[i], extra[i + 1], &err) != TS_OK)
+                _exit(3);
         ts_proto_model_t *m;
         ts_proto_model_new(p, &m, &err);
+        ts_coll_model_t *cm;
+        if (ts_coll_model_new(p, &cm, &err) != TS_OK)
+            _exit(4);
         static char names[16][16];
         const char *hosts[16];
         for (int i = 0; i < nranks; i++) {
             snprintf(names[i], sizeof names[i], "h%d", i);
             hosts[i] = names[i];
         }
-        ts_replay_spec_t spec = {.trace = b->t, .proto = m, .compute_scale = 1.0,
+        ts_replay_spec_t spec = {.trace = b->t, .proto = m, .coll = cm, .compute_scale = 1.0,
+                                 .flowless_bytes = ts_params_size(p, TS_P_NET_FLOWLESS_BYTES, 0),
                                  .layout = {.platform_xml = xml, .rank_host = hosts,
                                             .locality = loc_fn, .locality_ctx = node}};
         ts_replay_result_t *res = NULL;
@@ -188,6 +208,11 @@ static outcome_t replay(tb_t *b, const int *node)
     return o;
 }
 
+static outcome_t replay(tb_t *b, const int *node)
+{
+    return replay_ex(b, node, NULL, 0);
+}
+
 #define CHECK_TIME(o, want)                                                                     \
     do {                                                                                        \
         if ((o).status != TS_OK)                                                                \
@@ -200,6 +225,7 @@ static outcome_t replay(tb_t *b, const int *node)
 
 static const int TWO_NODES[] = {0, 1, 0, 1};
 static const int ONE_NODE[] = {0, 0, 0, 0};
+static const int APART[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
 /* ---- the tests ------------------------------------------------------------------------ */
 
@@ -328,6 +354,104 @@ static void test_wait_never_posted(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(o.msg, "request 42, which was never posted"));
 }
 
+/* ---- collectives: closed-form costs on the contention-free platform ------------------- */
+
+#define RB 1e9 /* model.cpu.reduce_bandwidth */
+
+/* Every rank calls one collective of op with Score-P's sizes for per-rank payload pb. */
+static void coll_call(tb_t *b, int op, int32_t n, uint64_t pb, int32_t root)
+{
+    int32_t f = ts__trace_intern_func(b->t, "MPI_Coll");
+    for (int32_t r = 0; r < n; r++) {
+        uint64_t sent = (uint64_t)n * pb, recvd = (uint64_t)n * pb;
+        if (op == TS_COLL_BARRIER)
+            sent = recvd = 0;
+        if (op == TS_COLL_BCAST) {
+            sent = r == root ? (uint64_t)n * pb : 0;
+            recvd = pb;
+        }
+        call(b, r, f,
+             (ts_event_t){.kind = TS_EV_COLL, .op = (uint8_t)op, .comm = 0,
+                          .peer = root, .bytes = sent, .bytes2 = recvd});
+    }
+}
+
+static const char *const TUNED[] = {"coll_hcoll_enable", "0", "model.cpu.reduce_bandwidth",
+                                    "1000MB/s", NULL};
+
+/* Recursive doubling on 2^k ranks: k x (latency + size/bandwidth + reduction). */
+static void test_coll_recursive_doubling(void)
+{
+    for (int32_t n = 2; n <= 16; n *= 2) {
+        tb_t b = tb_new(n);
+        coll_call(&b, TS_COLL_ALLREDUCE, n, 8, TS_ROOT_NONE);
+        outcome_t o = replay_ex(&b, APART, TUNED, 1);
+        int k = n == 2 ? 1 : n == 4 ? 2 : n == 8 ? 3 : 4;
+        /* 2 and 4 ranks at 8 B choose the ring in Open MPI's table, which runs recursive
+         * doubling because 1 double is fewer elements than ranks. */
+        CHECK_TIME(o, k * (L_NET + 8 / B + 8 / RB));
+    }
+}
+
+/* A forced ring on 4 ranks of 4000 B: 3 reduce-scatter rounds of 1000 B blocks (combined) and
+ * 3 allgather rounds. */
+static void test_coll_ring(void)
+{
+    static const char *const ring[] = {"coll_hcoll_enable", "0", "model.cpu.reduce_bandwidth",
+                                       "1000MB/s", "coll_tuned_use_dynamic_rules", "1",
+                                       "coll_tuned_allreduce_algorithm", "4", NULL};
+    tb_t b = tb_new(4);
+    coll_call(&b, TS_COLL_ALLREDUCE, 4, 4000, TS_ROOT_NONE);
+    outcome_t o = replay_ex(&b, APART, ring, 1);
+    CHECK_TIME(o, 3 * (L_NET + 1000 / B + 1000 / RB) + 3 * (L_NET + 1000 / B));
+}
+
+/* Barriers move no data: the dissemination barrier on 8 ranks (fixed rule: 4-7 ranks linear,
+ * 8-63 recursive doubling) costs 3 latencies; on 5 ranks the linear barrier costs 2. */
+static void test_coll_barrier(void)
+{
+    tb_t b = tb_new(8);
+    coll_call(&b, TS_COLL_BARRIER, 8, 0, TS_ROOT_NONE);
+    outcome_t o = replay_ex(&b, APART, TUNED, 1);
+    CHECK_TIME(o, 3 * L_NET);
+    b = tb_new(5);
+    coll_call(&b, TS_COLL_BARRIER, 5, 0, TS_ROOT_NONE);
+    o = replay_ex(&b, APART, TUNED, 1);
+    CHECK_TIME(o, 2 * L_NET);
+}
+
+/* Bcast of 900 B on 16 ranks: the fixed rule (16-31 ranks, < 4 KB) picks knomial, radix 4.
+ * The root posts its 6 children (4, 8, 12, 1, 2, 3) at once and their flows share its NIC
+ * (6 s/B after the latency); ranks 4, 8 and 12 then serve 3 children each (3 s/B). */
+static void test_coll_bcast_knomial(void)
+{
+    tb_t b = tb_new(16);
+    coll_call(&b, TS_COLL_BCAST, 16, 900, 0);
+    outcome_t o = replay_ex(&b, APART, TUNED, 1);
+    CHECK_TIME(o, 2 * L_NET + 9 * 900 / B);
+}
+
+/* HCOLL's hierarchy in time: fan-in on-host, exchange between node leaders, fan-out. */
+static void test_coll_hcoll_two_nodes(void)
+{
+    /* 4 ranks on 2 nodes (0,2 on node 0; 1,3 on node 1): HCOLL fans in on each node (one
+     * on-host short message, 0.5 us + 8/B, combined), leaders 0 and 1 exchange over the
+     * network (2 us + 8/B, combined), then fan out on-host (0.5 us + 8/B). 8 B messages are
+     * below model.net.flowless_bytes: they do not share the half-duplex NICs as flows. */
+    static const char *const hc[] = {"model.cpu.reduce_bandwidth", "1000MB/s", NULL};
+    tb_t b = tb_new(4);
+    coll_call(&b, TS_COLL_ALLREDUCE, 4, 8, TS_ROOT_NONE);
+    outcome_t o = replay_ex(&b, TWO_NODES, hc, 0);
+    CHECK_TIME(o, (0.5e-6 + 8 / B + 8 / RB) + (L_NET + 8 / B + 8 / RB) + (0.5e-6 + 8 / B));
+    /* With every message a flow, the two opposite 8 B flows share each NIC: 16/B. */
+    static const char *const flows[] = {"model.cpu.reduce_bandwidth", "1000MB/s",
+                                        "model.net.flowless_bytes", "0b", NULL};
+    b = tb_new(4);
+    coll_call(&b, TS_COLL_ALLREDUCE, 4, 8, TS_ROOT_NONE);
+    o = replay_ex(&b, TWO_NODES, flows, 0);
+    CHECK_TIME(o, (0.5e-6 + 8 / B + 8 / RB) + (L_NET + 16 / B + 8 / RB) + (0.5e-6 + 8 / B));
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -343,5 +467,10 @@ int main(void)
     CU_add_test(s, "on-host eager short", test_on_host_short);
     CU_add_test(s, "deadlock report", test_deadlock_report);
     CU_add_test(s, "wait on a request never posted", test_wait_never_posted);
+    CU_add_test(s, "collective: recursive doubling closed form", test_coll_recursive_doubling);
+    CU_add_test(s, "collective: ring closed form", test_coll_ring);
+    CU_add_test(s, "collective: barriers", test_coll_barrier);
+    CU_add_test(s, "collective: knomial bcast", test_coll_bcast_knomial);
+    CU_add_test(s, "collective: HCOLL on two nodes", test_coll_hcoll_two_nodes);
     return tu_run_all();
 }

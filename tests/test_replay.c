@@ -68,9 +68,58 @@ static void test_deterministic(void)
     CU_ASSERT_EQUAL(tu_run_cli(args, &b, NULL), 0);
     CU_ASSERT(a && b && strcmp(a, b) == 0);
     CU_ASSERT_PTR_NOT_NULL(a ? strstr(a, "predicted") : NULL);
-    CU_ASSERT_PTR_NOT_NULL(a ? strstr(a, "placeholder") : NULL); /* collectives labelled */
+    /* The collective table names Open MPI's component and algorithm: with the defaults
+     * (HCOLL on) the bundled trace's Allreduce calls go to HCOLL's hierarchy. */
+    CU_ASSERT_PTR_NOT_NULL(a ? strstr(a, "\ncollectives (") : NULL);
+    const char *row = a ? strstr(a, "  Allreduce") : NULL;
+    CU_ASSERT(row && strncmp(row + 2 + 16, "hcoll  hierarchical", 19) == 0);
     free(a);
     free(b);
+}
+
+/* coll_hcoll_enable=0 hands the Allreduce calls to tuned's fixed rules (2 ranks, 8 B: ring,
+ * which runs recursive doubling below 2 doubles), and the JSON names it. On one node the
+ * prediction differs: HCOLL fans in and out (two messages in turn), recursive doubling
+ * exchanges once. */
+static void test_collective_settings(void)
+{
+    char args[1400], *out = NULL;
+    snprintf(args, sizeof args, "replay '%s' --nodes 1 --ppn 2 --mca coll_hcoll_enable 0 --json",
+             bundled());
+    CU_ASSERT_EQUAL_FATAL(tu_run_cli(args, &out, NULL), 0);
+    json_object *j = json_tokener_parse(out);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    json_object *colls, *c, *v;
+    CU_ASSERT_FATAL(json_object_object_get_ex(j, "collectives", &colls));
+    CU_ASSERT_FATAL(json_object_array_length(colls) >= 1);
+    int found = 0;
+    for (size_t i = 0; i < json_object_array_length(colls); i++) {
+        c = json_object_array_get_idx(colls, i);
+        CU_ASSERT_FATAL(json_object_object_get_ex(c, "op", &v));
+        if (strcmp(json_object_get_string(v), "Allreduce") != 0)
+            continue;
+        CU_ASSERT(json_object_object_get_ex(c, "component", &v) &&
+                  strcmp(json_object_get_string(v), "tuned") == 0);
+        CU_ASSERT(json_object_object_get_ex(c, "decision", &v) &&
+                  strstr(json_object_get_string(v), "fixed rule") != NULL);
+        CU_ASSERT(json_object_object_get_ex(c, "calls", &v) && json_object_get_int64(v) > 0);
+        found = 1;
+    }
+    CU_ASSERT(found);
+    double t_tuned = 0;
+    CU_ASSERT(json_object_object_get_ex(j, "predicted_time_s", &v));
+    t_tuned = json_object_get_double(v);
+    json_object_put(j);
+    free(out);
+    out = NULL;
+    snprintf(args, sizeof args, "replay '%s' --nodes 1 --ppn 2 --json", bundled());
+    CU_ASSERT_EQUAL_FATAL(tu_run_cli(args, &out, NULL), 0);
+    j = json_tokener_parse(out);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+    CU_ASSERT(json_object_object_get_ex(j, "predicted_time_s", &v));
+    CU_ASSERT(json_object_get_double(v) > t_tuned); /* the component matters */
+    json_object_put(j);
+    free(out);
 }
 
 static void test_settings_change_prediction(void)
@@ -156,6 +205,7 @@ int main(void)
     CU_pSuite s = CU_add_suite("replay", NULL, NULL);
     CU_add_test(s, "bundled trace, JSON", test_bundled_json);
     CU_add_test(s, "byte-identical reruns", test_deterministic);
+    CU_add_test(s, "collective component settings", test_collective_settings);
     CU_add_test(s, "placement and transports change the prediction",
                 test_settings_change_prediction);
     CU_add_test(s, "one-line errors", test_errors);
