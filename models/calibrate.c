@@ -22,6 +22,9 @@ static const ts_param_id CANDIDATES[] = {
     TS_P_TCP_BW,            TS_P_SHM_LATENCY,   TS_P_SHM_BW,
     TS_P_SHM_CROSS_SOCKET_LATENCY, TS_P_NET_REG_COST, TS_P_NET_REG_COST_PER_BYTE,
     TS_P_NET_SPINE_LATENCY, TS_P_SHM_CROSS_NUMA_LATENCY, TS_P_UCX_BCOPY_BW,
+    /* ob1 over vader / tcp (--mca pml ob1) */
+    TS_P_VADER_LATENCY, TS_P_VADER_BANDWIDTH, TS_P_VADER_CMA_OVERHEAD,
+    TS_P_VADER_CMA_BANDWIDTH, TS_P_TCP_BTL_LATENCY, TS_P_TCP_BTL_BANDWIDTH, TS_P_OB1_OVERHEAD,
 };
 enum { NCAND = sizeof CANDIDATES / sizeof CANDIDATES[0], MAX_ROUNDS = 5 };
 
@@ -40,6 +43,9 @@ enum { NCAND = sizeof CANDIDATES / sizeof CANDIDATES[0], MAX_ROUNDS = 5 };
  * message rate: per-message software costs the models do not have. Such points check the
  * model but determine nothing. */
 #define BW_MIN_SIZE 8192
+/* ob1's "small message" for the alltoall reading: UCX's shared-memory eager-short limit
+ * (92 B, reference/ucx-protocols.md), so that both pmls read the same sizes. */
+#define SMALL_MSG 92
 
 /* One benchmark point as the fit sees it. */
 typedef struct ipt_s {
@@ -89,6 +95,8 @@ struct ts_calib_s {
     group_t groups[NCAND];
     int ngroups, pgroup[NCAND];
     double start[NCAND]; /* values before the fit: an undetermined parameter keeps it */
+    double jraw[NCAND];  /* largest share of a point's prediction, before the region rules */
+    int pinned[NCAND];   /* driven to zero by an earlier round: held at its start value */
 };
 
 /* ---- parameters as text --------------------------------------------------------------- */
@@ -198,8 +206,7 @@ static ts_locality loc_of(ts_bench_loc l)
 
 /* Decide whether the models cover q and, if so, its protocol region under m. NULL when
  * covered, else why not. */
-static const char *classify(const models_t *m, const ts_params_t *p, const ts_bench_series_t *s,
-                            ipt_t *q)
+static const char *classify(const models_t *m, const ts_bench_series_t *s, ipt_t *q)
 {
     q->modelled = 0;
     if (!(q->meas > 0))
@@ -211,8 +218,6 @@ static const char *classify(const models_t *m, const ts_params_t *p, const ts_be
     if (q->kind == TS_BENCH_ALLREDUCE || q->kind == TS_BENCH_ALLGATHER ||
         q->kind == TS_BENCH_BCAST)
         return "collective algorithms are modelled in models/coll, not by this fit";
-    if (strcmp(ts_params_str(p, TS_P_MCA_PML), "ucx") != 0)
-        return "pml ob1: the ob1/vader path is not in the UCX protocol model";
     if (q->kind == TS_BENCH_ALLTOALL) {
         if (s->nodes != 1 || s->ranks < 2)
             return "alltoall over several nodes: collective algorithms are modelled in "
@@ -239,7 +244,11 @@ static const char *classify(const models_t *m, const ts_params_t *p, const ts_be
         ts_proto_plan(m->reg, 4, q->loc, 1, &pl);
         q->ack_proto = pl.proto;
     }
-    if (q->kind == TS_BENCH_ALLTOALL && q->proto != TS_PROTO_EAGER_SHORT)
+    /* ob1 has no eager-short protocol: its small messages are eager copy-in / copy-out. */
+    int ob1_eager = q->proto == TS_PROTO_EAGER_BCOPY &&
+                    (q->transport == TS_TR_VADER || q->transport == TS_TR_TCP_BTL) &&
+                    q->size <= SMALL_MSG;
+    if (q->kind == TS_BENCH_ALLTOALL && q->proto != TS_PROTO_EAGER_SHORT && !ob1_eager)
         return "alltoall beyond the eager-short region: collective algorithms are modelled "
                "in models/coll";
     q->modelled = 1;
@@ -353,7 +362,7 @@ ts_status ts_calib_predict(const ts_params_t *p, const ts_bench_series_t *s, siz
         ipt_t pt = {.kind = s->kind, .size = s->points[i].size, .meas = s->points[i].value};
         if (!(pt.meas > 0))
             pt.meas = 1; /* a prediction does not need the measurement */
-        const char *why = classify(&m, q, s, &pt);
+        const char *why = classify(&m, s, &pt);
         if (why) {
             st = ts_error_set(err, TS_EARG, "%s:%d: not predicted: %s", s->file,
                               s->points[i].line, why);
@@ -545,6 +554,11 @@ static ts_status identify(ts_calib_t *c, fitctx_t *fc, double **jac_out, ts_erro
         free(jac);
         return st;
     }
+    for (int k = 0; k < NCAND; k++) {
+        c->jraw[k] = 0;
+        for (size_t i = 0; i < n; i++)
+            c->jraw[k] = jac[i * NCAND + k] > c->jraw[k] ? jac[i * NCAND + k] : c->jraw[k];
+    }
     /* A point determines the parameters that dominate it: at least DEP_MIN of its value and
      * at least half the largest share (an 8 KiB message determines latency and bandwidth
      * alike; a 4 MiB one only the bandwidth). */
@@ -556,18 +570,28 @@ static ts_status identify(ts_calib_t *c, fitctx_t *fc, double **jac_out, ts_erro
             if (jac[i * NCAND + k] < DEP_MIN || jac[i * NCAND + k] < 0.5 * top)
                 jac[i * NCAND + k] = 0;
     }
-    /* Piecewise by protocol region: a latency comes from the smallest-size region where it
-     * dominates (eager short before bcopy before zcopy before rendezvous), a bandwidth from
-     * the largest; the other regions' points check the value without pulling it. Copy,
-     * registration and collective points are not regions of a ping-pong and keep theirs. */
+    /* Piecewise by protocol region: a parameter is determined by the points of the region
+     * where it dominates most (the eager-short sizes for a latency, the rendezvous sizes for
+     * a transport's bandwidth, bcopy for the copy rate); the other regions' points check the
+     * value without pulling it. Copy, registration and collective points are not regions of
+     * a ping-pong and keep theirs. */
     for (int k = 0; k < NCAND; k++) {
-        int owner = -1;
+        double best[4] = {0, 0, 0, 0};
         for (size_t i = 0; i < n; i++) {
             const ipt_t *q = &c->ipts[i];
-            if (jac[i * NCAND + k] <= 0 || (q->kind != TS_BENCH_LATENCY && q->kind != TS_BENCH_BW))
+            if (q->kind == TS_BENCH_LATENCY || q->kind == TS_BENCH_BW) {
+                int cls = region_class(q->proto);
+                if (jac[i * NCAND + k] > best[cls])
+                    best[cls] = jac[i * NCAND + k];
+            }
+        }
+        int owner = -1;
+        for (int cls = 0; cls < 4; cls++) {
+            if (best[cls] <= 0)
                 continue;
-            int cls = region_class(q->proto);
-            if (owner < 0 || (cand_is_bw(k) ? cls > owner : cls < owner))
+            /* Ties: a latency from the smaller sizes, a bandwidth from the larger. */
+            if (owner < 0 || best[cls] > best[owner] + 1e-9 ||
+                (fabs(best[cls] - best[owner]) <= 1e-9 && cand_is_bw(k)))
                 owner = cls;
         }
         for (size_t i = 0; i < n && owner >= 0; i++) {
@@ -603,8 +627,18 @@ static ts_status identify(ts_calib_t *c, fitctx_t *fc, double **jac_out, ts_erro
         cp->npoints = 0;
         for (size_t r = 0; r < fc->nrows; r++)
             cp->npoints += fabs(jac[fc->rows[r] * NCAND + k]) > DEP_MIN;
+        if (c->pinned[k]) {
+            snprintf(c->why[k], sizeof c->why[k],
+                     "the fit drove it towards zero: these points show no such cost");
+            c->params[k].value = c->start[k];
+            c->params[k].stderr_value = -1;
+            continue;
+        }
         if (c->jcol[k] <= DEP_MIN) {
-            snprintf(c->why[k], sizeof c->why[k], "no benchmark point depends on it");
+            snprintf(c->why[k], sizeof c->why[k], "%s",
+                     c->jraw[k] < DEP_MIN ? "no benchmark point depends on it"
+                                          : "it is never the dominant cost of a point (the "
+                                            "points fold it into the parameters that are)");
             c->params[k].value = c->start[k];
             c->params[k].stderr_value = -1;
             continue;
@@ -953,6 +987,7 @@ ts_status ts_calibrate(const ts_bench_set_t *set, const ts_params_t *base, ts_ca
         goto done;
 
     gsl_error_handler_t *old = gsl_set_error_handler_off();
+    int force_round = 0;
     for (c->rounds = 1; c->rounds <= MAX_ROUNDS && st == TS_OK; c->rounds++) {
         /* Regions at the current values; stop once they no longer move. */
         int changed = 0;
@@ -973,7 +1008,7 @@ ts_status ts_calibrate(const ts_bench_set_t *set, const ts_params_t *base, ts_ca
                     if (c->ipts[i].series != s)
                         continue;
                     ipt_t before = c->ipts[i];
-                    const char *why = classify(&m, p, &set->series[s], &c->ipts[i]);
+                    const char *why = classify(&m, &set->series[s], &c->ipts[i]);
                     c->pts[i].why_not = why;
                     c->pts[i].region[0] = '\0';
                     if (!why)
@@ -986,8 +1021,9 @@ ts_status ts_calibrate(const ts_bench_set_t *set, const ts_params_t *base, ts_ca
             }
             ts_params_free(p);
         }
-        if (st != TS_OK || (c->rounds > 1 && !changed))
+        if (st != TS_OK || (c->rounds > 1 && !changed && !force_round))
             break;
+        force_round = 0;
         free(jac);
         jac = NULL;
         if ((st = identify(c, &fc, &jac, err)) != TS_OK)
@@ -1000,6 +1036,17 @@ ts_status ts_calibrate(const ts_bench_set_t *set, const ts_params_t *base, ts_ca
             break;
         }
         st = fit_groups(c, &fc, jac, err);
+        /* A value the fit drove many orders of magnitude down is a cost the points do not
+         * show: hold it at its start value and fit the rest again without it. */
+        int pinned = 0;
+        for (int k = 0; k < NCAND && st == TS_OK; k++)
+            if (c->params[k].determined && c->params[k].value < c->start[k] * 1e-6) {
+                c->pinned[k] = 1;
+                c->params[k].value = c->start[k];
+                pinned = 1;
+            }
+        if (pinned)
+            force_round = 1;
     }
     gsl_set_error_handler(old);
     if (st != TS_OK)
@@ -1023,10 +1070,19 @@ ts_status ts_calibrate(const ts_bench_set_t *set, const ts_params_t *base, ts_ca
         }
         for (size_t r = 0; r < fc.nrows; r++)
             c->pts[fc.rows[r]].used = 1;
-        for (size_t i = 0; i < n; i++)
-            if (c->ipts[i].modelled && !c->pts[i].used)
-                c->pts[i].why_not = "no fitted parameter changes its prediction: the model has "
-                                    "no cost term for this measurement";
+        for (size_t i = 0; i < n; i++) {
+            if (!c->ipts[i].modelled || c->pts[i].used)
+                continue;
+            if (c->ipts[i].kind == TS_BENCH_BW && c->ipts[i].size < BW_MIN_SIZE)
+                c->pts[i].why_not = "a check only: below 8 KiB a bandwidth test measures the "
+                                    "message rate (per-message costs the models do not have)";
+            else if (c->pts[i].predicted == 0)
+                c->pts[i].why_not = "a check only: the model charges no such cost on this "
+                                    "transport";
+            else
+                c->pts[i].why_not = "a check only: its parameters are determined by the "
+                                    "points of the region where they dominate";
+        }
         free(pred);
     }
     if (st == TS_OK)
@@ -1108,8 +1164,8 @@ void ts_calib_report(const ts_calib_t *c, FILE *fp)
         used += c->pts[i].used;
         modelled += c->ipts[i].modelled;
     }
-    fprintf(fp, "calibration: %zu benchmark points in %zu series; %zu fitted, %zu modelled but "
-                "without a fitted cost, %zu not covered by the models\n",
+    fprintf(fp, "calibration: %zu benchmark points in %zu series; %zu fitted, %zu predicted as "
+                "checks, %zu not covered by the models\n",
             c->npts, c->set->nseries, used, modelled - used, c->npts - modelled);
     fprintf(fp, "fit: GSL nonlinear least squares (trust region) on relative residuals, "
                 "chi2 %.4g, %d degree%s of freedom, rms residual %.2f %%%s\n",

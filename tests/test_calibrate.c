@@ -608,6 +608,32 @@ static void test_cli(void)
     free(e);
 }
 
+/* The committed localhost calibration is what the documented command makes of the committed
+ * probe outputs with today's models (platforms/calibrations/README.md): a model change that
+ * moves it fails here, as a stale docs/parameters.md fails test_params. */
+static void test_shipped_localhost_current(void)
+{
+    char out[512], cmd[4096];
+    snprintf(out, sizeof out, "%s/localhost.xml", tu_tmpdir());
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && '%s' calibrate platforms/calibrations/probe-localhost/ucx.txt "
+             "platforms/calibrations/probe-localhost/ucx-tls-self-tcp.txt "
+             "-x UCX_TLS=self,posix,sysv,cma,tcp --platform localhost -o '%s' >/dev/null",
+             TS_SOURCE_DIR, TS_CLI, out);
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    size_t na, nb;
+    char *fresh = tu_read_file(out, &na);
+    char *shipped = tu_read_file(TS_SOURCE_DIR "/platforms/calibrations/localhost.xml", &nb);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fresh);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(shipped);
+    CU_ASSERT(na == nb && memcmp(fresh, shipped, na) == 0);
+    if (!(na == nb && memcmp(fresh, shipped, na) == 0))
+        printf("\n  platforms/calibrations/localhost.xml is stale: regenerate it with the "
+               "command in platforms/calibrations/README.md\n");
+    free(fresh);
+    free(shipped);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -625,5 +651,6 @@ int main(void)
     CU_add_test(s, "--model in settings", test_model_option);
     CU_add_test(s, "--model changes a replay", test_model_changes_replay);
     CU_add_test(s, "tunesim calibrate", test_cli);
+    CU_add_test(s, "shipped localhost calibration is current", test_shipped_localhost_current);
     return tu_run_all();
 }
