@@ -53,5 +53,5 @@ run foam-tuned "$work/foam.tss" "$iters" --mca coll_hcoll_enable 0
 for n in allreduce-hcoll allreduce-tuned foam-hcoll foam-tuned; do
     awk -v n="$n" -v c="${rate[$n]}" -v p="${rate[halo]}" 'BEGIN {
         printf "event rate %-16s / point-to-point: %.2f  (target >= 0.5: %s)\n", n, c / p,
-               c / p >= 0.5 ? "met" : "MISSED" }'
+               (c / p >= 0.5) ? "met" : "MISSED" }'
 done

@@ -5,8 +5,10 @@
  *              Isend of 2 KB with 7 neighbours (ring distances +-1, +-2, +-3, +36 mod RANKS:
  *              simpleFoam's 7.3 per Waitall), one Waitall, 1 us of compute;
  *   foam       RANKS ITERS OUT: the halo iteration followed by one 8 B Allreduce, the ratio
- *              of simpleFoam's steady window (about one Allreduce per Waitall).
- * Usage: gen_coll_trace KIND RANKS COUNT OUT */
+ *              of simpleFoam's steady window (about one Allreduce per Waitall);
+ *   alltoall   RANKS CALLS OUT SIZE: MPI_Alltoall of SIZE bytes per peer, back to back (the
+ *              OSU latency loop); allreduce also takes SIZE (default 8).
+ * Usage: gen_coll_trace KIND RANKS COUNT OUT [SIZE] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +19,9 @@
 
 typedef struct gen_s {
     ts_trace_t *t;
-    int32_t f_allreduce, f_isend, f_irecv, f_waitall;
+    uint64_t size;
+    int64_t gap_ns;
+    int32_t f_allreduce, f_alltoall, f_isend, f_irecv, f_waitall;
     uint64_t *req;
 } gen_t;
 
@@ -29,14 +33,19 @@ static int put(gen_t *g, int32_t rank, ts_event_t ev)
     return 0;
 }
 
+/* One collective with Score-P's sizes (N x the per-rank payload on both sides). */
+static int coll(gen_t *g, int32_t r, int32_t n, int op, int32_t func, uint64_t size)
+{
+    return put(g, r, (ts_event_t){.kind = TS_EV_ENTER, .func = (uint16_t)func}) ||
+           put(g, r, (ts_event_t){.kind = TS_EV_COLL, .op = (uint8_t)op, .peer = TS_ROOT_NONE,
+                                  .bytes = size * (uint64_t)n, .bytes2 = size * (uint64_t)n}) ||
+           put(g, r, (ts_event_t){.kind = TS_EV_LEAVE}) ||
+           (g->gap_ns && put(g, r, (ts_event_t){.kind = TS_EV_COMPUTE, .time = g->gap_ns}));
+}
+
 static int allreduce(gen_t *g, int32_t r, int32_t n)
 {
-    return put(g, r, (ts_event_t){.kind = TS_EV_ENTER, .func = (uint16_t)g->f_allreduce}) ||
-           put(g, r, (ts_event_t){.kind = TS_EV_COLL, .op = TS_COLL_ALLREDUCE,
-                                  .peer = TS_ROOT_NONE, .bytes = 8 * (uint64_t)n,
-                                  .bytes2 = 8 * (uint64_t)n}) ||
-           put(g, r, (ts_event_t){.kind = TS_EV_LEAVE}) ||
-           put(g, r, (ts_event_t){.kind = TS_EV_COMPUTE, .time = 1000});
+    return coll(g, r, n, TS_COLL_ALLREDUCE, g->f_allreduce, g->size);
 }
 
 static const int32_t HOPS[] = {1, -1, 2, -2, 3, -3, 36};
@@ -75,19 +84,22 @@ static int halo(gen_t *g, int32_t r, int32_t n)
 
 int main(int argc, char **argv)
 {
-    if (argc != 5) {
-        fprintf(stderr, "usage: gen_coll_trace allreduce|halo|foam RANKS COUNT OUT\n");
+    if (argc != 5 && argc != 6) {
+        fprintf(stderr, "usage: gen_coll_trace allreduce|alltoall|halo|foam RANKS COUNT OUT "
+                        "[SIZE]\n");
         return 2;
     }
     const char *kind = argv[1];
     int32_t n = atoi(argv[2]);
     long count = atol(argv[3]);
-    if (n < 8 || n > 4096 || count < 1 ||
-        (strcmp(kind, "allreduce") && strcmp(kind, "halo") && strcmp(kind, "foam"))) {
+    int osu = argc == 6; /* the OSU loop: given size, calls back to back */
+    gen_t g = {.size = osu ? strtoull(argv[5], NULL, 10) : 8, .gap_ns = osu ? 0 : 1000};
+    if (n < 2 || n > 4096 || count < 1 ||
+        (strcmp(kind, "allreduce") && strcmp(kind, "alltoall") && strcmp(kind, "halo") &&
+         strcmp(kind, "foam"))) {
         fprintf(stderr, "gen_coll_trace: bad arguments\n");
         return 2;
     }
-    gen_t g = {0};
     ts_error_t err;
     if (ts__trace_new(argv[4], TS_FORMAT_OTF2, n, &g.t) != TS_OK)
         return 1;
@@ -102,6 +114,7 @@ int main(int argc, char **argv)
     }
     ts__trace_add_comm(g.t, "MPI_COMM_WORLD", n, 0, world);
     g.f_allreduce = ts__trace_intern_func(g.t, "MPI_Allreduce");
+    g.f_alltoall = ts__trace_intern_func(g.t, "MPI_Alltoall");
     g.f_isend = ts__trace_intern_func(g.t, "MPI_Isend");
     g.f_irecv = ts__trace_intern_func(g.t, "MPI_Irecv");
     g.f_waitall = ts__trace_intern_func(g.t, "MPI_Waitall");
@@ -110,6 +123,8 @@ int main(int argc, char **argv)
             int rc = 0;
             if (strcmp(kind, "allreduce") == 0)
                 rc = allreduce(&g, r, n);
+            else if (strcmp(kind, "alltoall") == 0)
+                rc = coll(&g, r, n, TS_COLL_ALLTOALL, g.f_alltoall, g.size);
             else
                 rc = halo(&g, r, n) || (kind[0] == 'f' && allreduce(&g, r, n));
             if (rc) {
