@@ -25,7 +25,10 @@ const char *ts_bench_loc_name(ts_bench_loc l)
 {
     return (l >= 0 && l < TS_BLOC__COUNT) ? LOC_NAMES[l] : "?";
 }
-int ts_bench_kind_is_bw(ts_bench_kind k) { return k == TS_BENCH_BW || k == TS_BENCH_COPY; }
+int ts_bench_kind_is_bw(ts_bench_kind k)
+{
+    return k == TS_BENCH_BW || k == TS_BENCH_COPY;
+}
 
 static void series_free(ts_bench_series_t *s)
 {
@@ -50,10 +53,10 @@ void ts_bench_set_clear(ts_bench_set_t *set)
 typedef struct pstate_s {
     const char *name;
     ts_bench_series_t cur;
-    int have;        /* cur is open */
-    int columns;     /* the column header was seen */
-    int value_col;   /* 1-based column of the value */
-    int loc_given;   /* the probe said where the pair sits */
+    int have;      /* cur is open */
+    int columns;   /* the column header was seen */
+    int value_col; /* 1-based column of the value */
+    int loc_given; /* the probe said where the pair sits */
     ts_bench_set_t out;
 } pstate_t;
 
@@ -125,8 +128,8 @@ static int infer(pstate_t *ps)
         else if (number_before(d, " ranks") > 0)
             s->ranks = number_before(d, " ranks");
     }
-    if (!ps->loc_given && (s->kind == TS_BENCH_LATENCY || s->kind == TS_BENCH_BW ||
-                           s->kind == TS_BENCH_REG)) {
+    if (!ps->loc_given &&
+        (s->kind == TS_BENCH_LATENCY || s->kind == TS_BENCH_BW || s->kind == TS_BENCH_REG)) {
         if (s->nodes >= 2)
             s->loc = TS_BLOC_INTER_NODE;
         else if (s->nodes == 1)
@@ -176,8 +179,8 @@ static ts_status finish(pstate_t *ps, ts_error_t *err)
     return TS_OK;
 }
 
-static ts_status begin(pstate_t *ps, int line, const char *title, ts_bench_kind kind,
-                       int value_col, ts_error_t *err)
+static ts_status begin(pstate_t *ps, int line, const char *title, ts_bench_kind kind, int value_col,
+                       ts_error_t *err)
 {
     ts_status st = finish(ps, err);
     if (st != TS_OK)
@@ -246,13 +249,12 @@ static ts_status probe_keys(pstate_t *ps, int line, const char *body, ts_error_t
                                     ps->name, line, v);
             s->loc = (ts_bench_loc)k;
             ps->loc_given = 1;
-        } else if (strcmp(w, "ranks") == 0 || strcmp(w, "nodes") == 0 ||
-                   strcmp(w, "window") == 0) {
+        } else if (strcmp(w, "ranks") == 0 || strcmp(w, "nodes") == 0 || strcmp(w, "window") == 0) {
             long n = strtol(v, &end, 10);
             if (!*v || *end || n <= 0 || n > 1 << 24)
                 return ts_error_set(err, TS_ECORRUPT,
-                                    "%s:%d: expected %s=a positive count, got '%s'", ps->name,
-                                    line, w, v);
+                                    "%s:%d: expected %s=a positive count, got '%s'", ps->name, line,
+                                    w, v);
             *(w[0] == 'r' ? &s->ranks : w[0] == 'n' ? &s->nodes : &s->window) = (int)n;
         }
     }
@@ -279,8 +281,10 @@ static ts_status comment_line(pstate_t *ps, int line, const char *raw, ts_error_
             const char *name;
             ts_bench_kind kind;
             int col;
-        } imb[] = {{"PingPong", TS_BENCH_LATENCY, 3},   {"Allreduce", TS_BENCH_ALLREDUCE, 5},
-                   {"Alltoall", TS_BENCH_ALLTOALL, 5},  {"Allgather", TS_BENCH_ALLGATHER, 5},
+        } imb[] = {{"PingPong", TS_BENCH_LATENCY, 3},
+                   {"Allreduce", TS_BENCH_ALLREDUCE, 5},
+                   {"Alltoall", TS_BENCH_ALLTOALL, 5},
+                   {"Allgather", TS_BENCH_ALLGATHER, 5},
                    {"Bcast", TS_BENCH_BCAST, 5}};
         for (size_t i = 0; i < sizeof imb / sizeof imb[0]; i++)
             if (strncmp(b, imb[i].name, strlen(imb[i].name)) == 0 &&
@@ -309,8 +313,9 @@ static ts_status comment_line(pstate_t *ps, int line, const char *raw, ts_error_
         int bw = strstr(body, "MB/s") != NULL;
         if (bw != ts_bench_kind_is_bw(s->kind))
             return ts_error_set(err, TS_ECORRUPT, "%s:%d: expected a %s column for '%s', got '%s'",
-                                ps->name, line, ts_bench_kind_is_bw(s->kind) ? "MB/s" : "latency (us)",
-                                s->title, shown(body, sw, sizeof sw));
+                                ps->name, line,
+                                ts_bench_kind_is_bw(s->kind) ? "MB/s" : "latency (us)", s->title,
+                                shown(body, sw, sizeof sw));
         ps->columns = 1;
         return TS_OK;
     }
@@ -351,22 +356,20 @@ static ts_status data_line(pstate_t *ps, int line, const char *raw, ts_error_t *
         tok[n++] = w;
     if (n < ps->value_col)
         return ts_error_set(err, TS_ECORRUPT,
-                            "%s:%d: expected %d columns (size ... value), got '%s'", ps->name,
-                            line, ps->value_col, shown(t, sw, sizeof sw));
+                            "%s:%d: expected %d columns (size ... value), got '%s'", ps->name, line,
+                            ps->value_col, shown(t, sw, sizeof sw));
     char *end;
     errno = 0;
     unsigned long long size = strtoull(tok[0], &end, 10);
     if (!isdigit((unsigned char)tok[0][0]) || *end || errno)
-        return ts_error_set(err, TS_ECORRUPT,
-                            "%s:%d: expected a message size in bytes, got '%s'", ps->name,
-                            line, shown(tok[0], sw, sizeof sw));
+        return ts_error_set(err, TS_ECORRUPT, "%s:%d: expected a message size in bytes, got '%s'",
+                            ps->name, line, shown(tok[0], sw, sizeof sw));
     const char *vs = tok[ps->value_col - 1];
     double v = strtod(vs, &end);
     if (end == vs || *end || !isfinite(v) || v < 0)
-        return ts_error_set(err, TS_ECORRUPT,
-                            "%s:%d: expected a non-negative %s, got '%s'", ps->name, line,
-                            ts_bench_kind_is_bw(ps->cur.kind) ? "bandwidth (MB/s)"
-                                                              : "time (us)",
+        return ts_error_set(err, TS_ECORRUPT, "%s:%d: expected a non-negative %s, got '%s'",
+                            ps->name, line,
+                            ts_bench_kind_is_bw(ps->cur.kind) ? "bandwidth (MB/s)" : "time (us)",
                             shown(vs, sw, sizeof sw));
     ts_bench_series_t *s = &ps->cur;
     ts_bench_point_t *p = realloc(s->points, (s->npoints + 1) * sizeof *p);
@@ -377,8 +380,7 @@ static ts_status data_line(pstate_t *ps, int line, const char *raw, ts_error_t *
     return TS_OK;
 }
 
-ts_status ts_bench_parse_stream(ts_bench_set_t *set, FILE *fp, const char *name,
-                                ts_error_t *err)
+ts_status ts_bench_parse_stream(ts_bench_set_t *set, FILE *fp, const char *name, ts_error_t *err)
 {
     pstate_t ps;
     memset(&ps, 0, sizeof ps);
@@ -418,8 +420,7 @@ ts_status ts_bench_parse_stream(ts_bench_set_t *set, FILE *fp, const char *name,
         ts_bench_set_clear(&ps.out);
         return st;
     }
-    ts_bench_series_t *n =
-        realloc(set->series, (set->nseries + ps.out.nseries) * sizeof *n);
+    ts_bench_series_t *n = realloc(set->series, (set->nseries + ps.out.nseries) * sizeof *n);
     if (!n) {
         ts_bench_set_clear(&ps.out);
         return ts_error_set(err, TS_ENOMEM, "out of memory");

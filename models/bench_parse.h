@@ -41,15 +41,15 @@ typedef struct ts_bench_point_s {
 } ts_bench_point_t;
 
 typedef struct ts_bench_series_s {
-    char *file;          /* as given to the parser */
-    int line;            /* of the section's title */
-    char *title;         /* "OSU MPI Latency Test v7.5.1", "IMB PingPong", ... */
-    char *description;   /* the other comment lines, joined by " | " */
-    char *settings;      /* "KEY=VALUE KEY=VALUE": UCX_* and MCA settings the header names */
+    char *file;        /* as given to the parser */
+    int line;          /* of the section's title */
+    char *title;       /* "OSU MPI Latency Test v7.5.1", "IMB PingPong", ... */
+    char *description; /* the other comment lines, joined by " | " */
+    char *settings;    /* "KEY=VALUE KEY=VALUE": UCX_* and MCA settings the header names */
     ts_bench_kind kind;
     ts_bench_loc loc;
-    int ranks, nodes;    /* 0 when the header does not say */
-    int window;          /* sends per ack of a bandwidth test (OSU's default 64) */
+    int ranks, nodes; /* 0 when the header does not say */
+    int window;       /* sends per ack of a bandwidth test (OSU's default 64) */
     size_t npoints;
     ts_bench_point_t *points;
 } ts_bench_series_t;
@@ -62,8 +62,7 @@ typedef struct ts_bench_set_s {
 /* Append the sections of path (or of fp, named name in messages) to set. Malformed input
  * fails with one line: "FILE:LINE: expected ..., got '...'"; set keeps what it had before. */
 ts_status ts_bench_parse_file(ts_bench_set_t *set, const char *path, ts_error_t *err);
-ts_status ts_bench_parse_stream(ts_bench_set_t *set, FILE *fp, const char *name,
-                                ts_error_t *err);
+ts_status ts_bench_parse_stream(ts_bench_set_t *set, FILE *fp, const char *name, ts_error_t *err);
 /* Free what set holds (set itself is the caller's) and zero it. */
 void ts_bench_set_clear(ts_bench_set_t *set);
 

@@ -18,13 +18,26 @@
 /* The parameters a calibration may determine, in the order they are preferred when the
  * points cannot separate two of them (the first keeps the fit, the later one its value). */
 static const ts_param_id CANDIDATES[] = {
-    TS_P_NET_LATENCY,       TS_P_NET_BW,        TS_P_TCP_LATENCY,
-    TS_P_TCP_BW,            TS_P_SHM_LATENCY,   TS_P_SHM_BW,
-    TS_P_SHM_CROSS_SOCKET_LATENCY, TS_P_NET_REG_COST, TS_P_NET_REG_COST_PER_BYTE,
-    TS_P_NET_SPINE_LATENCY, TS_P_SHM_CROSS_NUMA_LATENCY, TS_P_UCX_BCOPY_BW,
+    TS_P_NET_LATENCY,
+    TS_P_NET_BW,
+    TS_P_TCP_LATENCY,
+    TS_P_TCP_BW,
+    TS_P_SHM_LATENCY,
+    TS_P_SHM_BW,
+    TS_P_SHM_CROSS_SOCKET_LATENCY,
+    TS_P_NET_REG_COST,
+    TS_P_NET_REG_COST_PER_BYTE,
+    TS_P_NET_SPINE_LATENCY,
+    TS_P_SHM_CROSS_NUMA_LATENCY,
+    TS_P_UCX_BCOPY_BW,
     /* ob1 over vader / tcp (--mca pml ob1) */
-    TS_P_VADER_LATENCY, TS_P_VADER_BANDWIDTH, TS_P_VADER_CMA_OVERHEAD,
-    TS_P_VADER_CMA_BANDWIDTH, TS_P_TCP_BTL_LATENCY, TS_P_TCP_BTL_BANDWIDTH, TS_P_OB1_OVERHEAD,
+    TS_P_VADER_LATENCY,
+    TS_P_VADER_BANDWIDTH,
+    TS_P_VADER_CMA_OVERHEAD,
+    TS_P_VADER_CMA_BANDWIDTH,
+    TS_P_TCP_BTL_LATENCY,
+    TS_P_TCP_BTL_BANDWIDTH,
+    TS_P_OB1_OVERHEAD,
 };
 enum { NCAND = sizeof CANDIDATES / sizeof CANDIDATES[0], MAX_ROUNDS = 5 };
 
@@ -54,10 +67,10 @@ typedef struct ipt_s {
     ts_locality loc;
     uint64_t size;
     double meas;
-    int modelled;         /* the models predict it */
-    int blocking;         /* MPI_Send-like (UCX_RNDV_SEND_NBR_THRESH applies) */
-    int mult;             /* alltoall: messages in a row */
-    int window;           /* bandwidth test: sends per ack */
+    int modelled; /* the models predict it */
+    int blocking; /* MPI_Send-like (UCX_RNDV_SEND_NBR_THRESH applies) */
+    int mult;     /* alltoall: messages in a row */
+    int window;   /* bandwidth test: sends per ack */
     ts_proto proto, ack_proto;
     ts_transport transport;
 } ipt_t;
@@ -84,7 +97,7 @@ struct ts_calib_s {
     char **ignored;      /* per series: settings words not in the table (recorded only) */
     ts_calib_param_t params[NCAND];
     char why[NCAND][160];
-    double jcol[NCAND];  /* largest |d residual / d log value| over the points */
+    double jcol[NCAND]; /* largest |d residual / d log value| over the points */
     size_t npts;
     ts_calib_point_t *pts;
     ipt_t *ipts;
@@ -101,7 +114,10 @@ struct ts_calib_s {
 
 /* ---- parameters as text --------------------------------------------------------------- */
 
-static int cand_is_bw(int k) { return ts_param_def(CANDIDATES[k])->type == TS_PT_BW; }
+static int cand_is_bw(int k)
+{
+    return ts_param_def(CANDIDATES[k])->type == TS_PT_BW;
+}
 static int is_reg(int k)
 {
     return CANDIDATES[k] == TS_P_NET_REG_COST || CANDIDATES[k] == TS_P_NET_REG_COST_PER_BYTE;
@@ -110,9 +126,10 @@ static int is_reg(int k)
 /* The protocol regions in size order: eager short, bcopy, zcopy, rendezvous. */
 static int region_class(ts_proto p)
 {
-    return p == TS_PROTO_EAGER_SHORT ? 0 : p == TS_PROTO_EAGER_BCOPY ? 1
-                                       : p == TS_PROTO_EAGER_ZCOPY ? 2
-                                                                   : 3;
+    return p == TS_PROTO_EAGER_SHORT   ? 0
+           : p == TS_PROTO_EAGER_BCOPY ? 1
+           : p == TS_PROTO_EAGER_ZCOPY ? 2
+                                       : 3;
 }
 
 /* Which parameters a kind of benchmark may determine. A bandwidth test's small sizes measure
@@ -215,8 +232,7 @@ static const char *classify(const models_t *m, const ts_bench_series_t *s, ipt_t
         q->modelled = 1;
         return NULL;
     }
-    if (q->kind == TS_BENCH_ALLREDUCE || q->kind == TS_BENCH_ALLGATHER ||
-        q->kind == TS_BENCH_BCAST)
+    if (q->kind == TS_BENCH_ALLREDUCE || q->kind == TS_BENCH_ALLGATHER || q->kind == TS_BENCH_BCAST)
         return "collective algorithms are modelled in models/coll, not by this fit";
     if (q->kind == TS_BENCH_ALLTOALL) {
         if (s->nodes != 1 || s->ranks < 2)
@@ -364,8 +380,8 @@ ts_status ts_calib_predict(const ts_params_t *p, const ts_bench_series_t *s, siz
             pt.meas = 1; /* a prediction does not need the measurement */
         const char *why = classify(&m, s, &pt);
         if (why) {
-            st = ts_error_set(err, TS_EARG, "%s:%d: not predicted: %s", s->file,
-                              s->points[i].line, why);
+            st = ts_error_set(err, TS_EARG, "%s:%d: not predicted: %s", s->file, s->points[i].line,
+                              why);
         } else {
             *value = predict(&m, &pt);
             region_name(&pt, region, region_len);
@@ -474,8 +490,8 @@ static int run_fit(fitctx_t *fc, double *x, double *sigma, double *chi2, ts_stat
     int gst = GSL_ENOMEM;
     *st = TS_OK;
     if (g.x && g.r && g.scratch && x0 && cov && w) {
-        gsl_multifit_nlinear_fdf fdf = {.f = gsl_f, .df = NULL, .fvv = NULL, .n = n, .p = p,
-                                        .params = &g};
+        gsl_multifit_nlinear_fdf fdf = {
+            .f = gsl_f, .df = NULL, .fvv = NULL, .n = n, .p = p, .params = &g};
         for (size_t a = 0; a < p; a++)
             gsl_vector_set(x0, a, x[a]);
         gst = gsl_multifit_nlinear_init(x0, &fdf, w);
@@ -664,8 +680,7 @@ static ts_status identify(ts_calib_t *c, fitctx_t *fc, double **jac_out, ts_erro
                                           "these points cannot separate it from");
             for (int a = 0; a < fc->nact && off < sizeof c->why[k]; a++)
                 off += (size_t)snprintf(c->why[k] + off, sizeof c->why[k] - off, "%s %s",
-                                        a ? "," : "",
-                                        ts_param_def(CANDIDATES[fc->act[a]])->name);
+                                        a ? "," : "", ts_param_def(CANDIDATES[fc->act[a]])->name);
             c->params[k].value = c->start[k];
             c->params[k].stderr_value = -1;
             continue;
@@ -836,8 +851,7 @@ static int uf_find(int *parent, int a)
 /* Fit the active parameters in independent groups: parameters that share no point are
  * fitted apart, each group with its own residual variance, so that the noise of one
  * benchmark does not widen the uncertainty of a parameter it does not inform. */
-static ts_status fit_groups(ts_calib_t *c, const fitctx_t *fc, const double *jac,
-                            ts_error_t *err)
+static ts_status fit_groups(ts_calib_t *c, const fitctx_t *fc, const double *jac, ts_error_t *err)
 {
     int parent[NCAND];
     for (int a = 0; a < fc->nact; a++)
@@ -866,54 +880,54 @@ static ts_status fit_groups(ts_calib_t *c, const fitctx_t *fc, const double *jac
      * group's values (a bcopy point's latency): a few sweeps settle them; the uncertainties
      * are those of the last sweep. */
     for (int sweep = 0; sweep < 3 && st == TS_OK; sweep++) {
-    c->chi2 = 0;
-    c->dof = 0;
-    c->ngroups = 0;
-    c->gsl_status = GSL_SUCCESS;
-    for (int g = 0; g < fc->nact && st == TS_OK; g++) {
-        if (uf_find(parent, g) != g)
-            continue;
-        sub.nact = 0;
-        for (int a = 0; a < fc->nact; a++)
-            if (uf_find(parent, a) == g)
-                sub.act[sub.nact++] = fc->act[a];
-        sub.nrows = 0;
-        for (size_t r = 0; r < fc->nrows; r++) {
-            int dep = 0;
+        c->chi2 = 0;
+        c->dof = 0;
+        c->ngroups = 0;
+        c->gsl_status = GSL_SUCCESS;
+        for (int g = 0; g < fc->nact && st == TS_OK; g++) {
+            if (uf_find(parent, g) != g)
+                continue;
+            sub.nact = 0;
+            for (int a = 0; a < fc->nact; a++)
+                if (uf_find(parent, a) == g)
+                    sub.act[sub.nact++] = fc->act[a];
+            sub.nrows = 0;
+            for (size_t r = 0; r < fc->nrows; r++) {
+                int dep = 0;
+                for (int a = 0; a < sub.nact; a++)
+                    dep |= fabs(jac[fc->rows[r] * NCAND + sub.act[a]]) > DEP_MIN;
+                if (dep)
+                    sub.rows[sub.nrows++] = fc->rows[r];
+            }
+            double x[NCAND], sigma[NCAND], chi2 = 0;
             for (int a = 0; a < sub.nact; a++)
-                dep |= fabs(jac[fc->rows[r] * NCAND + sub.act[a]]) > DEP_MIN;
-            if (dep)
-                sub.rows[sub.nrows++] = fc->rows[r];
+                x[a] = log(c->params[sub.act[a]].value);
+            int gst = run_fit(&sub, x, sigma, &chi2, &st);
+            if (st != TS_OK) {
+                if (st == TS_ENOMEM)
+                    ts_error_set(err, TS_ENOMEM, "out of memory");
+                break;
+            }
+            group_t *gr = &c->groups[c->ngroups];
+            gr->nparams = sub.nact;
+            gr->nrows = sub.nrows;
+            gr->chi2 = chi2;
+            gr->dof = (int)sub.nrows - sub.nact;
+            gr->status = gst;
+            if (gst != GSL_SUCCESS && c->gsl_status == GSL_SUCCESS)
+                c->gsl_status = gst;
+            c->chi2 += chi2;
+            c->dof += gr->dof;
+            for (int a = 0; a < sub.nact; a++) {
+                ts_calib_param_t *cp = &c->params[sub.act[a]];
+                double lx = x[a] < LOG_MIN ? LOG_MIN : x[a] > LOG_MAX ? LOG_MAX : x[a];
+                cp->value = exp(lx);
+                cp->determined = 1;
+                cp->stderr_value = sigma[a] >= 0 ? cp->value * sigma[a] : -1;
+                c->pgroup[sub.act[a]] = c->ngroups;
+            }
+            c->ngroups++;
         }
-        double x[NCAND], sigma[NCAND], chi2 = 0;
-        for (int a = 0; a < sub.nact; a++)
-            x[a] = log(c->params[sub.act[a]].value);
-        int gst = run_fit(&sub, x, sigma, &chi2, &st);
-        if (st != TS_OK) {
-            if (st == TS_ENOMEM)
-                ts_error_set(err, TS_ENOMEM, "out of memory");
-            break;
-        }
-        group_t *gr = &c->groups[c->ngroups];
-        gr->nparams = sub.nact;
-        gr->nrows = sub.nrows;
-        gr->chi2 = chi2;
-        gr->dof = (int)sub.nrows - sub.nact;
-        gr->status = gst;
-        if (gst != GSL_SUCCESS && c->gsl_status == GSL_SUCCESS)
-            c->gsl_status = gst;
-        c->chi2 += chi2;
-        c->dof += gr->dof;
-        for (int a = 0; a < sub.nact; a++) {
-            ts_calib_param_t *cp = &c->params[sub.act[a]];
-            double lx = x[a] < LOG_MIN ? LOG_MIN : x[a] > LOG_MAX ? LOG_MAX : x[a];
-            cp->value = exp(lx);
-            cp->determined = 1;
-            cp->stderr_value = sigma[a] >= 0 ? cp->value * sigma[a] : -1;
-            c->pgroup[sub.act[a]] = c->ngroups;
-        }
-        c->ngroups++;
-    }
     }
     free(sub.rows);
     return st;
@@ -958,8 +972,7 @@ ts_status ts_calibrate(const ts_bench_set_t *set, const ts_params_t *base, ts_ca
         c->params[k].stderr_value = -1;
         c->params[k].why = c->why[k];
         if (!(c->params[k].value > 0)) {
-            st = ts_error_set(err, TS_EARG, "%s must be positive to be fitted",
-                              c->params[k].name);
+            st = ts_error_set(err, TS_EARG, "%s must be positive to be fitted", c->params[k].name);
             break;
         }
     }
@@ -979,8 +992,11 @@ ts_status ts_calibrate(const ts_bench_set_t *set, const ts_params_t *base, ts_ca
             c->pts[at].index = i;
             c->pts[at].measured = sr->points[i].value;
             c->pts[at].predicted = -1;
-            c->ipts[at] = (ipt_t){.series = s, .index = i, .kind = sr->kind,
-                                  .size = sr->points[i].size, .meas = sr->points[i].value};
+            c->ipts[at] = (ipt_t){.series = s,
+                                  .index = i,
+                                  .kind = sr->kind,
+                                  .size = sr->points[i].size,
+                                  .meas = sr->points[i].value};
         }
     }
     if (st != TS_OK)
@@ -1120,7 +1136,10 @@ void ts_calib_free(ts_calib_t *c)
     free(c);
 }
 
-size_t ts_calib_nparams(const ts_calib_t *c) { return c ? NCAND : 0; }
+size_t ts_calib_nparams(const ts_calib_t *c)
+{
+    return c ? NCAND : 0;
+}
 const ts_calib_param_t *ts_calib_param(const ts_calib_t *c, size_t i)
 {
     return i < NCAND ? &c->params[i] : NULL;
@@ -1132,7 +1151,10 @@ const ts_calib_param_t *ts_calib_find(const ts_calib_t *c, const char *name)
             return &c->params[k];
     return NULL;
 }
-size_t ts_calib_npoints(const ts_calib_t *c) { return c->npts; }
+size_t ts_calib_npoints(const ts_calib_t *c)
+{
+    return c->npts;
+}
 const ts_calib_point_t *ts_calib_point(const ts_calib_t *c, size_t i)
 {
     return i < c->npts ? &c->pts[i] : NULL;
@@ -1164,11 +1186,13 @@ void ts_calib_report(const ts_calib_t *c, FILE *fp)
         used += c->pts[i].used;
         modelled += c->ipts[i].modelled;
     }
-    fprintf(fp, "calibration: %zu benchmark points in %zu series; %zu fitted, %zu predicted as "
-                "checks, %zu not covered by the models\n",
+    fprintf(fp,
+            "calibration: %zu benchmark points in %zu series; %zu fitted, %zu predicted as "
+            "checks, %zu not covered by the models\n",
             c->npts, c->set->nseries, used, modelled - used, c->npts - modelled);
-    fprintf(fp, "fit: GSL nonlinear least squares (trust region) on relative residuals, "
-                "chi2 %.4g, %d degree%s of freedom, rms residual %.2f %%%s\n",
+    fprintf(fp,
+            "fit: GSL nonlinear least squares (trust region) on relative residuals, "
+            "chi2 %.4g, %d degree%s of freedom, rms residual %.2f %%%s\n",
             c->chi2, c->dof, c->dof == 1 ? "" : "s",
             used ? 100 * sqrt(c->chi2 / (double)used) : 0.0,
             c->gsl_status == GSL_SUCCESS ? "" : " (did not converge: ");
@@ -1188,8 +1212,9 @@ void ts_calib_report(const ts_calib_t *c, FILE *fp)
         else
             snprintf(e, sizeof e, "n/a (as many points as parameters)");
         const group_t *g = &c->groups[c->pgroup[k]];
-        fprintf(fp, "  %-32s %14s +- %-12s %3zu points  (group %d: %zu points, %d dof, rms "
-                    "residual %.2f %%%s%s)\n",
+        fprintf(fp,
+                "  %-32s %14s +- %-12s %3zu points  (group %d: %zu points, %d dof, rms "
+                "residual %.2f %%%s%s)\n",
                 cp->name, v, e, cp->npoints, c->pgroup[k] + 1, g->nrows, g->dof,
                 g->nrows ? 100 * sqrt(g->chi2 / (double)g->nrows) : 0.0,
                 g->status == GSL_SUCCESS ? "" : "; GSL: ",
@@ -1211,8 +1236,8 @@ void ts_calib_report(const ts_calib_t *c, FILE *fp)
     if (c->nrfits) {
         fprintf(fp, "\npiecewise view: per latency series and protocol region, "
                     "t = a + size / B fitted on the region's points\n");
-        fprintf(fp, "  %-34s %-12s %-26s %6s %22s %26s\n", "series", "locality", "region",
-                "points", "a [us]", "B [MB/s]");
+        fprintf(fp, "  %-34s %-12s %-26s %6s %22s %26s\n", "series", "locality", "region", "points",
+                "a [us]", "B [MB/s]");
         for (size_t r = 0; r < c->nrfits; r++) {
             const region_fit_t *rf = &c->rfits[r];
             const ts_bench_series_t *s = &c->set->series[rf->series];
@@ -1232,8 +1257,8 @@ void ts_calib_report(const ts_calib_t *c, FILE *fp)
             } else {
                 snprintf(a, sizeof a, "(one size)");
             }
-            fprintf(fp, "  %-34s %-12s %-26s %6zu %22s %26s\n", where,
-                    ts_bench_loc_name(s->loc), rf->region, rf->n, a, b);
+            fprintf(fp, "  %-34s %-12s %-26s %6zu %22s %26s\n", where, ts_bench_loc_name(s->loc),
+                    rf->region, rf->n, a, b);
         }
     }
 
@@ -1254,8 +1279,8 @@ void ts_calib_report(const ts_calib_t *c, FILE *fp)
         }
         fprintf(fp, "  %-34s %-9s %-12s %10llu %-28s %12.4g %12s %9s%s%s\n", where,
                 ts_bench_kind_name(s->kind), ts_bench_loc_name(s->loc),
-                (unsigned long long)s->points[pt->index].size,
-                pt->region[0] ? pt->region : "-", pt->measured, pred, res,
+                (unsigned long long)s->points[pt->index].size, pt->region[0] ? pt->region : "-",
+                pt->measured, pred, res,
                 pt->used ? "" : "  not fitted: ", pt->used ? "" : pt->why_not);
     }
     for (size_t s = 0; s < c->set->nseries; s++)
@@ -1285,8 +1310,8 @@ ts_status ts_calib_model(const ts_calib_t *c, const char *platform, const char *
             continue;
         char v[48];
         fmt_value(v, sizeof v, cp->value, cp->is_bw, 5);
-        snprintf(note, sizeof note, "not determined: %s stays %s (%s; source: %s)", cp->name,
-                 v, cp->why, ts_param_def(CANDIDATES[k])->source);
+        snprintf(note, sizeof note, "not determined: %s stays %s (%s; source: %s)", cp->name, v,
+                 cp->why, ts_param_def(CANDIDATES[k])->source);
         st = ts_model_add_note(m, note, err);
     }
     for (int k = 0; k < NCAND && st == TS_OK; k++) {

@@ -25,25 +25,25 @@
 typedef struct ts_calib_s ts_calib_t;
 
 typedef struct ts_calib_param_s {
-    const char *name;     /* params_table.h name */
-    int id;               /* ts_param_id */
-    int is_bw;            /* value in bytes/s (else seconds) */
-    int determined;       /* fitted from the points */
-    double value;         /* fitted, or the kept value */
-    double stderr_value;  /* one standard error; < 0 when the fit had no degree of freedom */
-    size_t npoints;       /* points whose prediction depends on it */
-    const char *why;      /* undetermined: why (static text or owned by the result) */
-    char *sources;        /* files and regions of its points, for the model file */
+    const char *name;    /* params_table.h name */
+    int id;              /* ts_param_id */
+    int is_bw;           /* value in bytes/s (else seconds) */
+    int determined;      /* fitted from the points */
+    double value;        /* fitted, or the kept value */
+    double stderr_value; /* one standard error; < 0 when the fit had no degree of freedom */
+    size_t npoints;      /* points whose prediction depends on it */
+    const char *why;     /* undetermined: why (static text or owned by the result) */
+    char *sources;       /* files and regions of its points, for the model file */
 } ts_calib_param_t;
 
 typedef struct ts_calib_point_s {
     const ts_bench_series_t *series;
-    size_t index;          /* into series->points */
-    int used;              /* in the fit */
-    const char *why_not;   /* not used: why */
-    char region[48];       /* "eager short/posix", "copy", ... ("" when not modelled) */
+    size_t index;               /* into series->points */
+    int used;                   /* in the fit */
+    const char *why_not;        /* not used: why */
+    char region[48];            /* "eager short/posix", "copy", ... ("" when not modelled) */
     double measured, predicted; /* in the series' unit (us or MB/s); predicted < 0: none */
-    double residual;       /* predicted / measured - 1 */
+    double residual;            /* predicted / measured - 1 */
 } ts_calib_point_t;
 
 /* Fit the model parameters to every point of set. base holds the starting values and any

@@ -18,7 +18,10 @@ static const char SCHEMA[] = {
 #include "model_xsd.inc"
 };
 
-const char *ts_model_schema(void) { return SCHEMA; }
+const char *ts_model_schema(void)
+{
+    return SCHEMA;
+}
 
 typedef struct entry_s {
     char *name, *value, *stderr_text, *source;
@@ -34,7 +37,10 @@ struct ts_model_s {
     size_t nparams;
 };
 
-static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+static char *dup_or_null(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
 
 ts_model_t *ts_model_new(const char *platform, const char *created_from)
 {
@@ -103,8 +109,7 @@ static ts_status check_param(const char *name, const char *value, ts_error_t *er
 }
 
 static ts_status add_entry(ts_model_t *m, const char *name, const char *value,
-                           const char *stderr_text, const char *source, int line,
-                           ts_error_t *err)
+                           const char *stderr_text, const char *source, int line, ts_error_t *err)
 {
     for (size_t i = 0; i < m->nparams; i++)
         if (strcmp(m->params[i].name, name) == 0)
@@ -132,9 +137,9 @@ static ts_status add_entry(ts_model_t *m, const char *name, const char *value,
     }
     m->nparams++;
     for (size_t i = 0; i < m->nparams; i++)
-        m->views[i] = (ts_model_param_t){m->params[i].name, m->params[i].value,
-                                         m->params[i].stderr_text, m->params[i].source,
-                                         m->params[i].line};
+        m->views[i] =
+            (ts_model_param_t){m->params[i].name, m->params[i].value, m->params[i].stderr_text,
+                               m->params[i].source, m->params[i].line};
     return TS_OK;
 }
 
@@ -145,13 +150,22 @@ ts_status ts_model_add_param(ts_model_t *m, const char *name, const char *value,
     return st != TS_OK ? st : add_entry(m, name, value, stderr_text, source, 0, err);
 }
 
-size_t ts_model_nparams(const ts_model_t *m) { return m->nparams; }
+size_t ts_model_nparams(const ts_model_t *m)
+{
+    return m->nparams;
+}
 const ts_model_param_t *ts_model_param(const ts_model_t *m, size_t i)
 {
     return i < m->nparams ? &m->views[i] : NULL;
 }
-const char *ts_model_platform(const ts_model_t *m) { return m->platform; }
-const char *ts_model_created_from(const ts_model_t *m) { return m->created_from; }
+const char *ts_model_platform(const ts_model_t *m)
+{
+    return m->platform;
+}
+const char *ts_model_created_from(const ts_model_t *m)
+{
+    return m->created_from;
+}
 
 /* ---- writing -------------------------------------------------------------------------- */
 
@@ -266,8 +280,8 @@ ts_status ts_model_read(const char *path, ts_model_t **out, ts_error_t *err)
         else {
             xerr_t x = {0};
             keep_first(&x, e);
-            st = ts_error_set(err, TS_ECORRUPT, "%s:%d: expected well-formed XML: %s", path,
-                              x.line, x.have ? x.msg : "unreadable");
+            st = ts_error_set(err, TS_ECORRUPT, "%s:%d: expected well-formed XML: %s", path, x.line,
+                              x.have ? x.msg : "unreadable");
         }
         xmlFreeParserCtxt(pctx);
         return st;

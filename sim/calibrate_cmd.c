@@ -39,14 +39,14 @@ int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
         else if (strcmp(a, "--platform") == 0 && i + 1 < argc)
             platform = argv[++i];
         else if (a[0] == '-' && a[1])
-            st = ts_error_set(err, TS_EUSAGE, "calibrate: unknown option or missing value '%s'",
-                              a);
+            st = ts_error_set(err, TS_EUSAGE, "calibrate: unknown option or missing value '%s'", a);
         else
             inputs[ninputs++] = a;
     }
     if (st == TS_OK && ninputs == 0)
-        st = ts_error_set(err, TS_EUSAGE, "calibrate: expected INPUTS (OSU, IMB or "
-                                          "tunesim-probe output files)");
+        st = ts_error_set(err, TS_EUSAGE,
+                          "calibrate: expected INPUTS (OSU, IMB or "
+                          "tunesim-probe output files)");
     if (st == TS_OK && !output)
         st = ts_error_set(err, TS_EUSAGE, "calibrate: expected -o FILE for the model file");
     for (int i = 0; i < ninputs && st == TS_OK; i++)
@@ -98,8 +98,9 @@ int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
     if ((st = ts_model_write(model, output, err)) != TS_OK)
         goto done;
     ts_calib_report(cal, out);
-    fprintf(out, "\nwrote %s (platform %s): %zu fitted parameters; load it with "
-                 "--model %s\n",
+    fprintf(out,
+            "\nwrote %s (platform %s): %zu fitted parameters; load it with "
+            "--model %s\n",
             output, platform, ts_model_nparams(model), output);
     if (fflush(out) != 0)
         st = ts_error_set(err, TS_EIO, "writing the report failed");

@@ -9,7 +9,7 @@
 #include "../common/status.h"
 
 #define TS_CALIBRATE_CMD_USAGE                                                                     \
-    "  calibrate INPUTS... -o FILE [--platform NAME] [-x KEY=VALUE] [--set KEY=VALUE]\n"          \
+    "  calibrate INPUTS... -o FILE [--platform NAME] [-x KEY=VALUE] [--set KEY=VALUE]\n"           \
     "            [--model FILE]      fit model parameters to OSU / IMB / tunesim-probe\n"          \
     "                                    outputs; write a model file (--model) and a report"
 

@@ -31,9 +31,15 @@ static const char *write_tmp(const char *name, const char *text)
     return p;
 }
 
-static int one_line(const char *s) { return strchr(s, '\n') == NULL; }
+static int one_line(const char *s)
+{
+    return strchr(s, '\n') == NULL;
+}
 /* A command's stderr: exactly one line. */
-static int one_out_line(const char *s) { return s && *s && strchr(s, '\n') == s + strlen(s) - 1; }
+static int one_out_line(const char *s)
+{
+    return s && *s && strchr(s, '\n') == s + strlen(s) - 1;
+}
 
 /* err names path:line at its start. */
 static int names_line(const ts_error_t *err, const char *path, int line)
@@ -138,7 +144,7 @@ static void test_parse_imb_and_collectives(void)
 /* The committed probe outputs of this machine: every section, its keys and settings. */
 static void test_parse_probe_outputs(void)
 {
-    static const ts_bench_kind kinds[] = {TS_BENCH_LATENCY,   TS_BENCH_BW,       TS_BENCH_REG,
+    static const ts_bench_kind kinds[] = {TS_BENCH_LATENCY,   TS_BENCH_BW,        TS_BENCH_REG,
                                           TS_BENCH_COPY,      TS_BENCH_ALLREDUCE, TS_BENCH_ALLTOALL,
                                           TS_BENCH_ALLGATHER, TS_BENCH_BCAST};
     const char *files[] = {PROBE_DIR "/ucx.txt", PROBE_DIR "/ob1.txt",
@@ -175,7 +181,8 @@ static void test_parse_errors(void)
     } bad[] = {
         {"1 2.0\n", 1, "expected a benchmark header"},
         {"# OSU MPI Latency Test\n# Size Latency (us)\nabc 1.0\n", 3, "expected a message size"},
-        {"# OSU MPI Latency Test\n# Size Latency (us)\n8 fast\n", 3, "expected a non-negative time"},
+        {"# OSU MPI Latency Test\n# Size Latency (us)\n8 fast\n", 3,
+         "expected a non-negative time"},
         {"# OSU MPI Latency Test\n# Size Latency (us)\n8 -1\n", 3, "non-negative"},
         {"# OSU MPI Latency Test\n# Size Latency (us)\n8\n", 3, "expected 2 columns"},
         {"# OSU MPI Latency Test\n8 1.0\n", 2, "expected the column header"},
@@ -243,12 +250,9 @@ static const struct {
     const char *name, *value;
     double si;
 } TRUTH[] = {
-    {"model.net.latency", "2.1us", 2.1e-6},
-    {"model.net.bandwidth", "9000MB/s", 9e9},
-    {"model.net.reg_cost", "3us", 3e-6},
-    {"model.net.reg_cost_per_byte", "0.05ns", 0.05e-9},
-    {"model.shm.latency", "0.45us", 0.45e-6},
-    {"model.shm.bandwidth", "5000MB/s", 5e9},
+    {"model.net.latency", "2.1us", 2.1e-6},   {"model.net.bandwidth", "9000MB/s", 9e9},
+    {"model.net.reg_cost", "3us", 3e-6},      {"model.net.reg_cost_per_byte", "0.05ns", 0.05e-9},
+    {"model.shm.latency", "0.45us", 0.45e-6}, {"model.shm.bandwidth", "5000MB/s", 5e9},
     {"UCX_BCOPY_BW", "4000MB/s", 4e9},
 };
 enum { NTRUTH = sizeof TRUTH / sizeof TRUTH[0] };
@@ -332,8 +336,14 @@ static void check_recovery(double noise)
     ts_bench_set_clear(&set);
 }
 
-static void test_fit_exact(void) { check_recovery(0); }
-static void test_fit_noisy(void) { check_recovery(0.01); }
+static void test_fit_exact(void)
+{
+    check_recovery(0);
+}
+static void test_fit_noisy(void)
+{
+    check_recovery(0.01);
+}
 
 static void test_fit_nothing_to_fit(void)
 {
@@ -389,8 +399,8 @@ static void test_model_round_trip(void)
     for (int i = 0; i < NTRUTH; i++) {
         const ts_calib_param_t *cp = ts_calib_find(cal, TRUTH[i].name);
         int id = ts_param_find(TRUTH[i].name);
-        double v = cp->is_bw ? ts_params_bw(p, (ts_param_id)id)
-                             : ts_params_seconds(p, (ts_param_id)id);
+        double v =
+            cp->is_bw ? ts_params_bw(p, (ts_param_id)id) : ts_params_seconds(p, (ts_param_id)id);
         CU_ASSERT(fabs(v - cp->value) <= 1e-4 * cp->value);
     }
     /* Same calibration, same bytes. */
@@ -520,11 +530,11 @@ static double predicted_time(const char *json)
 /* A model with a slower network makes the same replay slower; -x/--set still win. */
 static void test_model_changes_replay(void)
 {
-    const char *slow = write_tmp("slow.xml",
-                                 "<?xml version=\"1.0\"?>\n"
-                                 "<tunesim-model platform=\"t\" created-from=\"hand\">\n"
-                                 "  <param name=\"model.net.latency\" value=\"200us\" "
-                                 "source=\"test\"/>\n</tunesim-model>\n");
+    const char *slow =
+        write_tmp("slow.xml", "<?xml version=\"1.0\"?>\n"
+                              "<tunesim-model platform=\"t\" created-from=\"hand\">\n"
+                              "  <param name=\"model.net.latency\" value=\"200us\" "
+                              "source=\"test\"/>\n</tunesim-model>\n");
     const char *trace = TS_SOURCE_DIR "/traces/data/simplefoam-pitzdaily-2";
     char args[2048];
     char *o1 = NULL, *o2 = NULL, *o3 = NULL, *e = NULL;
@@ -533,8 +543,8 @@ static void test_model_changes_replay(void)
     snprintf(args, sizeof args, "replay %s --nodes 2 --ppn 1 --json --model %s", trace, slow);
     CU_ASSERT_EQUAL_FATAL(tu_run_cli(args, &o2, &e), 0);
     snprintf(args, sizeof args,
-             "replay %s --nodes 2 --ppn 1 --json --model %s --set model.net.latency=1.66us",
-             trace, slow);
+             "replay %s --nodes 2 --ppn 1 --json --model %s --set model.net.latency=1.66us", trace,
+             slow);
     CU_ASSERT_EQUAL_FATAL(tu_run_cli(args, &o3, NULL), 0);
     double base = predicted_time(o1), with = predicted_time(o2), over = predicted_time(o3);
     printf("\n    defaults %.6f s, --model (200 us network) %.6f s, --model + --set %.6f s", base,
@@ -587,15 +597,14 @@ static void test_cli(void)
     snprintf(want, sizeof want, "%s:4:", bad);
     CU_ASSERT(e && strstr(e, want) && one_out_line(e));
     free(e);
-    snprintf(args, sizeof args, "calibrate %s -o %s --set model.net.latency=fast", PROBE_DIR
-             "/ucx.txt", out);
+    snprintf(args, sizeof args, "calibrate %s -o %s --set model.net.latency=fast",
+             PROBE_DIR "/ucx.txt", out);
     CU_ASSERT_EQUAL(tu_run_cli(args, NULL, &e), 1);
     CU_ASSERT(e && strstr(e, "model.net.latency"));
     free(e);
     CU_ASSERT(!exists(out)); /* no output after any error */
 
-    snprintf(args, sizeof args, "calibrate %s/ucx.txt -o %s --platform localhost", PROBE_DIR,
-             out);
+    snprintf(args, sizeof args, "calibrate %s/ucx.txt -o %s --platform localhost", PROBE_DIR, out);
     CU_ASSERT_EQUAL_FATAL(tu_run_cli(args, &o, &e), 0);
     CU_ASSERT(o && strstr(o, "fitted parameters") && strstr(o, "model.shm.latency") &&
               strstr(o, "residuals per point") && strstr(o, "not determined"));

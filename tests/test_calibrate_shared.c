@@ -81,8 +81,7 @@ static void test_shipped_calibration_current(void)
     CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
     size_t na, nb;
     char *fresh = tu_read_file(out, &na);
-    char *shipped =
-        tu_read_file(TS_SOURCE_DIR "/platforms/calibrations/bm-optimized3.36.xml", &nb);
+    char *shipped = tu_read_file(TS_SOURCE_DIR "/platforms/calibrations/bm-optimized3.36.xml", &nb);
     CU_ASSERT_PTR_NOT_NULL_FATAL(fresh);
     CU_ASSERT_PTR_NOT_NULL_FATAL(shipped);
     CU_ASSERT(na == nb && memcmp(fresh, shipped, na) == 0);
@@ -99,12 +98,12 @@ static void test_report(void)
     ts_error_t err;
     CU_ASSERT_EQUAL_FATAL(ts_params_new(&def), TS_OK);
     CU_ASSERT_EQUAL_FATAL(ts_params_new(&cal), TS_OK);
-    CU_ASSERT_EQUAL_FATAL(
-        ts_model_apply_file(TS_SOURCE_DIR "/platforms/calibrations/bm-optimized3.36.xml", cal,
-                            &err),
-        TS_OK);
-    printf("\n    %-28s %-8s %10s %-24s %11s %11s %7s %11s %7s", "point", "kind", "size",
-           "region", "measured", "defaults", "err", "calibrated", "err");
+    CU_ASSERT_EQUAL_FATAL(ts_model_apply_file(TS_SOURCE_DIR
+                                              "/platforms/calibrations/bm-optimized3.36.xml",
+                                              cal, &err),
+                          TS_OK);
+    printf("\n    %-28s %-8s %10s %-24s %11s %11s %7s %11s %7s", "point", "kind", "size", "region",
+           "measured", "defaults", "err", "calibrated", "err");
     int covered = 0;
     for (size_t s = 0; s < set.nseries; s++) {
         const ts_bench_series_t *sr = &set.series[s];

@@ -37,8 +37,8 @@
 #include <unistd.h>
 
 #define PROBE_VERSION "1"
-#define MAX_MSG (4u << 20)
-#define WINDOW 64
+#define MAX_MSG       (4u << 20)
+#define WINDOW        64
 
 extern char **environ;
 
@@ -83,8 +83,7 @@ static void gather_info(probe_t *p)
     cpu_set_t set;
     me.bound = sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) == 1;
     p->info = calloc((size_t)p->size, sizeof *p->info);
-    MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, p->info, (int)sizeof me, MPI_BYTE,
-                  MPI_COMM_WORLD);
+    MPI_Allgather(&me, (int)sizeof me, MPI_BYTE, p->info, (int)sizeof me, MPI_BYTE, MPI_COMM_WORLD);
     p->nodes = 0;
     for (int r = 0; r < p->size; r++) {
         int seen = 0;
@@ -197,8 +196,7 @@ static double pingpong(char *sbuf, char *rbuf, size_t size, int me_first, int pe
  * because rank 0 decides. */
 #define BLOCKS 5
 
-static double pingpong_best(char *sbuf, char *rbuf, size_t size, int me_first, int peer,
-                            int iters)
+static double pingpong_best(char *sbuf, char *rbuf, size_t size, int me_first, int peer, int iters)
 {
     double best = 0;
     int per = iters / BLOCKS > 0 ? iters / BLOCKS : 1;
@@ -250,8 +248,7 @@ static void p2p_latency(probe_t *p, int a, int b, const char *keys)
 
 static void p2p_bandwidth(probe_t *p, int a, int b, const char *keys)
 {
-    header(p, "OSU MPI Bandwidth Test (tunesim-probe " PROBE_VERSION ")", keys,
-           "Bandwidth (MB/s)");
+    header(p, "OSU MPI Bandwidth Test (tunesim-probe " PROBE_VERSION ")", keys, "Bandwidth (MB/s)");
     size_t sizes[64];
     int n = size_list(sizes, MAX_MSG, 0);
     MPI_Request req[WINDOW];
@@ -289,8 +286,8 @@ static void p2p_bandwidth(probe_t *p, int a, int b, const char *keys)
 
 static char *fresh(size_t size)
 {
-    void *m = mmap(NULL, size ? size : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
+    void *m =
+        mmap(NULL, size ? size : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     return m == MAP_FAILED ? NULL : m;
 }
 
@@ -298,8 +295,8 @@ static char *fresh(size_t size)
  * the extra time is page faults plus whatever registration the transport does. */
 static void p2p_registration(probe_t *p, int a, int b, const char *keys)
 {
-    header(p, "tunesim-probe Registration Test (extra latency of a fresh buffer's first use)",
-           keys, "Latency (us)");
+    header(p, "tunesim-probe Registration Test (extra latency of a fresh buffer's first use)", keys,
+           "Latency (us)");
     int me_first = p->rank == a, peer = me_first ? b : a;
     for (size_t s = 4096; s <= MAX_MSG * 4; s *= 4) {
         enum { MAXTRIALS = 9 };
@@ -334,8 +331,7 @@ static void copy_bandwidth(probe_t *p)
     char keys[256];
     snprintf(keys, sizeof keys, "locality=intra-socket ranks=1 nodes=1 host=%s cpu=%d",
              p->info[0].host, p->info[0].cpu);
-    header(p, "tunesim-probe Copy Bandwidth Test (memcpy by one core)", keys,
-           "Bandwidth (MB/s)");
+    header(p, "tunesim-probe Copy Bandwidth Test (memcpy by one core)", keys, "Bandwidth (MB/s)");
     if (p->rank != 0)
         return;
     size_t max = 64u << 20;
@@ -374,8 +370,8 @@ static void collective(probe_t *p, coll_t which)
     snprintf(keys, sizeof keys, "ranks=%d nodes=%d stat=best-of-%d-blocks", p->size, p->nodes,
              BLOCKS);
     header(p, titles[which], keys, "Avg Latency(us)");
-    size_t max = which == C_ALLTOALL || which == C_ALLGATHER ? (1u << 20) / (size_t)p->size
-                                                             : (1u << 20);
+    size_t max =
+        which == C_ALLTOALL || which == C_ALLGATHER ? (1u << 20) / (size_t)p->size : (1u << 20);
     char *sb = malloc(max * (size_t)p->size + 8), *rb = malloc(max * (size_t)p->size + 8);
     if (!sb || !rb)
         MPI_Abort(MPI_COMM_WORLD, 2);
@@ -494,8 +490,8 @@ int main(int argc, char **argv)
         snprintf(keys, sizeof keys,
                  "locality=%s ranks=2 nodes=%d pair=0,%d hosts=%s,%s cpus=%d,%d packages=%d,%d "
                  "bound=%s window=%d stat=best-of-%d-blocks",
-                 LOC_NAMES[cls], cls == 2 ? 2 : 1, b, x->host, y->host, x->cpu, y->cpu,
-                 x->package, y->package, x->bound && y->bound ? "yes" : "no", WINDOW, BLOCKS);
+                 LOC_NAMES[cls], cls == 2 ? 2 : 1, b, x->host, y->host, x->cpu, y->cpu, x->package,
+                 y->package, x->bound && y->bound ? "yes" : "no", WINDOW, BLOCKS);
         MPI_Barrier(MPI_COMM_WORLD);
         p2p_latency(&p, 0, b, keys);
         MPI_Barrier(MPI_COMM_WORLD);
