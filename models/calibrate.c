@@ -616,6 +616,12 @@ static ts_status identify(ts_calib_t *c, fitctx_t *fc, double **jac_out, ts_erro
                 region_class(q->proto) != owner)
                 jac[i * NCAND + k] = 0;
         }
+        /* A collective is read through an assumed algorithm: it determines a latency only
+         * where no ping-pong measures it directly. */
+        if (owner >= 0)
+            for (size_t i = 0; i < n; i++)
+                if (c->ipts[i].kind == TS_BENCH_ALLTOALL)
+                    jac[i * NCAND + k] = 0;
         c->jcol[k] = 0;
         for (size_t i = 0; i < n; i++)
             c->jcol[k] = jac[i * NCAND + k] > c->jcol[k] ? jac[i * NCAND + k] : c->jcol[k];
@@ -1089,7 +1095,10 @@ ts_status ts_calibrate(const ts_bench_set_t *set, const ts_params_t *base, ts_ca
         for (size_t i = 0; i < n; i++) {
             if (!c->ipts[i].modelled || c->pts[i].used)
                 continue;
-            if (c->ipts[i].kind == TS_BENCH_BW && c->ipts[i].size < BW_MIN_SIZE)
+            if (c->ipts[i].kind == TS_BENCH_ALLTOALL)
+                c->pts[i].why_not = "a check only: ping-pong points measure this latency "
+                                    "directly";
+            else if (c->ipts[i].kind == TS_BENCH_BW && c->ipts[i].size < BW_MIN_SIZE)
                 c->pts[i].why_not = "a check only: below 8 KiB a bandwidth test measures the "
                                     "message rate (per-message costs the models do not have)";
             else if (c->pts[i].predicted == 0)

@@ -562,6 +562,28 @@ static void test_model_changes_replay(void)
     free(e);
 }
 
+/* In a sweep, --model is a setting word of a set like -x. */
+static void test_model_in_sweep(void)
+{
+    char sets[600], args[2048], body[1200];
+    const char *slow =
+        write_tmp("sweep-slow.xml", "<?xml version=\"1.0\"?>\n"
+                                    "<tunesim-model platform=\"t\" created-from=\"hand\">\n"
+                                    "  <param name=\"model.net.latency\" value=\"200us\" "
+                                    "source=\"test\"/>\n</tunesim-model>\n");
+    snprintf(body, sizeof body, "[defaults]\n\n[slow]\n--model %s\n", slow);
+    snprintf(sets, sizeof sets, "%s", write_tmp("model.sets", body));
+    snprintf(args, sizeof args,
+             "sweep %s/traces/data/simplefoam-pitzdaily-2 --sets %s --nodes 2 "
+             "--ppn 1 -j 1",
+             TS_SOURCE_DIR, sets);
+    char *o = NULL, *e = NULL;
+    CU_ASSERT_EQUAL(tu_run_cli(args, &o, &e), 0);
+    CU_ASSERT(o && strstr(o, "model.net.latency=200us"));
+    free(o);
+    free(e);
+}
+
 static int exists(const char *path)
 {
     struct stat st;
@@ -627,6 +649,7 @@ static void test_shipped_localhost_current(void)
     snprintf(cmd, sizeof cmd,
              "cd '%s' && '%s' calibrate platforms/calibrations/probe-localhost/ucx.txt "
              "platforms/calibrations/probe-localhost/ucx-tls-self-tcp.txt "
+             "platforms/calibrations/probe-localhost/ob1.txt "
              "-x UCX_TLS=self,posix,sysv,cma,tcp --platform localhost -o '%s' >/dev/null",
              TS_SOURCE_DIR, TS_CLI, out);
     CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
@@ -659,6 +682,7 @@ int main(void)
     CU_add_test(s, "model file rejections", test_model_rejects);
     CU_add_test(s, "--model in settings", test_model_option);
     CU_add_test(s, "--model changes a replay", test_model_changes_replay);
+    CU_add_test(s, "--model in a sweep's sets file", test_model_in_sweep);
     CU_add_test(s, "tunesim calibrate", test_cli);
     CU_add_test(s, "shipped localhost calibration is current", test_shipped_localhost_current);
     return tu_run_all();
