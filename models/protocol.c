@@ -503,6 +503,12 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
         pl->recv_reg = (l->net ? reg_cost(m, size) : 0) + m->ovh_rtr;
         pl->latency = 2 * l->latency;
         pl->ack_latency = l->latency;
+        if (!l->net) {
+            /* cma / knem on-host: the kernel copies the data once between the two address
+             * spaces; no network moves it, so the copy is the data's whole cost. */
+            pl->recv_copy = size;
+            pl->copy_bw = l->bandwidth;
+        }
         break;
     case TS_PROTO_RNDV_RKEY_PTR:
         /* The receiver maps the sender's buffer (a registration-like cost) and copies once. */

@@ -223,6 +223,24 @@ static void test_print_ranges(void)
     ts_proto_model_free(m);
 }
 
+static void test_on_host_cma_copies(void)
+{
+    /* UCX_TLS=self,sysv,cma (what this project's machine has, without xpmem): rendezvous is
+     * get_zcopy over cma and the receiver's copy of the data runs at model.shm.bandwidth
+     * (1e10 B/s here); estimate: 2L (0.5 us each) + RTS L + s/B (copy) + s/B (route). */
+    const char *const tls[][2] = {{"UCX_TLS", "self,sysv,cma"}, {"UCX_RNDV_THRESH", "16kb"}};
+    ts_proto_model_t *m = model_with(tls, 2);
+    ts_msg_plan_t pl;
+    ts_proto_plan(m, 100000, TS_LOC_SAME_NUMA, 0, &pl);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_RNDV_GET);
+    CU_ASSERT_EQUAL(pl.transport, TS_TR_CMA);
+    CU_ASSERT_EQUAL(pl.recv_copy, 100000);
+    CU_ASSERT_DOUBLE_EQUAL(pl.copy_bw, 1e10, 1);
+    CU_ASSERT_DOUBLE_EQUAL(ts_proto_estimate(m, TS_PROTO_RNDV_GET, 100000, TS_LOC_SAME_NUMA),
+                           1.5e-6 + 2 * 100000 / 1e10, 1e-15);
+    ts_proto_model_free(m);
+}
+
 /* ---- ob1 (--mca pml ob1) over vader and tcp ------------------------------------------------
  * Round constants: vader latency 1 us, vader copy 1e10 B/s, CMA read 2 us + s / 5e9 B/s, ob1
  * overhead 0.1 us, match header 16 B, vader eager limit 4096 B (payload up to 4080 B), tcp
@@ -418,6 +436,7 @@ int main(void)
     CU_add_test(s, "on-host and transports", test_on_host_and_transports);
     CU_add_test(s, "UCX_BCOPY_BW=auto", test_bcopy_bw_auto);
     CU_add_test(s, "protocol ranges report", test_print_ranges);
+    CU_add_test(s, "on-host cma rendezvous copies", test_on_host_cma_copies);
     CU_add_test(s, "ob1: vader eager limit (at, below, above)", test_ob1_vader_eager_limit);
     CU_add_test(s, "ob1: single-copy mechanisms", test_ob1_single_copy_mechanisms);
     CU_add_test(s, "ob1: tcp BTL, self, localities, btl lists", test_ob1_tcp_and_localities);
