@@ -1178,14 +1178,29 @@ double ts_calib_chi2(const ts_calib_t *c, int *dof)
 /* ---- output --------------------------------------------------------------------------- */
 
 /* A value in the unit users read: us / ns for times, MB/s for bandwidths. */
+static void fmt_in(char *buf, size_t n, double v, double unit_of, int is_bw, int digits)
+{
+    const char *unit = is_bw ? "MB/s" : unit_of >= 1e-7 ? "us" : "ns";
+    double x = v * (is_bw ? 1e-6 : unit_of >= 1e-7 ? 1e6 : 1e9);
+    /* digits significant digits, in plain notation where that is short (670, not 6.7e+02). */
+    double mag = x > 0 ? pow(10, floor(log10(x)) - digits + 1) : 1;
+    double r = x > 0 ? round(x / mag) * mag : x;
+    if (r >= 1 && r < 1e9)
+        snprintf(buf, n, "%.*f%s", mag < 1 ? (int)-floor(log10(mag) + 0.5) : 0, r, unit);
+    else
+        snprintf(buf, n, "%.*g%s", digits, x, unit);
+}
+
 static void fmt_value(char *buf, size_t n, double v, int is_bw, int digits)
 {
-    if (is_bw)
-        snprintf(buf, n, "%.*gMB/s", digits, v / 1e6);
-    else if (v >= 1e-7)
-        snprintf(buf, n, "%.*gus", digits, v * 1e6);
-    else
-        snprintf(buf, n, "%.*gns", digits, v * 1e9);
+    fmt_in(buf, n, v, v, is_bw, digits);
+}
+
+/* A standard error in its value's unit, two significant digits (at least one decimal
+ * of the value's last digit: 0.1us, not 1e+02ns). */
+static void fmt_stderr(char *buf, size_t n, double e, double value, int is_bw)
+{
+    fmt_in(buf, n, e, value, is_bw, 2);
 }
 
 void ts_calib_report(const ts_calib_t *c, FILE *fp)
@@ -1217,7 +1232,7 @@ void ts_calib_report(const ts_calib_t *c, FILE *fp)
         char v[48], e[48];
         fmt_value(v, sizeof v, cp->value, cp->is_bw, 5);
         if (cp->stderr_value >= 0)
-            fmt_value(e, sizeof e, cp->stderr_value, cp->is_bw, 2);
+            fmt_stderr(e, sizeof e, cp->stderr_value, cp->value, cp->is_bw);
         else
             snprintf(e, sizeof e, "n/a (as many points as parameters)");
         const group_t *g = &c->groups[c->pgroup[k]];
@@ -1287,7 +1302,8 @@ void ts_calib_report(const ts_calib_t *c, FILE *fp)
             snprintf(res, sizeof res, "-");
         }
         fprintf(fp, "  %-34s %-9s %-12s %10llu %-28s %12.4g %12s %9s%s%s\n", where,
-                ts_bench_kind_name(s->kind), ts_bench_loc_name(s->loc),
+                ts_bench_kind_name(s->kind),
+                s->kind >= TS_BENCH_ALLREDUCE ? "-" : ts_bench_loc_name(s->loc),
                 (unsigned long long)s->points[pt->index].size, pt->region[0] ? pt->region : "-",
                 pt->measured, pred, res,
                 pt->used ? "" : "  not fitted: ", pt->used ? "" : pt->why_not);
@@ -1330,7 +1346,7 @@ ts_status ts_calib_model(const ts_calib_t *c, const char *platform, const char *
         char v[48], e[48];
         fmt_value(v, sizeof v, cp->value, cp->is_bw, 5);
         if (cp->stderr_value >= 0)
-            fmt_value(e, sizeof e, cp->stderr_value, cp->is_bw, 2);
+            fmt_stderr(e, sizeof e, cp->stderr_value, cp->value, cp->is_bw);
         st = ts_model_add_param(m, cp->name, v, cp->stderr_value >= 0 ? e : NULL,
                                 cp->sources ? cp->sources : "tunesim calibrate", err);
     }
