@@ -4,9 +4,11 @@
  * (models/protocol.c, the costs the replay charges), so a fitted value is what the replay
  * needs to reproduce the measurement. Each point falls in the protocol region UCX would use
  * at its size (eager short / bcopy / zcopy / rendezvous, by the thresholds of the series'
- * settings), so the fit is piecewise by region; regions are re-derived from the fitted values
- * until they no longer change. The parameters (log-scaled, so they stay positive) are fitted
- * by GSL's nonlinear least squares (gsl_multifit_nlinear, trust region) on relative
+ * settings), and a parameter is determined only by the points of the region where it is the
+ * dominant cost (a latency by the eager-short sizes, a bandwidth by the large ones): the fit
+ * is piecewise by region, and the other points check it. Regions are re-derived from the
+ * fitted values until they no longer change. The parameters (log-scaled, so they stay positive) are
+ * fitted by GSL's nonlinear least squares (gsl_multifit_nlinear, trust region) on relative
  * residuals (predicted / measured - 1): a 1 B latency and a 256 MiB transfer weigh alike.
  * Uncertainties come from the covariance scaled by the residual variance. A parameter no
  * point depends on, or one the points cannot separate from another, is not fitted and keeps
@@ -73,8 +75,7 @@ ts_status ts_calib_model(const ts_calib_t *c, const char *platform, const char *
 
 /* What the models predict for point i of series s under p (the series' settings applied on
  * top): *value in the series' unit and the region's name. TS_EARG with the reason in err
- * when the models do not cover the point (an unknown locality, a collective algorithm, the
- * ob1 pml). */
+ * when the models do not cover the point (an unknown locality, a collective algorithm). */
 ts_status ts_calib_predict(const ts_params_t *p, const ts_bench_series_t *s, size_t i,
                            double *value, char *region, size_t region_len, ts_error_t *err);
 
