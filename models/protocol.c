@@ -66,7 +66,10 @@ typedef struct lane_s {
     double latency, bandwidth;
     uint64_t max_short, seg_size;
     int net;        /* the eager lane is a network transport */
+    int loopback;   /* a network transport between ranks of one host (tcp over loopback) */
 } lane_t;
+
+static void loopback_wire(ts_msg_plan_t *pl, int loopback);
 
 /* ob1 over Open MPI's BTLs (used instead of the UCX lanes when MCA_PML is ob1). */
 enum { BTL_SELF = 1 << 0, BTL_VADER = 1 << 1, BTL_TCP = 1 << 2 };
@@ -165,6 +168,7 @@ static void resolve_lane(ts_proto_model_t *m, const ts_params_t *p, ts_locality 
         return;
     l->reachable = 1;
     l->net = 1;
+    l->loopback = on_host(loc);
     l->eager = l->rndv = net;
     if (net == TS_TR_TCP) {
         l->latency = ts_params_seconds(p, TS_P_TCP_LATENCY);
@@ -397,6 +401,7 @@ static void ob1_plan(const ob1_t *o, uint64_t size, ts_locality loc, ts_msg_plan
         pl->recv_copy = size;
         pl->unexpected_copy = size;
         pl->completes_locally = 1;
+        loopback_wire(pl, !vader && on_host(loc));
         return;
     }
     pl->rts_latency = lat;
@@ -426,6 +431,7 @@ static void ob1_plan(const ob1_t *o, uint64_t size, ts_locality loc, ts_msg_plan
     pl->send_copy = size;
     pl->recv_copy = size;
     pl->latency = 2 * lat;
+    loopback_wire(pl, !vader && on_host(loc));
 }
 
 static double reg_cost(const ts_proto_model_t *m, uint64_t size)
@@ -454,6 +460,17 @@ static ts_proto rndv_scheme(const ts_proto_model_t *m, const lane_t *l)
     if (caps & CAP_PUT)
         return TS_PROTO_RNDV_PUT;
     return TS_PROTO_RNDV_AM;
+}
+
+/* Between ranks of one host no platform link carries the data (the engine moves bytes only
+ * between hosts), yet a network transport there still pushes them through the kernel's
+ * loopback at the transport's pace: charge that as time in flight. */
+static void loopback_wire(ts_msg_plan_t *pl, int loopback)
+{
+    if (!loopback || pl->bandwidth <= 0)
+        return;
+    pl->latency += (double)pl->wire_bytes / pl->bandwidth;
+    pl->bandwidth = 0; /* counted once, in the latency */
 }
 
 /* Fill the plan of proto for this message (no selection here). */
@@ -532,6 +549,7 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
     default:
         break;
     }
+    loopback_wire(pl, l->loopback);
 }
 
 /* Time of a plan when nothing contends: what UCX's estimates add up. */

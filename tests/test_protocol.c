@@ -239,6 +239,19 @@ static void test_on_host_cma_copies(void)
     CU_ASSERT_DOUBLE_EQUAL(ts_proto_estimate(m, TS_PROTO_RNDV_GET, 100000, TS_LOC_SAME_NUMA),
                            1.5e-6 + 2 * 100000 / 1e10, 1e-15);
     ts_proto_model_free(m);
+
+    /* UCX_TLS=self,tcp between ranks of one host: tcp over the kernel's loopback, the data's
+     * time at model.tcp.bandwidth counted in flight. */
+    const char *const tcp[][2] = {{"UCX_TLS", "self,tcp"}, {"model.tcp.bandwidth", "1000MB/s"},
+                                  {"model.tcp.latency", "20us"}};
+    m = model_with(tcp, 3);
+    ts_proto_plan(m, 500, TS_LOC_SAME_NUMA, 0, &pl);
+    CU_ASSERT_EQUAL(pl.transport, TS_TR_TCP);
+    CU_ASSERT_DOUBLE_EQUAL(pl.latency, 20e-6 + 500 / 1e9, 1e-15);
+    ts_proto_plan(m, 500, TS_LOC_SAME_LEAF, 0, &pl); /* off-host: the platform's link */
+    CU_ASSERT_DOUBLE_EQUAL(pl.latency, 20e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(pl.bandwidth, 1e9, 1);
+    ts_proto_model_free(m);
 }
 
 /* ---- ob1 (--mca pml ob1) over vader and tcp ------------------------------------------------
@@ -391,10 +404,18 @@ static void test_ob1_tcp_and_localities(void)
     CU_ASSERT_DOUBLE_EQUAL(pl.latency, 1.4e-6, 1e-15);
     ts_proto_model_free(m);
 
-    /* --mca btl self,tcp: on-host peers go through tcp too. */
+    /* --mca btl self,tcp: on-host peers go through tcp too, over the kernel's loopback: no
+     * platform link carries the data, so its time at 1e9 B/s is part of the latency. */
     m = ob1_with("btl", "self,tcp", NULL, NULL);
     ts_proto_plan(m, 100, TS_LOC_SAME_NUMA, 0, &pl);
     CU_ASSERT_EQUAL(pl.transport, TS_TR_TCP_BTL);
+    CU_ASSERT_DOUBLE_EQUAL(pl.latency, 10e-6 + 100 / 1e9, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(pl.bandwidth, 0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(ts_proto_estimate(m, TS_PROTO_EAGER_BCOPY, 100, TS_LOC_SAME_NUMA),
+                           0.1e-6 + 10e-6 + 100 / 1e9 + 2 * 100 / 1e9, 1e-15);
+    ts_proto_plan(m, 300000, TS_LOC_SAME_NUMA, 0, &pl);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_RNDV_AM);
+    CU_ASSERT_DOUBLE_EQUAL(pl.latency, 2 * 10e-6 + 300000 / 1e9, 1e-15);
     ts_proto_model_free(m);
     /* --mca btl ^tcp: no path off-host, a one-line error naming the BTL to enable. */
     m = ob1_with("btl", "^tcp", NULL, NULL);
@@ -436,7 +457,7 @@ int main(void)
     CU_add_test(s, "on-host and transports", test_on_host_and_transports);
     CU_add_test(s, "UCX_BCOPY_BW=auto", test_bcopy_bw_auto);
     CU_add_test(s, "protocol ranges report", test_print_ranges);
-    CU_add_test(s, "on-host cma rendezvous copies", test_on_host_cma_copies);
+    CU_add_test(s, "on-host cma copies and tcp loopback", test_on_host_cma_copies);
     CU_add_test(s, "ob1: vader eager limit (at, below, above)", test_ob1_vader_eager_limit);
     CU_add_test(s, "ob1: single-copy mechanisms", test_ob1_single_copy_mechanisms);
     CU_add_test(s, "ob1: tcp BTL, self, localities, btl lists", test_ob1_tcp_and_localities);
