@@ -9,3 +9,13 @@ tunesim_test(test_calibrate_shared)
 add_dependencies(test_calibrate_shared tunesim)
 target_compile_definitions(test_calibrate_shared PRIVATE
   TS_SHARED_MICROBENCH="${CMAKE_SOURCE_DIR}/../shared/reference/microbench")
+
+# The probe itself, run briefly under mpirun by test_calibrate (where CMake found MPI, as
+# models/calibrate.cmake builds it then). The target is defined after this file is read, so
+# it is named through generator expressions.
+find_package(MPI COMPONENTS C QUIET)
+if(MPI_C_FOUND)
+  add_dependencies(test_calibrate tunesim-probe)
+  target_compile_definitions(test_calibrate PRIVATE
+    TS_PROBE="$<TARGET_FILE:tunesim-probe>" TS_PROBE_MPIEXEC="${MPIEXEC_EXECUTABLE}")
+endif()

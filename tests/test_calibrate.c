@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "models/bench_parse.h"
@@ -639,6 +640,52 @@ static void test_cli(void)
     free(e);
 }
 
+/* tunesim-probe under mpirun (2 ranks, --quick): every section, parsed back. */
+static void test_probe_run(void)
+{
+#ifdef TS_PROBE
+    if (access(TS_PROBE_MPIEXEC, X_OK) != 0) {
+        printf("\n    (skipped: mpirun is not installed)");
+        return;
+    }
+    char out[512], cmd[2048];
+    snprintf(out, sizeof out, "%s/probe.txt", tu_tmpdir());
+    snprintf(cmd, sizeof cmd,
+             "'%s' --allow-run-as-root --oversubscribe -np 2 '%s' --quick -o '%s' "
+             ">'%s.log' 2>&1",
+             TS_PROBE_MPIEXEC, TS_PROBE, out, out);
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    ts_bench_set_t set = {0};
+    ts_error_t err;
+    CU_ASSERT_EQUAL_FATAL(ts_bench_parse_file(&set, out, &err), TS_OK);
+    CU_ASSERT_EQUAL_FATAL(set.nseries, 8);
+    static const ts_bench_kind kinds[] = {TS_BENCH_LATENCY,   TS_BENCH_BW,        TS_BENCH_REG,
+                                          TS_BENCH_COPY,      TS_BENCH_ALLREDUCE, TS_BENCH_ALLTOALL,
+                                          TS_BENCH_ALLGATHER, TS_BENCH_BCAST};
+    for (int i = 0; i < 8; i++) {
+        const ts_bench_series_t *s = &set.series[i];
+        CU_ASSERT_EQUAL(s->kind, kinds[i]);
+        CU_ASSERT_EQUAL(s->nodes, 1);
+        CU_ASSERT(s->npoints >= 5);
+        CU_ASSERT(s->settings && strstr(s->settings, "pml="));
+        if (i < 3)
+            CU_ASSERT_EQUAL(s->loc, TS_BLOC_INTRA_SOCKET);
+        for (size_t k = 0; k < s->npoints && s->kind != TS_BENCH_REG; k++)
+            CU_ASSERT(s->points[k].value > 0 || s->points[k].size == 0);
+    }
+    /* One point per size; the protocol boundary sizes are there. */
+    int seen92 = 0, seen93 = 0;
+    for (size_t k = 0; k < set.series[0].npoints; k++) {
+        seen92 |= set.series[0].points[k].size == 92;
+        seen93 |= set.series[0].points[k].size == 93;
+    }
+    CU_ASSERT(seen92 && seen93);
+    ts_bench_set_clear(&set);
+#else
+    printf("\n    (skipped: CMake found no MPI, tunesim-probe is not built)");
+#endif
+}
+
 /* The committed localhost calibration is what the documented command makes of the committed
  * probe outputs with today's models (platforms/calibrations/README.md): a model change that
  * moves it fails here, as a stale docs/parameters.md fails test_params. */
@@ -684,6 +731,7 @@ int main(void)
     CU_add_test(s, "--model changes a replay", test_model_changes_replay);
     CU_add_test(s, "--model in a sweep's sets file", test_model_in_sweep);
     CU_add_test(s, "tunesim calibrate", test_cli);
+    CU_add_test(s, "tunesim-probe under mpirun", test_probe_run);
     CU_add_test(s, "shipped localhost calibration is current", test_shipped_localhost_current);
     return tu_run_all();
 }
