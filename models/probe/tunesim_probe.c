@@ -328,7 +328,7 @@ static void p2p_registration(probe_t *p, int a, int b, const char *keys)
 
 static void copy_bandwidth(probe_t *p)
 {
-    char keys[256];
+    char keys[MPI_MAX_PROCESSOR_NAME + 128]; /* the host name and a few numbers */
     snprintf(keys, sizeof keys, "locality=intra-socket ranks=1 nodes=1 host=%s cpu=%d",
              p->info[0].host, p->info[0].cpu);
     header(p, "tunesim-probe Copy Bandwidth Test (memcpy by one core)", keys, "Bandwidth (MB/s)");
@@ -486,7 +486,7 @@ int main(int argc, char **argv)
         if (b < 0)
             continue;
         const rinfo_t *x = &p.info[0], *y = &p.info[b];
-        char keys[512];
+        char keys[2 * MPI_MAX_PROCESSOR_NAME + 256]; /* two host names and a few numbers */
         snprintf(keys, sizeof keys,
                  "locality=%s ranks=2 nodes=%d pair=0,%d hosts=%s,%s cpus=%d,%d packages=%d,%d "
                  "bound=%s window=%d stat=best-of-%d-blocks",
