@@ -18,11 +18,13 @@
 #   WORK=/tmp/tunesim-validate   the case, the trace and the raw logs
 #   OUT=tests/data/validation-localhost   committed results: trimmed logs, sets, table
 #   TUNESIM=build-val/tunesim    tunesim, with libtunesim-trace.so beside it
-#   END_TIME=60    simpleFoam iterations per run (deltaT 1): about 7 s each on a quiet machine
-#   QUIET_IDLE=85  before each run, wait (at most QUIET_WAIT=120 s) until the CPUs were at
+#   END_TIME=100   simpleFoam iterations per run (deltaT 1): about 12 s each on a quiet machine
+#   QUIET_IDLE=85  before each run, wait (at most QUIET_WAIT=60 s) until the CPUs were at
 #                  least this many percent idle over 2 s: the machine is shared, and a run next
 #                  to another engineer's build measures the build. Each run's idle figure and
 #                  wait are logged in OUT/loadavg.txt.
+#   PRIORITY=0     nice value of the measured runs; a negative one (root only), e.g. -10,
+#                  makes other users' background jobs yield to the solver while it runs
 #   REPS=5         repetitions of each setting
 #   ANCHOR=ob1     the setting whose measurement scales the predictions
 #   MODEL=         a calibration (--model); default: platforms/calibrations/localhost.xml
@@ -37,7 +39,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 work=${WORK:-/tmp/tunesim-validate}
 out=${OUT:-$root/tests/data/validation-localhost}
 tunesim=${TUNESIM:-$root/build-val/tunesim}
-end_time=${END_TIME:-60}
+end_time=${END_TIME:-100}
 reps=${REPS:-5}
 anchor=${ANCHOR:-ob1}
 model=${MODEL:-}
@@ -140,7 +142,7 @@ idle_pct() {
 # Wait until the machine is quiet (QUIET_IDLE), at most QUIET_WAIT seconds; print the idle
 # percentage and how long it waited.
 wait_quiet() {
-    local want=${QUIET_IDLE:-85} max=${QUIET_WAIT:-120} t0=$SECONDS idle
+    local want=${QUIET_IDLE:-85} max=${QUIET_WAIT:-60} t0=$SECONDS idle
     idle=$(idle_pct)
     while [ "$idle" -lt "$want" ] && [ $((SECONDS - t0)) -lt "$max" ]; do
         sleep 3
@@ -155,7 +157,7 @@ phase_measure() {
     rm -rf "$logs"
     mkdir -p "$logs"
     local load=$logs/loadavg.txt
-    : >"$load"
+    echo "# $(date -u +%F) $reps rounds, $end_time iterations a run, nice ${PRIORITY:-0}, quiet gate ${QUIET_IDLE:-85}% idle (wait <= ${QUIET_WAIT:-60} s)" >"$load"
     for ((r = 1; r <= reps; r++)); do
         for entry in "${SETS[@]}"; do
             local name=${entry%%|*} flags=${entry#*|}
@@ -165,7 +167,8 @@ phase_measure() {
             quiet=$(wait_quiet)
             echo "$name run $r $(date -u +%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg) $quiet" | tee -a "$load"
             # shellcheck disable=SC2086 # flags are words
-            mpirun "${base_flags[@]}" $flags simpleFoam -parallel >"$logs/$name/run$r.log" 2>&1 ||
+            nice -n "${PRIORITY:-0}" mpirun "${base_flags[@]}" $flags simpleFoam -parallel \
+                >"$logs/$name/run$r.log" 2>&1 ||
                 die "simpleFoam ($name, run $r) failed, see $logs/$name/run$r.log"
             grep ExecutionTime "$logs/$name/run$r.log" | tail -1
         done
@@ -221,8 +224,12 @@ phase_predict() {
         echo "validate_localhost: no localhost calibration found: predicting on the table's defaults"
     fi
     write_sets "$rel" >"$out/sets.txt"
+    # The sweep resumes from its results file beside the JSON: start afresh, so that every
+    # prediction comes from this tunesim and this calibration.
+    rm -f "$out/predicted.results.jsonl"
     (cd "$root" && "$tunesim" sweep "$trace" --sets "$out/sets.txt" --platform localhost \
         --nodes 1 --baseline "$anchor" --json "$out/predicted.json") | tee "$out/sweep.txt"
+    rm -f "$out/predicted.results.jsonl" # the sweep's resume file: nothing to resume here
 }
 
 phase_validate() {

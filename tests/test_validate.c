@@ -459,6 +459,45 @@ static void test_cli(void)
     CU_ASSERT_NOT_EQUAL(stat(tmp_path("no.json"), &sb), 0);
 }
 
+/* Predictions computed by running `tunesim sweep` on the bundled trace (arguments after --). */
+static void test_cli_runs_sweep(void)
+{
+    const char *sets = tmp_path("two.sets"), *csv = tmp_path("two.csv");
+    write_file(sets, "[a]\n--mca pml ob1\n\n[b]\n-x UCX_TLS=self,tcp\n");
+    write_file(csv, "a,10\nb,12\n");
+    char args[4096], *out = NULL, *errs = NULL;
+    snprintf(args, sizeof args,
+             "validate --measured-csv %s --anchor a --json %s/sw.json -- "
+             "%s/traces/data/simplefoam-pitzdaily-2 --sets %s --platform localhost --nodes 1",
+             csv, tu_tmpdir(), TS_SOURCE_DIR, sets);
+    int rc = tu_run_cli(args, &out, &errs);
+    if (rc != 0)
+        printf("\n  stderr: %s\n", errs ? errs : "");
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "anchored on a"));
+    /* The sweep's own table went to stderr; stdout holds the validation alone. */
+    CU_ASSERT_PTR_NULL(out ? strstr(out, "sweep ") : NULL);
+    json_object *root = json_object_from_file(tmp_path("sw.json")), *rows, *x;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(root);
+    CU_ASSERT(json_object_object_get_ex(root, "settings", &rows));
+    CU_ASSERT_EQUAL(json_object_array_length(rows), 2);
+    for (size_t i = 0; i < 2; i++) {
+        CU_ASSERT(json_object_object_get_ex(json_object_array_get_idx(rows, i),
+                                            "predicted_raw_s", &x));
+        CU_ASSERT(json_object_get_double(x) > 0);
+    }
+    json_object_put(root);
+    free(out);
+    free(errs);
+    /* A sweep that fails: its message, then validate's one line, and a non-zero exit. */
+    snprintf(args, sizeof args, "validate --measured-csv %s -- %s/no-such-trace --sets %s", csv,
+             tu_tmpdir(), sets);
+    CU_ASSERT_NOT_EQUAL(tu_run_cli(args, &out, &errs), 0);
+    CU_ASSERT_PTR_NOT_NULL(errs && strstr(errs, "tunesim sweep failed"));
+    free(out);
+    free(errs);
+}
+
 /* ---- the committed localhost validation -------------------------------------------------- */
 
 /* Re-derive the table in tests/data/validation-localhost from the committed logs and
@@ -537,6 +576,7 @@ int main(void)
     CU_add_test(s, "anchoring, MAPE, ordering", test_anchor_mape_ordering);
     CU_add_test(s, "sweep JSON errors", test_predictions_errors);
     CU_add_test(s, "tunesim validate CLI", test_cli);
+    CU_add_test(s, "tunesim validate running the sweep", test_cli_runs_sweep);
     CU_add_test(s, "committed localhost validation", test_committed_localhost);
     return tu_run_all();
 }
