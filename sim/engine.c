@@ -16,7 +16,10 @@
  *
  * Synchronisation: SimGrid actors run one at a time and switch only inside SimGrid calls,
  * so shared state needs no locking; each rank has one mutex + condition variable only
- * because SimGrid's condition variables need a mutex to wait on. */
+ * because SimGrid's condition variables need a mutex to wait on. Notifying needs no lock:
+ * a waiter checks its condition and starts waiting without yielding in between, so a
+ * notification cannot fall between the two (each lock would be a simcall, i.e. a context
+ * switch). */
 #include "engine.h"
 
 #include <stdarg.h>
@@ -97,6 +100,7 @@ struct rank_s {
     double enter;
     int finished;
     double end;
+    double debt;                /* time this rank has spent but not yet slept (see spend) */
     char waiting[256];          /* what the rank waits for, for the deadlock report */
     const req_t *awaited;       /* the request the rank is blocked on, or NULL */
     courier_t *idle;            /* couriers waiting for a message to carry */
@@ -180,9 +184,7 @@ static void msg_unref(msg_t *m)
 static void notify(rank_t *r, const req_t *q)
 {
     if (q && r->awaited == q) {
-        sg_mutex_lock(r->mu);
         sg_cond_notify_one(r->cv);
-        sg_mutex_unlock(r->mu);
     }
 }
 
@@ -190,6 +192,31 @@ static void delay(double seconds)
 {
     if (seconds > 0)
         sg_actor_sleep_for(seconds);
+}
+
+/* Lazy time for ranks. A rank's own work (overheads, copies, compute bursts, reductions) is
+ * added to its debt instead of slept at once: the rank runs ahead of SimGrid's clock, at
+ * vnow(), and sleeps the debt off (settle) only where the real clock matters: before it blocks
+ * and before it hands a message to a courier. Every time the rank observes is taken at
+ * vnow(), so results are those of sleeping each delay, minus a context switch per delay. */
+static double vnow(const rank_t *r)
+{
+    return simgrid_get_clock() + r->debt;
+}
+
+static void spend(rank_t *r, double seconds)
+{
+    if (seconds > 0)
+        r->debt += seconds;
+}
+
+static void settle(rank_t *r)
+{
+    if (r->debt > 0) {
+        double d = r->debt;
+        r->debt = 0;
+        sg_actor_sleep_for(d);
+    }
 }
 
 /* Registration cost unless this rank registered a buffer of this size before: traces carry
@@ -273,9 +300,7 @@ static void dispatch(rank_t *r, msg_t *m)
         r->idle = c->next_idle;
         c->job = m;
         m->carrier = c;
-        sg_mutex_lock(r->mu);
         sg_cond_notify_one(c->cv);
-        sg_mutex_unlock(r->mu);
         return;
     }
     c = xcalloc(r->e, 1, sizeof *c);
@@ -328,7 +353,7 @@ static req_t *post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint6
     cnt->msgs++;
     cnt->bytes += bytes;
     const ts_msg_plan_t *p = &m->plan;
-    delay(p->send_cpu + (double)p->send_copy / p->copy_bw + reg_cost(r, bytes, p->send_reg));
+    spend(r, p->send_cpu + (double)p->send_copy / p->copy_bw + reg_cost(r, bytes, p->send_reg));
 
     *m = (msg_t){.src = r->id, .dst = dst, .comm = comm, .tag = tag, .bytes = bytes,
                  .plan = m->plan, .refs = 3}; /* message actor, send and receive sides */
@@ -359,13 +384,14 @@ static req_t *post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint6
         /* Too small to load a link measurably: no courier, no flow. The message is "arrived"
          * with a future arrival time; the receiver sleeps until then (wait_req). */
         m->arrived = 1;
-        m->arrival_time = simgrid_get_clock() + p->latency +
+        m->arrival_time = vnow(r) + p->latency +
                           (p->bandwidth > 0 ? (double)p->wire_bytes / p->bandwidth : 0);
         m->refs--; /* no courier holds it */
         if (m->matched)
             notify(d, m->rreq);
         return q;
     }
+    settle(r); /* the courier starts from the real clock */
     dispatch(r, m);
     return q;
 }
@@ -376,7 +402,7 @@ static req_t *post_recv(rank_t *r, int32_t src, int32_t comm, int32_t tag, uint6
     if (!q)
         return NULL;
     *q = (req_t){.comm = comm, .peer = src, .tag = tag, .bytes = bytes,
-                 .post_time = simgrid_get_clock()};
+                 .post_time = vnow(r)};
     chan_t *c = chan_get(r, comm, src, tag);
     if (!c)
         return q;
@@ -422,6 +448,9 @@ static void describe(rank_t *r, const req_t *q)
 static void wait_req(rank_t *r, req_t *q)
 {
     if (!req_complete(q)) {
+        settle(r); /* what arrives while it sleeps its debt off is on time */
+    }
+    if (!req_complete(q)) {
         describe(r, q);
         r->awaited = q;
         sg_mutex_lock(r->mu);
@@ -434,13 +463,13 @@ static void wait_req(rank_t *r, req_t *q)
     msg_t *m = q->msg;
     if (!q->is_send) {
         const ts_msg_plan_t *p = &m->plan;
-        double early = m->arrival_time - simgrid_get_clock();
+        double early = m->arrival_time - vnow(r);
         if (early > 0) /* a flowless message still on its way */
-            delay(early);
+            spend(r, early);
         uint64_t copy = p->recv_copy;
         if (!ts_proto_is_rndv(p->proto) && m->arrival_time < m->recv_post_time)
             copy += p->unexpected_copy; /* it waited in UCX's buffer */
-        delay((double)copy / p->copy_bw);
+        spend(r, (double)copy / p->copy_bw);
     }
     msg_unref(m);
     free(q);
@@ -609,7 +638,7 @@ static void collective(rank_t *r, const ts_event_t *ev)
         return;
     }
     e->res->collectives++;
-    double t0 = simgrid_get_clock();
+    double t0 = vnow(r);
     /* Negative tags never clash with the application's (MPI tags are >= 0). */
     int32_t tag = -1 - (int32_t)(r->coll_seq[ev->comm]++ & 0x3fffffff);
     uint64_t msgs = 0;
@@ -627,7 +656,7 @@ static void collective(rank_t *r, const ts_event_t *ev)
             for (size_t k = 0; k < r->ncoll_reqs; k++)
                 wait_req(r, r->coll_reqs[k]);
             r->ncoll_reqs = 0;
-            delay(ts_coll_reduce_seconds(e->coll, s->bytes));
+            spend(r, ts_coll_reduce_seconds(e->coll, s->bytes));
             break;
         }
     }
@@ -638,7 +667,7 @@ static void collective(rank_t *r, const ts_event_t *ev)
     if (cs) {
         cs->calls++;
         cs->msgs += msgs;
-        cs->time += simgrid_get_clock() - t0;
+        cs->time += vnow(r) - t0;
         if (b < cs->bytes_min)
             cs->bytes_min = b;
         if (b > cs->bytes_max)
@@ -661,18 +690,18 @@ static void rank_main(int argc, char **argv)
         req_t *q;
         switch (ev.kind) {
         case TS_EV_COMPUTE:
-            delay((double)ev.time * 1e-9 * scale);
+            spend(r, (double)ev.time * 1e-9 * scale);
             res->compute_time += (double)ev.time * 1e-9 * scale;
             break;
         case TS_EV_ENTER:
             r->func = ev.func;
-            r->enter = simgrid_get_clock();
+            r->enter = vnow(r);
             res->visits[ev.func]++;
             break;
         case TS_EV_LEAVE:
             call_finish(r);
             if (r->func >= 0)
-                res->time[r->func] += simgrid_get_clock() - r->enter;
+                res->time[r->func] += vnow(r) - r->enter;
             r->func = -1;
             break;
         case TS_EV_SEND:
@@ -719,15 +748,13 @@ static void rank_main(int argc, char **argv)
     if (e->status == TS_OK && rc < 0)
         fail(e, rc, "%s", err.msg);
     r->finished = 1;
-    r->end = simgrid_get_clock();
+    r->end = vnow(r);
     if (++e->nfinished == e->nranks) { /* release every idle courier */
         e->shutdown = 1;
         for (int32_t i = 0; i < e->nranks; i++) {
             rank_t *o = &e->ranks[i];
-            sg_mutex_lock(o->mu);
             for (courier_t *c = o->idle; c; c = c->next_idle)
                 sg_cond_notify_one(c->cv);
-            sg_mutex_unlock(o->mu);
         }
     }
 }
