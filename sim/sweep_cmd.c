@@ -332,7 +332,6 @@ static ts_status prepare(sweep_t *sw, ts_error_t *err)
     sw->s = calloc((size_t)sw->n + 1, sizeof *sw->s);
     if (!sw->s)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
-    int bad_before = ts_sets_nerrors(sets);
     for (int i = 0; i < sw->n; i++) {
         sset_t *s = &sw->s[i];
         s->idx = i;
@@ -405,7 +404,6 @@ static ts_status prepare(sweep_t *sw, ts_error_t *err)
                                           "run",
                             nbad, nbad == 1 ? "" : "s", sw->o.sets);
     }
-    (void)bad_before;
     return TS_OK;
 }
 
