@@ -9,6 +9,10 @@
 # second, simulated collective calls per second (per rank and per communicator), and the
 # ratio of each collective trace's event rate to the point-to-point trace's.
 # Target (the collectives issue): collective event rate within 2x of the point-to-point rate.
+#
+# MODE=callgrind measures instructions instead of wall time (valgrind's callgrind counts them
+# repeatably, so a busy machine does not matter): each trace at two lengths, and the cost per
+# event is the difference divided by the extra events, which removes start-up costs.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD:-$root/build}
@@ -23,6 +27,41 @@ trap 'rm -rf "$work"' EXIT
 "$build/gen_coll_trace" foam 72 "$iters" "$work/foam.tss"
 
 declare -A rate
+if [ "${MODE:-wall}" = callgrind ]; then
+    ir() { # ir TRACE [options] -> instructions of one replay
+        local t=$1
+        shift
+        valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$build/tunesim" replay \
+            "$t" --platform bm-optimized3.36 --nodes 2 --ppn 36 "$@" >/dev/null 2>"$work/cg.err"
+        sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$work/cg.err"
+    }
+    ev() { "$build/tunesim" info "$1" --json | sed -n 's/^  "events": \([0-9]*\).*/\1/p'; }
+    small=${SMALL:-200}
+    "$build/gen_coll_trace" allreduce 72 "$small" "$work/a1.tss"
+    "$build/gen_coll_trace" allreduce 72 $((2 * small)) "$work/a2.tss"
+    "$build/gen_coll_trace" halo 72 $((small / 4)) "$work/h1.tss"
+    "$build/gen_coll_trace" halo 72 $((small / 2)) "$work/h2.tss"
+    per_event() { # per_event T1 T2 [options]
+        local a b i1 i2
+        a=$(ev "$1")
+        b=$(ev "$2")
+        i1=$(ir "$1" "${@:3}")
+        i2=$(ir "$2" "${@:3}")
+        awk -v a="$a" -v b="$b" -v x="$i1" -v y="$i2" 'BEGIN { printf "%.0f", (y - x) / (b - a) }'
+    }
+    h=$(per_event "$work/h1.tss" "$work/h2.tss")
+    echo "instructions per replayed event (marginal, callgrind), 72 ranks on 2 x 36"
+    echo "  halo (point-to-point)        $h"
+    for c in hcoll tuned; do
+        opt=()
+        [ $c = tuned ] && opt=(--mca coll_hcoll_enable 0)
+        x=$(per_event "$work/a1.tss" "$work/a2.tss" "${opt[@]}")
+        awk -v c="$c" -v x="$x" -v h="$h" 'BEGIN {
+            printf "  allreduce 8 B, %-12s %6d   event rate / point-to-point: %.2f (target >= 0.5: %s)\n",
+                   c, x, h / x, (h / x >= 0.5) ? "met" : "MISSED" }'
+    done
+    exit 0
+fi
 run() { # run NAME TRACE NCOLL [replay options...]
     local name=$1 trace=$2 ncoll=$3
     shift 3

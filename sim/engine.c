@@ -15,11 +15,12 @@
  * there are no wildcards left to resolve.
  *
  * Synchronisation: SimGrid actors run one at a time and switch only inside SimGrid calls,
- * so shared state needs no locking; each rank has one mutex + condition variable only
- * because SimGrid's condition variables need a mutex to wait on. Notifying needs no lock:
- * a waiter checks its condition and starts waiting without yielding in between, so a
- * notification cannot fall between the two (each lock would be a simcall, i.e. a context
- * switch). */
+ * so shared state needs no locking; each rank has one mutex only because SimGrid's
+ * condition variables need a mutex to wait on (its couriers wait on theirs with it). A
+ * rank itself waits by suspending and is resumed by whoever completes the request it waits
+ * for: one simcall each way where mutex + condition took four. A waiter checks its
+ * condition and suspends without yielding in between, so a wake-up cannot fall between the
+ * two; notifying needs no lock for the same reason. */
 #include "engine.h"
 
 #include <stdarg.h>
@@ -82,15 +83,14 @@ struct rank_s {
     engine_t *e;
     int32_t id;
     sg_host_t host;
-    sg_mutex_t mu;
-    sg_cond_t cv;
+    sg_actor_t actor;
+    sg_mutex_t mu;              /* its couriers wait on their condition variables with it */
     ts_cursor_t *cur;
     ts_cursor_t *look;          /* runs ahead to find receive completions */
     ts_u64map_t *reqs;          /* request id -> req_t */
     ts_u64map_t *irecv_infos;   /* request id -> FIFO of irecv_info_t (persistent reuse) */
     ts_u64map_t *chans;         /* (comm, source, tag) -> chan_t */
     ts_u64map_t *rcache;        /* registered sizes (UCX's registration cache) */
-    uint32_t *coll_seq;         /* per communicator */
     ts_csched_t sched;          /* the current collective's schedule (reused) */
     req_t **coll_reqs;          /* messages of the current collective round */
     size_t ncoll_reqs, capcoll_reqs;
@@ -121,6 +121,8 @@ struct engine_s {
     int shutdown;               /* all ranks have: idle couriers may end */
     ts_status status;           /* first error inside the simulation */
     ts_error_t *err;
+    msg_t *spare_msgs;          /* freed messages and requests, reused: a replay makes and */
+    req_t *spare_reqs;          /* drops one of each per message */
 };
 
 /* ---- helpers ------------------------------------------------------------------------ */
@@ -149,6 +151,12 @@ static void *xcalloc(engine_t *e, size_t n, size_t size)
     return p;
 }
 
+/* The tag of every collective's messages, as Open MPI's coll components use one tag per
+ * operation: MPI's non-overtaking order pairs them up call after call (every rank runs its
+ * communicator's collectives in the same order, and each schedule sends to and receives from
+ * a peer in the same order on both sides). Negative: never an application's tag. */
+#define COLL_TAG (-1)
+
 static uint64_t chan_key(int32_t comm, int32_t src, int32_t tag)
 {
     return (uint64_t)(uint32_t)tag | (uint64_t)(uint32_t)src << 32 | (uint64_t)(uint32_t)comm << 52;
@@ -166,26 +174,54 @@ static chan_t *chan_get(rank_t *r, int32_t comm, int32_t src, int32_t tag)
     return c;
 }
 
-/* Drop a channel once it holds nothing, so memory follows what is in flight. */
+/* Drop a channel once it holds nothing, so memory follows what is in flight. Collective
+ * channels stay: there is one per communicator and peer, used call after call. */
 static void chan_tidy(rank_t *r, chan_t *c, int32_t comm, int32_t src, int32_t tag)
 {
-    if (!c->env_head && !c->post_head)
+    if (tag != COLL_TAG && !c->env_head && !c->post_head)
         free(ts_u64map_remove(r->chans, chan_key(comm, src, tag)));
 }
 
-static void msg_unref(msg_t *m)
+static msg_t *msg_new(engine_t *e)
 {
-    if (--m->refs == 0)
-        free(m);
+    msg_t *m = e->spare_msgs;
+    if (!m)
+        return xcalloc(e, 1, sizeof *m);
+    e->spare_msgs = m->next;
+    memset(m, 0, sizeof *m);
+    return m;
+}
+
+static req_t *req_new(engine_t *e)
+{
+    req_t *q = e->spare_reqs;
+    if (!q)
+        return xcalloc(e, 1, sizeof *q);
+    e->spare_reqs = q->next;
+    memset(q, 0, sizeof *q);
+    return q;
+}
+
+static void req_drop(engine_t *e, req_t *q)
+{
+    q->next = e->spare_reqs;
+    e->spare_reqs = q;
+}
+
+static void msg_unref(engine_t *e, msg_t *m)
+{
+    if (--m->refs == 0) {
+        m->next = e->spare_msgs;
+        e->spare_msgs = m;
+    }
 }
 
 /* Wake rank r if it is blocked on request q. Waking it for anything else would only make it
  * check and sleep again: a context switch per message for nothing. */
 static void notify(rank_t *r, const req_t *q)
 {
-    if (q && r->awaited == q) {
-        sg_cond_notify_one(r->cv);
-    }
+    if (q && r->awaited == q)
+        sg_actor_resume(r->actor);
 }
 
 static void delay(double seconds)
@@ -268,7 +304,7 @@ static void deliver(engine_t *e, msg_t *m)
         m->send_done = 1;
         notify(src, m->sreq);
     }
-    msg_unref(m);
+    msg_unref(e, m);
 }
 
 static void courier_main(int argc, char **argv)
@@ -341,11 +377,13 @@ static req_t *post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint6
     engine_t *e = r->e;
     const ts_replay_layout_t *lay = &e->spec->layout;
     ts_locality loc = dst == r->id ? TS_LOC_SELF : lay->locality(lay->locality_ctx, r->id, dst);
-    msg_t *m = xcalloc(e, 1, sizeof *m);
-    req_t *q = xcalloc(e, 1, sizeof *q);
-    if (!m || !q) {
-        free(m);
-        free(q);
+    msg_t *m = msg_new(e);
+    req_t *q = m ? req_new(e) : NULL;
+    if (!q) {
+        if (m) { /* back to the spares */
+            m->next = e->spare_msgs;
+            e->spare_msgs = m;
+        }
         return NULL;
     }
     ts_proto_plan(e->spec->proto, bytes, loc, blocking, &m->plan);
@@ -398,7 +436,7 @@ static req_t *post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint6
 
 static req_t *post_recv(rank_t *r, int32_t src, int32_t comm, int32_t tag, uint64_t bytes)
 {
-    req_t *q = xcalloc(r->e, 1, sizeof *q);
+    req_t *q = req_new(r->e);
     if (!q)
         return NULL;
     *q = (req_t){.comm = comm, .peer = src, .tag = tag, .bytes = bytes,
@@ -453,10 +491,8 @@ static void wait_req(rank_t *r, req_t *q)
     if (!req_complete(q)) {
         describe(r, q);
         r->awaited = q;
-        sg_mutex_lock(r->mu);
-        while (!req_complete(q))
-            sg_cond_wait(r->cv, r->mu);
-        sg_mutex_unlock(r->mu);
+        while (!req_complete(q)) /* notify() resumes it */
+            sg_actor_suspend(r->actor);
         r->awaited = NULL;
         r->waiting[0] = '\0';
     }
@@ -471,8 +507,8 @@ static void wait_req(rank_t *r, req_t *q)
             copy += p->unexpected_copy; /* it waited in UCX's buffer */
         spend(r, (double)copy / p->copy_bw);
     }
-    msg_unref(m);
-    free(q);
+    msg_unref(r->e, m);
+    req_drop(r->e, q);
 }
 
 /* ---- the rank's event loop ------------------------------------------------------------- */
@@ -639,8 +675,7 @@ static void collective(rank_t *r, const ts_event_t *ev)
     }
     e->res->collectives++;
     double t0 = vnow(r);
-    /* Negative tags never clash with the application's (MPI tags are >= 0). */
-    int32_t tag = -1 - (int32_t)(r->coll_seq[ev->comm]++ & 0x3fffffff);
+    int32_t tag = COLL_TAG;
     uint64_t msgs = 0;
     for (size_t i = 0; i < r->sched.n && e->status == TS_OK; i++) {
         const ts_cstep_t *s = &r->sched.step[i];
@@ -809,16 +844,21 @@ static void ranks_free(engine_t *e)
             sg_cond_destroy(c->cv);
             free(c);
         }
-        if (r->cv)
-            sg_cond_destroy(r->cv);
         if (r->mu)
             sg_mutex_destroy(r->mu);
-        free(r->coll_seq);
         free(r->call_reqs);
         free(r->coll_reqs);
         ts_csched_free(&r->sched);
     }
     free(e->ranks);
+    for (msg_t *m = e->spare_msgs, *next; m; m = next) {
+        next = m->next;
+        free(m);
+    }
+    for (req_t *q = e->spare_reqs, *next; q; q = next) {
+        next = q->next;
+        free(q);
+    }
     for (int32_t c = 0; e->topo && c < ts_trace_ncomms(e->t); c++)
         ts_coll_topo_free(e->topo[c]);
     free(e->topo);
@@ -897,12 +937,10 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
         }
         sg_host_set_data(r->host, &e);
         r->mu = sg_mutex_init();
-        r->cv = sg_cond_init();
         r->reqs = ts_u64map_new();
         r->irecv_infos = ts_u64map_new();
         r->chans = ts_u64map_new();
         r->rcache = ts_u64map_new();
-        r->coll_seq = xcalloc(&e, (size_t)ts_trace_ncomms(t), sizeof *r->coll_seq);
         if (ts_cursor_open(t, i, &r->cur) != TS_OK || ts_cursor_open(t, i, &r->look) != TS_OK ||
             !r->reqs || !r->irecv_infos || !r->chans || !r->rcache)
             fail(&e, TS_ENOMEM, "out of memory");
@@ -913,6 +951,7 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
             snprintf(name, sizeof name, "rank-%d", (int)i);
             sg_actor_t a = sg_actor_init(name, e.ranks[i].host);
             sg_actor_set_data(a, &e.ranks[i]);
+            e.ranks[i].actor = a;
             sg_actor_start(a, rank_main, 0, NULL);
         }
         simgrid_run();
