@@ -161,7 +161,7 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted names of the entries of dir for which keep() holds; NULL-terminated, malloc'ed. */
+/* Sorted names of dir's subdirectories (want_dirs) or of its regular *.log files; malloc'ed. */
 static ts_status list_dir(const char *dir, int want_dirs, char ***out, size_t *n,
                           ts_error_t *err)
 {

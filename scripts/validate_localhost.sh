@@ -174,7 +174,8 @@ phase_measure() {
         done
     done
     echo "end $(date -u +%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$load"
-    # Keep the lines the validation needs (and a little context): the committed copies.
+    # Keep the lines the validation needs, with a little context: the run's header and its
+    # last five ExecutionTime lines (the committed copies).
     rm -rf "$out/logs"
     mkdir -p "$out/logs"
     cp "$load" "$out/loadavg.txt"
@@ -183,7 +184,10 @@ phase_measure() {
         name=$(basename "$d")
         mkdir -p "$out/logs/$name"
         for f in "$d"*.log; do
-            grep -E "^(Exec|Host|nProcs|Time = |End)" "$f" >"$out/logs/$name/$(basename "$f")" || true
+            {
+                grep -E "^(Build|Exec|Date|Time |Host|nProcs)" "$f" | head -n 7
+                grep -E "^ExecutionTime" "$f" | tail -n 5
+            } >"$out/logs/$name/$(basename "$f")"
         done
     done
 }
