@@ -1078,6 +1078,17 @@ static void alltoall_bruck(build_t *b, const gview_t *g, uint64_t block)
     }
 }
 
+/* Open MPI's two_proc algorithms: one exchange on 2 ranks; on more, Open MPI would not pick
+ * them, and a forced one runs the fallback. */
+static void two_proc(build_t *b, const gview_t *g, uint64_t bytes,
+                     void (*fallback)(build_t *, const gview_t *, uint64_t))
+{
+    if (g->n == 2)
+        exchange(b, g, 1 - g->me, bytes, 0);
+    else
+        fallback(b, g, bytes);
+}
+
 /* ---- barrier family (messages of 0 bytes) ---- */
 
 static void barrier_double_ring(build_t *b, const gview_t *g)
@@ -1357,12 +1368,7 @@ static ts_status flat(build_t *b, int op, ts_coll_alg alg, const gview_t *g, int
         case TS_CALG_RECURSIVE_DOUBLING: allgather_rd(b, g, bytes); return TS_OK;
         case TS_CALG_RING: allgather_ring(b, g, bytes); return TS_OK;
         case TS_CALG_NEIGHBOR: allgather_neighbor(b, g, bytes); return TS_OK;
-        case TS_CALG_TWO_PROC:
-            if (g->n != 2)
-                allgather_ring(b, g, bytes);
-            else
-                exchange(b, g, 1 - g->me, bytes, 0);
-            return TS_OK;
+        case TS_CALG_TWO_PROC: two_proc(b, g, bytes, allgather_ring); return TS_OK;
         default: break;
         }
         break;
@@ -1374,12 +1380,7 @@ static ts_status flat(build_t *b, int op, ts_coll_alg alg, const gview_t *g, int
         case TS_CALG_LINEAR_SYNC: alltoall_linear(b, g, bytes); return TS_OK;
         case TS_CALG_PAIRWISE: alltoall_pairwise(b, g, bytes); return TS_OK;
         case TS_CALG_BRUCK: alltoall_bruck(b, g, bytes); return TS_OK;
-        case TS_CALG_TWO_PROC:
-            if (g->n != 2)
-                alltoall_pairwise(b, g, bytes);
-            else
-                exchange(b, g, 1 - g->me, bytes, 0);
-            return TS_OK;
+        case TS_CALG_TWO_PROC: two_proc(b, g, bytes, alltoall_pairwise); return TS_OK;
         default: break;
         }
         break;

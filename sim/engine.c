@@ -513,21 +513,33 @@ static void wait_req(rank_t *r, req_t *q)
 
 /* ---- the rank's event loop ------------------------------------------------------------- */
 
-static void call_add(rank_t *r, req_t *q)
+/* Append q to a growing list of requests (a call's blocking operations, a collective
+ * round's messages). */
+static void reqs_add(rank_t *r, req_t ***list, size_t *n, size_t *cap, req_t *q)
 {
     if (!q)
         return;
-    if (r->ncall == r->capcall) {
-        size_t cap = r->capcall ? r->capcall * 2 : 4;
-        req_t **p = realloc(r->call_reqs, cap * sizeof *p);
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 8;
+        req_t **p = realloc(*list, c * sizeof *p);
         if (!p) {
             fail(r->e, TS_ENOMEM, "out of memory");
             return;
         }
-        r->call_reqs = p;
-        r->capcall = cap;
+        *list = p;
+        *cap = c;
     }
-    r->call_reqs[r->ncall++] = q;
+    (*list)[(*n)++] = q;
+}
+
+static void call_add(rank_t *r, req_t *q)
+{
+    reqs_add(r, &r->call_reqs, &r->ncall, &r->capcall, q);
+}
+
+static void round_add(rank_t *r, req_t *q)
+{
+    reqs_add(r, &r->coll_reqs, &r->ncoll_reqs, &r->capcoll_reqs, q);
 }
 
 /* Blocking sends and receives of a call (MPI_Send, MPI_Recv, both halves of MPI_Sendrecv)
@@ -616,23 +628,6 @@ static ts_coll_stat_t *coll_stat(engine_t *e, int op, const ts_coll_choice_t *ch
     return st;
 }
 
-static void coll_add(rank_t *r, req_t *q)
-{
-    if (!q)
-        return;
-    if (r->ncoll_reqs == r->capcoll_reqs) {
-        size_t cap = r->capcoll_reqs ? r->capcoll_reqs * 2 : 8;
-        req_t **p = realloc(r->coll_reqs, cap * sizeof *p);
-        if (!p) {
-            fail(r->e, TS_ENOMEM, "out of memory");
-            return;
-        }
-        r->coll_reqs = p;
-        r->capcoll_reqs = cap;
-    }
-    r->coll_reqs[r->ncoll_reqs++] = q;
-}
-
 /* A collective call: models/coll chooses the component and algorithm as Open MPI would and
  * gives this rank's schedule; its messages go through the same protocol models and network
  * as the application's, round by round, with the reduction work as a delay. */
@@ -681,11 +676,11 @@ static void collective(rank_t *r, const ts_event_t *ev)
         const ts_cstep_t *s = &r->sched.step[i];
         switch (s->kind) {
         case TS_CSTEP_SEND:
-            coll_add(r, post_send(r, ci->members[s->peer], ev->comm, tag, s->bytes, 0));
+            round_add(r, post_send(r, ci->members[s->peer], ev->comm, tag, s->bytes, 0));
             msgs++;
             break;
         case TS_CSTEP_RECV:
-            coll_add(r, post_recv(r, ci->members[s->peer], ev->comm, tag, s->bytes));
+            round_add(r, post_recv(r, ci->members[s->peer], ev->comm, tag, s->bytes));
             break;
         default:
             for (size_t k = 0; k < r->ncoll_reqs; k++)
