@@ -14,8 +14,8 @@
 #include "params_cmd.h"
 #include "record.h"
 #include "replay_cmd.h"
-#include "validate_cmd.h"
 #include "sweep_cmd.h"
+#include "validate_cmd.h"
 
 #define TUNESIM_VERSION "0.1.0"
 
