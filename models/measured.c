@@ -14,6 +14,9 @@
 struct ts_measured_s {
     ts_measured_setting_t *set;
     size_t n, cap;
+    double max_clock_ratio; /* 0: keep every log */
+    ts_measured_rejected_t *rej;
+    size_t nrej;
 };
 
 ts_status ts_measured_new(ts_measured_t **out, ts_error_t *err)
@@ -35,7 +38,23 @@ void ts_measured_free(ts_measured_t *m)
         free(s->name);
     }
     free(m->set);
+    for (size_t i = 0; i < m->nrej; i++) {
+        free(m->rej[i].name);
+        free(m->rej[i].source);
+    }
+    free(m->rej);
     free(m);
+}
+
+void ts_measured_set_max_clock_ratio(ts_measured_t *m, double ratio) { m->max_clock_ratio = ratio; }
+
+double ts_measured_max_clock_ratio(const ts_measured_t *m) { return m->max_clock_ratio; }
+
+size_t ts_measured_rejected_count(const ts_measured_t *m) { return m->nrej; }
+
+const ts_measured_rejected_t *ts_measured_rejected(const ts_measured_t *m, size_t i)
+{
+    return i < m->nrej ? &m->rej[i] : NULL;
 }
 
 size_t ts_measured_count(const ts_measured_t *m) { return m->n; }
@@ -106,6 +125,12 @@ ts_status ts_measured_add(ts_measured_t *m, const char *name, double seconds, co
 
 ts_status ts_foam_execution_time(const char *path, double *seconds, ts_error_t *err)
 {
+    double clock;
+    return ts_foam_times(path, seconds, &clock, err);
+}
+
+ts_status ts_foam_times(const char *path, double *seconds, double *clock, ts_error_t *err)
+{
     static const char KEY[] = "ExecutionTime";
     FILE *fp = fopen(path, "r");
     if (!fp)
@@ -113,7 +138,7 @@ ts_status ts_foam_execution_time(const char *path, double *seconds, ts_error_t *
     char *line = NULL;
     size_t cap = 0;
     long lineno = 0, found_line = 0;
-    double found = -1;
+    double found = -1, found_clock = -1;
     ts_status st = TS_OK;
     while (getline(&line, &cap, fp) >= 0) {
         lineno++;
@@ -142,6 +167,19 @@ ts_status ts_foam_execution_time(const char *path, double *seconds, ts_error_t *
         }
         found = x;
         found_line = lineno;
+        /* "ClockTime = Y s" follows on the same line in every OpenFOAM log; optional here. */
+        found_clock = -1;
+        const char *c = strstr(end, "ClockTime");
+        if (c) {
+            c += sizeof "ClockTime" - 1;
+            while (*c == ' ')
+                c++;
+            if (*c == '=') {
+                double y = strtod(c + 1, &end);
+                if (end != c + 1 && y >= 0 && isfinite(y))
+                    found_clock = y;
+            }
+        }
     }
     if (st == TS_OK && ferror(fp))
         st = ts_error_set(err, TS_EIO, "%s: read error", path);
@@ -151,8 +189,10 @@ ts_status ts_foam_execution_time(const char *path, double *seconds, ts_error_t *
                           path);
     free(line);
     fclose(fp);
-    if (st == TS_OK)
+    if (st == TS_OK) {
         *seconds = found;
+        *clock = found_clock;
+    }
     return st;
 }
 
@@ -226,9 +266,44 @@ static void free_names(char **names, size_t n)
 /* Add the execution time of one log to setting name. */
 static ts_status add_log(ts_measured_t *m, const char *name, const char *path, ts_error_t *err)
 {
-    double x;
-    ts_status st = ts_foam_execution_time(path, &x, err);
-    return st == TS_OK ? ts_measured_add(m, name, x, path, err) : st;
+    double x, clock;
+    ts_status st = ts_foam_times(path, &x, &clock, err);
+    if (st != TS_OK)
+        return st;
+    /* ExecutionTime is the rank's CPU time, ClockTime the wall time: a run whose wall time
+     * exceeds its CPU time by more than the ratio spent that long descheduled. OpenFOAM prints
+     * ClockTime in whole seconds, hence the +1 (a run of 13.2 s CPU may show 14 s). */
+    if (m->max_clock_ratio > 0 && clock >= 0 && clock > m->max_clock_ratio * x + 1) {
+        ts_measured_rejected_t *r = realloc(m->rej, (m->nrej + 1) * sizeof *r);
+        if (!r)
+            return ts_error_set(err, TS_ENOMEM, "out of memory");
+        m->rej = r;
+        r += m->nrej;
+        r->name = strdup(name);
+        r->source = strdup(path);
+        r->seconds = x;
+        r->clock = clock;
+        if (!r->name || !r->source) {
+            free(r->name);
+            free(r->source);
+            return ts_error_set(err, TS_ENOMEM, "out of memory");
+        }
+        m->nrej++;
+        return TS_OK;
+    }
+    return ts_measured_add(m, name, x, path, err);
+}
+
+ts_status ts_measured_check_rejected(const ts_measured_t *m, ts_error_t *err)
+{
+    for (size_t i = 0; i < m->nrej; i++)
+        if (!ts_measured_find(m, m->rej[i].name))
+            return ts_error_set(err, TS_EARG,
+                                "setting '%s': every run was rejected (ClockTime more than %g x "
+                                "ExecutionTime + 1 s, e.g. %s: %g s of %g s)",
+                                m->rej[i].name, m->max_clock_ratio, m->rej[i].source,
+                                m->rej[i].seconds, m->rej[i].clock);
+    return TS_OK;
 }
 
 ts_status ts_measured_read_dir(ts_measured_t *m, const char *dir, ts_error_t *err)

@@ -35,10 +35,29 @@ const ts_measured_setting_t *ts_measured_find(const ts_measured_t *m, const char
 ts_status ts_measured_add(ts_measured_t *m, const char *name, double seconds, const char *source,
                           ts_error_t *err);
 
+/* A log left out by ts_measured_set_max_clock_ratio. */
+typedef struct ts_measured_rejected_s {
+    char *name, *source;
+    double seconds, clock; /* ExecutionTime and ClockTime of its last timing line */
+} ts_measured_rejected_t;
+
+/* Leave out, from the logs read afterwards, runs that spent long descheduled: those whose last
+ * timing line has ClockTime > ratio x ExecutionTime + 1 s (ExecutionTime is the rank's CPU
+ * time; ClockTime, in whole seconds, the wall time). 0 (the default) keeps every log; CSV
+ * rows and logs without ClockTime are always kept. The left-out runs are listed for reports. */
+void ts_measured_set_max_clock_ratio(ts_measured_t *m, double ratio);
+double ts_measured_max_clock_ratio(const ts_measured_t *m); /* 0 when not set */
+size_t ts_measured_rejected_count(const ts_measured_t *m);
+const ts_measured_rejected_t *ts_measured_rejected(const ts_measured_t *m, size_t i);
+/* TS_EARG naming the setting when every run of a setting was left out. */
+ts_status ts_measured_check_rejected(const ts_measured_t *m, ts_error_t *err);
+
 /* The last "ExecutionTime = X s" line of an OpenFOAM log. TS_EIO if the file cannot be read,
  * TS_ECORRUPT naming the file when it has no such line (the run did not get to its first
  * iteration) or naming file:line when X is not a non-negative number. */
 ts_status ts_foam_execution_time(const char *path, double *seconds, ts_error_t *err);
+/* The same, and the ClockTime of that line in *clock (-1 when the line has none). */
+ts_status ts_foam_times(const char *path, double *seconds, double *clock, ts_error_t *err);
 
 /* dir holds one directory per setting (its name is the setting's), each holding that
  * setting's logs: every regular file whose name ends in ".log". A setting directory without

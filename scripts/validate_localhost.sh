@@ -9,6 +9,7 @@
 #            logging the load average before each run;
 #   predict  predicts each setting from the one trace (`tunesim sweep --platform localhost
 #            --nodes 1`, on MODEL when that file exists, else the table's defaults);
+#   keep     (part of measure) copies the logs into OUT, trimmed to the lines needed;
 #   validate prints the validation table (`tunesim validate`, anchored on ANCHOR) and writes
 #            it as text, JSON and CSV into OUT.
 #
@@ -16,7 +17,9 @@
 #
 # Settings, from the environment:
 #   WORK=/tmp/tunesim-validate   the case, the trace and the raw logs
-#   OUT=tests/data/validation-localhost   committed results: trimmed logs, sets, table
+#   OUT=tests/data/validation-localhost/run-MMDD-HHMM   results to commit: trimmed logs,
+#                  load record, sets, predictions, tables (give OUT to run later phases on
+#                  an earlier measurement)
 #   TUNESIM=build-val/tunesim    tunesim, with libtunesim-trace.so beside it
 #   END_TIME=100   simpleFoam iterations per run (deltaT 1): about 12 s each on a quiet machine
 #   QUIET_IDLE=85  before each run, wait (at most QUIET_WAIT=60 s) until the CPUs were at
@@ -27,6 +30,8 @@
 #                  makes other users' background jobs yield to the solver while it runs
 #   REPS=5         repetitions of each setting
 #   ANCHOR=ob1     the setting whose measurement scales the predictions
+#   CLOCK_RATIO=1.2  runs whose ClockTime exceeds this x ExecutionTime + 1 s are left out of
+#                  the table (listed in it); table-all-runs.txt keeps every run
 #   MODEL=         a calibration (--model); default: platforms/calibrations/localhost.xml
 #                  (or models/calibrations/localhost.xml), when it exists
 # Needs: openfoam, openfoam-examples, openmpi-bin (Debian 12: OpenFOAM v1912, Open MPI 4.1.4,
@@ -37,7 +42,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=../traces/foam_case.sh
 . "$root/traces/foam_case.sh"
 work=${WORK:-/tmp/tunesim-validate}
-out=${OUT:-$root/tests/data/validation-localhost}
+out=${OUT:-$root/tests/data/validation-localhost/run-$(date -u +%m%d-%H%M)}
 tunesim=${TUNESIM:-$root/build-val/tunesim}
 end_time=${END_TIME:-100}
 reps=${REPS:-5}
@@ -174,23 +179,30 @@ phase_measure() {
         done
     done
     echo "end $(date -u +%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$load"
-    # Keep the lines the validation needs, with a little context: the run's header and its
-    # last five ExecutionTime lines (the committed copies).
+    keep_logs
+}
+
+# Copy the measured logs into OUT, keeping the lines the validation needs with a little context:
+# each run's header and its last five ExecutionTime lines (the committed copies).
+phase_keep() {
+    [ -d "$logs" ] || die "$logs not found: run the measure phase first"
     rm -rf "$out/logs"
     mkdir -p "$out/logs"
-    cp "$load" "$out/loadavg.txt"
+    cp "$logs/loadavg.txt" "$out/loadavg.txt"
+    local d f name
     for d in "$logs"/*/; do
-        local name
         name=$(basename "$d")
         mkdir -p "$out/logs/$name"
         for f in "$d"*.log; do
+            # awk and tail read their whole input (head would end the pipe early: SIGPIPE).
             {
-                grep -E "^(Build|Exec|Date|Time |Host|nProcs)" "$f" | head -n 7
+                awk '/^(Build|Exec|Date|Time |Host|nProcs)/ && n < 7 { print; n++ }' "$f"
                 grep -E "^ExecutionTime" "$f" | tail -n 5
             } >"$out/logs/$name/$(basename "$f")"
         done
     done
 }
+keep_logs() { phase_keep; }
 
 # The sets file of the predictions. UCX_TLS=all (the default) means the transports the machine
 # has; this machine's UCX 1.13 has self, sysv, posix, cma and tcp (no xpmem, knem or IB), so
@@ -236,16 +248,22 @@ phase_predict() {
     rm -f "$out/predicted.results.jsonl" # the sweep's resume file: nothing to resume here
 }
 
+# The table, leaving out runs that spent long descheduled (ClockTime > CLOCK_RATIO x
+# ExecutionTime + 1 s: another job had the cores); and the same with every run, for comparison.
 phase_validate() {
     "$tunesim" validate --logs "$out/logs" --predicted "$out/predicted.json" --anchor "$anchor" \
-        --json "$out/table.json" --csv "$out/table.csv" | tee "$out/table.txt"
+        --max-clock-ratio "${CLOCK_RATIO:-1.2}" --json "$out/table.json" --csv "$out/table.csv" |
+        tee "$out/table.txt"
+    "$tunesim" validate --logs "$out/logs" --predicted "$out/predicted.json" --anchor "$anchor" \
+        >"$out/table-all-runs.txt"
+    echo "validate_localhost: with every run: $(grep -E '^mean absolute' "$out/table-all-runs.txt")"
 }
 
 phases=("$@")
 [ ${#phases[@]} -gt 0 ] || phases=(prepare record measure predict validate)
 for p in "${phases[@]}"; do
     case $p in
-        prepare | record | measure | predict | validate) "phase_$p" ;;
-        *) die "unknown phase $p (prepare, record, measure, predict, validate)" ;;
+        prepare | record | measure | keep | predict | validate) "phase_$p" ;;
+        *) die "unknown phase $p (prepare, record, measure, keep, predict, validate)" ;;
     esac
 done

@@ -47,8 +47,8 @@ static const char USAGE[] =
     "                                    fit model parameters to OSU / IMB / tunesim-probe\n"
     "                                    outputs and write a model file for --model FILE\n"
     "  validate (--logs DIR | --manifest FILE | --measured-csv FILE)...\n"
-    "         (--predicted SWEEP.json | -- SWEEP_ARGS...) [--anchor NAME] [--json FILE]\n"
-    "         [--csv FILE]\n"
+    "         (--predicted SWEEP.json | -- SWEEP_ARGS...) [--anchor NAME]\n"
+    "         [--max-clock-ratio R] [--json FILE] [--csv FILE]\n"
     "                                    compare predicted with measured run times\n"
     "\n"
     "TRACE is an OTF2 anchor file (traces.otf2), the directory holding it, or a store.\n";

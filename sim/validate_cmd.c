@@ -188,6 +188,7 @@ ts_status ts_validate_compute(const ts_measured_t *m, const ts_predictions_t *p,
     }
     v->n = n;
     v->scale = 1;
+    v->measured = m;
     for (size_t i = 0; i < n; i++) {
         const ts_measured_setting_t *s = ts_measured_get(m, i);
         int k = pred_find(p, s->name);
@@ -293,6 +294,15 @@ void ts_validate_print(const ts_validate_t *v, FILE *fp)
     }
     fprintf(fp, "measured_s: mean of the runs left after dropping the lowest and highest "
                 "fifth (the middle three of five)\n");
+    size_t nrej = ts_measured_rejected_count(v->measured);
+    if (nrej)
+        fprintf(fp, "left out: %zu runs descheduled too long (ClockTime > --max-clock-ratio x "
+                    "ExecutionTime + 1 s):\n", nrej);
+    for (size_t i = 0; i < nrej; i++) {
+        const ts_measured_rejected_t *r = ts_measured_rejected(v->measured, i);
+        fprintf(fp, "  %s: %s (ExecutionTime %.2f s, ClockTime %.0f s)\n", r->name, r->source,
+                r->seconds, r->clock);
+    }
     if (v->mape_n)
         fprintf(fp, "mean absolute error: %.2f %% over %zu settings%s; %zu of %zu within 5 %%\n",
                 v->mape, v->mape_n, v->anchor ? " (the anchor excluded)" : "", v->within_5pct,
@@ -371,6 +381,19 @@ ts_status ts_validate_write_json(const ts_validate_t *v, const char *path, ts_er
         }
     json_object_object_add(ord, "missed", missed);
     json_object_object_add(root, "ordering", ord);
+    json_object *rej = json_object_new_array();
+    for (size_t i = 0; i < ts_measured_rejected_count(v->measured); i++) {
+        const ts_measured_rejected_t *r = ts_measured_rejected(v->measured, i);
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "setting", json_object_new_string(r->name));
+        json_object_object_add(o, "log", json_object_new_string(r->source));
+        json_object_object_add(o, "execution_s", jnum(r->seconds));
+        json_object_object_add(o, "clock_s", jnum(r->clock));
+        json_object_array_add(rej, o);
+    }
+    json_object_object_add(root, "left_out", rej);
+    double ratio = ts_measured_max_clock_ratio(v->measured);
+    json_object_object_add(root, "max_clock_ratio", ratio > 0 ? jnum(ratio) : NULL);
     ts_outfile_t *f;
     ts_status st = ts_outfile_open(path, &f, err);
     if (st == TS_OK) {
@@ -455,7 +478,8 @@ static ts_status run_sweep(int argc, char **argv, ts_predictions_t *out, ts_erro
 
 static const char USAGE_TEXT[] =
     "validate (--logs DIR | --manifest FILE | --measured-csv FILE)... "
-    "(--predicted SWEEP.json | -- SWEEP_ARGS...) [--anchor NAME] [--json FILE] [--csv FILE]";
+    "(--predicted SWEEP.json | -- SWEEP_ARGS...) [--anchor NAME] [--max-clock-ratio R] "
+    "[--json FILE] [--csv FILE]";
 
 int ts_validate_cmd(int argc, char **argv, ts_error_t *err)
 {
@@ -465,6 +489,18 @@ int ts_validate_cmd(int argc, char **argv, ts_error_t *err)
     ts_predictions_t pred = {0};
     ts_validate_t *v = NULL;
     ts_status st = ts_measured_new(&m, err);
+    /* --max-clock-ratio applies to every log, wherever it stands before the sweep's "--". */
+    for (int i = 1; st == TS_OK && i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--max-clock-ratio") == 0) {
+            char *end = NULL;
+            double r = i + 1 < argc ? strtod(argv[i + 1], &end) : 0;
+            if (!end || *end || !(r >= 1) || !isfinite(r))
+                st = ts_error_set(err, TS_EUSAGE, "validate: --max-clock-ratio expects a number "
+                                  ">= 1, got '%s'", i + 1 < argc ? argv[i + 1] : "");
+            else
+                ts_measured_set_max_clock_ratio(m, r);
+            i++;
+        }
     for (int i = 1; st == TS_OK && i < argc; i++) {
         const char *a = argv[i];
         int has = i + 1 < argc;
@@ -482,6 +518,8 @@ int ts_validate_cmd(int argc, char **argv, ts_error_t *err)
             inputs++;
         } else if (strcmp(a, "--predicted") == 0 && has) {
             predicted = argv[++i];
+        } else if (strcmp(a, "--max-clock-ratio") == 0 && has) {
+            i++; /* read above */
         } else if (strcmp(a, "--anchor") == 0 && has) {
             anchor = argv[++i];
         } else if (strcmp(a, "--json") == 0 && has) {
@@ -493,6 +531,8 @@ int ts_validate_cmd(int argc, char **argv, ts_error_t *err)
                               "usage: %s", a, USAGE_TEXT);
         }
     }
+    if (st == TS_OK)
+        st = ts_measured_check_rejected(m, err);
     if (st == TS_OK && !inputs)
         st = ts_error_set(err, TS_EUSAGE, "validate: no measured runs given; usage: %s",
                           USAGE_TEXT);

@@ -53,6 +53,7 @@ typedef struct ts_validate_s {
     ts_validate_pair_t *pairs;
     size_t npairs, reproduced;
     size_t within_5pct; /* rows (anchor excluded) with |error| <= 5 % */
+    const ts_measured_t *measured; /* the input (for the runs it left out); not owned */
 } ts_validate_t;
 
 /* Match every measured setting with its prediction (a measured setting without one is an
