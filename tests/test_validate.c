@@ -669,6 +669,7 @@ static void test_committed_localhost(void)
     /* The two measurements scripts/validate_localhost.sh made on 2026-11-30. */
     check_committed("run-1130-0618");
     check_committed("run-1130-0715");
+    check_committed("run-1130-quiet");
 }
 
 int main(void)
