@@ -689,6 +689,14 @@ static int32_t nsegs(uint64_t total, uint64_t seg)
     return k > (1u << 20) ? (1 << 20) : (int32_t)k;
 }
 
+/* The caller's node of the tree rooted at root, and the number of segments of bytes. */
+static int32_t tree_here(const gview_t *g, int kind, int32_t fan, int32_t root, uint64_t bytes,
+                         uint64_t seg, tree_t *t)
+{
+    tree_node(kind, g->n, (g->me - root + g->n) % g->n, fan, t);
+    return nsegs(bytes, seg);
+}
+
 /* Pipelined tree broadcast of `bytes` from root: segment s arrives from the parent in the
  * round that forwards segment s-1 to the children. */
 static void tree_bcast(build_t *b, const gview_t *g, int kind, int32_t fan, int32_t root,
@@ -705,10 +713,8 @@ static void tree_bcast(build_t *b, const gview_t *g, int kind, int32_t fan, int3
         END(b, 0);
         return;
     }
-    int32_t v = (g->me - root + g->n) % g->n;
     tree_t t;
-    tree_node(kind, g->n, v, fan, &t);
-    int32_t S = nsegs(bytes, seg);
+    int32_t S = tree_here(g, kind, fan, root, bytes, seg, &t);
     for (int32_t s = 0; s <= S; s++) {
         if (t.parent >= 0 && s < S)
             RECV(b, g, real_of(g, root, t.parent), seg_bytes(bytes, seg, S, s));
@@ -737,10 +743,8 @@ static void tree_reduce(build_t *b, const gview_t *g, int kind, int32_t fan, int
         }
         return;
     }
-    int32_t v = (g->me - root + g->n) % g->n;
     tree_t t;
-    tree_node(kind, g->n, v, fan, &t);
-    int32_t S = nsegs(bytes, seg);
+    int32_t S = tree_here(g, kind, fan, root, bytes, seg, &t);
     for (int32_t s = 0; s <= S; s++) {
         uint64_t red = 0;
         if (s < S)

@@ -121,8 +121,8 @@ struct engine_s {
     int shutdown;               /* all ranks have: idle couriers may end */
     ts_status status;           /* first error inside the simulation */
     ts_error_t *err;
-    msg_t *spare_msgs;          /* freed messages and requests, reused: a replay makes and */
-    req_t *spare_reqs;          /* drops one of each per message */
+    void *spare_msgs;           /* freed messages and requests, reused: a replay makes and */
+    void *spare_reqs;           /* drops one of each per message */
 };
 
 /* ---- helpers ------------------------------------------------------------------------ */
@@ -182,38 +182,42 @@ static void chan_tidy(rank_t *r, chan_t *c, int32_t comm, int32_t src, int32_t t
         free(ts_u64map_remove(r->chans, chan_key(comm, src, tag)));
 }
 
+/* Free lists: a spare object's first bytes hold the link to the next spare. */
+static void *spare_take(engine_t *e, void **spares, size_t size)
+{
+    void *p = *spares;
+    if (!p)
+        return xcalloc(e, 1, size);
+    memcpy(spares, p, sizeof *spares);
+    memset(p, 0, size);
+    return p;
+}
+
+static void spare_give(void **spares, void *p)
+{
+    memcpy(p, spares, sizeof *spares);
+    *spares = p;
+}
+
 static msg_t *msg_new(engine_t *e)
 {
-    msg_t *m = e->spare_msgs;
-    if (!m)
-        return xcalloc(e, 1, sizeof *m);
-    e->spare_msgs = m->next;
-    memset(m, 0, sizeof *m);
-    return m;
+    return spare_take(e, &e->spare_msgs, sizeof(msg_t));
 }
 
 static req_t *req_new(engine_t *e)
 {
-    req_t *q = e->spare_reqs;
-    if (!q)
-        return xcalloc(e, 1, sizeof *q);
-    e->spare_reqs = q->next;
-    memset(q, 0, sizeof *q);
-    return q;
+    return spare_take(e, &e->spare_reqs, sizeof(req_t));
 }
 
 static void req_drop(engine_t *e, req_t *q)
 {
-    q->next = e->spare_reqs;
-    e->spare_reqs = q;
+    spare_give(&e->spare_reqs, q);
 }
 
 static void msg_unref(engine_t *e, msg_t *m)
 {
-    if (--m->refs == 0) {
-        m->next = e->spare_msgs;
-        e->spare_msgs = m;
-    }
+    if (--m->refs == 0)
+        spare_give(&e->spare_msgs, m);
 }
 
 /* Wake rank r if it is blocked on request q. Waking it for anything else would only make it
@@ -380,10 +384,8 @@ static req_t *post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint6
     msg_t *m = msg_new(e);
     req_t *q = m ? req_new(e) : NULL;
     if (!q) {
-        if (m) { /* back to the spares */
-            m->next = e->spare_msgs;
-            e->spare_msgs = m;
-        }
+        if (m) /* back to the spares */
+            spare_give(&e->spare_msgs, m);
         return NULL;
     }
     ts_proto_plan(e->spec->proto, bytes, loc, blocking, &m->plan);
@@ -846,14 +848,13 @@ static void ranks_free(engine_t *e)
         ts_csched_free(&r->sched);
     }
     free(e->ranks);
-    for (msg_t *m = e->spare_msgs, *next; m; m = next) {
-        next = m->next;
-        free(m);
-    }
-    for (req_t *q = e->spare_reqs, *next; q; q = next) {
-        next = q->next;
-        free(q);
-    }
+    void **spares[] = {&e->spare_msgs, &e->spare_reqs};
+    for (size_t i = 0; i < sizeof spares / sizeof spares[0]; i++)
+        while (*spares[i]) {
+            void *p = *spares[i];
+            memcpy(spares[i], p, sizeof *spares[i]);
+            free(p);
+        }
     for (int32_t c = 0; e->topo && c < ts_trace_ncomms(e->t); c++)
         ts_coll_topo_free(e->topo[c]);
     free(e->topo);
