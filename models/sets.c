@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/infile.h"
 #include "../platforms/placement.h"
 
 /* The largest grid: enough for any sweep that fits a cluster's queue, small enough that a typo
@@ -631,37 +632,11 @@ static ts_status check_duplicates(ts_sets_t *s)
 
 /* ---- the API ------------------------------------------------------------------------------- */
 
-static char *read_all(const char *path, ts_error_t *err, ts_status *st)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        *st = ts_error_set(err, errno == ENOENT ? TS_ENOENT : TS_EIO, "%s: cannot open: %s",
-                           path, strerror(errno));
-        return NULL;
-    }
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *ms = open_memstream(&buf, &len);
-    char chunk[8192];
-    size_t n;
-    while (ms && (n = fread(chunk, 1, sizeof chunk, fp)) > 0)
-        fwrite(chunk, 1, n, ms);
-    int bad = ferror(fp);
-    fclose(fp);
-    if (!ms || fclose(ms) != 0 || bad) {
-        free(buf);
-        *st = ts_error_set(err, TS_EIO, "%s: read error", path);
-        return NULL;
-    }
-    *st = TS_OK;
-    return buf;
-}
-
 ts_status ts_sets_open(const char *path, const char *text, ts_sets_t **out, ts_error_t *err)
 {
     *out = NULL;
     ts_status st = TS_OK;
-    char *owned = text ? strdup(text) : read_all(path, err, &st);
+    char *owned = text ? strdup(text) : ts_read_whole(path, NULL, &st, err);
     if (!owned)
         return st != TS_OK ? st : ts_error_set(err, TS_ENOMEM, "out of memory");
     ts_sets_t *s = calloc(1, sizeof *s);

@@ -23,6 +23,7 @@
 
 #include <json-c/json.h>
 
+#include "../common/infile.h"
 #include "../common/outfile.h"
 #include "../models/params.h"
 #include "../models/sets.h"
@@ -178,27 +179,11 @@ static ts_status write_all(int fd, const char *buf, size_t len)
     return TS_OK;
 }
 
+/* A whole file, or NULL (callers report the failure in their own words). */
 static char *read_file(const char *path, size_t *len)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *ms = open_memstream(&buf, &n);
-    char chunk[65536];
-    size_t got;
-    while (ms && (got = fread(chunk, 1, sizeof chunk, fp)) > 0)
-        fwrite(chunk, 1, got, ms);
-    int bad = ferror(fp);
-    fclose(fp);
-    if (!ms || fclose(ms) != 0 || bad) {
-        free(buf);
-        return NULL;
-    }
-    if (len)
-        *len = n;
-    return buf;
+    ts_status st;
+    return ts_read_whole(path, len, &st, NULL);
 }
 
 /* The settings that differ from the defaults, as a JSON array of "KEY=VALUE". */
