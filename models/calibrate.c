@@ -1203,6 +1203,17 @@ static void fmt_stderr(char *buf, size_t n, double e, double value, int is_bw)
     fmt_in(buf, n, e, value, is_bw, 2);
 }
 
+/* A fitted value and its standard error as model files and reports write them (48 bytes
+ * each); returns whether there is an error estimate. */
+static int fmt_param(const ts_calib_param_t *cp, char v[48], char e[48])
+{
+    fmt_value(v, 48, cp->value, cp->is_bw, 5);
+    if (cp->stderr_value < 0)
+        return 0;
+    fmt_stderr(e, 48, cp->stderr_value, cp->value, cp->is_bw);
+    return 1;
+}
+
 void ts_calib_report(const ts_calib_t *c, FILE *fp)
 {
     size_t used = 0, modelled = 0;
@@ -1230,10 +1241,7 @@ void ts_calib_report(const ts_calib_t *c, FILE *fp)
         if (!cp->determined)
             continue;
         char v[48], e[48];
-        fmt_value(v, sizeof v, cp->value, cp->is_bw, 5);
-        if (cp->stderr_value >= 0)
-            fmt_stderr(e, sizeof e, cp->stderr_value, cp->value, cp->is_bw);
-        else
+        if (!fmt_param(cp, v, e))
             snprintf(e, sizeof e, "n/a (as many points as parameters)");
         const group_t *g = &c->groups[c->pgroup[k]];
         fprintf(fp,
@@ -1344,10 +1352,8 @@ ts_status ts_calib_model(const ts_calib_t *c, const char *platform, const char *
         if (!cp->determined)
             continue;
         char v[48], e[48];
-        fmt_value(v, sizeof v, cp->value, cp->is_bw, 5);
-        if (cp->stderr_value >= 0)
-            fmt_stderr(e, sizeof e, cp->stderr_value, cp->value, cp->is_bw);
-        st = ts_model_add_param(m, cp->name, v, cp->stderr_value >= 0 ? e : NULL,
+        int has_e = fmt_param(cp, v, e);
+        st = ts_model_add_param(m, cp->name, v, has_e ? e : NULL,
                                 cp->sources ? cp->sources : "tunesim calibrate", err);
     }
     if (st != TS_OK) {
