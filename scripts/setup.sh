@@ -3,7 +3,7 @@
 # on the bundled default trace or run the whole test suite.
 #
 #   bash scripts/setup.sh run    # install, build, replay the bundled trace on BM.Optimized3.36
-#                                # with the default settings and with one tuned set
+#                                # with the defaults, then rank the reference candidates
 #   bash scripts/setup.sh test   # install, build (plain and ASan+UBSan), run every test
 #
 # Needs root or sudo for apt-get. Set TUNESIM_SKIP_APT=1 to skip the install step.
@@ -62,14 +62,16 @@ run)
     build build -DCMAKE_BUILD_TYPE=Release
     trace=traces/data/simplefoam-pitzdaily-2
     # The bundled 2-rank simpleFoam trace, one rank per node, as the reference runs spread
-    # ranks over nodes: first with every default, then with the tuned set "t0" of
-    # shared/reference/simplefoam-motorbike-72.md.
-    echo "=== $trace: all defaults (UCX_TLS=all, thresholds auto)"
+    # ranks over nodes: the full report with every default, then the reference sweep (asis
+    # and the nine tuned sets of shared/reference/simplefoam-motorbike-72.md) ranked.
+    echo "=== $trace: all defaults (UCX_TLS=all, thresholds auto, HCOLL)"
     ./build/tunesim replay "$trace" --platform bm-optimized3.36 --nodes 2 --ppn 1
     echo
-    echo "=== $trace: tuned (UCX_TLS=self,sm,rc, UCX_RNDV_THRESH=intra:128kb,inter:128kb, UCX_ZCOPY_THRESH=128kb)"
-    ./build/tunesim replay "$trace" --platform bm-optimized3.36 --nodes 2 --ppn 1 \
-        -x UCX_TLS=self,sm,rc -x UCX_RNDV_THRESH=intra:128kb,inter:128kb -x UCX_ZCOPY_THRESH=128kb
+    echo "=== $trace: the reference candidates (sets/motorbike-72.sets), ranked"
+    results=$(mktemp -u /tmp/tunesim-run.XXXXXX.jsonl) # a fresh sweep each time
+    ./build/tunesim sweep "$trace" --sets sets/motorbike-72.sets --platform bm-optimized3.36 \
+        --nodes 2 --ppn 1 --results "$results"
+    rm -f "$results"
     ;;
 test)
     build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
