@@ -34,7 +34,7 @@ static const char USAGE[] =
     "                                    run an MPI program under the tracer\n"
     "  replay TRACE [--platform NAME|FILE] [--nodes N] [--ppn P] [--nps 1|2]\n"
     "         [--map-by block|cyclic] [-x KEY=VALUE] [--mca KEY VALUE] [--set KEY=VALUE]\n"
-    "         [--mpirun \"LINE\"] [--json]\n"
+    "         [--mpirun \"LINE\"] [--model FILE] [--json]\n"
     "                                    predict the run time under a parameter set\n"
     "  sweep TRACE --sets FILE [--platform P] [--nodes N] [--ppn P] [--nps N]\n"
     "        [--map-by M] [-j N] [--csv F] [--json F] [--plot PREFIX] [--results F]\n"

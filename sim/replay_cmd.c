@@ -16,7 +16,7 @@
 #define REPLAY_USAGE                                                                         \
     "tunesim replay TRACE [--platform NAME|FILE] [--nodes N] [--ppn P] [--nps 1|2] "          \
     "[--map-by block|cyclic] [-x KEY=VALUE] [--mca KEY VALUE] [--set KEY=VALUE] "             \
-    "[--mpirun \"LINE\"] [--json]"
+    "[--mpirun \"LINE\"] [--model FILE] [--json]"
 
 typedef struct replay_opts_s {
     const char *trace, *platform, *mpirun;
