@@ -191,35 +191,29 @@ static const tuned_coll_t *tuned_of(int op)
     }
 }
 
-/* The rule for (n, bytes); *lo_n, *lo_b receive the lower ends of its bands. */
-static const rule_t *rule_find(const tuned_coll_t *tc, int32_t n, uint64_t bytes, int32_t *lo_n,
-                               uint64_t *lo_b)
+/* The index of the rule for (n, bytes). Every table ends with {ALL, ANY}, so one applies. */
+static int rule_find(const tuned_coll_t *tc, int32_t n, uint64_t bytes)
 {
-    int32_t prev_comm = 0;
-    uint64_t prev_size = 0;
-    for (size_t i = 0; i < tc->nrules; i++) {
-        const rule_t *r = &tc->rules[i];
-        if (i > 0 && r->comm_lt != tc->rules[i - 1].comm_lt) {
-            prev_comm = tc->rules[i - 1].comm_lt;
-            prev_size = 0;
-        }
-        if (n < r->comm_lt && bytes < r->size_lt) {
-            *lo_n = prev_comm;
-            *lo_b = prev_size;
-            return r;
-        }
-        prev_size = r->size_lt;
-    }
-    return NULL; /* unreachable: every table ends with {ALL, ANY} */
+    size_t i = 0;
+    while (i + 1 < tc->nrules && !(n < tc->rules[i].comm_lt && bytes < tc->rules[i].size_lt))
+        i++;
+    return (int)i;
+}
+
+/* The lower ends of rule i's communicator and size bands (for reports). */
+static void rule_bounds(const tuned_coll_t *tc, int i, int32_t *lo_n, uint64_t *lo_b)
+{
+    int first = i; /* the first rule of i's communicator band */
+    while (first > 0 && tc->rules[first - 1].comm_lt == tc->rules[i].comm_lt)
+        first--;
+    *lo_n = first > 0 ? tc->rules[first - 1].comm_lt : 0;
+    *lo_b = i > first ? tc->rules[i - 1].size_lt : 0;
 }
 
 int ts_coll_tuned_fixed(int op, int32_t n, uint64_t bytes)
 {
     const tuned_coll_t *tc = tuned_of(op);
-    int32_t lo_n;
-    uint64_t lo_b;
-    const rule_t *r = tc ? rule_find(tc, n, bytes, &lo_n, &lo_b) : NULL;
-    return r ? r->alg : 0;
+    return tc ? tc->rules[rule_find(tc, n, bytes)].alg : 0;
 }
 
 /* ---- the model ------------------------------------------------------------------------ */
@@ -355,39 +349,23 @@ static void tuned_choice(const ts_coll_model_t *m, int op, int32_t n, uint64_t b
     out->comp = TS_CCOMP_TUNED;
     if (!tc) {
         out->alg = TS_CALG_LINEAR;
-        snprintf(out->why, sizeof out->why, "coll/basic (tuned has no %s)", ts_coll_op_name(op));
-        return;
-    }
-    if (m->dynamic && m->forced[op] > 0) {
+    } else if (m->dynamic && m->forced[op] > 0) {
         out->alg = tc->alg[m->forced[op]];
         out->segsize = m->segsize[op];
-        snprintf(out->why, sizeof out->why, "forced: %s=%d", ts_param_def(tc->forced)->name,
-                 m->forced[op]);
-        return;
+    } else {
+        out->rule = (int16_t)rule_find(tc, n, bytes);
+        out->alg = tc->alg[tc->rules[out->rule].alg];
     }
-    int32_t lo_n;
-    uint64_t lo_b;
-    const rule_t *r = rule_find(tc, n, bytes, &lo_n, &lo_b);
-    out->alg = tc->alg[r->alg];
-    char a[16], b[16];
-    size_text(a, sizeof a, lo_b);
-    size_text(b, sizeof b, r->size_lt);
-    if (r->comm_lt == ALL)
-        snprintf(out->why, sizeof out->why, "fixed rule: >= %d ranks, %s-%s", (int)lo_n, a, b);
-    else
-        snprintf(out->why, sizeof out->why, "fixed rule: %d-%d ranks, %s-%s", (int)lo_n,
-                 (int)r->comm_lt - 1, a, b);
 }
 
-void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, int32_t nnodes, uint64_t bytes,
+void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, uint64_t bytes,
                     ts_coll_choice_t *out)
 {
-    (void)nnodes;
     memset(out, 0, sizeof *out);
+    out->rule = -1;
     if (n <= 1 || !is_data_op(op)) {
         out->comp = TS_CCOMP_NONE;
         out->alg = TS_CALG_NONE;
-        snprintf(out->why, sizeof out->why, n <= 1 ? "one rank" : "no data moved");
         return;
     }
     /* Highest priority among the enabled components that provide op; ties go to the first
@@ -425,8 +403,35 @@ void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, int32_t nnodes,
         if (best == TS_CCOMP_HAN)
             out->segsize = m->han_segment;
     }
-    snprintf(out->why, sizeof out->why, "%s: priority %lld", ts_coll_comp_name(best),
-             (long long)best_prio);
+}
+
+void ts_coll_choice_why(const ts_coll_model_t *m, int op, const ts_coll_choice_t *c, char *buf,
+                        size_t len)
+{
+    const tuned_coll_t *tc = tuned_of(op);
+    if (c->comp == TS_CCOMP_NONE) {
+        snprintf(buf, len, "nothing to do");
+    } else if (c->comp != TS_CCOMP_TUNED) {
+        snprintf(buf, len, "%s: priority %lld", ts_coll_comp_name(c->comp),
+                 (long long)m->prio[c->comp]);
+    } else if (!tc) {
+        snprintf(buf, len, "coll/basic (tuned has no %s)", ts_coll_op_name(op));
+    } else if (c->rule < 0) {
+        snprintf(buf, len, "forced: %s=%d", ts_param_def(tc->forced)->name, m->forced[op]);
+    } else {
+        const rule_t *r = &tc->rules[c->rule];
+        int32_t lo_n;
+        uint64_t lo_b;
+        rule_bounds(tc, c->rule, &lo_n, &lo_b);
+        char a[16], b[16];
+        size_text(a, sizeof a, lo_b);
+        size_text(b, sizeof b, r->size_lt);
+        if (r->comm_lt == ALL)
+            snprintf(buf, len, "fixed rule: >= %d ranks, %s-%s", (int)lo_n, a, b);
+        else
+            snprintf(buf, len, "fixed rule: %d-%d ranks, %s-%s", (int)lo_n,
+                     (int)r->comm_lt - 1, a, b);
+    }
 }
 
 /* ---- placement groups --------------------------------------------------------------- */
@@ -1135,52 +1140,53 @@ static ts_status flat_fixed(build_t *b, int op, const gview_t *g, int32_t root, 
     return flat(b, op, tuned_of(op)->alg[a], g, root, bytes, 0);
 }
 
+/* The subtree of vrank v of a binary tree: 1 (left), 2 (right) or 0 (the root). */
+static int32_t side_of(int32_t v)
+{
+    while (v > 2)
+        v = (v - 1) / 2;
+    return v;
+}
+
+/* The k-th vrank (by value) of a side of the binary tree of n, or -1. */
+static int32_t nth_of_side(int32_t n, int32_t side, int32_t k)
+{
+    for (int32_t x = 1; x < n; x++)
+        if (side_of(x) == side && k-- == 0)
+            return x;
+    return -1;
+}
+
 static void split_binary_bcast(build_t *b, const gview_t *g, int32_t root, uint64_t bytes,
                                uint64_t seg)
 {
     /* Each half of the message goes down one subtree of a binary tree; then every rank
-     * swaps halves with its counterpart in the other subtree (the one without a
-     * counterpart gets its missing half from the root). */
+     * swaps halves with its counterpart (same position, by value) in the other subtree; a
+     * left rank without one gets the right half from the root. */
     int32_t n = g->n;
     if (n <= 2) {
         tree_bcast(b, g, TREE_BINARY, 2, root, bytes, seg);
         return;
     }
     uint64_t half = bytes / 2, other = bytes - half;
-    int32_t v = (g->me - root + n) % n;
-    /* Subtree of a vrank: descend parents to 1 (left) or 2 (right). */
-    int32_t side = 0;
-    for (int32_t x = v; x > 0; x = (x - 1) / 2)
-        if (x <= 2)
-            side = x;
-    /* Position in the subtree in level order: vranks of each side listed by value. */
+    int32_t v = (g->me - root + n) % n, side = side_of(v);
+    uint64_t mine = side == 2 ? other : half; /* the half this subtree carries */
     int32_t pos = 0, nleft = 0, nright = 0;
     for (int32_t x = 1; x < n; x++) {
-        int32_t sx = 0;
-        for (int32_t y = x; y > 0; y = (y - 1) / 2)
-            if (y <= 2)
-                sx = y;
-        if (sx == 1) {
-            if (x < v && side == 1)
-                pos++;
-            nleft++;
-        } else {
-            if (x < v && side == 2)
-                pos++;
-            nright++;
-        }
+        pos += x < v && side_of(x) == side;
+        nleft += side_of(x) == 1;
+        nright += side_of(x) == 2;
     }
     /* Phase 1: binary tree, each side carrying its half. */
     tree_t t;
     tree_node(TREE_BINARY, n, v, 2, &t);
-    int32_t S = nsegs(side == 2 ? other : half, seg);
+    int32_t S = nsegs(mine, seg);
     for (int32_t s = 0; s <= S; s++) {
         if (t.parent >= 0 && s < S)
-            RECV(b, g, real_of(g, root, t.parent),
-                 seg_bytes(side == 2 ? other : half, seg, S, s));
+            RECV(b, g, real_of(g, root, t.parent), seg_bytes(mine, seg, S, s));
         int32_t fwd = t.parent >= 0 ? s - 1 : s;
         for (int32_t c = 0; c < t.nchild; c++) {
-            uint64_t part = v == 0 ? (c == 0 ? half : other) : (side == 2 ? other : half);
+            uint64_t part = v == 0 ? (c == 0 ? half : other) : mine;
             int32_t cs = nsegs(part, seg);
             if (fwd >= 0 && fwd < cs)
                 SEND(b, g, real_of(g, root, t.child[c]), seg_bytes(part, seg, cs, fwd));
@@ -1189,35 +1195,17 @@ static void split_binary_bcast(build_t *b, const gview_t *g, int32_t root, uint6
     }
     /* Phase 2: swap halves with the counterpart. */
     if (v == 0) {
-        for (int32_t i = nright; i < nleft; i++) { /* left ranks without a partner */
-            for (int32_t x = 1, k = 0; x < n; x++) {
-                int32_t sx = 0;
-                for (int32_t y = x; y > 0; y = (y - 1) / 2)
-                    if (y <= 2)
-                        sx = y;
-                if (sx == 1 && k++ == i)
-                    SEND(b, g, real_of(g, root, x), other);
-            }
-        }
+        for (int32_t i = nright; i < nleft; i++) /* left ranks without a partner */
+            SEND(b, g, real_of(g, root, nth_of_side(n, 1, i)), other);
         END(b, 0);
         return;
     }
-    int32_t partner = -1;
-    for (int32_t x = 1, k = 0; x < n; x++) {
-        int32_t sx = 0;
-        for (int32_t y = x; y > 0; y = (y - 1) / 2)
-            if (y <= 2)
-                sx = y;
-        if (sx != side && sx != 0 && k++ == pos) {
-            partner = x;
-            break;
-        }
-    }
+    int32_t partner = nth_of_side(n, 3 - side, pos);
     if (partner >= 0) {
-        SEND(b, g, real_of(g, root, partner), side == 2 ? other : half);
-        RECV(b, g, real_of(g, root, partner), side == 2 ? half : other);
+        SEND(b, g, real_of(g, root, partner), mine);
+        RECV(b, g, real_of(g, root, partner), bytes - mine);
     } else {
-        RECV(b, g, root, side == 2 ? half : other);
+        RECV(b, g, root, bytes - mine);
     }
     END(b, 0);
 }
@@ -1676,31 +1664,4 @@ void ts_csched_free(ts_csched_t *s)
     free(s->step);
     s->step = NULL;
     s->n = s->cap = 0;
-}
-
-void ts_coll_model_print(const ts_coll_model_t *m, int32_t n, int32_t nnodes, FILE *fp)
-{
-    static const int ops[] = {TS_COLL_ALLREDUCE, TS_COLL_BCAST,  TS_COLL_REDUCE,
-                              TS_COLL_ALLGATHER, TS_COLL_ALLTOALL, TS_COLL_BARRIER,
-                              TS_COLL_GATHER,    TS_COLL_SCATTER};
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-        fprintf(fp, "  %-10s", ts_coll_op_name(ops[i]));
-        ts_coll_choice_t prev = {0}, c;
-        uint64_t from = 0;
-        for (uint64_t s = 1;; s *= 2) {
-            uint64_t size = s == 1 ? 0 : s / 2;
-            ts_coll_select(m, ops[i], n, nnodes, size, &c);
-            if (size && (c.comp != prev.comp || c.alg != prev.alg)) {
-                fprintf(fp, " %llu..%llu:%s/%s", (unsigned long long)from,
-                        (unsigned long long)size - 1, ts_coll_comp_name(prev.comp),
-                        ts_coll_alg_name(prev.alg));
-                from = size;
-            }
-            prev = c;
-            if (s > (1ull << 30))
-                break;
-        }
-        fprintf(fp, " %llu..:%s/%s\n", (unsigned long long)from, ts_coll_comp_name(prev.comp),
-                ts_coll_alg_name(prev.alg));
-    }
 }

@@ -15,7 +15,7 @@
 #define TS_COLL_H
 
 #include <stdint.h>
-#include <stdio.h>
+#include <stddef.h>
 
 #include "../common/status.h"
 #include "locality.h"
@@ -105,13 +105,19 @@ typedef struct ts_coll_choice_s {
     ts_coll_comp comp;
     ts_coll_alg alg;      /* the top-level algorithm (HIER for HCOLL / HAN) */
     uint64_t segsize;     /* 0: unsegmented */
-    char why[96];         /* e.g. "fixed rule: 64-127 ranks, < 256 KB" */
+    int16_t rule;         /* tuned's fixed rule that decided (index in op's table), or -1 */
 } ts_coll_choice_t;
 
-/* Which component and algorithm serve op (ts_coll_op) on a communicator of n ranks spread
- * over nnodes nodes, for the per-rank payload bytes (ts_coll_payload), as Open MPI decides. */
-void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, int32_t nnodes, uint64_t bytes,
+/* Which component and algorithm serve op (ts_coll_op) on a communicator of n ranks, for the
+ * per-rank payload bytes (ts_coll_payload), as Open MPI decides. Called per call: it
+ * formats nothing (see ts_coll_choice_why). */
+void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, uint64_t bytes,
                     ts_coll_choice_t *out);
+
+/* Why c was chosen, for reports: "hcoll: priority 90", "forced: coll_tuned_..._algorithm=4",
+ * "fixed rule: 64-127 ranks, 0B-256KB", ... (m and op as given to ts_coll_select). */
+void ts_coll_choice_why(const ts_coll_model_t *m, int op, const ts_coll_choice_t *c, char *buf,
+                        size_t len);
 
 /* tuned's fixed decision alone: Open MPI's algorithm number (1-based, as in
  * coll_tuned_<coll>_algorithm) for op at n ranks and bytes; 0 for ops tuned has no rule for. */
@@ -149,9 +155,5 @@ void ts_csched_free(ts_csched_t *s);
 ts_status ts_coll_schedule(const ts_coll_model_t *m, const ts_coll_choice_t *choice, int op,
                            const ts_coll_topo_t *topo, int32_t me, int32_t root, uint64_t bytes,
                            ts_csched_t *out);
-
-/* Print the selection per size range for the ops simpleFoam uses, like ompi_info would if it
- * could: which component and algorithm serve each size class at n ranks on nnodes nodes. */
-void ts_coll_model_print(const ts_coll_model_t *m, int32_t n, int32_t nnodes, FILE *fp);
 
 #endif

@@ -603,14 +603,14 @@ static const ts_coll_topo_t *comm_topo(engine_t *e, int32_t comm)
     return e->topo[comm];
 }
 
-/* The statistics entry of a decision (few distinct ones: a linear search is enough). */
+/* The statistics entry of a decision (few distinct ones: a linear search is enough); its
+ * reason is written once, when the decision is first seen. */
 static ts_coll_stat_t *coll_stat(engine_t *e, int op, const ts_coll_choice_t *ch)
 {
     ts_replay_result_t *res = e->res;
     for (size_t i = 0; i < res->ncoll; i++) {
         ts_coll_stat_t *st = &res->coll[i];
-        if (st->op == op && st->comp == ch->comp && st->alg == ch->alg &&
-            strcmp(st->why, ch->why) == 0)
+        if (st->op == op && st->comp == ch->comp && st->alg == ch->alg && st->rule == ch->rule)
             return st;
     }
     if (res->ncoll == e->capcoll) {
@@ -625,8 +625,8 @@ static ts_coll_stat_t *coll_stat(engine_t *e, int op, const ts_coll_choice_t *ch
     }
     ts_coll_stat_t *st = &res->coll[res->ncoll++];
     *st = (ts_coll_stat_t){.op = (uint8_t)op, .comp = (uint8_t)ch->comp,
-                           .alg = (uint8_t)ch->alg, .bytes_min = UINT64_MAX};
-    snprintf(st->why, sizeof st->why, "%s", ch->why);
+                           .alg = (uint8_t)ch->alg, .rule = ch->rule, .bytes_min = UINT64_MAX};
+    ts_coll_choice_why(e->coll, op, ch, st->why, sizeof st->why);
     return st;
 }
 
@@ -660,7 +660,7 @@ static void collective(rank_t *r, const ts_event_t *ev)
      * counts (sizeReceived / N, equal everywhere) as Open MPI's rule does. */
     uint64_t decide = ev->op == TS_COLL_ALLGATHERV ? ev->bytes2 / (uint64_t)ci->size : b;
     ts_coll_choice_t ch;
-    ts_coll_select(e->coll, ev->op, ci->size, topo->nnodes, decide, &ch);
+    ts_coll_select(e->coll, ev->op, ci->size, decide, &ch);
     if (ch.comp == TS_CCOMP_NONE)
         return;
     ts_status st = ts_coll_schedule(e->coll, &ch, ev->op, topo, me, root, b, &r->sched);
@@ -670,7 +670,6 @@ static void collective(rank_t *r, const ts_event_t *ev)
              st == TS_ENOMEM ? "out of memory" : "the algorithm does not apply to it");
         return;
     }
-    e->res->collectives++;
     double t0 = vnow(r);
     int32_t tag = COLL_TAG;
     uint64_t msgs = 0;

@@ -43,6 +43,7 @@ typedef struct ts_replay_spec_s {
  * counted per rank (a 72-rank Allreduce is 72 calls), time is summed over ranks. */
 typedef struct ts_coll_stat_s {
     uint8_t op, comp, alg;
+    int16_t rule;                  /* as in ts_coll_choice_t */
     uint64_t calls;
     uint64_t bytes_min, bytes_max; /* per-rank payload */
     uint64_t msgs;                 /* point-to-point messages the schedules sent */
@@ -63,7 +64,6 @@ typedef struct ts_replay_result_s {
     double *time;           /* per function, simulated seconds summed over ranks */
     double compute_time;    /* summed over ranks */
     ts_proto_count_t count[TS_TR__COUNT][TS_PROTO__COUNT];
-    uint64_t collectives;   /* collective calls (per rank) that moved data */
     ts_coll_stat_t *coll;   /* per (op, component, algorithm, decision), in first-use order */
     size_t ncoll;
 } ts_replay_result_t;

@@ -509,34 +509,36 @@ static void test_component_selection(void)
 {
     ts_coll_choice_t c;
     ts_coll_model_t *m = model_with(NULL); /* HCOLL on: it serves Allreduce */
-    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 8, &c);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 8, &c);
     CU_ASSERT(c.comp == TS_CCOMP_HCOLL && c.alg == TS_CALG_HIER);
-    ts_coll_select(m, TS_COLL_SCAN, 72, 2, 8, &c); /* HCOLL has no Scan: basic linear */
+    ts_coll_select(m, TS_COLL_SCAN, 72, 8, &c); /* HCOLL has no Scan: basic linear */
     CU_ASSERT(c.comp == TS_CCOMP_TUNED && c.alg == TS_CALG_LINEAR);
-    ts_coll_select(m, TS_COLL_ALLREDUCE, 1, 1, 8, &c);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 1, 8, &c);
     CU_ASSERT(c.comp == TS_CCOMP_NONE);
     ts_coll_model_free(m);
 
     const char *off[] = {"coll_hcoll_enable", "0", NULL};
     m = model_with(off);
-    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 8, &c);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 8, &c);
     CU_ASSERT(c.comp == TS_CCOMP_TUNED && c.alg == TS_CALG_RECURSIVE_DOUBLING);
-    CU_ASSERT(strstr(c.why, "64-127 ranks") != NULL);
-    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 1 << 20, &c);
+    char why[96];
+    ts_coll_choice_why(m, TS_COLL_ALLREDUCE, &c, why, sizeof why);
+    CU_ASSERT(strstr(why, "64-127 ranks") != NULL);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 1 << 20, &c);
     CU_ASSERT(c.alg == TS_CALG_RABENSEIFNER);
     ts_coll_model_free(m);
 
     const char *ucc[] = {"coll_hcoll_enable", "0", "coll_ucc_enable", "1", NULL};
     m = model_with(ucc);
-    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 8, &c);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 8, &c);
     CU_ASSERT(c.comp == TS_CCOMP_UCC && c.alg == TS_CALG_KN_RECURSIVE);
-    ts_coll_select(m, TS_COLL_GATHER, 72, 2, 8, &c); /* UCC here has no Gather */
+    ts_coll_select(m, TS_COLL_GATHER, 72, 8, &c); /* UCC here has no Gather */
     CU_ASSERT(c.comp == TS_CCOMP_TUNED);
     ts_coll_model_free(m);
 
     const char *han[] = {"coll_hcoll_enable", "0", "coll_han_priority", "35", NULL};
     m = model_with(han);
-    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 8, &c);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 8, &c);
     CU_ASSERT(c.comp == TS_CCOMP_HAN && c.alg == TS_CALG_HIER);
     ts_coll_model_free(m);
 
@@ -544,15 +546,16 @@ static void test_component_selection(void)
     const char *forced[] = {"coll_hcoll_enable", "0", "coll_tuned_allreduce_algorithm", "4",
                             NULL};
     m = model_with(forced);
-    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 8, &c);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 8, &c);
     CU_ASSERT(c.alg == TS_CALG_RECURSIVE_DOUBLING);
     ts_coll_model_free(m);
     const char *dyn[] = {"coll_hcoll_enable", "0", "coll_tuned_use_dynamic_rules", "1",
                          "coll_tuned_allreduce_algorithm", "4", NULL};
     m = model_with(dyn);
-    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 8, &c);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 8, &c);
     CU_ASSERT(c.alg == TS_CALG_RING);
-    CU_ASSERT(strstr(c.why, "coll_tuned_allreduce_algorithm=4") != NULL);
+    ts_coll_choice_why(m, TS_COLL_ALLREDUCE, &c, why, sizeof why);
+    CU_ASSERT(strstr(why, "coll_tuned_allreduce_algorithm=4") != NULL);
     ts_coll_model_free(m);
 
     /* An algorithm number that does not exist is refused. */
@@ -597,7 +600,7 @@ static void check_hcoll(int nps, ts_map_by map_by, const char *group)
     CU_ASSERT(topo->nnodes == 2);
     int by_numa = strcmp(group, "numa") == 0;
     ts_coll_choice_t ch;
-    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 8, &ch);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 8, &ch);
     CU_ASSERT_FATAL(ch.comp == TS_CCOMP_HCOLL);
     static sim_t S;
     CU_ASSERT(simulate(m, topo, TS_COLL_ALLREDUCE, &ch, -1, 8, &S) == 1);
@@ -675,7 +678,7 @@ static void test_components_complete(void)
         for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
             for (int32_t root = 0; root < 72; root += 37) {
                 ts_coll_choice_t ch;
-                ts_coll_select(m, ops[i], 72, 2, 64, &ch);
+                ts_coll_select(m, ops[i], 72, 64, &ch);
                 int ok = simulate(m, topo, ops[i], &ch, root, 64, &S);
                 char why[128] = "";
                 if (ok != 1 || !outcome_ok(ops[i], &S, root, why, sizeof why)) {
