@@ -431,13 +431,16 @@ ts_status ts_validate_write_csv(const ts_validate_t *v, const char *path, ts_err
 static ts_status run_sweep(int argc, char **argv, ts_predictions_t *out, ts_error_t *err)
 {
     const char *tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    char dir[4096], json[4200];
+    char dir[4096], json[4200], results[4200];
     snprintf(dir, sizeof dir, "%s/tunesim-validate.XXXXXX", tmpdir);
     if (!mkdtemp(dir))
         return ts_error_set(err, TS_EIO, "%s: cannot create a temporary directory: %s", dir,
                             strerror(errno));
     snprintf(json, sizeof json, "%s/predicted.json", dir);
-    char **args = calloc((size_t)argc + 5, sizeof *args);
+    /* the sweep's results file (its resume record) goes into dir too, named so that it can
+     * be removed with the directory */
+    snprintf(results, sizeof results, "%s/predicted.results.jsonl", dir);
+    char **args = calloc((size_t)argc + 7, sizeof *args);
     if (!args) {
         rmdir(dir);
         return ts_error_set(err, TS_ENOMEM, "out of memory");
@@ -448,6 +451,8 @@ static ts_status run_sweep(int argc, char **argv, ts_predictions_t *out, ts_erro
         args[2 + i] = argv[i];
     args[2 + argc] = "--json";
     args[3 + argc] = json;
+    args[4 + argc] = "--results";
+    args[5 + argc] = results;
     fflush(NULL);
     ts_status st = TS_OK;
     pid_t pid = fork();
@@ -472,6 +477,7 @@ static ts_status run_sweep(int argc, char **argv, ts_predictions_t *out, ts_erro
     }
     free(args);
     unlink(json);
+    unlink(results);
     rmdir(dir);
     return st;
 }
