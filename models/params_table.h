@@ -113,6 +113,34 @@
       "reference/ucx-protocols.md, Constants", "rendezvous RTR handling")                       \
     X(UCX_OVH_SW, "model.ucx.overhead_sw", TIME, "40ns", "s",                                    \
       "reference/ucx-protocols.md, Constants", "software (am) protocol handling")               \
+    /* ---- progress and per-call software costs ------------------------------------------ */ \
+    X(MPI_PROGRESS, "model.mpi.progress", ENUM, "calls", "",                                     \
+      "Open MPI ompi/mca/pml/ucx/pml_ucx.c (UCX is progressed from opal_progress, i.e. inside "  \
+      "MPI calls; UCX starts no progress thread by default)",                                    \
+      "when rendezvous steps run {calls|async}: calls = only while the rank that must act is "   \
+      "inside an MPI call (RTS at the receiver, RTR at the sender); async = at once")            \
+    X(UCX_SEND_CALL, "model.ucx.send_call", TIME, "0.1us", "s",                                  \
+      "tunesim-probe percall (MPI_Isend of 8 B, Open MPI 4.1 + UCX 1.13 on this project's "     \
+      "machine; see docs/calibration-percall.md)",                                               \
+      "CPU of one MPI_Isend / MPI_Send through pml_ucx and ucp_tag_send_nbx, besides the "       \
+      "transport's own work")                                                                    \
+    X(UCX_RECV_CALL, "model.ucx.recv_call", TIME, "0.1us", "s",                                  \
+      "tunesim-probe percall (MPI_Irecv post + completion in MPI_Waitall, 8 B; see "             \
+      "docs/calibration-percall.md)",                                                            \
+      "CPU of posting and completing one receive through pml_ucx")                              \
+    X(RC_WQE_OVERHEAD, "model.rc.wqe_overhead", TIME, "40ns", "s",                               \
+      "UCX src/uct/ib/mlx5/rc/rc_mlx5_common.h (UCT_RC_MLX5_IFACE_OVERHEAD 40e-9)",              \
+      "CPU per work request posted or completed on rc_mlx5 / dc_mlx5 (each side, per fragment)") \
+    X(UD_WQE_OVERHEAD, "model.ud.wqe_overhead", TIME, "80ns", "s",                               \
+      "UCX src/uct/ib/mlx5/ud/ud_mlx5.c (UCT_UD_MLX5_IFACE_OVERHEAD 80e-9: software "            \
+      "reliability, PSNs, acknowledgements)",                                                    \
+      "CPU per datagram posted or received on ud_mlx5 (each side, per fragment)")               \
+    X(UD_EXTRA_LATENCY, "model.ud.extra_latency", TIME, "30ns", "s",                             \
+      "UCX src/uct/ib/ud/base/ud_iface.c (latency += 30e-9: UD lacks scatter to CQE)",           \
+      "latency UD adds to rc's one-way latency")                                                \
+    X(UD_SEG_SIZE, "model.ud.seg_size", SIZE, "4096b", "bytes",                                  \
+      "UCX src/uct/ib/ud/base/ud_iface.c (segment = min(path MTU, UCX_IB_SEG_SIZE)); RoCE's "   \
+      "largest path MTU is 4096 B", "largest UD datagram payload (bcopy / am fragment)")         \
     /* ---- network transports (off-host) ------------------------------------------------- */ \
     X(NET_LATENCY, "model.net.latency", TIME, "1.66us", "s",                                     \
       "reference/bm-optimized3.36.md (IMB PingPong 0 B, same leaf)",                             \
@@ -169,6 +197,11 @@
     X(CPU_SPEED_RATIO, "model.cpu.speed_ratio", DOUBLE, "1", "",                                 \
       "assumed: traced CPU = target CPU unless told", "traced CPU speed / target CPU speed; "    \
       "compute bursts are scaled by it")                                                        \
+    X(CPU_NPS2_RATIO, "model.cpu.nps2_compute_ratio", DOUBLE, "0.982", "",                       \
+      "reference/bm-optimized3.36.md, NPS and OpenFOAM (Oracle: HPC_Motorbike, 36 ranks per "    \
+      "node, NPS2 1.8 % shorter than NPS1)",                                                    \
+      "compute bursts under NPS2 take this fraction of their NPS1 time (memory bandwidth "      \
+      "per NUMA domain for a bandwidth-bound solver)")                                          \
     X(CPU_REDUCE_BW, "model.cpu.reduce_bandwidth", BW, "5000MB/s", "bytes/s",                    \
       "assumed: one core combining two double arrays from cache; calibrated from the "          \
       "large-size points of microbench/osu_allreduce_4x36.txt in the calibration issue",         \

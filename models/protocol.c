@@ -65,6 +65,7 @@ typedef struct lane_s {
     ts_transport eager, rndv;
     double latency, bandwidth;
     uint64_t max_short, seg_size;
+    double wqe;     /* CPU per fragment posted / received (rc, dc, ud work requests) */
     int net;        /* the eager lane is a network transport */
     int loopback;   /* a network transport between ranks of one host (tcp over loopback) */
 } lane_t;
@@ -83,6 +84,7 @@ typedef struct ob1_s {
     double vader_lat, vader_bw, cma_ovh, cma_bw;
     double cross_numa_extra, cross_socket_extra; /* on-host latency beyond the same NUMA */
     double tcp_lat, tcp_bw, spine_extra;
+    unsigned progress;              /* TS_PROG_RECV when rendezvous waits for MPI calls */
 } ob1_t;
 
 struct ts_proto_model_s {
@@ -95,6 +97,8 @@ struct ts_proto_model_s {
     double bcopy_bw;
     double ovh_single, ovh_multi, ovh_rts, ovh_rtr, ovh_sw;
     double reg_fixed, reg_per_byte;
+    double send_call, recv_call; /* pml_ucx + UCP per MPI send / receive */
+    unsigned progress;           /* TS_PROG_* bits rendezvous plans carry */
     unsigned tls;
 };
 
@@ -156,7 +160,12 @@ static void resolve_lane(ts_proto_model_t *m, const ts_params_t *p, ts_locality 
                 [TS_LOC_SAME_NUMA] = TS_P_SHM_LATENCY,
                 [TS_LOC_SAME_SOCKET] = TS_P_SHM_CROSS_NUMA_LATENCY,
                 [TS_LOC_CROSS_SOCKET] = TS_P_SHM_CROSS_SOCKET_LATENCY};
+            /* A farther pair is never faster than a same-NUMA one (a calibration may raise
+             * model.shm.latency above the assumed cross-domain defaults). */
+            double same = ts_params_seconds(p, TS_P_SHM_LATENCY);
             l->latency = ts_params_seconds(p, lat[loc]);
+            if (l->latency < same)
+                l->latency = same;
             l->bandwidth = ts_params_bw(p, TS_P_SHM_BW);
             l->max_short = ts_params_size(p, TS_P_SHM_MAX_SHORT, 0);
             l->seg_size = ts_params_size(p, TS_P_SHM_SEG_SIZE, 0);
@@ -182,11 +191,19 @@ static void resolve_lane(ts_proto_model_t *m, const ts_params_t *p, ts_locality 
                          : net == TS_TR_DC ? TS_P_DC_MAX_SHORT
                                            : TS_P_RC_MAX_SHORT;
         l->max_short = ts_params_size(p, ms, 0);
+        /* UD: software reliability costs more CPU per datagram than rc's hardware one, the
+         * completion path adds latency, and a datagram carries at most one path MTU. */
+        l->wqe = TS_PARAM_SECONDS(p, RC_WQE_OVERHEAD);
+        if (net == TS_TR_UD) {
+            l->wqe = TS_PARAM_SECONDS(p, UD_WQE_OVERHEAD);
+            l->latency += TS_PARAM_SECONDS(p, UD_EXTRA_LATENCY);
+        }
     }
     if (loc == TS_LOC_CROSS_SPINE && net == TS_TR_TCP)
         l->latency += ts_params_seconds(p, TS_P_NET_SPINE_LATENCY) -
                       ts_params_seconds(p, TS_P_NET_LATENCY);
-    l->seg_size = ts_params_size(p, TS_P_NET_SEG_SIZE, 0);
+    l->seg_size = net == TS_TR_UD ? TS_PARAM_SIZE(p, UD_SEG_SIZE)
+                                  : ts_params_size(p, TS_P_NET_SEG_SIZE, 0);
 }
 
 static ts_status ob1_resolve(ts_proto_model_t *m, const ts_params_t *p, ts_error_t *err);
@@ -224,6 +241,9 @@ ts_status ts_proto_model_new(const ts_params_t *p, ts_proto_model_t **out, ts_er
     m->ovh_sw = ts_params_seconds(p, TS_P_UCX_OVH_SW);
     m->reg_fixed = ts_params_seconds(p, TS_P_NET_REG_COST);
     m->reg_per_byte = ts_params_seconds(p, TS_P_NET_REG_COST_PER_BYTE);
+    m->send_call = TS_PARAM_SECONDS(p, UCX_SEND_CALL);
+    m->recv_call = TS_PARAM_SECONDS(p, UCX_RECV_CALL);
+    m->progress = strcmp(TS_PARAM_ENUM(p, MPI_PROGRESS), "calls") == 0 ? TS_PROG_RECV : 0;
     for (int loc = 0; loc < TS_LOC__COUNT; loc++)
         resolve_lane(m, p, (ts_locality)loc);
     if (strcmp(ts_params_str(p, TS_P_MCA_PML), "ob1") == 0) {
@@ -343,6 +363,7 @@ static ts_status ob1_resolve(ts_proto_model_t *m, const ts_params_t *p, ts_error
     o->cross_numa_extra = TS_PARAM_SECONDS(p, SHM_CROSS_NUMA_LATENCY) - shm;
     o->cross_socket_extra = TS_PARAM_SECONDS(p, SHM_CROSS_SOCKET_LATENCY) - shm;
     o->spine_extra = TS_PARAM_SECONDS(p, NET_SPINE_LATENCY) - TS_PARAM_SECONDS(p, NET_LATENCY);
+    o->progress = m->progress;
     m->ob1 = 1;
     return TS_OK;
 }
@@ -410,6 +431,7 @@ static void ob1_plan(const ob1_t *o, uint64_t size, ts_locality loc, ts_msg_plan
         /* RGET: the receiver, once matched, reads the sender's buffer with one system call
          * and one kernel copy, then sends FIN. */
         pl->proto = TS_PROTO_RNDV_GET;
+        pl->progress = o->progress;
         pl->latency = o->cma_ovh;
         pl->recv_copy = size;
         pl->copy_bw = o->cma_bw;
@@ -418,6 +440,7 @@ static void ob1_plan(const ob1_t *o, uint64_t size, ts_locality loc, ts_msg_plan
     if (vader && o->single_copy == SC_XPMEM) {
         /* The receiver maps the sender's buffer and copies once. */
         pl->proto = TS_PROTO_RNDV_RKEY_PTR;
+        pl->progress = o->progress;
         pl->latency = 0;
         pl->recv_copy = size;
         return;
@@ -430,7 +453,9 @@ static void ob1_plan(const ob1_t *o, uint64_t size, ts_locality loc, ts_msg_plan
     pl->send_cpu = o->overhead * (double)(1 + pl->fragments);
     pl->send_copy = size;
     pl->recv_copy = size;
-    pl->latency = 2 * lat;
+    pl->rtr_latency = lat; /* the receiver's ACK, which the sender must see to push data */
+    pl->latency = lat;
+    pl->progress = o->progress ? TS_PROG_RECV | TS_PROG_SEND : 0;
     loopback_wire(pl, !vader && on_host(loc));
 }
 
@@ -485,6 +510,9 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
     pl->bandwidth = l->bandwidth;
     pl->copy_bw = m->bcopy_bw;
     pl->wire_bytes = size;
+    /* Work requests each side posts or reaps on a network lane: one per fragment for eager;
+     * RTS + the RDMA operation (+ ATS / RTR) for rendezvous. */
+    double wqes = 1;
     switch (proto) {
     case TS_PROTO_EAGER_SHORT:
         pl->send_cpu = m->ovh_single;
@@ -493,6 +521,7 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
         break;
     case TS_PROTO_EAGER_BCOPY:
         pl->fragments = fragments(size, l->seg_size);
+        wqes = pl->fragments;
         pl->send_cpu = m->ovh_single + (double)(pl->fragments - 1) * m->ovh_multi;
         pl->send_copy = size;
         pl->recv_copy = size;
@@ -504,6 +533,7 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
          * receiver still copies it out (why UCX's rendezvous estimate compares against
          * min(zcopy bandwidth, UCX_BCOPY_BW)). */
         pl->fragments = fragments(size, l->seg_size);
+        wqes = pl->fragments;
         pl->send_cpu = m->ovh_single + (double)(pl->fragments - 1) * m->ovh_multi;
         pl->send_reg = reg_cost(m, size);
         pl->recv_copy = size;
@@ -520,6 +550,14 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
         pl->recv_reg = (l->net ? reg_cost(m, size) : 0) + m->ovh_rtr;
         pl->latency = 2 * l->latency;
         pl->ack_latency = l->latency;
+        pl->progress = m->progress;
+        wqes = 2;
+        if (proto == TS_PROTO_RNDV_PUT) {
+            /* The RTR goes back and the sender, once it sees it, writes the data. */
+            pl->rtr_latency = l->latency;
+            pl->latency = l->latency;
+            pl->progress = m->progress ? TS_PROG_RECV | TS_PROG_SEND : 0;
+        }
         if (!l->net) {
             /* cma / knem on-host: the kernel copies the data once between the two address
              * spaces; no network moves it, so the copy is the data's whole cost. */
@@ -534,6 +572,7 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
         pl->recv_reg = reg_cost(m, size);
         pl->latency = 0;
         pl->ack_latency = l->latency;
+        pl->progress = m->progress;
         break;
     case TS_PROTO_RNDV_AM:
         /* RTR back, then the data as bcopy fragments with a copy on each side. */
@@ -543,11 +582,20 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
         pl->recv_reg = m->ovh_rtr;
         pl->send_copy = size;
         pl->recv_copy = size;
-        pl->latency = 2 * l->latency;
+        pl->rtr_latency = l->latency;
+        pl->latency = l->latency;
         pl->ack_latency = l->latency;
+        pl->progress = m->progress ? TS_PROG_RECV | TS_PROG_SEND : 0;
+        wqes = 1 + pl->fragments;
         break;
     default:
         break;
+    }
+    pl->send_cpu += m->send_call;
+    pl->recv_cpu = m->recv_call;
+    if (l->net && !l->loopback) {
+        pl->send_cpu += wqes * l->wqe;
+        pl->recv_cpu += wqes * l->wqe;
     }
     loopback_wire(pl, l->loopback);
 }
@@ -555,8 +603,8 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
 /* Time of a plan when nothing contends: what UCX's estimates add up. */
 static double plan_time(const ts_msg_plan_t *pl, uint64_t size)
 {
-    double t = pl->send_cpu + pl->send_reg + pl->recv_reg + pl->rts_latency + pl->latency +
-               (double)(pl->send_copy + pl->recv_copy) / pl->copy_bw;
+    double t = pl->send_cpu + pl->send_reg + pl->recv_reg + pl->rts_latency + pl->rtr_latency +
+               pl->latency + pl->recv_cpu + (double)(pl->send_copy + pl->recv_copy) / pl->copy_bw;
     if (pl->bandwidth > 0)
         t += (double)size / pl->bandwidth;
     return t;

@@ -62,9 +62,12 @@ int ts_proto_is_rndv(int proto);
  *          once matched, spends recv_copy/copy_bw, plus unexpected_copy/copy_bw if the data
  *          arrived before the receive was posted (it waited in UCX's buffer).
  *  rndv:   the sender spends send_cpu (+ send_reg); the RTS arrives rts_latency later; once
- *          the receive is matched the receiver spends recv_reg, the data travels latency +
- *          wire time, the receiver spends recv_copy/copy_bw, and the send completes
- *          ack_latency later. */
+ *          the receive is matched (and, with TS_PROG_RECV, once the receiver is inside an
+ *          MPI call) the receiver spends recv_reg; for put / am the RTR travels rtr_latency
+ *          back (and, with TS_PROG_SEND, waits for the sender to be inside an MPI call); the
+ *          data travels latency + wire time, the receiver spends recv_copy/copy_bw, and the
+ *          send completes ack_latency later.
+ *  Every receive also costs recv_cpu in the call that completes it. */
 typedef struct ts_msg_plan_s {
     ts_proto proto;
     ts_transport transport;
@@ -80,9 +83,22 @@ typedef struct ts_msg_plan_s {
     double recv_reg;        /* rndv: registration / mapping at the receiver */
     double rts_latency;     /* rndv: RTS one-way */
     double ack_latency;     /* zcopy, rndv: completion notice back to the sender */
+    double rtr_latency;     /* rndv put / am: the receiver's RTR (or ob1's ACK) back to the
+                             * sender, which then moves the data */
+    double recv_cpu;        /* software cost of completing the receive, charged in its wait */
+    unsigned progress;      /* TS_PROG_* bits: steps that happen only inside an MPI call of
+                             * the rank that must act (no progress thread) */
     double copy_bw;         /* bytes/s of the copies above (UCX_BCOPY_BW) */
     int completes_locally;  /* the send completes after the sender's own work */
 } ts_msg_plan_t;
+
+/* Who must be inside an MPI call for a rendezvous to advance (model.mpi.progress = calls):
+ * UCX has no progress thread by default; Open MPI drives it from opal_progress, i.e. only
+ * inside MPI calls (ompi/mca/pml/ucx/pml_ucx.c registers its progress function there). */
+enum {
+    TS_PROG_RECV = 1 << 0, /* the receiver handles the RTS (starts the get / maps / sends RTR) */
+    TS_PROG_SEND = 1 << 1, /* the sender handles the RTR and pushes the data (put, am) */
+};
 
 /* The model for one parameter set: transport choice per locality and resolved thresholds.
  * Immutable once built, so one model may serve many replays. */

@@ -41,6 +41,8 @@ typedef struct rank_s rank_t;
 typedef struct msg_s msg_t;
 typedef struct courier_s courier_t;
 
+enum { PROG_RING = 16 };
+
 /* A request of a rank: a send or a receive. */
 typedef struct req_s {
     int is_send;
@@ -105,6 +107,14 @@ struct rank_s {
     const req_t *awaited;       /* the request the rank is blocked on, or NULL */
     courier_t *idle;            /* couriers waiting for a message to carry */
     courier_t *couriers;        /* all of them, to free at the end */
+    /* Progress (model.mpi.progress = calls): a rendezvous step this rank must act on waits
+     * until the rank is inside an MPI call. The rank is there while suspended in a wait
+     * (in_wait), and at each wait it enters, whose (virtual) times the ring keeps: a rank
+     * that runs ahead of the clock has passed them before a courier asks. */
+    int in_wait;
+    double prog_at[PROG_RING];
+    unsigned nprog;             /* progress points recorded (the ring keeps the last ones) */
+    courier_t *prog_waiters;    /* couriers waiting for this rank's next progress point */
 };
 
 struct engine_s {
@@ -282,7 +292,62 @@ struct courier_s {
     sg_cond_t cv;
     courier_t *next_idle;
     courier_t *next_all;
+    courier_t *next_prog;       /* in a rank's prog_waiters */
 };
+
+/* The first progress point of rank r at or after time since, or -1 if it has none yet. */
+static double progress_after(const rank_t *r, double since)
+{
+    double best = -1;
+    unsigned n = r->nprog < PROG_RING ? r->nprog : PROG_RING;
+    for (unsigned i = 0; i < n; i++) {
+        double t = r->prog_at[(r->nprog - 1 - i) % PROG_RING];
+        if (t < since)
+            break; /* newest first: the rest are older */
+        best = t;
+    }
+    return best;
+}
+
+/* Courier c waits until rank who is inside an MPI call at or after time since: at once if
+ * it is suspended in a wait (or has finished: MPI_Finalize progresses), else until its first
+ * progress point from then on. */
+static void await_progress(rank_t *who, courier_t *c, double since)
+{
+    for (;;) {
+        if (who->in_wait || who->finished)
+            return;
+        double t = progress_after(who, since);
+        if (t >= 0) {
+            delay(t - simgrid_get_clock());
+            return;
+        }
+        c->next_prog = who->prog_waiters;
+        who->prog_waiters = c;
+        sg_mutex_lock(c->home->mu);
+        sg_cond_wait(c->cv, c->home->mu); /* progress_point() or the rank's end wakes it */
+        sg_mutex_unlock(c->home->mu);
+    }
+}
+
+/* Wake every courier waiting for rank r to progress. */
+static void wake_progress_waiters(rank_t *r)
+{
+    courier_t *c = r->prog_waiters;
+    r->prog_waiters = NULL;
+    for (courier_t *next; c; c = next) {
+        next = c->next_prog;
+        sg_cond_notify_one(c->cv);
+    }
+}
+
+/* Rank r enters a call that progresses UCX (a wait) at its virtual time. */
+static void progress_point(rank_t *r)
+{
+    r->prog_at[r->nprog++ % PROG_RING] = vnow(r);
+    if (r->prog_waiters)
+        wake_progress_waiters(r);
+}
 
 static void deliver(engine_t *e, msg_t *m)
 {
@@ -290,12 +355,27 @@ static void deliver(engine_t *e, msg_t *m)
     const ts_msg_plan_t *p = &m->plan;
     if (ts_proto_is_rndv(p->proto)) {
         delay(p->rts_latency);
+        double rts_at = simgrid_get_clock();
         courier_t *c = m->carrier;
         sg_mutex_lock(c->home->mu);
         while (!m->matched) /* match() wakes the carrier */
             sg_cond_wait(c->cv, c->home->mu);
         sg_mutex_unlock(c->home->mu);
+        double now = simgrid_get_clock();
+        if (m->recv_post_time > now)
+            /* Posted ahead of the clock (the receiver runs ahead on lazy time): the RTS waits
+             * for that MPI_Irecv, which finds it and starts the transfer. */
+            delay(m->recv_post_time - now);
+        else if ((p->progress & TS_PROG_RECV) && m->recv_post_time <= rts_at)
+            /* Posted before the RTS came: the RTS is handled when the receiver next runs
+             * progress inside an MPI call. (Posted after it: the Irecv itself handled it.) */
+            await_progress(dst, c, rts_at);
         delay(reg_cost(dst, m->bytes, p->recv_reg));
+        if (p->rtr_latency > 0) { /* put / am: the RTR goes back; the sender moves the data */
+            delay(p->rtr_latency);
+            if (p->progress & TS_PROG_SEND)
+                await_progress(src, c, simgrid_get_clock());
+        }
     }
     delay(p->latency);
     if (p->wire_bytes && src->host != dst->host)
@@ -487,14 +567,17 @@ static void describe(rank_t *r, const req_t *q)
 /* Wait until q completes, charge the receiver's copies, and release q. */
 static void wait_req(rank_t *r, req_t *q)
 {
+    progress_point(r);
     if (!req_complete(q)) {
         settle(r); /* what arrives while it sleeps its debt off is on time */
     }
     if (!req_complete(q)) {
         describe(r, q);
         r->awaited = q;
+        r->in_wait = 1;
         while (!req_complete(q)) /* notify() resumes it */
             sg_actor_suspend(r->actor);
+        r->in_wait = 0;
         r->awaited = NULL;
         r->waiting[0] = '\0';
     }
@@ -507,7 +590,7 @@ static void wait_req(rank_t *r, req_t *q)
         uint64_t copy = p->recv_copy;
         if (!ts_proto_is_rndv(p->proto) && m->arrival_time < m->recv_post_time)
             copy += p->unexpected_copy; /* it waited in UCX's buffer */
-        spend(r, (double)copy / p->copy_bw);
+        spend(r, (double)copy / p->copy_bw + p->recv_cpu);
     }
     msg_unref(r->e, m);
     req_drop(r->e, q);
@@ -780,6 +863,7 @@ static void rank_main(int argc, char **argv)
         fail(e, rc, "%s", err.msg);
     r->finished = 1;
     r->end = vnow(r);
+    wake_progress_waiters(r);
     if (++e->nfinished == e->nranks) { /* release every idle courier */
         e->shutdown = 1;
         for (int32_t i = 0; i < e->nranks; i++) {

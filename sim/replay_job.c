@@ -134,6 +134,16 @@ ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_p
 const ts_platform_t *ts_job_platform(const ts_job_t *job) { return job->pf; }
 const ts_placement_t *ts_job_placement(const ts_job_t *job) { return job->pl; }
 
+/* Traced burst -> simulated burst: the CPU speed ratio, and under NPS2 the published
+ * NPS2 / NPS1 ratio of a memory-bandwidth-bound solver (model.cpu.nps2_compute_ratio). */
+static double compute_scale(const ts_job_t *job)
+{
+    double s = TS_PARAM_DOUBLE(job->params, CPU_SPEED_RATIO);
+    if (ts_placement_nps(job->pl) == 2)
+        s *= TS_PARAM_DOUBLE(job->params, CPU_NPS2_RATIO);
+    return s;
+}
+
 ts_status ts_job_run(ts_job_t *job, ts_error_t *err)
 {
     const ts_trace_t *t = job->trace;
@@ -156,7 +166,7 @@ ts_status ts_job_run(ts_job_t *job, ts_error_t *err)
         .coll = job->coll,
         .layout = {.platform_xml = xml, .rank_host = hosts, .locality = layout_locality,
                    .locality_ctx = job->pl},
-        .compute_scale = ts_params_double(job->params, TS_P_CPU_SPEED_RATIO),
+        .compute_scale = compute_scale(job),
         .flowless_bytes = ts_params_size(job->params, TS_P_NET_FLOWLESS_BYTES, 0),
     };
     st = ts_replay_run(&spec, &job->res, err);

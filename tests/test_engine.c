@@ -162,7 +162,9 @@ static outcome_t replay_ex(tb_t *b, const int *node, const char *const *extra, i
             {"model.ucx.overhead_multi", "0ns"},   {"model.ucx.overhead_rts", "0ns"},
             {"model.ucx.overhead_rtr", "0ns"},     {"model.ucx.overhead_sw", "0ns"},
             {"model.rc.max_short", "1000b"},       {"model.shm.latency", "0.5us"},
-            {"model.shm.bandwidth", "10000MB/s"},  {"model.shm.max_short", "100b"}};
+            {"model.shm.bandwidth", "10000MB/s"},  {"model.shm.max_short", "100b"},
+            {"model.ucx.send_call", "0ns"},        {"model.ucx.recv_call", "0ns"},
+            {"model.rc.wqe_overhead", "0ns"},      {"model.ud.wqe_overhead", "0ns"}};
         ts_params_t *p;
         ts_error_t err;
         ts_params_new(&p);
@@ -310,6 +312,55 @@ static void test_on_host_rendezvous(void)
     isend_irecv(&b, 0, 1, 1000000);
     outcome_t o = replay(&b, ONE_NODE);
     CHECK_TIME(o, 0.5e-6 + R + 1000000 / B + 0.5e-6);
+}
+
+/* Rank 1 posts its receive of 100,000 B, computes 50 us, then waits; rank 0 sends at 0 and
+ * waits. With model.mpi.progress = calls the RTS (at R + L) sits until rank 1 enters its wait
+ * at 50 us; then R (receive registration), the read 2L + s/B lands the data at
+ * 50 + R + 2L + s/B, and the sender completes L later. With async the data lands at
+ * R + L + R + 2L + s/B, long before rank 1 finishes computing at 50 us. */
+static outcome_t late_receiver(const char *progress, const char *scheme)
+{
+    tb_t b = tb_new(2);
+    call(&b, 0, b.f_isend,
+         (ts_event_t){.kind = TS_EV_ISEND, .peer = 1, .tag = 3, .bytes = 100000, .req = 1});
+    call(&b, 0, b.f_wait, (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = 1});
+    call(&b, 1, b.f_irecv, (ts_event_t){.kind = TS_EV_IRECV_POST, .req = 1});
+    compute(&b, 1, 50000);
+    call(&b, 1, b.f_wait,
+         (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = 0, .tag = 3, .bytes = 100000, .req = 1});
+    const char *const extra[] = {"model.mpi.progress", progress, "UCX_RNDV_SCHEME", scheme, NULL};
+    return replay_ex(&b, TWO_NODES, extra, 0);
+}
+
+static void test_rendezvous_waits_for_receiver(void)
+{
+    outcome_t o = late_receiver("calls", "auto");
+    double landed = 50e-6 + R + 2 * L_NET + 100000 / B;
+    CHECK_TIME(o, landed + L_NET);
+    CU_ASSERT_DOUBLE_EQUAL(o.rank_end[0], landed + L_NET, 1e-12);
+    o = late_receiver("async", "auto");
+    CHECK_TIME(o, 50e-6); /* the receiver's compute is the longest path */
+    CU_ASSERT_DOUBLE_EQUAL(o.rank_end[0], R + L_NET + R + 2 * L_NET + 100000 / B + L_NET, 1e-12);
+}
+
+/* put_zcopy: the receiver answers the RTS with an RTR; the sender, computing 50 us after its
+ * Isend, writes the data only from its wait. Sender: R (registration), then 50 us of compute:
+ * it waits from R + 50 us; the RTR was back at R + L + R + L. Data L + s/B later, ack L. */
+static void test_put_waits_for_sender(void)
+{
+    tb_t b = tb_new(2);
+    call(&b, 0, b.f_isend,
+         (ts_event_t){.kind = TS_EV_ISEND, .peer = 1, .tag = 3, .bytes = 100000, .req = 1});
+    compute(&b, 0, 50000);
+    call(&b, 0, b.f_wait, (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = 1});
+    call(&b, 1, b.f_irecv, (ts_event_t){.kind = TS_EV_IRECV_POST, .req = 1});
+    call(&b, 1, b.f_wait,
+         (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = 0, .tag = 3, .bytes = 100000, .req = 1});
+    const char *const extra[] = {"UCX_RNDV_SCHEME", "put_zcopy", NULL};
+    outcome_t o = replay_ex(&b, TWO_NODES, extra, 0);
+    double landed = R + 50e-6 + L_NET + 100000 / B;
+    CHECK_TIME(o, landed + L_NET);
 }
 
 static void test_nic_contention(void)
@@ -463,6 +514,8 @@ int main(void)
     CU_add_test(s, "rendezvous", test_rendezvous);
     CU_add_test(s, "eager zcopy", test_zcopy);
     CU_add_test(s, "on-host rendezvous", test_on_host_rendezvous);
+    CU_add_test(s, "rendezvous waits for the receiver's MPI call", test_rendezvous_waits_for_receiver);
+    CU_add_test(s, "put rendezvous waits for the sender's MPI call", test_put_waits_for_sender);
     CU_add_test(s, "two flows share a NIC", test_nic_contention);
     CU_add_test(s, "on-host eager short", test_on_host_short);
     CU_add_test(s, "deadlock report", test_deadlock_report);

@@ -27,6 +27,8 @@ static ts_params_t *round_params(void)
         {"model.ucx.overhead_single", "0ns"}, {"model.ucx.overhead_multi", "0ns"},
         {"model.ucx.overhead_rts", "0ns"},   {"model.ucx.overhead_rtr", "0ns"},
         {"model.ucx.overhead_sw", "0ns"},    {"model.rc.max_short", "1000b"},
+        {"model.ucx.send_call", "0ns"},      {"model.ucx.recv_call", "0ns"},
+        {"model.rc.wqe_overhead", "0ns"},    {"model.ud.wqe_overhead", "0ns"},
         {"model.shm.latency", "0.5us"},      {"model.shm.bandwidth", "10000MB/s"},
         {"model.shm.max_short", "100b"},
     };
@@ -355,7 +357,9 @@ static void test_ob1_single_copy_mechanisms(void)
     CU_ASSERT_DOUBLE_EQUAL(pl.send_cpu, 5 * 0.1e-6, 1e-15);
     CU_ASSERT_EQUAL(pl.send_copy, 100000);
     CU_ASSERT_EQUAL(pl.recv_copy, 100000);
-    CU_ASSERT_DOUBLE_EQUAL(pl.latency, 2e-6, 1e-15); /* ACK back, data forth */
+    /* ACK back, data forth */
+    CU_ASSERT_DOUBLE_EQUAL(pl.rtr_latency + pl.latency, 2e-6, 1e-15);
+    CU_ASSERT_EQUAL(pl.progress, TS_PROG_RECV | TS_PROG_SEND);
     CU_ASSERT_DOUBLE_EQUAL(pl.copy_bw, 1e10, 1);
     ts_proto_model_free(m);
     /* xpmem: the receiver maps the buffer and copies once at vader's copy bandwidth. */
@@ -415,7 +419,7 @@ static void test_ob1_tcp_and_localities(void)
                            0.1e-6 + 10e-6 + 100 / 1e9 + 2 * 100 / 1e9, 1e-15);
     ts_proto_plan(m, 300000, TS_LOC_SAME_NUMA, 0, &pl);
     CU_ASSERT_EQUAL(pl.proto, TS_PROTO_RNDV_AM);
-    CU_ASSERT_DOUBLE_EQUAL(pl.latency, 2 * 10e-6 + 300000 / 1e9, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(pl.rtr_latency + pl.latency, 2 * 10e-6 + 300000 / 1e9, 1e-15);
     ts_proto_model_free(m);
     /* --mca btl ^tcp: no path off-host, a one-line error naming the BTL to enable. */
     m = ob1_with("btl", "^tcp", NULL, NULL);
