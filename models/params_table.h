@@ -119,14 +119,16 @@
       "MPI calls; UCX starts no progress thread by default)",                                    \
       "when rendezvous steps run {calls|async}: calls = only while the rank that must act is "   \
       "inside an MPI call (RTS at the receiver, RTR at the sender); async = at once")            \
-    X(UCX_SEND_CALL, "model.ucx.send_call", TIME, "0.1us", "s",                                  \
-      "tunesim-probe percall (MPI_Isend of 8 B, Open MPI 4.1 + UCX 1.13 on this project's "     \
-      "machine; see docs/calibration-percall.md)",                                               \
+    X(UCX_SEND_CALL, "model.ucx.send_call", TIME, "0.16us", "s",                                 \
+      "tunesim-probe --percall, median of 3 runs, MPI_Isend of 8-64 B (0.03-0.24 us), Open MPI " \
+      "4.1 + UCX 1.13 on this project's machine: platforms/calibrations/probe-localhost/"        \
+      "percall-ucx.txt",                                                                         \
       "CPU of one MPI_Isend / MPI_Send through pml_ucx and ucp_tag_send_nbx, besides the "       \
       "transport's own work")                                                                    \
-    X(UCX_RECV_CALL, "model.ucx.recv_call", TIME, "0.1us", "s",                                  \
-      "tunesim-probe percall (MPI_Irecv post + completion in MPI_Waitall, 8 B; see "             \
-      "docs/calibration-percall.md)",                                                            \
+    X(UCX_RECV_CALL, "model.ucx.recv_call", TIME, "0.2us", "s",                                  \
+      "tunesim-probe --percall, median of 3 runs, MPI_Irecv post (0.013 us) + completion of an " \
+      "arrived 8-64 B message in MPI_Waitall (0.16-0.27 us): platforms/calibrations/"            \
+      "probe-localhost/percall-ucx.txt",                                                         \
       "CPU of posting and completing one receive through pml_ucx")                              \
     X(RC_WQE_OVERHEAD, "model.rc.wqe_overhead", TIME, "40ns", "s",                               \
       "UCX src/uct/ib/mlx5/rc/rc_mlx5_common.h (UCT_RC_MLX5_IFACE_OVERHEAD 40e-9)",              \

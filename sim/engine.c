@@ -314,20 +314,18 @@ static double progress_after(const rank_t *r, double since)
  * progress point from then on. */
 static void await_progress(rank_t *who, courier_t *c, double since)
 {
-    for (;;) {
-        if (who->in_wait || who->finished)
-            return;
-        double t = progress_after(who, since);
-        if (t >= 0) {
-            delay(t - simgrid_get_clock());
-            return;
-        }
+    /* Locking is a simcall and may let other actors run: check and register only once the
+     * lock is held, so that a progress point cannot fall between the check and the wait. */
+    sg_mutex_lock(c->home->mu);
+    double t;
+    while (!who->in_wait && !who->finished && (t = progress_after(who, since)) < 0) {
         c->next_prog = who->prog_waiters;
         who->prog_waiters = c;
-        sg_mutex_lock(c->home->mu);
         sg_cond_wait(c->cv, c->home->mu); /* progress_point() or the rank's end wakes it */
-        sg_mutex_unlock(c->home->mu);
     }
+    sg_mutex_unlock(c->home->mu);
+    if (!who->in_wait && !who->finished && (t = progress_after(who, since)) >= 0)
+        delay(t - simgrid_get_clock());
 }
 
 /* Wake every courier waiting for rank r to progress. */

@@ -3,13 +3,16 @@
  * OSU, IMB and probe output (models/bench_parse.c; tunesim calibrate fits them).
  *
  *   mpirun [the application's -x / --mca settings] -np N tunesim-probe [-o FILE] [--quick]
+ *   mpirun [...] -np 2 tunesim-probe --percall [-o FILE]   (only the per-call costs below)
  *
  * Measures, between rank 0 and one partner per locality class it finds:
  *   - ping-pong latency per size (MPI_Send / MPI_Recv, half the round trip, like osu_latency);
  *   - streaming bandwidth per size (a window of 64 MPI_Isend, then a 4-byte ack, like osu_bw);
  *   - the first use of a fresh buffer against its repeated use (registration + first touch:
  *     mmap'ed buffers on both sides, one ping-pong, then repeated ping-pongs on the same ones);
- * and on rank 0 the memcpy bandwidth of one core, then over all ranks the latencies of
+ * (with --percall instead, only the CPU one MPI_Isend, MPI_Irecv post and per-request
+ * MPI_Waitall completion costs the calling rank, against the nearest partner), and on rank 0
+ * the memcpy bandwidth of one core, then over all ranks the latencies of
  * MPI_Allreduce (floats, MPI_SUM), MPI_Alltoall, MPI_Allgather and MPI_Bcast (root 0) per size,
  * as the OSU collective tests time them (barrier between iterations, average over ranks).
  *
@@ -48,7 +51,7 @@ typedef struct rinfo_s {
 } rinfo_t;
 
 typedef struct probe_s {
-    int rank, size, quick;
+    int rank, size, quick, percall;
     FILE *out;
     rinfo_t *info;
     int nodes;
@@ -326,6 +329,87 @@ static void p2p_registration(probe_t *p, int a, int b, const char *keys)
     }
 }
 
+/* ---- per-call software costs (--percall) ------------------------------------------------ */
+
+enum { PERCALL_N = 512, PERCALL_RECV_N = 128 };
+
+/* Seconds per call of one timed batch on rank a, best of BLOCKS batches: MPI_Isend of size
+ * bytes (b has posted the receives), MPI_Irecv posts, and the completion of PERCALL_RECV_N of
+ * those receives whose messages arrived while a made no MPI call (so its MPI_Waitall does the
+ * matching and the copy-out). Only a's own CPU is timed: what the model charges as send_call, the post
+ * half of recv_call, and the completion half of recv_call. */
+static void percall_batch(probe_t *p, int a, int b, size_t size, double out[3])
+{
+    static MPI_Request req[PERCALL_N];
+    int me = p->rank;
+    for (int k = 0; k < 3; k++)
+        out[k] = 1e9;
+    for (int blk = 0; blk < BLOCKS + 1; blk++) { /* the first block warms up */
+        double t[3] = {0, 0, 0};
+        /* 1. Isend: b has posted its receives (a barrier orders it). */
+        if (me == b)
+            for (int i = 0; i < PERCALL_N; i++)
+                MPI_Irecv(p->buf_b + (size_t)i * size, (int)size, MPI_CHAR, a, 7, MPI_COMM_WORLD,
+                          &req[i]);
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (me == a) {
+            double t0 = MPI_Wtime();
+            for (int i = 0; i < PERCALL_N; i++)
+                MPI_Isend(p->buf_a + (size_t)i * size, (int)size, MPI_CHAR, b, 7, MPI_COMM_WORLD,
+                          &req[i]);
+            t[0] = MPI_Wtime() - t0;
+        }
+        if (me == a || me == b)
+            MPI_Waitall(PERCALL_N, req, MPI_STATUSES_IGNORE);
+        MPI_Barrier(MPI_COMM_WORLD);
+        /* 2. Irecv posts on a, then b sends; 3. a completes them once all have arrived. */
+        if (me == a) {
+            double t0 = MPI_Wtime();
+            for (int i = 0; i < PERCALL_N; i++)
+                MPI_Irecv(p->buf_a + (size_t)i * size, (int)size, MPI_CHAR, b, 8, MPI_COMM_WORLD,
+                          &req[i]);
+            t[1] = MPI_Wtime() - t0;
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (me == b) {
+            for (int i = 0; i < PERCALL_RECV_N; i++)
+                MPI_Isend(p->buf_b + (size_t)i * size, (int)size, MPI_CHAR, a, 8, MPI_COMM_WORLD,
+                          &req[i]);
+            MPI_Waitall(PERCALL_RECV_N, req, MPI_STATUSES_IGNORE);
+        }
+        if (me == a) {
+            /* No MPI call while they arrive (they fit the shared-memory FIFO): the Waitall
+             * then does all the receive-side work, matching and copy-out included. */
+            usleep(20000);
+            double t0 = MPI_Wtime();
+            MPI_Waitall(PERCALL_RECV_N, req, MPI_STATUSES_IGNORE);
+            t[2] = (MPI_Wtime() - t0) * PERCALL_N / PERCALL_RECV_N;
+            for (int i = PERCALL_RECV_N; i < PERCALL_N; i++) /* posted but never sent to */
+                MPI_Cancel(&req[i]), MPI_Request_free(&req[i]);
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+        for (int k = 0; k < 3 && blk > 0; k++)
+            if (t[k] / PERCALL_N < out[k])
+                out[k] = t[k] / PERCALL_N;
+    }
+}
+
+/* The CPU one MPI call costs the caller, per size (model.ucx.send_call, model.ucx.recv_call:
+ * the protocols' own copies are in the larger sizes). */
+static void percall(probe_t *p, int a, int b, const char *keys)
+{
+    header(p, "tunesim-probe Per-call Test (CPU of one call on the calling rank)", keys,
+           "Isend (us)   Irecv post (us)   Waitall per request (us)");
+    static const size_t SIZES[] = {8, 64, 1024, 2048};
+    for (size_t i = 0; i < sizeof SIZES / sizeof SIZES[0]; i++) {
+        double t[3];
+        percall_batch(p, a, b, SIZES[i], t);
+        if (p->rank == 0)
+            fprintf(p->out, "%-12zu %12.3f %17.3f %26.3f\n", SIZES[i], t[0] * 1e6, t[1] * 1e6,
+                    t[2] * 1e6);
+    }
+}
+
 static void copy_bandwidth(probe_t *p)
 {
     char keys[MPI_MAX_PROCESSOR_NAME + 128]; /* the host name and a few numbers */
@@ -444,12 +528,14 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0)
             p.quick = 1;
+        else if (strcmp(argv[i], "--percall") == 0)
+            p.percall = 1;
         else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
             path = argv[++i];
         else {
             if (p.rank == 0)
                 fprintf(stderr, "usage: mpirun [settings] -np N tunesim-probe [-o FILE] "
-                                "[--quick]\n");
+                                "[--quick] [--percall]\n");
             MPI_Finalize();
             return 2;
         }
@@ -493,6 +579,10 @@ int main(int argc, char **argv)
                  LOC_NAMES[cls], cls == 2 ? 2 : 1, b, x->host, y->host, x->cpu, y->cpu, x->package,
                  y->package, x->bound && y->bound ? "yes" : "no", WINDOW, BLOCKS);
         MPI_Barrier(MPI_COMM_WORLD);
+        if (p.percall) { /* only the per-call costs, on the nearest partner */
+            percall(&p, 0, b, keys);
+            break;
+        }
         p2p_latency(&p, 0, b, keys);
         MPI_Barrier(MPI_COMM_WORLD);
         p2p_bandwidth(&p, 0, b, keys);
@@ -500,10 +590,12 @@ int main(int argc, char **argv)
         p2p_registration(&p, 0, b, keys);
     }
     MPI_Barrier(MPI_COMM_WORLD);
-    copy_bandwidth(&p);
-    MPI_Barrier(MPI_COMM_WORLD);
-    for (int c = C_ALLREDUCE; c <= C_BCAST; c++)
-        collective(&p, (coll_t)c);
+    if (!p.percall) {
+        copy_bandwidth(&p);
+        MPI_Barrier(MPI_COMM_WORLD);
+        for (int c = C_ALLREDUCE; c <= C_BCAST; c++)
+            collective(&p, (coll_t)c);
+    }
     int rc = 0;
     if (p.rank == 0 && path) {
         if (fclose(p.out) != 0 || rename(tmp, path) != 0) {
