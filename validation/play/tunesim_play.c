@@ -1,0 +1,494 @@
+/* tunesim_play.c - tunesim-play: re-executes a trace's MPI calls for real, one MPI rank per
+ * traced rank, with the compute bursts as busy loops, so that the exact events tunesim replays
+ * can be timed on a real machine under any mpirun -x / --mca settings (ground truth for the
+ * simulator, cheap to repeat, and runnable on a user's own cluster).
+ *
+ *   mpirun [settings] -np N tunesim-play TRACE [--repeat R] [--compute-scale F] [-o FILE]
+ *
+ * TRACE is anything tunesim reads (a store, an OTF2 anchor or its directory) with N ranks.
+ * Each repetition replays the whole trace between two barriers; rank 0 prints one line per
+ * repetition, "repeat K: S s", then "mean", "min" and "max". -o writes the same lines to FILE
+ * (through a temporary name). Compute bursts spin on CLOCK_MONOTONIC for the traced duration
+ * times F (default 1): the trace's clock says how long each burst took on the traced machine.
+ *
+ * Calls are issued as the traced ones were: a call holding one blocking send (receive) is an
+ * MPI_Send (MPI_Recv); a call holding several blocking records (MPI_Sendrecv) posts them
+ * non-blocking and completes them together at its end; MPI_Isend / MPI_Irecv are posted as
+ * traced (a receive's source, tag and size come from its completion record further on, as in
+ * the replay engine); the completions recorded inside one call (MPI_Wait, MPI_Waitall,
+ * MPI_Test that succeeded) are completed together by one MPI_Waitall at the call's end;
+ * collectives are called with the per-rank payload tunesim derives from Score-P's sizes
+ * (reductions of doubles with MPI_SUM when the payload is a multiple of 8 B). Communicators
+ * other than MPI_COMM_WORLD are rebuilt from their members with MPI_Comm_create_group. */
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/status.h"
+#include "sim/u64map.h"
+#include "traces/trace.h"
+
+enum { MAXBLK = 16 };
+
+typedef struct play_s {
+    const ts_trace_t *t;
+    int rank, size;
+    MPI_Comm *comms;     /* per trace communicator; MPI_COMM_NULL where this rank is no member */
+    ts_u64map_t *reqs;   /* traced request id -> posted request (pending_t) */
+    ts_u64map_t *infos;  /* request id -> FIFO of receive completions found ahead */
+    ts_cursor_t *look;   /* runs ahead to find receive completions */
+    char *sbuf;          /* one send buffer for every send (MPI lets sends share a buffer) */
+    size_t sbuf_size;
+    MPI_Request *call;   /* requests to complete at the end of the current call */
+    void **call_bufs;    /* their receive buffers, freed then */
+    size_t ncall, capcall;
+    ts_event_t blk[MAXBLK]; /* blocking send / receive records of the current call */
+    int nblocking;
+    double scale;
+} play_t;
+
+typedef struct pending_s {
+    MPI_Request req;
+    void *buf;
+} pending_t;
+
+typedef struct rinfo_s {
+    int32_t peer, comm, tag;
+    uint64_t bytes;
+    struct rinfo_s *next;
+} rinfo_t;
+
+static void die(const play_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* One line naming the rank and what went wrong, then the whole job ends. */
+static void die(const play_t *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "tunesim-play: %s: rank %d: ", ts_trace_path(p->t), p->rank);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+static void *xmalloc(const play_t *p, size_t n)
+{
+    void *m = malloc(n ? n : 1);
+    if (!m)
+        die(p, "out of memory (%zu bytes)", n);
+    return m;
+}
+
+static int mpi_count(const play_t *p, uint64_t bytes)
+{
+    if (bytes > (uint64_t)1 << 30)
+        die(p, "%llu bytes in one call: more than this player sends", (unsigned long long)bytes);
+    return (int)bytes;
+}
+
+static char *send_buffer(play_t *p, uint64_t bytes)
+{
+    if (bytes > p->sbuf_size) {
+        free(p->sbuf);
+        p->sbuf_size = bytes;
+        p->sbuf = xmalloc(p, bytes);
+        memset(p->sbuf, 1, bytes);
+    }
+    return p->sbuf;
+}
+
+/* Spin for ns nanoseconds: a busy loop keeps the core as busy as the traced compute did. */
+static void spin(int64_t ns)
+{
+    if (ns <= 0)
+        return;
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &b);
+    while ((b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec) < ns);
+}
+
+static MPI_Comm comm_of(const play_t *p, int32_t comm)
+{
+    if (comm < 0 || comm >= ts_trace_ncomms(p->t) || p->comms[comm] == MPI_COMM_NULL)
+        die(p, "communicator %d: not one this rank belongs to", (int)comm);
+    return p->comms[comm];
+}
+
+/* Peer's rank inside communicator comm (traces name peers by world rank). */
+static int comm_rank(const play_t *p, int32_t comm, int32_t world)
+{
+    int32_t r = ts_trace_comm_rank(p->t, comm, world);
+    if (r < 0)
+        die(p, "peer rank %d is not in communicator %d", (int)world, (int)comm);
+    return (int)r;
+}
+
+static void call_add(play_t *p, MPI_Request r, void *buf)
+{
+    if (p->ncall == p->capcall) {
+        p->capcall = p->capcall ? 2 * p->capcall : 64;
+        p->call = realloc(p->call, p->capcall * sizeof *p->call);
+        p->call_bufs = realloc(p->call_bufs, p->capcall * sizeof *p->call_bufs);
+        if (!p->call || !p->call_bufs)
+            die(p, "out of memory (%zu requests)", p->capcall);
+    }
+    p->call[p->ncall] = r;
+    p->call_bufs[p->ncall++] = buf;
+}
+
+static void call_finish(play_t *p)
+{
+    if (p->ncall)
+        MPI_Waitall((int)p->ncall, p->call, MPI_STATUSES_IGNORE);
+    for (size_t i = 0; i < p->ncall; i++)
+        free(p->call_bufs[i]);
+    p->ncall = 0;
+    p->nblocking = 0;
+}
+
+/* The blocking records of a call: one alone is an MPI_Send or MPI_Recv (blocking sends take
+ * UCX's RNDV_SEND_NBR_THRESH path); several (MPI_Sendrecv) are posted together and completed
+ * with the call's other requests, so that the send cannot block its own receive. */
+static void blocking(play_t *p)
+{
+    for (int i = 0; i < p->nblocking; i++) {
+        const ts_event_t *b = &p->blk[i];
+        MPI_Comm c = comm_of(p, b->comm);
+        int peer = comm_rank(p, b->comm, b->peer), n = mpi_count(p, b->bytes);
+        if (b->kind == TS_EV_SEND) {
+            char *s = send_buffer(p, b->bytes);
+            if (p->nblocking == 1) {
+                MPI_Send(s, n, MPI_BYTE, peer, b->tag, c);
+            } else {
+                MPI_Request r;
+                MPI_Isend(s, n, MPI_BYTE, peer, b->tag, c, &r);
+                call_add(p, r, NULL);
+            }
+        } else {
+            void *buf = xmalloc(p, b->bytes);
+            if (p->nblocking == 1) {
+                MPI_Recv(buf, n, MPI_BYTE, peer, b->tag, c, MPI_STATUS_IGNORE);
+                free(buf);
+            } else {
+                MPI_Request r;
+                MPI_Irecv(buf, n, MPI_BYTE, peer, b->tag, c, &r);
+                call_add(p, r, buf);
+            }
+        }
+    }
+    p->nblocking = 0;
+}
+
+/* The source, tag and size of the receive posted as request id (see the engine's twin). */
+static rinfo_t *lookahead(play_t *p, uint64_t id)
+{
+    ts_event_t ev;
+    ts_error_t err;
+    for (;;) {
+        rinfo_t *head = ts_u64map_get(p->infos, id);
+        if (head) {
+            if (head->next)
+                ts_u64map_put(p->infos, id, head->next);
+            else
+                ts_u64map_remove(p->infos, id);
+            return head;
+        }
+        int rc = ts_cursor_next(p->look, &ev, &err);
+        if (rc < 0)
+            die(p, "%s", err.msg);
+        if (rc == 0)
+            return NULL;
+        if (ev.kind != TS_EV_IRECV_DONE)
+            continue;
+        rinfo_t *in = xmalloc(p, sizeof *in);
+        *in = (rinfo_t){.peer = ev.peer, .comm = ev.comm, .tag = ev.tag, .bytes = ev.bytes};
+        rinfo_t *old = ts_u64map_get(p->infos, ev.req);
+        if (!old) {
+            if (ts_u64map_put(p->infos, ev.req, in))
+                die(p, "out of memory");
+        } else {
+            while (old->next)
+                old = old->next;
+            old->next = in;
+        }
+    }
+}
+
+/* One collective call with the per-rank payload b. */
+static void collective(play_t *p, const ts_event_t *ev)
+{
+    const ts_comm_info_t *ci = ts_trace_comm(p->t, ev->comm);
+    /* Communicator and window handle records (MPI_Comm_create, ...): the communicators were
+     * built before the first repetition. */
+    if (!ci || ci->is_self || ci->size <= 1 || ev->op >= TS_COLL_CREATE_HANDLE)
+        return;
+    MPI_Comm c = comm_of(p, ev->comm);
+    int me = comm_rank(p, ev->comm, p->rank);
+    int root = ev->peer == TS_ROOT_NONE ? 0 : comm_rank(p, ev->comm, ev->peer);
+    uint64_t b = ts_coll_payload(ev->op, ci->size, ev->peer == p->rank, me, ev->bytes, ev->bytes2);
+    int n = ci->size;
+    size_t total = (size_t)b * (size_t)n;
+    int dbl = b % 8 == 0;
+    MPI_Datatype ty = dbl ? MPI_DOUBLE : MPI_BYTE;
+    MPI_Op op = dbl ? MPI_SUM : MPI_BOR;
+    int cnt = mpi_count(p, dbl ? b / 8 : b);
+    char *s = send_buffer(p, total + 8);
+    char *r = xmalloc(p, total + 8);
+    switch (ev->op) {
+    case TS_COLL_BARRIER:
+        MPI_Barrier(c);
+        break;
+    case TS_COLL_BCAST:
+        MPI_Bcast(me == root ? s : r, cnt, ty, root, c);
+        break;
+    case TS_COLL_ALLREDUCE:
+        MPI_Allreduce(s, r, cnt, ty, op, c);
+        break;
+    case TS_COLL_REDUCE:
+        MPI_Reduce(s, r, cnt, ty, op, root, c);
+        break;
+    case TS_COLL_SCAN:
+        MPI_Scan(s, r, cnt, ty, op, c);
+        break;
+    case TS_COLL_EXSCAN:
+        MPI_Exscan(s, r, cnt, ty, op, c);
+        break;
+    case TS_COLL_ALLGATHER:
+    case TS_COLL_ALLGATHERV:
+        MPI_Allgather(s, cnt, ty, r, cnt, ty, c);
+        break;
+    case TS_COLL_ALLTOALL:
+    case TS_COLL_ALLTOALLV:
+        MPI_Alltoall(s, cnt, ty, r, cnt, ty, c);
+        break;
+    case TS_COLL_GATHER:
+    case TS_COLL_GATHERV:
+        MPI_Gather(s, cnt, ty, r, cnt, ty, root, c);
+        break;
+    case TS_COLL_SCATTER:
+    case TS_COLL_SCATTERV:
+        MPI_Scatter(s, cnt, ty, r, cnt, ty, root, c);
+        break;
+    case TS_COLL_REDUCE_SCATTER:
+    case TS_COLL_REDUCE_SCATTER_BLOCK:
+        MPI_Reduce_scatter_block(s, r, cnt, ty, op, c);
+        break;
+    default:
+        die(p, "MPI_%s is not replayed by tunesim-play", ts_coll_op_name(ev->op));
+    }
+    free(r);
+}
+
+/* One pass over this rank's events. */
+static void play_once(play_t *p)
+{
+    ts_cursor_t *cur;
+    ts_error_t err;
+    if (ts_cursor_open(p->t, p->rank, &cur) != TS_OK || ts_cursor_open(p->t, p->rank, &p->look) != TS_OK)
+        die(p, "cannot open the trace's cursors");
+    ts_event_t ev;
+    int rc;
+    while ((rc = ts_cursor_next(cur, &ev, &err)) == 1) {
+        pending_t *q;
+        switch (ev.kind) {
+        case TS_EV_COMPUTE:
+            spin((int64_t)((double)ev.time * p->scale));
+            break;
+        case TS_EV_ENTER:
+            p->ncall = 0;
+            p->nblocking = 0;
+            break;
+        case TS_EV_LEAVE:
+            blocking(p);
+            call_finish(p);
+            break;
+        case TS_EV_SEND:
+        case TS_EV_RECV:
+            /* Issued at the call's end, when it is known whether the call held one. */
+            if (p->nblocking == MAXBLK)
+                die(p, "more than %d blocking records in one call", MAXBLK);
+            p->blk[p->nblocking++] = ev;
+            break;
+        case TS_EV_ISEND:
+            q = xmalloc(p, sizeof *q);
+            q->buf = NULL;
+            MPI_Isend(send_buffer(p, ev.bytes), mpi_count(p, ev.bytes), MPI_BYTE,
+                      comm_rank(p, ev.comm, ev.peer), ev.tag, comm_of(p, ev.comm), &q->req);
+            if (ts_u64map_put(p->reqs, ev.req, q))
+                die(p, "out of memory");
+            break;
+        case TS_EV_IRECV_POST: {
+            rinfo_t *in = lookahead(p, ev.req);
+            if (!in) /* never completed in the trace: nobody waits for it */
+                break;
+            q = xmalloc(p, sizeof *q);
+            q->buf = xmalloc(p, in->bytes);
+            MPI_Irecv(q->buf, mpi_count(p, in->bytes), MPI_BYTE, comm_rank(p, in->comm, in->peer),
+                      in->tag, comm_of(p, in->comm), &q->req);
+            free(in);
+            if (ts_u64map_put(p->reqs, ev.req, q))
+                die(p, "out of memory");
+            break;
+        }
+        case TS_EV_ISEND_DONE:
+        case TS_EV_IRECV_DONE:
+            q = ts_u64map_remove(p->reqs, ev.req);
+            if (!q)
+                die(p, "request %llu completes but was never posted", (unsigned long long)ev.req);
+            call_add(p, q->req, q->buf);
+            free(q);
+            break;
+        case TS_EV_COLL:
+        case TS_EV_ICOLL_DONE:
+            collective(p, &ev);
+            break;
+        default:
+            break;
+        }
+    }
+    if (rc < 0)
+        die(p, "%s", err.msg);
+    call_finish(p);
+    ts_cursor_close(cur);
+    ts_cursor_close(p->look);
+    p->look = NULL;
+}
+
+/* Every trace communicator as an MPI one, built in the same order on every rank. */
+static void build_comms(play_t *p)
+{
+    int32_t n = ts_trace_ncomms(p->t);
+    p->comms = xmalloc(p, (size_t)n * sizeof *p->comms);
+    MPI_Group world;
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    for (int32_t c = 0; c < n; c++) {
+        const ts_comm_info_t *ci = ts_trace_comm(p->t, c);
+        p->comms[c] = MPI_COMM_NULL;
+        if (ci->is_self) {
+            p->comms[c] = MPI_COMM_SELF;
+            continue;
+        }
+        if (ci->size == p->size) {
+            int identity = 1;
+            for (int32_t i = 0; i < ci->size && identity; i++)
+                identity = ci->members[i] == i;
+            if (identity) {
+                p->comms[c] = MPI_COMM_WORLD;
+                continue;
+            }
+        }
+        if (ts_trace_comm_rank(p->t, c, p->rank) < 0)
+            continue;
+        MPI_Group g;
+        MPI_Group_incl(world, ci->size, ci->members, &g);
+        MPI_Comm_create_group(MPI_COMM_WORLD, g, (int)c, &p->comms[c]);
+        MPI_Group_free(&g);
+    }
+    MPI_Group_free(&world);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    play_t p = {.scale = 1};
+    MPI_Comm_rank(MPI_COMM_WORLD, &p.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &p.size);
+    const char *path = NULL, *out = NULL;
+    int repeat = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc)
+            repeat = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--compute-scale") == 0 && i + 1 < argc)
+            p.scale = atof(argv[++i]);
+        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            out = argv[++i];
+        else if (argv[i][0] != '-' && !path)
+            path = argv[i];
+        else
+            path = NULL, repeat = -1, i = argc;
+    }
+    if (!path || repeat < 1 || !(p.scale >= 0)) {
+        if (p.rank == 0)
+            fprintf(stderr, "usage: mpirun [settings] -np N tunesim-play TRACE [--repeat R] "
+                            "[--compute-scale F] [-o FILE]\n");
+        MPI_Finalize();
+        return 2;
+    }
+    ts_trace_t *t;
+    ts_error_t err;
+    if (ts_trace_open(path, &t, &err) != TS_OK) {
+        if (p.rank == 0)
+            fprintf(stderr, "tunesim-play: %s\n", err.msg);
+        MPI_Finalize();
+        return 1;
+    }
+    p.t = t;
+    if (ts_trace_nranks(t) != p.size) {
+        if (p.rank == 0)
+            fprintf(stderr, "tunesim-play: %s: the trace has %d ranks, mpirun started %d\n", path,
+                    (int)ts_trace_nranks(t), p.size);
+        ts_trace_close(t);
+        MPI_Finalize();
+        return 1;
+    }
+    p.reqs = ts_u64map_new();
+    p.infos = ts_u64map_new();
+    if (!p.reqs || !p.infos)
+        die(&p, "out of memory");
+    build_comms(&p);
+    double *times = xmalloc(&p, (size_t)repeat * sizeof *times);
+    for (int k = 0; k < repeat; k++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        play_once(&p);
+        MPI_Barrier(MPI_COMM_WORLD);
+        times[k] = MPI_Wtime() - t0;
+    }
+    int rc = 0;
+    if (p.rank == 0) {
+        char tmp[4096];
+        FILE *fp = stdout;
+        if (out) {
+            snprintf(tmp, sizeof tmp, "%s.tmp.%d", out, (int)getpid());
+            if (!(fp = fopen(tmp, "w"))) {
+                fprintf(stderr, "tunesim-play: %s: cannot create\n", out);
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+        }
+        double sum = 0, lo = times[0], hi = times[0];
+        fprintf(fp, "# tunesim-play %s: %d ranks, %d repetitions\n", path, p.size, repeat);
+        for (int k = 0; k < repeat; k++) {
+            fprintf(fp, "repeat %d: %.6f s\n", k + 1, times[k]);
+            sum += times[k];
+            lo = times[k] < lo ? times[k] : lo;
+            hi = times[k] > hi ? times[k] : hi;
+        }
+        fprintf(fp, "mean %.6f s\nmin %.6f s\nmax %.6f s\n", sum / repeat, lo, hi);
+        if (out && (fclose(fp) != 0 || rename(tmp, out) != 0)) {
+            fprintf(stderr, "tunesim-play: %s: cannot write\n", out);
+            unlink(tmp);
+            rc = 1;
+        }
+    }
+    free(times);
+    for (int32_t c = 0; c < ts_trace_ncomms(t); c++)
+        if (p.comms[c] != MPI_COMM_NULL && p.comms[c] != MPI_COMM_WORLD &&
+            p.comms[c] != MPI_COMM_SELF)
+            MPI_Comm_free(&p.comms[c]);
+    free(p.comms);
+    free(p.sbuf);
+    free(p.call);
+    free(p.call_bufs);
+    ts_u64map_free(p.reqs);
+    ts_u64map_free(p.infos);
+    ts_trace_close(t);
+    MPI_Finalize();
+    return rc;
+}
