@@ -449,11 +449,78 @@ static void test_ob1_tcp_and_localities(void)
     ts_proto_model_free(m);
 }
 
+/* Per-call and per-work-request CPU, UD's datagrams, and which rendezvous steps wait for MPI
+ * calls: every number derived by hand from the parameters set here. */
+static void test_call_and_transport_costs(void)
+{
+    static const char *const rc[][2] = {
+        {"model.ucx.send_call", "0.2us"}, {"model.ucx.recv_call", "0.3us"},
+        {"model.rc.wqe_overhead", "40ns"}, {"model.ud.wqe_overhead", "80ns"},
+        {"model.ud.extra_latency", "30ns"}, {"model.ud.seg_size", "4096b"},
+        {"UCX_TLS", "self,sm,rc"}};
+    ts_proto_model_t *m = model_with(rc, sizeof rc / sizeof rc[0]);
+    ts_msg_plan_t pl;
+    /* rc eager bcopy of 4,000 B: one 8 KiB fragment, one work request each side. */
+    ts_proto_plan(m, 4000, TS_LOC_SAME_LEAF, 0, &pl);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_EAGER_BCOPY);
+    CU_ASSERT_EQUAL(pl.fragments, 1);
+    CU_ASSERT_DOUBLE_EQUAL(pl.send_cpu, 0.2e-6 + 40e-9, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(pl.recv_cpu, 0.3e-6 + 40e-9, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(pl.latency, 2e-6, 1e-15);
+    /* The estimate UCX's selection compares holds both sides' CPU. */
+    CU_ASSERT_DOUBLE_EQUAL(ts_proto_estimate(m, TS_PROTO_EAGER_BCOPY, 4000, TS_LOC_SAME_LEAF),
+                           0.5e-6 + 80e-9 + 2e-6 + 4000 / 1e10 + 2 * 4000 / 5e9, 1e-15);
+    /* Rendezvous get: RTS + the read on each side; it waits for the receiver's MPI call. */
+    ts_proto_plan(m, 1000000, TS_LOC_SAME_LEAF, 0, &pl);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_RNDV_GET);
+    CU_ASSERT_DOUBLE_EQUAL(pl.recv_cpu, 0.3e-6 + 2 * 40e-9, 1e-15);
+    CU_ASSERT_EQUAL(pl.progress, TS_PROG_RECV);
+    /* On-host: shared memory, no work requests. */
+    ts_proto_plan(m, 4000, TS_LOC_SAME_NUMA, 0, &pl);
+    CU_ASSERT_DOUBLE_EQUAL(pl.send_cpu, 0.2e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(pl.recv_cpu, 0.3e-6, 1e-15);
+    ts_proto_model_free(m);
+
+    static const char *const ud[][2] = {
+        {"model.ucx.send_call", "0.2us"}, {"model.ucx.recv_call", "0.3us"},
+        {"model.rc.wqe_overhead", "40ns"}, {"model.ud.wqe_overhead", "80ns"},
+        {"model.ud.extra_latency", "30ns"}, {"model.ud.seg_size", "4096b"},
+        {"UCX_TLS", "self,sm,ud"}, {"UCX_ZCOPY_THRESH", "128kb"},
+        {"UCX_RNDV_THRESH", "128kb"}};
+    m = model_with(ud, sizeof ud / sizeof ud[0]);
+    /* ud eager bcopy of 10,000 B: three 4,096 B datagrams, 80 ns each on each side, and
+     * rc's latency plus 30 ns. */
+    ts_proto_plan(m, 10000, TS_LOC_SAME_LEAF, 0, &pl);
+    CU_ASSERT_EQUAL(pl.transport, TS_TR_UD);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_EAGER_BCOPY);
+    CU_ASSERT_EQUAL(pl.fragments, 3);
+    CU_ASSERT_DOUBLE_EQUAL(pl.send_cpu, 0.2e-6 + 3 * 80e-9, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(pl.recv_cpu, 0.3e-6 + 3 * 80e-9, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(pl.latency, 2.03e-6, 1e-15);
+    /* No RDMA: 200 KB goes by the am rendezvous, 49 datagrams after the RTR, which the
+     * sender must see inside an MPI call too. */
+    ts_proto_plan(m, 200000, TS_LOC_SAME_LEAF, 0, &pl);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_RNDV_AM);
+    CU_ASSERT_EQUAL(pl.fragments, 49);
+    CU_ASSERT_DOUBLE_EQUAL(pl.rtr_latency, 2.03e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(pl.send_cpu, 0.2e-6 + 50 * 80e-9, 1e-15);
+    CU_ASSERT_EQUAL(pl.progress, TS_PROG_RECV | TS_PROG_SEND);
+    ts_proto_model_free(m);
+
+    /* model.mpi.progress=async: no step waits. */
+    static const char *const as[][2] = {{"model.mpi.progress", "async"}};
+    m = model_with(as, 1);
+    ts_proto_plan(m, 1000000, TS_LOC_SAME_LEAF, 0, &pl);
+    CU_ASSERT_EQUAL(pl.progress, 0);
+    ts_proto_model_free(m);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 1;
     CU_pSuite s = CU_add_suite("protocol", NULL, NULL);
+    CU_add_test(s, "per-call, per-work-request and UD costs; progress", test_call_and_transport_costs);
     CU_add_test(s, "auto boundaries off-host", test_auto_boundaries_off_host);
     CU_add_test(s, "rendezvous and bcopy plans", test_rendezvous_plan);
     CU_add_test(s, "set thresholds at, below, above", test_set_thresholds);

@@ -150,6 +150,29 @@ static void test_settings_change_prediction(void)
     json_object_put(tcp);
 }
 
+/* NPS2 scales every compute burst by model.cpu.nps2_compute_ratio (on top of
+ * model.cpu.speed_ratio); NPS1 leaves them alone. */
+static void test_nps2_compute(void)
+{
+    int rc;
+    json_object *n1 = replay_json(bundled(), "--nodes 1 --ppn 2 --nps 1", &rc);
+    json_object *n2 = replay_json(bundled(), "--nodes 1 --ppn 2 --nps 2", &rc);
+    json_object *half = replay_json(
+        bundled(), "--nodes 1 --ppn 2 --nps 2 --set model.cpu.nps2_compute_ratio=0.5 "
+                   "--set model.cpu.speed_ratio=0.5", &rc);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(n1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(n2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(half);
+    double c1 = jdouble(n1, "compute_time_s");
+    CU_ASSERT(c1 > 0.2); /* the bundled trace: 0.256 s of traced compute */
+    CU_ASSERT_DOUBLE_EQUAL(jdouble(n2, "compute_time_s"), 0.982 * c1, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(jdouble(half, "compute_time_s"), 0.25 * c1, 1e-9);
+    CU_ASSERT(jdouble(n2, "predicted_time_s") < jdouble(n1, "predicted_time_s"));
+    json_object_put(n1);
+    json_object_put(n2);
+    json_object_put(half);
+}
+
 static void expect_error(const char *extra, int want_rc, const char *needle)
 {
     char args[2000], *out = NULL, *err = NULL;
@@ -203,6 +226,7 @@ int main(void)
     if (!tu_scorep_dir())
         printf("note: shared/traces/scorep is absent: the real-trace replays are skipped\n");
     CU_pSuite s = CU_add_suite("replay", NULL, NULL);
+    CU_add_test(s, "NPS2 compute ratio", test_nps2_compute);
     CU_add_test(s, "bundled trace, JSON", test_bundled_json);
     CU_add_test(s, "byte-identical reruns", test_deterministic);
     CU_add_test(s, "collective component settings", test_collective_settings);
