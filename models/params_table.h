@@ -119,15 +119,15 @@
       "MPI calls; UCX starts no progress thread by default)",                                    \
       "when rendezvous steps run {calls|async}: calls = only while the rank that must act is "   \
       "inside an MPI call (RTS at the receiver, RTR at the sender); async = at once")            \
-    X(UCX_SEND_CALL, "model.ucx.send_call", TIME, "0.16us", "s",                                 \
-      "tunesim-probe --percall, median of 3 runs, MPI_Isend of 8-64 B (0.03-0.24 us), Open MPI " \
-      "4.1 + UCX 1.13 on this project's machine: platforms/calibrations/probe-localhost/"        \
+    X(UCX_SEND_CALL, "model.ucx.send_call", TIME, "0.04us", "s",                                 \
+      "tunesim-probe --percall, median of 18 values (6 runs, 8 and 64 B; 0.03-0.24 us), Open "   \
+      "MPI 4.1 + UCX 1.13 on this project's machine: platforms/calibrations/probe-localhost/"    \
       "percall-ucx.txt",                                                                         \
       "CPU of one MPI_Isend / MPI_Send through pml_ucx and ucp_tag_send_nbx, besides the "       \
       "transport's own work")                                                                    \
-    X(UCX_RECV_CALL, "model.ucx.recv_call", TIME, "0.2us", "s",                                  \
-      "tunesim-probe --percall, median of 3 runs, MPI_Irecv post (0.013 us) + completion of an " \
-      "arrived 8-64 B message in MPI_Waitall (0.16-0.27 us): platforms/calibrations/"            \
+    X(UCX_RECV_CALL, "model.ucx.recv_call", TIME, "0.3us", "s",                                  \
+      "tunesim-probe --percall, median of 18 values: MPI_Irecv post (0.014 us) + completion of " \
+      "an arrived 8-64 B message in MPI_Waitall (0.16-0.41 us): platforms/calibrations/"         \
       "probe-localhost/percall-ucx.txt",                                                         \
       "CPU of posting and completing one receive through pml_ucx")                              \
     X(RC_WQE_OVERHEAD, "model.rc.wqe_overhead", TIME, "40ns", "s",                               \

@@ -43,9 +43,9 @@ jobs=${JOBS:-2}
 # Parameter moves: "label|setting|why this much". The calibrated values' own errors are
 # below; per-call costs come from this machine's probe, so they move by half.
 UNCERTAIN=(
-    "send_call+50%|model.ucx.send_call=0.24us|probe runs spread 0.03-0.24 us; another CPU"
-    "recv_call+50%|model.ucx.recv_call=0.3us|probe runs spread 0.16-0.27 us; another CPU"
-    "shm.latency+1se|model.shm.latency=0.134us|calibrated 0.034 us +- 0.1 us"
+    "send_call|model.ucx.send_call=0.24us|probe runs spread 0.03-0.24 us (median 0.04)"
+    "recv_call|model.ucx.recv_call=0.41us|probe runs spread 0.16-0.41 us (median 0.31)"
+    "shm.latency+1se|model.shm.latency=0.154us|calibrated 0.054 us +- 0.1 us"
     "UCX_BCOPY_BW+50%|UCX_BCOPY_BW=10500MB/s|UCX's estimate, not a measured copy rate of a Xeon 6354"
     "reg_cost x4|model.net.reg_cost=2us|assumed 0.5 us, not published"
     "nps2_ratio=1|model.cpu.nps2_compute_ratio=1|Oracle's 1.8 % NPS2 gain shrinks as ranks grow"
