@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../common/status.h"
 #include "../traces/store.h"
@@ -129,6 +130,15 @@ static int cmd_convert(int argc, char **argv)
         return usage_error("convert: --to expects 'store' or 'ti', got '%s'", to);
     ts_error_t err;
     ts_error_clear(&err);
+    /* A store replaces only an earlier store: -o pointed at the trace's own anchor, or any
+     * other file, would be lost. (A TI directory is checked the same way by ts_ti_write.) */
+    struct stat sb;
+    if (strcmp(to, "store") == 0 && lstat(out, &sb) == 0 &&
+        !(S_ISREG(sb.st_mode) && (sb.st_size == 0 || ts_store_is_store(out) == 1))) {
+        ts_error_set(&err, TS_EARG, "%s: exists and is not a tunesim store: refusing to "
+                     "replace it; choose a new output file", out);
+        return fail(&err);
+    }
     ts_trace_t *t;
     if (ts_trace_open(path, &t, &err) != TS_OK)
         return fail(&err);

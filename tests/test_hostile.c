@@ -1,0 +1,124 @@
+/* test_hostile.c - issue 12: the command line given careless or hostile input. Each test is one
+ * numbered defect of the issue and asserts on what a user sees: the exit status, the one-line
+ * message, and which files exist afterwards. */
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "testutil.h"
+
+static const char *bundled(void)
+{
+    static char p[1024];
+    snprintf(p, sizeof p, "%s/traces/data/simplefoam-pitzdaily-2", TS_SOURCE_DIR);
+    return p;
+}
+
+static int exists(const char *p)
+{
+    struct stat st;
+    return lstat(p, &st) == 0;
+}
+
+static int one_line(const char *s) { return s && *s && strchr(s, '\n') == strrchr(s, '\n'); }
+
+/* A path under the test's temporary directory, in one of a few rotating static buffers. */
+static const char *tmp(const char *name)
+{
+    static char buf[8][1024];
+    static int k;
+    char *p = buf[k++ % 8];
+    snprintf(p, sizeof buf[0], "%s/%s", tu_tmpdir(), name);
+    return p;
+}
+
+/* How many entries of dir start with prefix. */
+static int count_prefixed(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    if (!d)
+        return -1;
+    struct dirent *de;
+    while ((de = readdir(d)))
+        n += strncmp(de->d_name, prefix, strlen(prefix)) == 0;
+    closedir(d);
+    return n;
+}
+
+/* Run the CLI with printf-style arguments; expect status want and, if not NULL, needle in its
+ * stderr, on one line. */
+static void expect_cli(int want, const char *needle, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void expect_cli(int want, const char *needle, const char *fmt, ...)
+{
+    char args[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    char *out = NULL, *err = NULL;
+    int rc = tu_run_cli(args, &out, &err);
+    int ok = rc == want && (!needle || (err && strstr(err, needle) && one_line(err)));
+    if (!ok)
+        printf("\n  tunesim %s\n    exit %d (want %d), stderr: %s    want: %s\n", args, rc,
+               want, err ? err : "(none)\n", needle ? needle : "(anything)");
+    CU_ASSERT(ok);
+    free(out);
+    free(err);
+}
+
+/* Defect 2: convert never empties a directory that is not its own earlier output. */
+static void test_convert_refuses_foreign_dir(void)
+{
+    const char *v = tmp("v"), *notes = tmp("v/NOTES.txt"), *anchor = tmp("v/traces.otf2");
+    CU_ASSERT_EQUAL_FATAL(tu_copy_dir(bundled(), v), 0);
+    FILE *fp = fopen(notes, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputs("x\n", fp);
+    fclose(fp);
+    expect_cli(1, "is not a previous TI export", "convert '%s' --to ti -o '%s'", v, v);
+    CU_ASSERT(exists(notes));
+    CU_ASSERT(exists(anchor));
+    CU_ASSERT_EQUAL(count_prefixed(tu_tmpdir(), "v."), 0);
+
+    /* A fresh directory, then the same again: a previous TI export is replaced. */
+    const char *ti = tmp("ti");
+    expect_cli(0, NULL, "convert '%s' --to ti -o '%s'", bundled(), ti);
+    CU_ASSERT(exists(tmp("ti/ti.txt")));
+    expect_cli(0, NULL, "convert '%s' --to ti -o '%s'", bundled(), ti);
+    CU_ASSERT(exists(tmp("ti/rank-1.txt")));
+    /* ... but not once it holds something else. */
+    fp = fopen(tmp("ti/keep.me"), "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fclose(fp);
+    expect_cli(1, "holds 'keep.me'", "convert '%s' --to ti -o '%s'", bundled(), ti);
+    CU_ASSERT(exists(tmp("ti/keep.me")));
+    CU_ASSERT(exists(tmp("ti/ti.txt")));
+
+    /* A store replaces only a store, never the trace's own anchor. */
+    expect_cli(1, "is not a tunesim store", "convert '%s' -o '%s'", v, anchor);
+    char *a = tu_read_file(anchor, NULL), *b = NULL;
+    char orig[1200];
+    snprintf(orig, sizeof orig, "%s/traces.otf2", bundled());
+    b = tu_read_file(orig, NULL);
+    CU_ASSERT(a && b && strcmp(a, b) == 0);
+    free(a);
+    free(b);
+    expect_cli(0, NULL, "convert '%s' -o '%s'", bundled(), tmp("s.tss"));
+    expect_cli(0, NULL, "convert '%s' -o '%s'", bundled(), tmp("s.tss"));
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("hostile input (issue 12)", NULL, NULL);
+    CU_add_test(s, "defect 2: convert refuses a directory it did not write",
+                test_convert_refuses_foreign_dir);
+    return tu_run_all();
+}
