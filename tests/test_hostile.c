@@ -113,6 +113,50 @@ static void test_convert_refuses_foreign_dir(void)
     expect_cli(0, NULL, "convert '%s' -o '%s'", bundled(), tmp("s.tss"));
 }
 
+/* Write text to a file under the temporary directory; returns its path. */
+static const char *write_tmp(const char *name, const char *text)
+{
+    const char *path = tmp(name);
+    FILE *fp = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputs(text, fp);
+    fclose(fp);
+    return path;
+}
+
+/* Defect 8: values outside a parameter's valid range are refused, with the range, on the
+ * command line and in a model file; `tunesim params` shows the ranges. */
+static void test_out_of_range_values(void)
+{
+    static const struct {
+        const char *arg, *msg;
+    } bad[] = {
+        {"--set model.cpu.speed_ratio=-1", "model.cpu.speed_ratio: value '-1' out of range "
+                                           "(expected 0.001 .. 1000)"},
+        {"-x UCX_MAX_RNDV_LANES=-3", "UCX_MAX_RNDV_LANES: value '-3' out of range (expected 1 .. 16)"},
+        {"-x UCX_MAX_EAGER_LANES=-1", "out of range (expected 1 .. 16)"},
+        {"-x UCX_RNDV_PERF_DIFF=-100", "out of range (expected 0 .. 100)"},
+        {"--set model.net.seg_size=0", "out of range (expected 1b .. 1gb)"},
+        {"--set model.net.nodes_per_leaf=0", "out of range (expected 1 .. 100000)"},
+        {"--set model.net.latency=1e20s", "out of range (expected 0s .. 60s)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        expect_cli(1, bad[i].msg, "replay '%s' --nodes 2 --ppn 1 %s", bundled(), bad[i].arg);
+    const char *model = write_tmp(
+        "bad-model.xml",
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<tunesim-model platform=\"bm-optimized3.36\" created-from=\"hand\" version=\"1\">\n"
+        "  <param name=\"model.cpu.speed_ratio\" value=\"-1\" source=\"hand\"/>\n"
+        "</tunesim-model>\n");
+    expect_cli(1, "bad-model.xml:3: model.cpu.speed_ratio: value '-1' out of range",
+               "replay '%s' --nodes 2 --ppn 1 --model '%s'", bundled(), model);
+    char *out = NULL;
+    CU_ASSERT_EQUAL(tu_run_cli("params", &out, NULL), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "valid range"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "0.001 .. 1000"));
+    free(out);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -120,5 +164,6 @@ int main(void)
     CU_pSuite s = CU_add_suite("hostile input (issue 12)", NULL, NULL);
     CU_add_test(s, "defect 2: convert refuses a directory it did not write",
                 test_convert_refuses_foreign_dir);
+    CU_add_test(s, "defect 8: out-of-range parameter values refused", test_out_of_range_values);
     return tu_run_all();
 }
