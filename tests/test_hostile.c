@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "testutil.h"
 
@@ -157,6 +158,50 @@ static void test_out_of_range_values(void)
     free(out);
 }
 
+/* Run a shell command line (the CLI is TS_CLI); its stdout in *out (may be NULL). Returns the
+ * exit status, or -1 if it did not exit normally. */
+static int run_sh(const char *cmd, char **out)
+{
+    char full[8192], o[512];
+    snprintf(o, sizeof o, "%s/sh.out", tu_tmpdir());
+    snprintf(full, sizeof full, "( %s ) >'%s' 2>&1 </dev/null", cmd, o);
+    int status = system(full);
+    if (out)
+        *out = tu_read_file(o, NULL);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The "predicted" line of a replay's text report, copied into buf. */
+static const char *predicted_line(const char *report, char *buf, size_t n)
+{
+    const char *l = report ? strstr(report, "predicted") : NULL;
+    size_t len = l ? strcspn(l, "\n") : 0;
+    snprintf(buf, n, "%.*s", (int)len, l ? l : "");
+    return buf;
+}
+
+/* Defect 3: the platform is generated for the nodes that hold ranks. --nodes 100000 on the
+ * 2-rank trace wrote gigabytes into /tmp and hung: here under a 100 MB file-size limit and a
+ * minute, it must give the prediction of --nodes 2 (both nodes sit under one leaf either way). */
+static void test_platform_only_used_nodes(void)
+{
+    char cmd[4096], a[256], b[256];
+    char *big = NULL, *small = NULL;
+    snprintf(cmd, sizeof cmd, "ulimit -f 102400; TMPDIR='%s' timeout 60 %s replay '%s' --nodes "
+             "100000 --ppn 1", tu_tmpdir(), TS_CLI, bundled());
+    int rc = run_sh(cmd, &big);
+    CU_ASSERT_EQUAL(rc, 0);
+    if (rc != 0)
+        printf("\n  exit %d: %.300s", rc, big ? big : "");
+    snprintf(cmd, sizeof cmd, "%s replay '%s' --nodes 2 --ppn 1", TS_CLI, bundled());
+    CU_ASSERT_EQUAL(run_sh(cmd, &small), 0);
+    predicted_line(big, a, sizeof a);
+    predicted_line(small, b, sizeof b);
+    CU_ASSERT(a[0] && strcmp(a, b) == 0);
+    free(big);
+    free(small);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -165,5 +210,6 @@ int main(void)
     CU_add_test(s, "defect 2: convert refuses a directory it did not write",
                 test_convert_refuses_foreign_dir);
     CU_add_test(s, "defect 8: out-of-range parameter values refused", test_out_of_range_values);
+    CU_add_test(s, "defect 3: platform only for the nodes used", test_platform_only_used_nodes);
     return tu_run_all();
 }
