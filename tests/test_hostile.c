@@ -202,6 +202,41 @@ static void test_platform_only_used_nodes(void)
     free(small);
 }
 
+/* Defect 4: a latency of 1e308 s killed SimGrid (SIGABRT, no tunesim message) and a bandwidth
+ * of 1e-310 MB/s was reported as a deadlock of the trace: both are refused, as is a platform
+ * file's rate that no run could use. */
+static void test_extreme_rates(void)
+{
+    char *out = NULL, *err = NULL, args[2048];
+    snprintf(args, sizeof args, "replay '%s' --nodes 2 --ppn 1 --set model.net.latency=1e308s",
+             bundled());
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
+    CU_ASSERT(err && strstr(err, "tunesim: model.net.latency: value '1e308s' out of range"));
+    CU_ASSERT(one_line(err));
+    free(out);
+    free(err);
+    snprintf(args, sizeof args,
+             "replay '%s' --nodes 2 --ppn 1 --set model.net.bandwidth=1e-310MB/s", bundled());
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
+    CU_ASSERT(err && strstr(err, "model.net.bandwidth: value '1e-310MB/s' out of range"));
+    CU_ASSERT(err && !strstr(err, "deadlock"));
+    free(out);
+    free(err);
+    char src[1200];
+    snprintf(src, sizeof src, "%s/platforms/bm-optimized3.36.platform", TS_SOURCE_DIR);
+    char *text = tu_read_file(src, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    char *upi = strstr(text, "\nupi_bandwidth");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(upi);
+    size_t at = (size_t)(upi - text) + 1, len = strcspn(upi + 1, "\n");
+    char edited[16384];
+    snprintf(edited, sizeof edited, "%.*supi_bandwidth = 1e-300%s", (int)at, text, upi + 1 + len);
+    free(text);
+    const char *pf = write_tmp("tiny.platform", edited);
+    expect_cli(1, "bad value '1e-300' for upi_bandwidth (expected a number of bytes/s in 1 .. 1e14",
+               "replay '%s' --platform '%s' --nodes 1 --ppn 2 --map-by cyclic", bundled(), pf);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -211,5 +246,6 @@ int main(void)
                 test_convert_refuses_foreign_dir);
     CU_add_test(s, "defect 8: out-of-range parameter values refused", test_out_of_range_values);
     CU_add_test(s, "defect 3: platform only for the nodes used", test_platform_only_used_nodes);
+    CU_add_test(s, "defect 4: extreme latencies and rates refused", test_extreme_rates);
     return tu_run_all();
 }
