@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -1043,6 +1044,114 @@ static ts_status merge(const sweep_opts_t *o, ts_error_t *err)
     return st;
 }
 
+/* ---- outputs, checked before anything runs ------------------------------------------------------ */
+
+/* Where path would be: its directory resolved (realpath) and its last name; NULL when the
+ * directory does not exist. Caller frees. */
+static char *resolved_path(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096], real[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (slash == path ? 1 : (int)(slash - path)) : 1,
+             slash ? path : ".");
+    if (!realpath(dir, real))
+        return NULL;
+    char *out;
+    return asprintf(&out, "%s/%s", real, slash ? slash + 1 : path) < 0 ? NULL : out;
+}
+
+/* Whether a and b name the same file: the same inode, or the same resolved path. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char *ra = resolved_path(a), *rb = resolved_path(b);
+    int same = ra && rb ? strcmp(ra, rb) == 0 : strcmp(a, b) == 0;
+    free(ra);
+    free(rb);
+    return same;
+}
+
+/* An output file can be created or replaced: its directory exists and is writable, and the
+ * path is not a directory. */
+static ts_status check_writable(const char *flag, const char *path, ts_error_t *err)
+{
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return ts_error_set(err, TS_EIO, "%s %s: is a directory, expected a file", flag, path);
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (slash == path ? 1 : (int)(slash - path)) : 1,
+             slash ? path : ".");
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return ts_error_set(err, TS_EIO, "%s %s: no directory %s to write it in", flag, path,
+                            dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return ts_error_set(err, TS_EIO, "%s %s: cannot write in %s: %s", flag, path, dir,
+                            strerror(errno));
+    return TS_OK;
+}
+
+/* Every file the sweep will write, checked before the first replay: no two outputs (nor an
+ * output and an input) may be the same file, and each must be writable. A sweep of hours
+ * that fails at its last step, or whose JSON overwrites its own results, loses them all. */
+static ts_status check_outputs(const sweep_opts_t *o, ts_error_t *err)
+{
+    enum { MAXF = 12 };
+    struct {
+        const char *flag;
+        char *path;
+        int input;
+    } f[MAXF];
+    int n = 0;
+    ts_status st = TS_OK;
+#define ADD(fl, p, in)                                                                             \
+    do {                                                                                           \
+        if ((p) && n < MAXF) {                                                                     \
+            f[n].flag = (fl);                                                                      \
+            f[n].input = (in);                                                                     \
+            if (!(f[n++].path = strdup(p)))                                                        \
+                st = TS_ENOMEM;                                                                    \
+        }                                                                                          \
+    } while (0)
+    ADD("--csv", o->csv, 0);
+    ADD("--json", o->json, 0);
+    if (!o->merge && !o->emit) {
+        char *res = o->results ? NULL : default_results_path(o);
+        ADD(o->results ? "--results" : "the results file (from --json / --csv)",
+            o->results ? o->results : res, 0);
+        free(res);
+    }
+    if (o->plot) {
+        static const char *const ext[] = {".png", ".svg", "-breakdown.png", "-breakdown.svg"};
+        for (int i = 0; i < 4; i++) {
+            char *p = NULL;
+            if (asprintf(&p, "%s%s", o->plot, ext[i]) < 0)
+                st = TS_ENOMEM;
+            ADD("--plot", p, 0);
+            free(p);
+        }
+    }
+    ADD("TRACE", o->trace, 1);
+    ADD("--sets", o->sets, 1);
+#undef ADD
+    if (st != TS_OK)
+        st = ts_error_set(err, TS_ENOMEM, "out of memory");
+    for (int i = 0; i < n && st == TS_OK; i++)
+        for (int j = i + 1; j < n && st == TS_OK; j++)
+            if ((!f[i].input || !f[j].input) && same_file(f[i].path, f[j].path))
+                st = ts_error_set(err, TS_EUSAGE, "sweep: %s %s and %s %s are the same file: "
+                                  "give each output a path of its own", f[i].flag, f[i].path,
+                                  f[j].flag, f[j].path);
+    for (int i = 0; i < n && st == TS_OK; i++)
+        if (!f[i].input)
+            st = check_writable(f[i].flag, f[i].path, err);
+    for (int i = 0; i < n; i++)
+        free(f[i].path);
+    return st;
+}
+
 /* ---- the command -------------------------------------------------------------------------------- */
 
 int ts_sweep_cmd(int argc, char **argv, ts_error_t *err)
@@ -1055,6 +1164,8 @@ int ts_sweep_cmd(int argc, char **argv, ts_error_t *err)
     if (st == TS_OK && sw.o.plot && !ts_sweep_have_gnuplot())
         st = ts_error_set(err, TS_EIO, "--plot needs gnuplot, which is not installed "
                                        "(Debian: apt-get install gnuplot-nox)");
+    if (st == TS_OK)
+        st = check_outputs(&sw.o, err);
     if (st == TS_OK && sw.o.merge) {
         st = merge(&sw.o, err);
         free(sw.o.only);

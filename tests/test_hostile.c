@@ -237,6 +237,37 @@ static void test_extreme_rates(void)
                "replay '%s' --platform '%s' --nodes 1 --ppn 2 --map-by cyclic", bundled(), pf);
 }
 
+/* Defect 7: colliding or unwritable outputs are refused before any set runs: the results
+ * file the run would create is absent afterwards, and nothing is overwritten. */
+static void test_sweep_outputs_checked_first(void)
+{
+    const char *sets = write_tmp("two.sets", "[a]\n[b]\n-x UCX_TLS=self,sm,rc\n");
+    const char *x = tmp("x.out"), *r = tmp("r.jsonl");
+    expect_cli(2, "are the same file", "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 "
+               "--results '%s' --json '%s'", bundled(), sets, x, x);
+    CU_ASSERT(!exists(x));
+    expect_cli(2, "are the same file", "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 "
+               "--json '%s' --csv '%s' --results '%s'", bundled(), sets, x, x, r);
+    CU_ASSERT(!exists(x));
+    CU_ASSERT(!exists(r));
+    /* The same file by another name, and an output over an input. */
+    expect_cli(2, "are the same file", "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 "
+               "--json '%s' --csv '%s/./x.out' --results '%s'", bundled(), sets, x,
+               tu_tmpdir(), r);
+    char *before = tu_read_file(sets, NULL);
+    expect_cli(2, "are the same file", "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 "
+               "--csv '%s' --results '%s'", bundled(), sets, sets, r);
+    char *after = tu_read_file(sets, NULL);
+    CU_ASSERT(before && after && strcmp(before, after) == 0);
+    free(before);
+    free(after);
+    CU_ASSERT(!exists(r));
+    /* A --plot prefix in a directory that does not exist: found before the sets run. */
+    expect_cli(1, "no directory", "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 --plot "
+               "'%s/nowhere/p' --results '%s'", bundled(), sets, tu_tmpdir(), r);
+    CU_ASSERT(!exists(r));
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -247,5 +278,6 @@ int main(void)
     CU_add_test(s, "defect 8: out-of-range parameter values refused", test_out_of_range_values);
     CU_add_test(s, "defect 3: platform only for the nodes used", test_platform_only_used_nodes);
     CU_add_test(s, "defect 4: extreme latencies and rates refused", test_extreme_rates);
+    CU_add_test(s, "defect 7: sweep outputs checked before running", test_sweep_outputs_checked_first);
     return tu_run_all();
 }
