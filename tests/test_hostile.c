@@ -268,6 +268,18 @@ static void test_sweep_outputs_checked_first(void)
     CU_ASSERT(!exists(r));
 }
 
+/* Defect 9: the rank count of --mpirun must be the trace's, and its -N the placement's. */
+static void test_mpirun_counts(void)
+{
+    expect_cli(1, "--mpirun runs 1 rank, but the trace has 2",
+               "replay '%s' --nodes 2 --mpirun 'mpirun -n 1'", bundled());
+    expect_cli(1, "--mpirun runs 72 ranks, but the trace has 2",
+               "replay '%s' --mpirun 'mpirun -n 72 -N 36'", bundled());
+    expect_cli(2, "--mpirun places 1 ranks per node (-N), --ppn 2",
+               "replay '%s' --ppn 2 --mpirun 'mpirun -np 2 -N 1'", bundled());
+    expect_cli(0, NULL, "replay '%s' --nodes 2 --mpirun 'mpirun -n 2 -N 1'", bundled());
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -279,5 +291,7 @@ int main(void)
     CU_add_test(s, "defect 3: platform only for the nodes used", test_platform_only_used_nodes);
     CU_add_test(s, "defect 4: extreme latencies and rates refused", test_extreme_rates);
     CU_add_test(s, "defect 7: sweep outputs checked before running", test_sweep_outputs_checked_first);
+    CU_add_test(s, "defect 9: mpirun -n / -N must match the trace and placement",
+                test_mpirun_counts);
     return tu_run_all();
 }
