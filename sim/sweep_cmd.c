@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <json-c/json.h>
+#include <zlib.h>
 
 #include "../common/infile.h"
 #include "../common/outfile.h"
@@ -246,23 +247,73 @@ static const char *jstr(json_object *o, const char *key)
                : NULL;
 }
 
+/* Each results line ends in a checksum of the rest of it: the record's text up to its closing
+ * brace, "key" (the set's settings, trace and placement) and "result" included, as the CRC-32
+ * of CHECK_TAG's member. The line stays one JSON object. */
+static const char CHECK_TAG[] = ",\"check\":\"";
+enum { CHECK_LEN = sizeof CHECK_TAG - 1, CHECK_HEX = 8 };
+
+static unsigned long text_crc(const char *s, size_t n)
+{
+    return crc32(0L, (const Bytef *)s, (uInt)n);
+}
+
+/* Whether line (NUL-terminated, no newline) ends in a checksum that matches the text before
+ * it. */
+static int line_verifies(const char *line, size_t len)
+{
+    /* ...}  becomes  ...,"check":"xxxxxxxx"}  : the tail is CHECK_LEN + 8 + 2 bytes. */
+    if (len < 1 + CHECK_LEN + CHECK_HEX + 2 || strcmp(line + len - 2, "\"}") != 0)
+        return 0;
+    size_t at = len - 2 - CHECK_HEX - CHECK_LEN;
+    if (memcmp(line + at, CHECK_TAG, CHECK_LEN) != 0)
+        return 0;
+    char hex[CHECK_HEX + 1], *end;
+    memcpy(hex, line + at + CHECK_LEN, CHECK_HEX);
+    hex[CHECK_HEX] = '\0';
+    unsigned long want = strtoul(hex, &end, 16);
+    if (*end)
+        return 0;
+    /* The checked text is the record as it was before the member was spliced in. */
+    unsigned long crc = text_crc(line, at);
+    crc = crc32(crc, (const Bytef *)"}", 1);
+    return crc == want;
+}
+
 /* Parse a results file (JSON lines) into records, appended to arr. A line that is not a
- * complete record (the torn last line of an interrupted sweep) is skipped. */
+ * complete record (the torn last line of an interrupted sweep) is skipped. A line that does
+ * not verify (NUL bytes, edited, no checksum) is skipped with a note on stderr, so its set
+ * runs again; the lines after it still count. */
 static void load_records(const char *path, json_object *arr)
 {
-    char *text = read_file(path, NULL);
-    for (char *line = text, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (!next)
+    size_t size = 0;
+    char *text = read_file(path, &size);
+    int lineno = 0;
+    for (size_t pos = 0; text && pos < size;) {
+        char *line = text + pos;
+        char *nl = memchr(line, '\n', size - pos);
+        if (!nl)
             break; /* no newline: the line was still being written */
-        *next++ = '\0';
-        json_object *j = json_tokener_parse(line);
-        json_object *res;
+        *nl = '\0';
+        size_t len = (size_t)(nl - line);
+        pos += len + 1;
+        lineno++;
+        if (len == 0)
+            continue;
+        json_object *j = NULL, *res;
+        int ok = strlen(line) == len && line_verifies(line, len);
+        if (ok)
+            j = json_tokener_parse(line);
         if (j && jstr(j, "key") && json_object_object_get_ex(j, "result", &res) &&
-            json_object_is_type(res, json_type_object))
+            json_object_is_type(res, json_type_object)) {
             json_object_array_add(arr, j);
-        else
+        } else {
             json_object_put(j);
+            fprintf(stderr, "note: %s:%d: %s: its set runs again\n", path, lineno,
+                    strlen(line) != len ? "NUL bytes in the line"
+                    : !ok              ? "the checksum does not match (edited or damaged)"
+                                       : "not a result record");
+        }
     }
     free(text);
 }
@@ -458,8 +509,14 @@ static ts_status append_record(sweep_t *sw, const sset_t *s, ts_error_t *err)
     if (sw->results_fd >= 0) {
         const char *txt = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN |
                                                                   JSON_C_TO_STRING_NOSLASHESCAPE);
+        size_t tlen = strlen(txt);
         char *line;
-        if (asprintf(&line, "%s\n", txt) < 0) {
+        /* The record's text, its closing brace replaced by the checksum member and a brace. */
+        if (tlen < 2 || txt[tlen - 1] != '}') {
+            st = ts_error_set(err, TS_EIO, "%s: cannot format the record of set %s",
+                              sw->results_path, s->name);
+        } else if (asprintf(&line, "%.*s%s%08lx\"}\n", (int)(tlen - 1), txt, CHECK_TAG,
+                            text_crc(txt, tlen)) < 0) {
             st = ts_error_set(err, TS_ENOMEM, "out of memory");
         } else {
             if (write_all(sw->results_fd, line, strlen(line)) != TS_OK ||

@@ -280,6 +280,76 @@ static void test_mpirun_counts(void)
     expect_cli(0, NULL, "replay '%s' --nodes 2 --mpirun 'mpirun -n 2 -N 1'", bundled());
 }
 
+/* Lines of a file (newline-terminated), -1 if unreadable. */
+static int count_lines(const char *path)
+{
+    size_t n = 0;
+    char *t = tu_read_file(path, &n);
+    if (!t)
+        return -1;
+    int lines = 0;
+    for (size_t i = 0; i < n; i++)
+        lines += t[i] == '\n';
+    free(t);
+    return lines;
+}
+
+/* Defect 6: a results line of NUL bytes hid every later line (those sets ran again, and were
+ * appended again, on every rerun), and an edited result was trusted. Each line now carries a
+ * checksum; what does not verify runs again, with a note, and the lines after it still count. */
+static void test_results_checksums(void)
+{
+    const char *sets = write_tmp("three.sets", "[a]\n[b]\n-x UCX_TLS=self,sm,rc\n[c]\n"
+                                               "-x UCX_ZCOPY_THRESH=128kb\n");
+    const char *r = tmp("three.jsonl");
+    char args[4096];
+    snprintf(args, sizeof args, "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 --results '%s'",
+             bundled(), sets, r);
+    char *out = NULL, *err = NULL;
+    CU_ASSERT_EQUAL_FATAL(tu_run_cli(args, &out, &err), 0);
+    free(out);
+    free(err);
+    CU_ASSERT_EQUAL_FATAL(count_lines(r), 3);
+    size_t n = 0;
+    char *text = tu_read_file(r, &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "\"check\":\""));
+    /* The middle line becomes NUL bytes, newline kept. */
+    char *l2 = strchr(text, '\n') + 1, *l3 = strchr(l2, '\n');
+    memset(l2, 0, (size_t)(l3 - l2));
+    FILE *fp = fopen(r, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fwrite(text, 1, n, fp);
+    fclose(fp);
+    free(text);
+    for (int run = 0; run < 2; run++) {
+        CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+        CU_ASSERT(err && strstr(err, "three.jsonl:2: NUL bytes in the line: its set runs again"));
+        /* Set b once more, and only the first time: c's line was read. */
+        CU_ASSERT_EQUAL(count_lines(r), 4);
+        free(out);
+        free(err);
+    }
+    /* An edited value: the line no longer verifies, so its set runs again. */
+    text = tu_read_file(r, &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    char *v = strstr(text, "\"predicted_time_s\":");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    v += strlen("\"predicted_time_s\":");
+    CU_ASSERT_FATAL(*v >= '0' && *v <= '9');
+    *v = *v == '9' ? '1' : (char)(*v + 1);
+    fp = fopen(r, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fwrite(text, 1, n, fp);
+    fclose(fp);
+    free(text);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT(err && strstr(err, "three.jsonl:1: the checksum does not match (edited or damaged)"));
+    CU_ASSERT_EQUAL(count_lines(r), 5);
+    free(out);
+    free(err);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -293,5 +363,7 @@ int main(void)
     CU_add_test(s, "defect 7: sweep outputs checked before running", test_sweep_outputs_checked_first);
     CU_add_test(s, "defect 9: mpirun -n / -N must match the trace and placement",
                 test_mpirun_counts);
+    CU_add_test(s, "defect 6: results lines carry a checksum; NUL lines hide nothing",
+                test_results_checksums);
     return tu_run_all();
 }
