@@ -1,6 +1,8 @@
 /* outfile.c - atomic output files and directories (temporary name, then rename). */
 #include "outfile.h"
 
+#include "tmpfiles.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -46,6 +48,7 @@ ts_status ts_outfile_open(const char *path, ts_outfile_t **out, ts_error_t *err)
         ts_outfile_abort(f);
         return st;
     }
+    ts_tmp_register(f->tmp, 0);
     /* mkstemp creates 0600; outputs are ordinary files. */
     mode_t mask = umask(0);
     umask(mask);
@@ -81,6 +84,7 @@ ts_status ts_outfile_commit(ts_outfile_t *f, ts_error_t *err)
         ts_outfile_abort(f);
         return st;
     }
+    ts_tmp_forget(f->tmp);
     free(f->tmp);
     f->tmp = NULL;
     ts_outfile_abort(f);
@@ -94,7 +98,7 @@ void ts_outfile_abort(ts_outfile_t *f)
     if (f->fp)
         fclose(f->fp);
     if (f->tmp)
-        unlink(f->tmp);
+        ts_tmp_remove(f->tmp);
     free(f->tmp);
     free(f->path);
     free(f);
@@ -179,6 +183,7 @@ ts_status ts_outdir_open(const char *path, const ts_outdir_kind_t *kind, ts_outd
         return st;
     }
     chmod(d->tmp, 0755);
+    ts_tmp_register(d->tmp, 1);
     d->kind = kind;
     *out = d;
     return TS_OK;
@@ -218,6 +223,7 @@ ts_status ts_outdir_commit(ts_outdir_t *d, ts_error_t *err)
     if (old)
         remove_flat_dir(old);
     free(old);
+    ts_tmp_forget(d->tmp);
     free(d->tmp);
     d->tmp = NULL;
     ts_outdir_abort(d);
@@ -228,8 +234,10 @@ void ts_outdir_abort(ts_outdir_t *d)
 {
     if (!d)
         return;
-    if (d->tmp)
+    if (d->tmp) {
         remove_flat_dir(d->tmp);
+        ts_tmp_forget(d->tmp);
+    }
     free(d->tmp);
     free(d->path);
     free(d);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "../common/status.h"
+#include "../common/tmpfiles.h"
 #include "../traces/store.h"
 #include "../traces/ti.h"
 #include "../traces/trace.h"
@@ -170,6 +171,8 @@ static int cmd_convert(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* Temporary files (outputs being written, the replay's platform) go on INT/TERM. */
+    ts_tmp_install_handlers();
     if (argc < 2)
         return usage_error("missing COMMAND");
     const char *cmd = argv[1];

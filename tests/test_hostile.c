@@ -2,13 +2,17 @@
  * numbered defect of the issue and asserts on what a user sees: the exit status, the one-line
  * message, and which files exist afterwards. */
 #include <dirent.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include "common/outfile.h"
+#include "common/tmpfiles.h"
 #include "testutil.h"
 
 static const char *bundled(void)
@@ -350,6 +354,97 @@ static void test_results_checksums(void)
     free(err);
 }
 
+/* Defect 5, in the modules: a process killed by INT or TERM while it writes an output file,
+ * an output directory (convert --to ti) or a temporary file under TMPDIR leaves none of them. */
+static void test_interrupt_cleanup(void)
+{
+    const char *dir = tmp("interrupted");
+    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0755), 0);
+    static const int sigs[] = {SIGTERM, SIGINT};
+    for (int k = 0; k < 2; k++) {
+        pid_t pid = fork();
+        CU_ASSERT_FATAL(pid >= 0);
+        if (pid == 0) {
+            setenv("TMPDIR", dir, 1);
+            ts_tmp_install_handlers();
+            char path[1200], made[1200];
+            ts_outfile_t *f = NULL;
+            ts_outdir_t *d = NULL;
+            snprintf(path, sizeof path, "%s/out.json", dir);
+            if (ts_outfile_open(path, &f, NULL) != TS_OK)
+                _exit(3);
+            fputs("{\"partial\":", ts_outfile_stream(f));
+            fflush(ts_outfile_stream(f));
+            snprintf(path, sizeof path, "%s/ti", dir);
+            static const ts_outdir_kind_t kind = {"TI export", "ti.txt", NULL};
+            if (ts_outdir_open(path, &kind, &d, NULL) != TS_OK)
+                _exit(4);
+            snprintf(path, sizeof path, "%s/rank-0.txt", ts_outdir_path(d));
+            FILE *fp = fopen(path, "w");
+            if (!fp)
+                _exit(5);
+            fputs("0 init\n", fp);
+            fclose(fp);
+            if (ts_tmp_file("tunesim-platform", ".xml", made, sizeof made, NULL) != TS_OK ||
+                strncmp(made, dir, strlen(dir)) != 0)
+                _exit(6);
+            raise(sigs[k]);
+            _exit(7); /* not reached: the handler dies of the signal */
+        }
+        int status = 0;
+        CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+        CU_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == sigs[k]);
+        if (!WIFSIGNALED(status))
+            printf("\n  child exited with %d", WEXITSTATUS(status));
+        CU_ASSERT_EQUAL(count_prefixed(dir, ""), 2); /* "." and ".." */
+    }
+}
+
+/* Defect 5, end to end: the replay's platform XML is made under TMPDIR with an unpredictable
+ * name and unlinked as soon as it is open (SimGrid reads it through /proc/self/fd), so neither
+ * a running replay nor one killed by SIGKILL leaves a platform file (it used to be
+ * /tmp/tunesim-platform.PID.xml until the end of the run). */
+static void test_replay_platform_file(void)
+{
+    char gen[1200], trace[1200], cmd[4096];
+    snprintf(gen, sizeof gen, "%s", TS_CLI);
+    char *slash = strrchr(gen, '/');
+    CU_ASSERT_PTR_NOT_NULL_FATAL(slash);
+    snprintf(slash, sizeof gen - (size_t)(slash - gen), "/gen_coll_trace");
+    snprintf(trace, sizeof trace, "%s", tmp("slow.tss"));
+    /* 72 ranks x 20000 Allreduces: seconds of simulation after the platform is loaded. */
+    snprintf(cmd, sizeof cmd, "'%s' allreduce 72 20000 '%s' >/dev/null", gen, trace);
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    const char *dir = tmp("replay-tmp");
+    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0755), 0);
+    pid_t pid = fork();
+    CU_ASSERT_FATAL(pid >= 0);
+    if (pid == 0) {
+        setenv("TMPDIR", dir, 1);
+        if (!freopen("/dev/null", "w", stdout))
+            _exit(126);
+        execl(TS_CLI, TS_CLI, "replay", trace, "--nodes", "2", "--ppn", "36", (char *)NULL);
+        _exit(127);
+    }
+    char old_name[256];
+    snprintf(old_name, sizeof old_name, "/tmp/tunesim-platform.%d.xml", (int)pid);
+    /* Into the run (the platform is written and loaded in well under a second; a slower,
+     * sanitized build gets up to 30 s more for its name to go), before its end. */
+    usleep(1000 * 1000);
+    int status = 0;
+    for (int i = 0; i < 3000 && count_prefixed(dir, "tunesim-") != 0; i++)
+        usleep(10 * 1000);
+    CU_ASSERT_EQUAL(waitpid(pid, &status, WNOHANG), 0);
+    CU_ASSERT_EQUAL(count_prefixed(dir, "tunesim-"), 0);
+    CU_ASSERT(!exists(old_name));
+    kill(pid, SIGKILL);
+    CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+    CU_ASSERT(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    CU_ASSERT_EQUAL(count_prefixed(dir, "tunesim-"), 0);
+    CU_ASSERT(!exists(old_name));
+    unlink(old_name); /* what the old code left behind */
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -365,5 +460,9 @@ int main(void)
                 test_mpirun_counts);
     CU_add_test(s, "defect 6: results lines carry a checksum; NUL lines hide nothing",
                 test_results_checksums);
+    CU_add_test(s, "defect 5: INT/TERM remove temporary files and directories",
+                test_interrupt_cleanup);
+    CU_add_test(s, "defect 5: the replay's platform file is gone once loaded",
+                test_replay_platform_file);
     return tu_run_all();
 }
