@@ -191,6 +191,9 @@ typedef struct pslot {
 
 struct ts_params_s {
     pslot_t slot[TS_P__COUNT];
+    /* The model file applied last and the platform it was made for ("" if none): a replay on
+     * another platform is refused (ts_params_model_platform). */
+    char model_file[256], model_platform[64];
 };
 
 /* Copy s into buf (size n) for an error message: control characters become '?' and long
@@ -1232,6 +1235,15 @@ unsigned ts_params_tls(const ts_params_t *p)
 {
     return p ? p->slot[TS_P_UCX_TLS].v.tls : 0;
 }
+
+void ts_params_note_model(ts_params_t *p, const char *file, const char *platform)
+{
+    snprintf(p->model_file, sizeof p->model_file, "%s", file);
+    snprintf(p->model_platform, sizeof p->model_platform, "%s", platform);
+}
+
+const char *ts_params_model_file(const ts_params_t *p) { return p->model_file; }
+const char *ts_params_model_platform(const ts_params_t *p) { return p->model_platform; }
 
 int ts_params_is_set(const ts_params_t *p, ts_param_id id)
 {

@@ -320,8 +320,9 @@ static ts_status parse_header(ts_sets_t *s, char *line, int lineno)
     if (!ts_sets_valid_name(in)) {
         /* Quote at most a screenful of a bad name: it may be megabytes long. */
         int longer = strnlen(in, MAX_NAME + 1) > MAX_NAME;
-        ts_sets_add_error(s, "%s:%d: set name '%.*s%s': expected 1-%d characters of A-Z a-z 0-9 . _ + -",
-                          s->path, lineno, MAX_NAME, in, longer ? "..." : "", MAX_NAME);
+        ts_sets_add_error(s, "%s:%d: set name '%.*s%s': expected 1-%d characters of A-Z a-z "
+                          "0-9 . _ + -", s->path, lineno, MAX_NAME, in, longer ? "..." : "",
+                          MAX_NAME);
         sec_bad = 1;
     }
     if (s->nsections == s->seccap) {
@@ -646,7 +647,8 @@ ts_status ts_sets_open(const char *path, const char *text, ts_sets_t **out, ts_e
 {
     *out = NULL;
     ts_status st = TS_OK;
-    char *owned = text ? strdup(text) : ts_read_whole(path, NULL, &st, err);
+    size_t size = text ? strlen(text) : 0;
+    char *owned = text ? strdup(text) : ts_read_whole(path, &size, &st, err);
     if (!owned)
         return st != TS_OK ? st : ts_error_set(err, TS_ENOMEM, "out of memory");
     ts_sets_t *s = calloc(1, sizeof *s);
@@ -656,14 +658,18 @@ ts_status ts_sets_open(const char *path, const char *text, ts_sets_t **out, ts_e
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     }
     int lineno = 0;
-    for (char *line = owned, *next; line && st == TS_OK; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
+    /* Lines by length, not by NUL: a NUL byte must not hide the rest of its line. */
+    for (size_t pos = 0; pos < size && st == TS_OK;) {
+        char *line = owned + pos, *nl = memchr(line, '\n', size - pos);
+        size_t len = nl ? (size_t)(nl - line) : size - pos;
+        line[len] = '\0';
+        pos += len + 1;
         lineno++;
-        if (!next && !*line)
-            break;
-        st = parse_line(s, line, lineno);
+        if (strlen(line) != len)
+            st = ts_sets_add_error(s, "%s:%d: a NUL byte in the line (expected text)", path,
+                                   lineno);
+        else
+            st = parse_line(s, line, lineno);
     }
     free(owned);
     if (st == TS_OK && s->nsections == 0)

@@ -110,6 +110,13 @@ ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_p
     place.nodes_per_leaf = (int)ts_params_int(params, TS_P_NET_NODES_PER_LEAF);
     ts_status st = open_platform(opts->platform ? opts->platform : "bm-optimized3.36", &job->pf,
                                  err);
+    /* A calibration holds one platform's costs: on another it predicts nothing meaningful. */
+    const char *mp = ts_params_model_platform(params);
+    if (st == TS_OK && mp[0] && strcmp(mp, ts_platform_name(job->pf)) != 0)
+        st = ts_error_set(err, TS_EARG, "%s: a model file made for platform '%s', but the replay "
+                          "runs on '%s' (give --platform %s, or a model file made for %s)",
+                          ts_params_model_file(params), mp, ts_platform_name(job->pf), mp,
+                          ts_platform_name(job->pf));
     if (st == TS_OK)
         st = ts_placement_open(job->pf, &place, ts_trace_nranks(t), &job->pl, err);
     if (st == TS_OK)

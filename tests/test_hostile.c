@@ -138,7 +138,8 @@ static void test_out_of_range_values(void)
     } bad[] = {
         {"--set model.cpu.speed_ratio=-1", "model.cpu.speed_ratio: value '-1' out of range "
                                            "(expected 0.001 .. 1000)"},
-        {"-x UCX_MAX_RNDV_LANES=-3", "UCX_MAX_RNDV_LANES: value '-3' out of range (expected 1 .. 16)"},
+        {"-x UCX_MAX_RNDV_LANES=-3",
+         "UCX_MAX_RNDV_LANES: value '-3' out of range (expected 1 .. 16)"},
         {"-x UCX_MAX_EAGER_LANES=-1", "out of range (expected 1 .. 16)"},
         {"-x UCX_RNDV_PERF_DIFF=-100", "out of range (expected 0 .. 100)"},
         {"--set model.net.seg_size=0", "out of range (expected 1b .. 1gb)"},
@@ -445,6 +446,96 @@ static void test_replay_platform_file(void)
     unlink(old_name); /* what the old code left behind */
 }
 
+/* Occurrences of needle in hay. */
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay ? strstr(hay, needle) : NULL; p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* A copy of the bundled trace as a store whose rank 1 has a corrupt chunk. */
+static const char *corrupt_store(void)
+{
+    const char *st = tmp("corrupt.tss");
+    expect_cli(0, NULL, "convert '%s' -o '%s'", bundled(), st);
+    size_t n = 0;
+    char *b = tu_read_file(st, &n);
+    CU_ASSERT_FATAL(b && n > 200);
+    memset(b + n - 100, 0xff, 4);
+    FILE *fp = fopen(st, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fwrite(b, 1, n, fp);
+    fclose(fp);
+    free(b);
+    return st;
+}
+
+/* Defect 10, the smaller ones. */
+static void test_smaller_ones(void)
+{
+    /* A NUL byte inside a sets line is an error, not the silent end of the line. */
+    const char *sets = tmp("nul.sets");
+    FILE *fp = fopen(sets, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    static const char text[] = "[a]\n-x UCX_TLS=rc\0 -x UCX_ZCOPY_THRESH=bogus\n";
+    fwrite(text, 1, sizeof text - 1, fp);
+    fclose(fp);
+    char *out = NULL, *err = NULL, args[4096];
+    snprintf(args, sizeof args, "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1", bundled(),
+             sets);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
+    CU_ASSERT(err && strstr(err, "nul.sets:2: a NUL byte in the line (expected text)"));
+    free(out);
+    free(err);
+
+    /* A corrupt chunk names the trace once, and the sweep's failed sets line up. */
+    const char *bad = corrupt_store();
+    snprintf(args, sizeof args, "replay '%s' --nodes 2 --ppn 1", bad);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
+    CU_ASSERT(err && strstr(err, "rank 1, chunk"));
+    CU_ASSERT_EQUAL(count_of(err, "corrupt.tss"), 1);
+    free(out);
+    free(err);
+    sets = write_tmp("failing.sets", "[a]\n[longer-name]\n-x UCX_TLS=rc\n");
+    snprintf(args, sizeof args, "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1", bad, sets);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
+    const char *f = out ? strstr(out, "\nfailed\n") : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    const char *l1 = f + strlen("\nfailed\n"), *l2 = strchr(l1, '\n') + 1;
+    CU_ASSERT(strncmp(l1, "  a            /", 16) == 0);
+    CU_ASSERT(strncmp(l2, "  longer-name  /", 16) == 0);
+    free(out);
+    free(err);
+
+    /* A model file for another platform, or of an unknown version, is refused. */
+    const char *other = write_tmp(
+        "other.xml", "<?xml version=\"1.0\"?>\n<tunesim-model platform=\"localhost\" "
+                     "created-from=\"hand\" version=\"1\">\n  <param name=\"model.net.latency\" "
+                     "value=\"2us\" source=\"hand\"/>\n</tunesim-model>\n");
+    expect_cli(1, "other.xml: a model file made for platform 'localhost', but the replay runs "
+                  "on 'bm-optimized3.36'",
+               "replay '%s' --nodes 2 --ppn 1 --model '%s'", bundled(), other);
+    expect_cli(0, NULL, "replay '%s' --platform localhost --nodes 1 --ppn 2 --model '%s'",
+               bundled(), other);
+    const char *v2 = write_tmp(
+        "v2.xml", "<?xml version=\"1.0\"?>\n<tunesim-model platform=\"bm-optimized3.36\" "
+                  "created-from=\"hand\" version=\"2\">\n  <param name=\"model.net.latency\" "
+                  "value=\"2us\" source=\"hand\"/>\n</tunesim-model>\n");
+    expect_cli(1, "v2.xml:2: model file version 2 is not supported (expected 1)",
+               "replay '%s' --nodes 2 --ppn 1 --model '%s'", bundled(), v2);
+
+    /* A directory as a model file: tunesim's one line, nothing from libxml2 before it. */
+    snprintf(args, sizeof args, "replay '%s' --nodes 2 --ppn 1 --model '%s'", bundled(),
+             tu_tmpdir());
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
+    CU_ASSERT(err && strncmp(err, "tunesim: ", 9) == 0 && one_line(err));
+    CU_ASSERT(err && strstr(err, "not a regular file (expected a model file)"));
+    free(out);
+    free(err);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -455,7 +546,8 @@ int main(void)
     CU_add_test(s, "defect 8: out-of-range parameter values refused", test_out_of_range_values);
     CU_add_test(s, "defect 3: platform only for the nodes used", test_platform_only_used_nodes);
     CU_add_test(s, "defect 4: extreme latencies and rates refused", test_extreme_rates);
-    CU_add_test(s, "defect 7: sweep outputs checked before running", test_sweep_outputs_checked_first);
+    CU_add_test(s, "defect 7: sweep outputs checked before running",
+                test_sweep_outputs_checked_first);
     CU_add_test(s, "defect 9: mpirun -n / -N must match the trace and placement",
                 test_mpirun_counts);
     CU_add_test(s, "defect 6: results lines carry a checksum; NUL lines hide nothing",
@@ -464,5 +556,6 @@ int main(void)
                 test_interrupt_cleanup);
     CU_add_test(s, "defect 5: the replay's platform file is gone once loaded",
                 test_replay_platform_file);
+    CU_add_test(s, "defect 10: the smaller ones", test_smaller_ones);
     return tu_run_all();
 }
