@@ -27,23 +27,21 @@ const char *ts_tmp_dir(void)
     return d && *d ? d : "/tmp";
 }
 
-ts_status ts_tmp_file(const char *prefix, const char *suffix, char *buf, size_t n,
-                      ts_error_t *err)
+ts_status ts_tmp_file(const char *prefix, const char *suffix, char *buf, size_t n, ts_error_t *err)
 {
     int len = snprintf(buf, n, "%s/%s.XXXXXX%s", ts_tmp_dir(), prefix, suffix);
     if (len < 0 || (size_t)len >= n)
         return ts_error_set(err, TS_EIO, "%s: temporary directory name too long", ts_tmp_dir());
     int fd = mkstemps(buf, (int)strlen(suffix));
     if (fd < 0)
-        return ts_error_set(err, TS_EIO, "%s: cannot create a temporary file: %s",
-                            ts_tmp_dir(), strerror(errno));
+        return ts_error_set(err, TS_EIO, "%s: cannot create a temporary file: %s", ts_tmp_dir(),
+                            strerror(errno));
     close(fd);
     ts_tmp_register(buf, 0);
     return TS_OK;
 }
 
-FILE *ts_tmp_stream(const char *prefix, const char *suffix, char *buf, size_t n,
-                    ts_error_t *err)
+FILE *ts_tmp_stream(const char *prefix, const char *suffix, char *buf, size_t n, ts_error_t *err)
 {
     int len = snprintf(buf, n, "%s/%s.XXXXXX%s", ts_tmp_dir(), prefix, suffix);
     if (len < 0 || (size_t)len >= n) {

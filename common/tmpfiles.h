@@ -17,15 +17,13 @@ const char *ts_tmp_dir(void);
 /* Create an empty file TMPDIR/PREFIX.XXXXXXSUFFIX (suffix may be ""), its path in buf (size n),
  * registered for removal on INT/TERM. The caller removes it with ts_tmp_remove. TS_EIO with a
  * one-line message when it cannot be created. */
-ts_status ts_tmp_file(const char *prefix, const char *suffix, char *buf, size_t n,
-                      ts_error_t *err);
+ts_status ts_tmp_file(const char *prefix, const char *suffix, char *buf, size_t n, ts_error_t *err);
 
 /* The same, opened for writing and reading ("w+") and unlinked at once: nothing is left on
  * disk whatever ends the process, SIGKILL included. Others read it as /proc/self/fd/N
  * (fileno). The name used is written to buf (size n) for messages. NULL with err set when it
  * cannot be created. */
-FILE *ts_tmp_stream(const char *prefix, const char *suffix, char *buf, size_t n,
-                    ts_error_t *err);
+FILE *ts_tmp_stream(const char *prefix, const char *suffix, char *buf, size_t n, ts_error_t *err);
 
 /* Register a path this process created (a file, or a directory of plain files) for removal
  * on INT/TERM; ts_tmp_forget drops it (after it was renamed into place or removed). At most

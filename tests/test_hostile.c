@@ -28,7 +28,10 @@ static int exists(const char *p)
     return lstat(p, &st) == 0;
 }
 
-static int one_line(const char *s) { return s && *s && strchr(s, '\n') == strrchr(s, '\n'); }
+static int one_line(const char *s)
+{
+    return s && *s && strchr(s, '\n') == strrchr(s, '\n');
+}
 
 /* A path under the test's temporary directory, in one of a few rotating static buffers. */
 static const char *tmp(const char *name)
@@ -70,8 +73,8 @@ static void expect_cli(int want, const char *needle, const char *fmt, ...)
     int rc = tu_run_cli(args, &out, &err);
     int ok = rc == want && (!needle || (err && strstr(err, needle) && one_line(err)));
     if (!ok)
-        printf("\n  tunesim %s\n    exit %d (want %d), stderr: %s    want: %s\n", args, rc,
-               want, err ? err : "(none)\n", needle ? needle : "(anything)");
+        printf("\n  tunesim %s\n    exit %d (want %d), stderr: %s    want: %s\n", args, rc, want,
+               err ? err : "(none)\n", needle ? needle : "(anything)");
     CU_ASSERT(ok);
     free(out);
     free(err);
@@ -192,8 +195,10 @@ static void test_platform_only_used_nodes(void)
 {
     char cmd[4096], a[256], b[256];
     char *big = NULL, *small = NULL;
-    snprintf(cmd, sizeof cmd, "ulimit -f 102400; TMPDIR='%s' timeout 60 %s replay '%s' --nodes "
-             "100000 --ppn 1", tu_tmpdir(), TS_CLI, bundled());
+    snprintf(cmd, sizeof cmd,
+             "ulimit -f 102400; TMPDIR='%s' timeout 60 %s replay '%s' --nodes "
+             "100000 --ppn 1",
+             tu_tmpdir(), TS_CLI, bundled());
     int rc = run_sh(cmd, &big);
     CU_ASSERT_EQUAL(rc, 0);
     if (rc != 0)
@@ -248,28 +253,37 @@ static void test_sweep_outputs_checked_first(void)
 {
     const char *sets = write_tmp("two.sets", "[a]\n[b]\n-x UCX_TLS=self,sm,rc\n");
     const char *x = tmp("x.out"), *r = tmp("r.jsonl");
-    expect_cli(2, "are the same file", "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 "
-               "--results '%s' --json '%s'", bundled(), sets, x, x);
+    expect_cli(2, "are the same file",
+               "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 "
+               "--results '%s' --json '%s'",
+               bundled(), sets, x, x);
     CU_ASSERT(!exists(x));
-    expect_cli(2, "are the same file", "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 "
-               "--json '%s' --csv '%s' --results '%s'", bundled(), sets, x, x, r);
+    expect_cli(2, "are the same file",
+               "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 "
+               "--json '%s' --csv '%s' --results '%s'",
+               bundled(), sets, x, x, r);
     CU_ASSERT(!exists(x));
     CU_ASSERT(!exists(r));
     /* The same file by another name, and an output over an input. */
-    expect_cli(2, "are the same file", "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 "
-               "--json '%s' --csv '%s/./x.out' --results '%s'", bundled(), sets, x,
-               tu_tmpdir(), r);
+    expect_cli(2, "are the same file",
+               "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 "
+               "--json '%s' --csv '%s/./x.out' --results '%s'",
+               bundled(), sets, x, tu_tmpdir(), r);
     char *before = tu_read_file(sets, NULL);
-    expect_cli(2, "are the same file", "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 "
-               "--csv '%s' --results '%s'", bundled(), sets, sets, r);
+    expect_cli(2, "are the same file",
+               "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 "
+               "--csv '%s' --results '%s'",
+               bundled(), sets, sets, r);
     char *after = tu_read_file(sets, NULL);
     CU_ASSERT(before && after && strcmp(before, after) == 0);
     free(before);
     free(after);
     CU_ASSERT(!exists(r));
     /* A --plot prefix in a directory that does not exist: found before the sets run. */
-    expect_cli(1, "no directory", "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 --plot "
-               "'%s/nowhere/p' --results '%s'", bundled(), sets, tu_tmpdir(), r);
+    expect_cli(1, "no directory",
+               "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 --plot "
+               "'%s/nowhere/p' --results '%s'",
+               bundled(), sets, tu_tmpdir(), r);
     CU_ASSERT(!exists(r));
 }
 
@@ -483,8 +497,7 @@ static void test_smaller_ones(void)
     fwrite(text, 1, sizeof text - 1, fp);
     fclose(fp);
     char *out = NULL, *err = NULL, args[4096];
-    snprintf(args, sizeof args, "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1", bundled(),
-             sets);
+    snprintf(args, sizeof args, "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1", bundled(), sets);
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
     CU_ASSERT(err && strstr(err, "nul.sets:2: a NUL byte in the line (expected text)"));
     free(out);
@@ -514,8 +527,9 @@ static void test_smaller_ones(void)
         "other.xml", "<?xml version=\"1.0\"?>\n<tunesim-model platform=\"localhost\" "
                      "created-from=\"hand\" version=\"1\">\n  <param name=\"model.net.latency\" "
                      "value=\"2us\" source=\"hand\"/>\n</tunesim-model>\n");
-    expect_cli(1, "other.xml: a model file made for platform 'localhost', but the replay runs "
-                  "on 'bm-optimized3.36'",
+    expect_cli(1,
+               "other.xml: a model file made for platform 'localhost', but the replay runs "
+               "on 'bm-optimized3.36'",
                "replay '%s' --nodes 2 --ppn 1 --model '%s'", bundled(), other);
     expect_cli(0, NULL, "replay '%s' --platform localhost --nodes 1 --ppn 2 --model '%s'",
                bundled(), other);
