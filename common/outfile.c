@@ -124,17 +124,18 @@ static void remove_flat_dir(const char *dir)
 
 /* Whether the existing path may be replaced: it is absent, an empty directory, or a directory
  * of plain files that an output of this kind writes, its marker among them. */
-static ts_status check_replaceable(const char *path, const ts_outdir_kind_t *kind,
-                                   ts_error_t *err)
+static ts_status check_replaceable(const char *path, const ts_outdir_kind_t *kind, ts_error_t *err)
 {
     struct stat st;
     if (lstat(path, &st) != 0)
-        return errno == ENOENT ? TS_OK
-                               : ts_error_set(err, TS_EIO, "%s: cannot inspect: %s", path,
-                                              strerror(errno));
+        return errno == ENOENT
+                   ? TS_OK
+                   : ts_error_set(err, TS_EIO, "%s: cannot inspect: %s", path, strerror(errno));
     if (!S_ISDIR(st.st_mode))
-        return ts_error_set(err, TS_EARG, "%s: exists and is not a directory: expected a new "
-                            "directory or a previous %s", path, kind->what);
+        return ts_error_set(err, TS_EARG,
+                            "%s: exists and is not a directory: expected a new "
+                            "directory or a previous %s",
+                            path, kind->what);
     DIR *d = opendir(path);
     if (!d)
         return ts_error_set(err, TS_EIO, "%s: cannot read: %s", path, strerror(errno));
@@ -149,16 +150,18 @@ static ts_status check_replaceable(const char *path, const ts_outdir_kind_t *kin
         int plain = snprintf(p, sizeof p, "%s/%s", path, de->d_name) < (int)sizeof p &&
                     lstat(p, &st) == 0 && S_ISREG(st.st_mode);
         if (!plain || !kind->owns(de->d_name))
-            rc = ts_error_set(err, TS_EARG, "%s: exists and is not a previous %s (it holds "
+            rc = ts_error_set(err, TS_EARG,
+                              "%s: exists and is not a previous %s (it holds "
                               "'%s'): refusing to replace it; choose a new directory",
                               path, kind->what, de->d_name);
         marker |= strcmp(de->d_name, kind->marker) == 0;
     }
     closedir(d);
     if (rc == TS_OK && entries && !marker)
-        rc = ts_error_set(err, TS_EARG, "%s: exists and is not a previous %s (no %s): refusing "
-                          "to replace it; choose a new directory", path, kind->what,
-                          kind->marker);
+        rc = ts_error_set(err, TS_EARG,
+                          "%s: exists and is not a previous %s (no %s): refusing "
+                          "to replace it; choose a new directory",
+                          path, kind->what, kind->marker);
     return rc;
 }
 

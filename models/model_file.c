@@ -272,8 +272,7 @@ ts_status ts_model_read(const char *path, ts_model_t **out, ts_error_t *err)
     int regular = fstat(fileno(probe), &sb) == 0 && S_ISREG(sb.st_mode);
     fclose(probe);
     if (!regular)
-        return ts_error_set(err, TS_EARG, "%s: not a regular file (expected a model file)",
-                            path);
+        return ts_error_set(err, TS_EARG, "%s: not a regular file (expected a model file)", path);
     xmlParserCtxtPtr pctx = xmlNewParserCtxt();
     if (!pctx)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
@@ -301,8 +300,10 @@ ts_status ts_model_read(const char *path, ts_model_t **out, ts_error_t *err)
         /* A later format may mean other things by the same names: refuse it, do not guess. */
         char *ver = prop(root, "version");
         if (ver && strcmp(ver, "1") != 0)
-            st = ts_error_set(err, TS_EVERSION, "%s:%d: model file version %s is not "
-                              "supported (expected 1)", path, (int)xmlGetLineNo(root), ver);
+            st = ts_error_set(err, TS_EVERSION,
+                              "%s:%d: model file version %s is not "
+                              "supported (expected 1)",
+                              path, (int)xmlGetLineNo(root), ver);
         xmlFree(ver);
     }
     if (st == TS_OK) {

@@ -1242,8 +1242,14 @@ void ts_params_note_model(ts_params_t *p, const char *file, const char *platform
     snprintf(p->model_platform, sizeof p->model_platform, "%s", platform);
 }
 
-const char *ts_params_model_file(const ts_params_t *p) { return p->model_file; }
-const char *ts_params_model_platform(const ts_params_t *p) { return p->model_platform; }
+const char *ts_params_model_file(const ts_params_t *p)
+{
+    return p->model_file;
+}
+const char *ts_params_model_platform(const ts_params_t *p)
+{
+    return p->model_platform;
+}
 
 int ts_params_is_set(const ts_params_t *p, ts_param_id id)
 {
@@ -1339,8 +1345,8 @@ static void print_markdown(FILE *fp)
 static void print_text(FILE *fp)
 {
     enum { NCOL = 6 };
-    static const char *const head[NCOL] = {"name", "type", "default", "valid range", "unit",
-                                           "meaning"};
+    static const char *const head[NCOL] = {"name",        "type", "default",
+                                           "valid range", "unit", "meaning"};
     static char range[TS_P__COUNT][96];
     int w[NCOL];
     for (int c = 0; c < NCOL; c++)
@@ -1349,8 +1355,8 @@ static void print_text(FILE *fp)
         const ts_param_def_t *d = &DEFS[i];
         if (!ts_param_range_text((ts_param_id)i, range[i], sizeof range[i])[0])
             snprintf(range[i], sizeof range[i], "-");
-        const char *col[NCOL] = {d->name, TYPES[d->type].name, d->default_text, range[i],
-                                 d->unit[0] ? d->unit : "-", d->help};
+        const char *col[NCOL] = {d->name,  TYPES[d->type].name,        d->default_text,
+                                 range[i], d->unit[0] ? d->unit : "-", d->help};
         for (int c = 0; c < NCOL; c++)
             if ((int)strlen(col[c]) > w[c])
                 w[c] = (int)strlen(col[c]);

@@ -320,9 +320,10 @@ static ts_status parse_header(ts_sets_t *s, char *line, int lineno)
     if (!ts_sets_valid_name(in)) {
         /* Quote at most a screenful of a bad name: it may be megabytes long. */
         int longer = strnlen(in, MAX_NAME + 1) > MAX_NAME;
-        ts_sets_add_error(s, "%s:%d: set name '%.*s%s': expected 1-%d characters of A-Z a-z "
-                          "0-9 . _ + -", s->path, lineno, MAX_NAME, in, longer ? "..." : "",
-                          MAX_NAME);
+        ts_sets_add_error(s,
+                          "%s:%d: set name '%.*s%s': expected 1-%d characters of A-Z a-z "
+                          "0-9 . _ + -",
+                          s->path, lineno, MAX_NAME, in, longer ? "..." : "", MAX_NAME);
         sec_bad = 1;
     }
     if (s->nsections == s->seccap) {
@@ -666,8 +667,8 @@ ts_status ts_sets_open(const char *path, const char *text, ts_sets_t **out, ts_e
         pos += len + 1;
         lineno++;
         if (strlen(line) != len)
-            st = ts_sets_add_error(s, "%s:%d: a NUL byte in the line (expected text)", path,
-                                   lineno);
+            st =
+                ts_sets_add_error(s, "%s:%d: a NUL byte in the line (expected text)", path, lineno);
         else
             st = parse_line(s, line, lineno);
     }

@@ -136,8 +136,10 @@ static int cmd_convert(int argc, char **argv)
     struct stat sb;
     if (strcmp(to, "store") == 0 && lstat(out, &sb) == 0 &&
         !(S_ISREG(sb.st_mode) && (sb.st_size == 0 || ts_store_is_store(out) == 1))) {
-        ts_error_set(&err, TS_EARG, "%s: exists and is not a tunesim store: refusing to "
-                     "replace it; choose a new output file", out);
+        ts_error_set(&err, TS_EARG,
+                     "%s: exists and is not a tunesim store: refusing to "
+                     "replace it; choose a new output file",
+                     out);
         return fail(&err);
     }
     ts_trace_t *t;

@@ -89,8 +89,10 @@ static ts_status parse_opts(int argc, char **argv, ts_params_t *params, replay_o
         /* The pasted line describes the run being predicted: a placement option that says
          * otherwise is a contradiction, not an override. */
         if (st == TS_OK && info.ppn > 0 && o->place.ppn && o->place.ppn != info.ppn)
-            st = ts_error_set(err, TS_EUSAGE, "replay: --mpirun places %d ranks per node (-N), "
-                              "--ppn %d", info.ppn, o->place.ppn);
+            st = ts_error_set(err, TS_EUSAGE,
+                              "replay: --mpirun places %d ranks per node (-N), "
+                              "--ppn %d",
+                              info.ppn, o->place.ppn);
         if (st == TS_OK && !o->place.ppn && info.ppn > 0)
             o->place.ppn = info.ppn;
         if (st == TS_OK && info.map_by[0] && strncmp(info.map_by, "ppr:", 4) != 0)
@@ -121,9 +123,10 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
      * than replay the trace's ranks under a line that claims another count. */
     int32_t nranks = ts_trace_nranks(ts_job_trace(jt));
     if (o.mpirun_ranks > 0 && o.mpirun_ranks != nranks) {
-        st = ts_error_set(err, TS_EARG, "%s: --mpirun runs %d rank%s, but the trace has %d: "
-                          "the line must be the traced run's", o.trace, o.mpirun_ranks,
-                          o.mpirun_ranks == 1 ? "" : "s", (int)nranks);
+        st = ts_error_set(err, TS_EARG,
+                          "%s: --mpirun runs %d rank%s, but the trace has %d: "
+                          "the line must be the traced run's",
+                          o.trace, o.mpirun_ranks, o.mpirun_ranks == 1 ? "" : "s", (int)nranks);
         goto done;
     }
     if ((st = ts_job_prepare(ts_job_trace(jt), o.trace, params, &jo, &job, err)) != TS_OK)

@@ -42,7 +42,7 @@ ts_status ts_job_trace_open(const char *path, ts_job_trace_t **out, ts_error_t *
         if ((st = ts_tmp_file("tunesim-trace", ".tss", jt->tss, sizeof jt->tss, err)) != TS_OK)
             jt->tss[0] = '\0';
         else if ((st = ts_store_write(jt->trace, jt->tss, err)) == TS_OK &&
-            (st = ts_trace_open(jt->tss, &s, err)) == TS_OK) {
+                 (st = ts_trace_open(jt->tss, &s, err)) == TS_OK) {
             ts_trace_close(jt->trace);
             jt->trace = s;
             /* The open store reads through its descriptor (inherited by forked workers), so
@@ -113,7 +113,8 @@ ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_p
     /* A calibration holds one platform's costs: on another it predicts nothing meaningful. */
     const char *mp = ts_params_model_platform(params);
     if (st == TS_OK && mp[0] && strcmp(mp, ts_platform_name(job->pf)) != 0)
-        st = ts_error_set(err, TS_EARG, "%s: a model file made for platform '%s', but the replay "
+        st = ts_error_set(err, TS_EARG,
+                          "%s: a model file made for platform '%s', but the replay "
                           "runs on '%s' (give --platform %s, or a model file made for %s)",
                           ts_params_model_file(params), mp, ts_platform_name(job->pf), mp,
                           ts_platform_name(job->pf));
@@ -159,8 +160,7 @@ ts_status ts_job_run(ts_job_t *job, ts_error_t *err)
     if (st == TS_OK && fflush(fp) != 0)
         st = ts_error_set(err, TS_EIO, "%s: write failed: %s", xml, strerror(errno));
     snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fileno(fp));
-    const char **hosts = st == TS_OK ? calloc((size_t)ts_trace_nranks(t) + 1, sizeof *hosts)
-                                     : NULL;
+    const char **hosts = st == TS_OK ? calloc((size_t)ts_trace_nranks(t) + 1, sizeof *hosts) : NULL;
     if (!hosts) {
         fclose(fp);
         return st != TS_OK ? st : ts_error_set(err, TS_ENOMEM, "out of memory");
@@ -172,7 +172,9 @@ ts_status ts_job_run(ts_job_t *job, ts_error_t *err)
         .trace_name = job->trace_name,
         .proto = job->pm,
         .coll = job->coll,
-        .layout = {.platform_xml = fdpath, .rank_host = hosts, .locality = layout_locality,
+        .layout = {.platform_xml = fdpath,
+                   .rank_host = hosts,
+                   .locality = layout_locality,
                    .locality_ctx = job->pl},
         .compute_scale = ts_params_double(job->params, TS_P_CPU_SPEED_RATIO),
         .flowless_bytes = ts_params_size(job->params, TS_P_NET_FLOWLESS_BYTES, 0),

@@ -311,8 +311,8 @@ static void load_records(const char *path, json_object *arr)
             json_object_put(j);
             fprintf(stderr, "note: %s:%d: %s: its set runs again\n", path, lineno,
                     strlen(line) != len ? "NUL bytes in the line"
-                    : !ok              ? "the checksum does not match (edited or damaged)"
-                                       : "not a result record");
+                    : !ok               ? "the checksum does not match (edited or damaged)"
+                                        : "not a result record");
         }
     }
     free(text);
@@ -1101,7 +1101,8 @@ static ts_status merge(const sweep_opts_t *o, ts_error_t *err)
     return st;
 }
 
-/* ---- outputs, checked before anything runs ------------------------------------------------------ */
+/* ---- outputs, checked before anything runs ------------------------------------------------------
+ */
 
 /* Where path would be: its directory resolved (realpath) and its last name; NULL when the
  * directory does not exist. Caller frees. */
@@ -1142,8 +1143,7 @@ static ts_status check_writable(const char *flag, const char *path, ts_error_t *
     snprintf(dir, sizeof dir, "%.*s", slash ? (slash == path ? 1 : (int)(slash - path)) : 1,
              slash ? path : ".");
     if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return ts_error_set(err, TS_EIO, "%s %s: no directory %s to write it in", flag, path,
-                            dir);
+        return ts_error_set(err, TS_EIO, "%s %s: no directory %s to write it in", flag, path, dir);
     if (access(dir, W_OK | X_OK) != 0)
         return ts_error_set(err, TS_EIO, "%s %s: cannot write in %s: %s", flag, path, dir,
                             strerror(errno));
@@ -1198,9 +1198,10 @@ static ts_status check_outputs(const sweep_opts_t *o, ts_error_t *err)
     for (int i = 0; i < n && st == TS_OK; i++)
         for (int j = i + 1; j < n && st == TS_OK; j++)
             if ((!f[i].input || !f[j].input) && same_file(f[i].path, f[j].path))
-                st = ts_error_set(err, TS_EUSAGE, "sweep: %s %s and %s %s are the same file: "
-                                  "give each output a path of its own", f[i].flag, f[i].path,
-                                  f[j].flag, f[j].path);
+                st = ts_error_set(err, TS_EUSAGE,
+                                  "sweep: %s %s and %s %s are the same file: "
+                                  "give each output a path of its own",
+                                  f[i].flag, f[i].path, f[j].flag, f[j].path);
     for (int i = 0; i < n && st == TS_OK; i++)
         if (!f[i].input)
             st = check_writable(f[i].flag, f[i].path, err);

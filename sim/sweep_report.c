@@ -273,8 +273,8 @@ void ts_sweep_print_table(const ts_sweep_report_t *r, FILE *fp)
     int failed = 0;
     for (int i = 0; i < r->n; i++)
         if (!r->entries[i].result)
-            fprintf(fp, "%s  %-*s  %s\n", failed++ ? "" : "\nfailed\n", namew,
-                    r->entries[i].name, r->entries[i].error ? r->entries[i].error : "no result");
+            fprintf(fp, "%s  %-*s  %s\n", failed++ ? "" : "\nfailed\n", namew, r->entries[i].name,
+                    r->entries[i].error ? r->entries[i].error : "no result");
     rank_free(&k);
 }
 
