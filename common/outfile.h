@@ -20,9 +20,19 @@ ts_status ts_outfile_commit(ts_outfile_t *f, ts_error_t *err);
 void ts_outfile_abort(ts_outfile_t *f);
 
 /* The same for a directory: files are written into a temporary directory that replaces
- * path when committed (an existing path is moved aside and removed). */
+ * path when committed (an existing path is moved aside and removed). Replacing deletes, so an
+ * existing path is replaced only when it is empty or a previous output of the same kind: a
+ * directory of plain files whose every name kind->owns accepts, kind->marker among them. */
+typedef struct ts_outdir_kind_s {
+    const char *what;              /* for messages, e.g. "TI export" */
+    const char *marker;            /* a file every output of this kind has, e.g. "ti.txt" */
+    int (*owns)(const char *name); /* whether such an output writes a file of this name */
+} ts_outdir_kind_t;
 typedef struct ts_outdir_s ts_outdir_t;
-ts_status ts_outdir_open(const char *path, ts_outdir_t **out, ts_error_t *err);
+/* Fails with TS_EARG and nothing touched when path exists and is not empty nor such an output;
+ * the check is repeated by ts_outdir_commit. */
+ts_status ts_outdir_open(const char *path, const ts_outdir_kind_t *kind, ts_outdir_t **out,
+                         ts_error_t *err);
 /* Path of the temporary directory to write files into. */
 const char *ts_outdir_path(const ts_outdir_t *d);
 ts_status ts_outdir_commit(ts_outdir_t *d, ts_error_t *err);

@@ -160,8 +160,13 @@ static double read_value(const ts_params_t *p, int k)
     return cand_is_bw(k) ? ts_params_bw(p, CANDIDATES[k]) : ts_params_seconds(p, CANDIDATES[k]);
 }
 
+/* Set candidate k to v, kept inside its valid range (models/params_range.h): the fit's trial
+ * steps may wander outside, where the parameter parser would refuse them. */
 static ts_status set_value(ts_params_t *p, int k, double v, ts_error_t *err)
 {
+    double lo, hi;
+    if (ts_param_range(CANDIDATES[k], &lo, &hi))
+        v = v < lo ? lo : v > hi ? hi : v;
     char buf[64];
     snprintf(buf, sizeof buf, cand_is_bw(k) ? "%.17gB/s" : "%.17gs", v);
     return ts_params_set(p, ts_param_def(CANDIDATES[k])->name, buf, err);

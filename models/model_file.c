@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -266,7 +267,12 @@ ts_status ts_model_read(const char *path, ts_model_t **out, ts_error_t *err)
     if (!probe)
         return ts_error_set(err, TS_ENOENT, "%s: cannot read the model file: %s", path,
                             strerror(errno));
+    /* A directory opens too, and libxml2 would print its own I/O error before ours. */
+    struct stat sb;
+    int regular = fstat(fileno(probe), &sb) == 0 && S_ISREG(sb.st_mode);
     fclose(probe);
+    if (!regular)
+        return ts_error_set(err, TS_EARG, "%s: not a regular file (expected a model file)", path);
     xmlParserCtxtPtr pctx = xmlNewParserCtxt();
     if (!pctx)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
@@ -290,6 +296,16 @@ ts_status ts_model_read(const char *path, ts_model_t **out, ts_error_t *err)
     ts_status st = validate(path, doc, err);
     ts_model_t *m = NULL;
     xmlNodePtr root = xmlDocGetRootElement(doc);
+    if (st == TS_OK) {
+        /* A later format may mean other things by the same names: refuse it, do not guess. */
+        char *ver = prop(root, "version");
+        if (ver && strcmp(ver, "1") != 0)
+            st = ts_error_set(err, TS_EVERSION,
+                              "%s:%d: model file version %s is not "
+                              "supported (expected 1)",
+                              path, (int)xmlGetLineNo(root), ver);
+        xmlFree(ver);
+    }
     if (st == TS_OK) {
         char *pf = prop(root, "platform"), *cf = prop(root, "created-from");
         m = ts_model_new(pf, cf);
@@ -354,6 +370,8 @@ ts_status ts_model_apply_file(const char *path, ts_params_t *p, ts_error_t *err)
     if (st == TS_OK)
         for (size_t i = 0; i < m->nparams && st == TS_OK; i++)
             st = ts_params_set(p, m->params[i].name, m->params[i].value, err);
+    if (st == TS_OK)
+        ts_params_note_model(p, path, m->platform);
     ts_params_free(work);
     ts_model_free(m);
     return st;

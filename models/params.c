@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "model_file.h"
+#include "params_range.h"
 
 /* ---- the table ------------------------------------------------------------------------ */
 
@@ -26,6 +27,16 @@ static const char *const ID_NAMES[TS_P__COUNT] = {
 #define TS__IDNAME(id, name, type, def, unit, source, help) #id,
     TS_PARAM_TABLE(TS__IDNAME)
 #undef TS__IDNAME
+};
+
+/* Valid ranges (params_range.h), by id; has = 0 where a row has none. */
+static const struct prange {
+    int has;
+    double min, max;
+} RANGES[TS_P__COUNT] = {
+#define TS__RANGE(id, lo, hi) [TS_P_##id] = {1, (lo), (hi)},
+    TS_PARAM_RANGES(TS__RANGE)
+#undef TS__RANGE
 };
 
 static const char MCA_ENV_PREFIX[] = "OMPI_MCA_";
@@ -72,6 +83,75 @@ const ts_param_def_t *ts_param_def(ts_param_id id)
     return ((unsigned)id < TS_P__COUNT) ? &DEFS[id] : NULL;
 }
 
+int ts_param_range(ts_param_id id, double *min, double *max)
+{
+    if ((unsigned)id >= TS_P__COUNT || !RANGES[id].has)
+        return 0;
+    *min = RANGES[id].min;
+    *max = RANGES[id].max;
+    return 1;
+}
+
+/* One bound in the syntax of the parameter's type, with the largest unit that shows it
+ * exactly (sizes) or with a mantissa of at least 1 (times, rates). */
+static void bound_text(ts_param_type t, double v, char *buf, size_t n)
+{
+    static const struct {
+        const char *unit;
+        double scale;
+    } sizes[] = {{"gb", 1073741824.0}, {"mb", 1048576.0}, {"kb", 1024.0}},
+      times[] = {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}},
+      rates[] = {{"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6}, {"KB/s", 1e3}};
+    if (isinf(v)) {
+        snprintf(buf, n, "inf");
+        return;
+    }
+    switch (t) {
+    case TS_PT_SIZE:
+    case TS_PT_SIZE2:
+        for (size_t u = 0; u < sizeof sizes / sizeof sizes[0]; u++)
+            if (v >= sizes[u].scale && fmod(v, sizes[u].scale) == 0) {
+                snprintf(buf, n, "%.15g%s", v / sizes[u].scale, sizes[u].unit);
+                return;
+            }
+        snprintf(buf, n, "%.15gb", v);
+        return;
+    case TS_PT_TIME:
+        for (size_t u = 0; u < sizeof times / sizeof times[0]; u++)
+            if (v >= times[u].scale) {
+                snprintf(buf, n, "%.15g%s", v / times[u].scale, times[u].unit);
+                return;
+            }
+        snprintf(buf, n, v == 0 ? "0s" : "%.15gs", v);
+        return;
+    case TS_PT_BW:
+        for (size_t u = 0; u < sizeof rates / sizeof rates[0]; u++)
+            if (v >= rates[u].scale) {
+                snprintf(buf, n, "%.15g%s", v / rates[u].scale, rates[u].unit);
+                return;
+            }
+        snprintf(buf, n, "%.15gB/s", v);
+        return;
+    default:
+        snprintf(buf, n, "%.15g", v);
+        return;
+    }
+}
+
+const char *ts_param_range_text(ts_param_id id, char *buf, size_t n)
+{
+    double lo, hi;
+    if (n)
+        buf[0] = '\0';
+    if (!ts_param_range(id, &lo, &hi))
+        return buf;
+    char a[40], b[40];
+    bound_text(DEFS[id].type, lo, a, sizeof a);
+    bound_text(DEFS[id].type, hi, b, sizeof b);
+    snprintf(buf, n, "%s .. %s", a, b);
+    return buf;
+}
+
 static int is_mca(ts_param_id id)
 {
     return strncmp(ID_NAMES[id], "MCA_", 4) == 0;
@@ -111,6 +191,9 @@ typedef struct pslot {
 
 struct ts_params_s {
     pslot_t slot[TS_P__COUNT];
+    /* The model file applied last and the platform it was made for ("" if none): a replay on
+     * another platform is refused (ts_params_model_platform). */
+    char model_file[256], model_platform[64];
 };
 
 /* Copy s into buf (size n) for an error message: control characters become '?' and long
@@ -437,6 +520,32 @@ static int parse_tls(const char *s, unsigned *out, char *bad, size_t badn)
     return *out ? 1 : -2;
 }
 
+/* Whether a parsed value lies in the parameter's range; the special sizes and "auto" rates
+ * are always allowed. */
+static int in_range(ts_param_id id, const pvalue_t *v)
+{
+    double lo, hi;
+    if (!ts_param_range(id, &lo, &hi))
+        return 1;
+    switch (DEFS[id].type) {
+    case TS_PT_SIZE:
+    case TS_PT_SIZE2:
+        for (int k = 0; k < 2; k++)
+            if (v->size[k] < TS_SIZE_INF && ((double)v->size[k] < lo || (double)v->size[k] > hi))
+                return 0;
+        return 1;
+    case TS_PT_BW:
+        return v->num == 0 || (v->num >= lo && v->num <= hi);
+    case TS_PT_TIME:
+    case TS_PT_DOUBLE:
+        return v->num >= lo && v->num <= hi;
+    case TS_PT_INT:
+        return (double)v->i >= lo && (double)v->i <= hi;
+    default:
+        return 1;
+    }
+}
+
 /* Parse text as a value of parameter id into *v. On error fills err (may be NULL) with
  * "NAME: bad value 'TEXT' (expected ...)" and returns TS_EARG. */
 static ts_status parse_value(ts_param_id id, const char *text, pvalue_t *v, ts_error_t *err)
@@ -503,6 +612,11 @@ static ts_status parse_value(ts_param_id id, const char *text, pvalue_t *v, ts_e
         ok = 1;
         break;
     }
+    char range[96];
+    ts_param_range_text(id, range, sizeof range);
+    if (ok && !in_range(id, v))
+        return ts_error_set(err, TS_EARG, "%s: value '%s' out of range (expected %s)", d->name,
+                            shown(text, sv, sizeof sv), range);
     if (ok)
         return TS_OK;
     return ts_error_set(err, TS_EARG, "%s: bad value '%s' (expected %s)", d->name,
@@ -1122,6 +1236,21 @@ unsigned ts_params_tls(const ts_params_t *p)
     return p ? p->slot[TS_P_UCX_TLS].v.tls : 0;
 }
 
+void ts_params_note_model(ts_params_t *p, const char *file, const char *platform)
+{
+    snprintf(p->model_file, sizeof p->model_file, "%s", file);
+    snprintf(p->model_platform, sizeof p->model_platform, "%s", platform);
+}
+
+const char *ts_params_model_file(const ts_params_t *p)
+{
+    return p->model_file;
+}
+const char *ts_params_model_platform(const ts_params_t *p)
+{
+    return p->model_platform;
+}
+
 int ts_params_is_set(const ts_params_t *p, ts_param_id id)
 {
     return p && (unsigned)id < TS_P__COUNT && p->slot[id].text != NULL;
@@ -1191,13 +1320,18 @@ static void print_markdown(FILE *fp)
           "with `--mca NAME VALUE` (or `-x OMPI_MCA_NAME=VALUE`), and tunesim's own `model.*` "
           "constants with `--set NAME=VALUE`.\n"
           "\n"
-          "| name | type | default | unit | meaning | default from |\n"
-          "|---|---|---|---|---|---|\n",
+          "Values outside a parameter's valid range (`auto` and `inf` aside) are refused; the "
+          "ranges are in models/params_range.h.\n"
+          "\n"
+          "| name | type | default | valid range | unit | meaning | default from |\n"
+          "|---|---|---|---|---|---|---|\n",
           fp);
     for (int i = 0; i < TS_P__COUNT; i++) {
         const ts_param_def_t *d = &DEFS[i];
-        fprintf(fp, "| `%s` | %s | `%s` | %s | ", d->name, TYPES[d->type].name, d->default_text,
-                d->unit);
+        char range[96];
+        ts_param_range_text((ts_param_id)i, range, sizeof range);
+        fprintf(fp, "| `%s` | %s | `%s` | %s | %s | ", d->name, TYPES[d->type].name,
+                d->default_text, range[0] ? range : "-", d->unit);
         md_cell(fp, d->help);
         fputs(" | ", fp);
         md_cell(fp, d->source);
@@ -1210,24 +1344,30 @@ static void print_markdown(FILE *fp)
 
 static void print_text(FILE *fp)
 {
-    static const char *const head[5] = {"name", "type", "default", "unit", "meaning"};
-    int w[5];
-    for (int c = 0; c < 5; c++)
+    enum { NCOL = 6 };
+    static const char *const head[NCOL] = {"name",        "type", "default",
+                                           "valid range", "unit", "meaning"};
+    static char range[TS_P__COUNT][96];
+    int w[NCOL];
+    for (int c = 0; c < NCOL; c++)
         w[c] = (int)strlen(head[c]);
     for (int i = 0; i < TS_P__COUNT; i++) {
         const ts_param_def_t *d = &DEFS[i];
-        const char *col[5] = {d->name, TYPES[d->type].name, d->default_text,
-                              d->unit[0] ? d->unit : "-", d->help};
-        for (int c = 0; c < 5; c++)
+        if (!ts_param_range_text((ts_param_id)i, range[i], sizeof range[i])[0])
+            snprintf(range[i], sizeof range[i], "-");
+        const char *col[NCOL] = {d->name,  TYPES[d->type].name,        d->default_text,
+                                 range[i], d->unit[0] ? d->unit : "-", d->help};
+        for (int c = 0; c < NCOL; c++)
             if ((int)strlen(col[c]) > w[c])
                 w[c] = (int)strlen(col[c]);
     }
-    fprintf(fp, "%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", w[0], head[0], w[1], head[1], w[2], head[2],
-            w[3], head[3], w[4], head[4], "default from");
+    fprintf(fp, "%-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", w[0], head[0], w[1], head[1], w[2],
+            head[2], w[3], head[3], w[4], head[4], w[5], head[5], "default from");
     for (int i = 0; i < TS_P__COUNT; i++) {
         const ts_param_def_t *d = &DEFS[i];
-        fprintf(fp, "%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", w[0], d->name, w[1], TYPES[d->type].name,
-                w[2], d->default_text, w[3], d->unit[0] ? d->unit : "-", w[4], d->help, d->source);
+        fprintf(fp, "%-*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", w[0], d->name, w[1],
+                TYPES[d->type].name, w[2], d->default_text, w[3], range[i], w[4],
+                d->unit[0] ? d->unit : "-", w[5], d->help, d->source);
     }
 }
 

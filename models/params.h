@@ -57,6 +57,14 @@ typedef struct ts_param_def_s {
     ts_param_type type;
 } ts_param_def_t;
 const ts_param_def_t *ts_param_def(ts_param_id id);
+/* The valid range of a numeric parameter (models/params_range.h), inclusive, in its base unit
+ * (bytes, seconds, bytes/s, plain number): 1 with *min and *max set, or 0 when it has none
+ * (ENUM, TLS, BOOL and STRING parameters; for a numeric one a mistake that test_params
+ * catches). Values outside it are refused by every parser (ts_params_set and all above it). */
+int ts_param_range(ts_param_id id, double *min, double *max);
+/* The range as users write values, e.g. "1 .. 16" or "0s .. 1s", in buf (size n); "" when
+ * there is none. Returns buf. */
+const char *ts_param_range_text(ts_param_id id, char *buf, size_t n);
 /* Find by name: exact UCX / MCA / model name; MCA names also with an OMPI_MCA_ prefix. */
 int ts_param_find(const char *name); /* id or -1 */
 
@@ -113,6 +121,13 @@ int ts_params_bool(const ts_params_t *p, ts_param_id id);
  * default's text). Owned by p: valid until the parameter is set again or p is freed. */
 const char *ts_params_str(const ts_params_t *p, ts_param_id id);
 unsigned ts_params_tls(const ts_params_t *p);                     /* ts_tl bits */
+/* The model file applied last (--model FILE) and the platform it was made for; "" when
+ * none. ts_model_apply_file records them with ts_params_note_model (texts copied, truncated
+ * to 255 / 63 characters), so that a replay can refuse a model made for another platform. */
+void ts_params_note_model(ts_params_t *p, const char *file, const char *platform);
+const char *ts_params_model_file(const ts_params_t *p);
+const char *ts_params_model_platform(const ts_params_t *p);
+
 /* Whether the user set it (as opposed to its default). */
 int ts_params_is_set(const ts_params_t *p, ts_param_id id);
 

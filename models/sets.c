@@ -41,6 +41,7 @@ typedef struct entry_s {
 typedef struct section_s {
     char *name;
     int line, grid;
+    int bad_name; /* already reported: its lines are checked, but it makes no sets */
     int nentries, cap;
     entry_t *entries;
 } section_t;
@@ -311,14 +312,20 @@ static ts_status parse_header(ts_sets_t *s, char *line, int lineno)
     }
     *close = '\0';
     char *in = trim(line + 1);
-    int grid = 0;
+    int grid = 0, sec_bad = 0;
     if (strncmp(in, "grid", 4) == 0 && (in[4] == ' ' || in[4] == '\t')) {
         grid = 1;
         in = trim(in + 4);
     }
-    if (!ts_sets_valid_name(in))
-        ts_sets_add_error(s, "%s:%d: set name '%s': expected 1-%d characters of A-Z a-z 0-9 . _ + -",
-                          s->path, lineno, in, MAX_NAME);
+    if (!ts_sets_valid_name(in)) {
+        /* Quote at most a screenful of a bad name: it may be megabytes long. */
+        int longer = strnlen(in, MAX_NAME + 1) > MAX_NAME;
+        ts_sets_add_error(s,
+                          "%s:%d: set name '%.*s%s': expected 1-%d characters of A-Z a-z "
+                          "0-9 . _ + -",
+                          s->path, lineno, MAX_NAME, in, longer ? "..." : "", MAX_NAME);
+        sec_bad = 1;
+    }
     if (s->nsections == s->seccap) {
         int cap = s->seccap ? 2 * s->seccap : 16;
         section_t *n = realloc(s->sections, (size_t)cap * sizeof *n);
@@ -333,6 +340,7 @@ static ts_status parse_header(ts_sets_t *s, char *line, int lineno)
         return TS_ENOMEM;
     sec->line = lineno;
     sec->grid = grid;
+    sec->bad_name = sec_bad;
     s->nsections++;
     return TS_OK;
 }
@@ -572,8 +580,12 @@ static ts_status expand(ts_sets_t *s, const section_t *sec)
     if (total + s->nsets > MAX_SETS)
         return ts_sets_add_error(s, "%s:%d: [grid %s] expands to %.0f sets, more than the limit "
                                  "of %d", s->path, sec->line, sec->name, total, MAX_SETS);
+    if (sec->bad_name)
+        return TS_OK;
     int *pick = calloc((size_t)naxes + 1, sizeof *pick), *size = calloc((size_t)naxes + 1, sizeof *size);
-    char *name = malloc(MAX_NAME + 16 * ((size_t)naxes + 1));
+    /* The section's name is at most MAX_NAME here; each axis adds "-N", N < MAX_SETS. */
+    size_t cap = strlen(sec->name) + 16 * ((size_t)naxes + 1);
+    char *name = malloc(cap);
     ts_status st = TS_OK;
     if (!pick || !size || !name) {
         st = TS_ENOMEM;
@@ -583,9 +595,9 @@ static ts_status expand(ts_sets_t *s, const section_t *sec)
         if (sec->entries[e].nvalues > 1)
             size[a++] = sec->entries[e].nvalues;
     for (;;) {
-        int len = sprintf(name, "%s", sec->name);
+        int len = snprintf(name, cap, "%s", sec->name);
         for (int a = 0; a < naxes; a++)
-            len += sprintf(name + len, "-%d", pick[a] + 1);
+            len += snprintf(name + len, cap - (size_t)len, "-%d", pick[a] + 1);
         if (naxes && len > MAX_NAME)
             st = ts_sets_add_error(s, "%s:%d: [grid %s] generated set names such as '%s' are "
                                    "longer than %d characters: shorten the grid's name",
@@ -636,7 +648,8 @@ ts_status ts_sets_open(const char *path, const char *text, ts_sets_t **out, ts_e
 {
     *out = NULL;
     ts_status st = TS_OK;
-    char *owned = text ? strdup(text) : ts_read_whole(path, NULL, &st, err);
+    size_t size = text ? strlen(text) : 0;
+    char *owned = text ? strdup(text) : ts_read_whole(path, &size, &st, err);
     if (!owned)
         return st != TS_OK ? st : ts_error_set(err, TS_ENOMEM, "out of memory");
     ts_sets_t *s = calloc(1, sizeof *s);
@@ -646,14 +659,18 @@ ts_status ts_sets_open(const char *path, const char *text, ts_sets_t **out, ts_e
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     }
     int lineno = 0;
-    for (char *line = owned, *next; line && st == TS_OK; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
+    /* Lines by length, not by NUL: a NUL byte must not hide the rest of its line. */
+    for (size_t pos = 0; pos < size && st == TS_OK;) {
+        char *line = owned + pos, *nl = memchr(line, '\n', size - pos);
+        size_t len = nl ? (size_t)(nl - line) : size - pos;
+        line[len] = '\0';
+        pos += len + 1;
         lineno++;
-        if (!next && !*line)
-            break;
-        st = parse_line(s, line, lineno);
+        if (strlen(line) != len)
+            st =
+                ts_sets_add_error(s, "%s:%d: a NUL byte in the line (expected text)", path, lineno);
+        else
+            st = parse_line(s, line, lineno);
     }
     free(owned);
     if (st == TS_OK && s->nsections == 0)

@@ -194,6 +194,11 @@ int ts_placement_nodes(const ts_placement_t *pl)
 {
     return pl->nodes;
 }
+
+int ts_placement_nodes_used(const ts_placement_t *pl)
+{
+    return pl->nranks ? (pl->nranks - 1) / pl->ppn + 1 : 0;
+}
 int ts_placement_ppn(const ts_placement_t *pl)
 {
     return pl->ppn;

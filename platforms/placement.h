@@ -58,6 +58,9 @@ void ts_placement_close(ts_placement_t *pl);
 /* The settings actually used (defaults resolved). */
 int ts_placement_nranks(const ts_placement_t *pl);
 int ts_placement_nodes(const ts_placement_t *pl);
+/* Nodes that hold at least one rank: 0 .. nodes_used - 1, since ranks fill nodes in order. At
+ * most ts_placement_nodes; fewer when the trace has fewer ranks than nodes x ppn. */
+int ts_placement_nodes_used(const ts_placement_t *pl);
 int ts_placement_ppn(const ts_placement_t *pl);
 int ts_placement_nps(const ts_placement_t *pl);
 ts_map_by ts_placement_map_by(const ts_placement_t *pl);

@@ -34,6 +34,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../models/params_range.h"
+
 #ifndef TS_PLATFORM_DIR
 #define TS_PLATFORM_DIR "platforms"
 #endif
@@ -73,8 +75,8 @@ static const struct {
     [K_NPS_OPTIONS] = {"nps_options", "comma-separated integers from 1 to 63, e.g. 1,2"},
     [K_NPS] = {"nps", "an integer from 1 to 63"},
     [K_NIC_SOCKET] = {"nic_socket", "a socket number from 0, or none"},
-    [K_CORE_SPEED] = {"core_speed", "a positive number of flop/s, e.g. 1e9"},
-    [K_UPI_BW] = {"upi_bandwidth", "a positive number of bytes/s, e.g. 67.2e9"},
+    [K_CORE_SPEED] = {"core_speed", "a number of flop/s in 1 .. 1e18, e.g. 1e9"},
+    [K_UPI_BW] = {"upi_bandwidth", "a number of bytes/s in 1 .. 1e14, e.g. 67.2e9"},
 };
 
 /* Parsing state: the values as read, and the line of each key (0 = absent). */
@@ -106,13 +108,14 @@ static int parse_int(const char *s, long lo, long hi, int *out)
     return 0;
 }
 
-/* A whole-string finite number > 0; 0 on success. */
-static int parse_positive(const char *s, double *out)
+/* A whole-string finite number in lo .. hi (lo > 0); 0 on success. The bounds keep SimGrid's
+ * rates meaningful: a rate of 1e-300 bytes/s gave a run time of 1e302 s. */
+static int parse_positive(const char *s, double lo, double hi, double *out)
 {
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || end == s || *end != '\0' || !isfinite(v) || v <= 0)
+    if (errno || end == s || *end != '\0' || !isfinite(v) || v < lo || v > hi)
         return -1;
     *out = v;
     return 0;
@@ -199,10 +202,10 @@ static ts_status set_key(parse_t *ps, ts_platform_t *pf, enum key_id k, char *va
         }
         break;
     case K_CORE_SPEED:
-        ok = parse_positive(value, &pf->core_speed) == 0;
+        ok = parse_positive(value, 1, 1e18, &pf->core_speed) == 0;
         break;
     case K_UPI_BW:
-        ok = parse_positive(value, &pf->upi_bw) == 0;
+        ok = parse_positive(value, TS_RANGE_BW_MIN, TS_RANGE_BW_MAX, &pf->upi_bw) == 0;
         break;
     case K__COUNT:
         break;

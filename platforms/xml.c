@@ -20,7 +20,7 @@
  *   of its own (routing None) beside the leaf's nodes.
  * - A zone's subzones are written before its links: 3.32's parser wants that order.
  * - Numbers are printed with %.17g, loops run in index order: the same inputs, the same bytes.
- *   Only the node count and the leaf size are taken from the placement (not NPS or map-by,
+ *   Only the nodes used and the leaf size are taken from the placement (not NPS or map-by,
  *   which change no link), so one file serves every placement on the same nodes. */
 #include "xml.h"
 
@@ -248,13 +248,15 @@ static ts_status prepare(gen_t *g, const char *name, const ts_platform_t *pf,
                             "%s: the placement was made for another platform than "
                             "%s",
                             name, ts_platform_name(pf));
-    g->nodes = ts_placement_nodes(pl);
+    /* Only the nodes that hold ranks: `--nodes 100000` for a 2-rank trace would otherwise
+     * write 100000 nodes' cores and routes (gigabytes) that no flow ever crosses. */
+    g->nodes = ts_placement_nodes_used(pl);
     g->sockets = ts_platform_sockets(pf);
     g->cps = ts_platform_cores_per_socket(pf);
     g->cores = ts_platform_cores_per_node(pf);
     g->nic = ts_platform_nic_socket(pf);
     g->npl = ts_placement_nodes_per_leaf(pl);
-    g->leaves = ts_placement_leaves(pl);
+    g->leaves = (g->nodes + g->npl - 1) / g->npl;
     g->speed = ts_platform_core_speed(pf);
     g->upi_bw = ts_platform_upi_bandwidth(pf);
     ts_status st = bw_param(p, TS_P_SHM_BW, name, &g->shm_bw, err);

@@ -3,7 +3,7 @@
  * module only writes text and never calls SimGrid.
  *
  * What the file holds (the reasons are at the top of xml.c):
- *   hosts    one per core of every node the placement uses, "n<node>c<core>", speed =
+ *   hosts    one per core of every node that holds a rank, "n<node>c<core>", speed =
  *            core_speed, so each rank's actor has a CPU of its own;
  *   links    n<N>c<C>_copy  SPLITDUPLEX, model.shm.bandwidth: one core's copy rate, UP out of
  *                           its memory, DOWN into it;

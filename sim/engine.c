@@ -857,8 +857,15 @@ static void rank_main(int argc, char **argv)
             break;
         }
     }
-    if (e->status == TS_OK && rc < 0)
-        fail(e, rc, "%s", err.msg);
+    if (e->status == TS_OK && rc < 0) {
+        /* The cursor names the file it reads ("F: rank 0, chunk 1: ..."); fail names the trace
+         * as the user gave it: say it once. */
+        const char *msg = err.msg, *path = ts_trace_path(e->t);
+        size_t plen = strlen(path);
+        if (strncmp(msg, path, plen) == 0 && strncmp(msg + plen, ": ", 2) == 0)
+            msg += plen + 2;
+        fail(e, rc, "%s", msg);
+    }
     r->finished = 1;
     r->end = vnow(r);
     wake_progress_waiters(r);

@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../common/status.h"
+#include "../common/tmpfiles.h"
 #include "../traces/store.h"
 #include "../traces/ti.h"
 #include "../traces/trace.h"
@@ -129,6 +131,17 @@ static int cmd_convert(int argc, char **argv)
         return usage_error("convert: --to expects 'store' or 'ti', got '%s'", to);
     ts_error_t err;
     ts_error_clear(&err);
+    /* A store replaces only an earlier store: -o pointed at the trace's own anchor, or any
+     * other file, would be lost. (A TI directory is checked the same way by ts_ti_write.) */
+    struct stat sb;
+    if (strcmp(to, "store") == 0 && lstat(out, &sb) == 0 &&
+        !(S_ISREG(sb.st_mode) && (sb.st_size == 0 || ts_store_is_store(out) == 1))) {
+        ts_error_set(&err, TS_EARG,
+                     "%s: exists and is not a tunesim store: refusing to "
+                     "replace it; choose a new output file",
+                     out);
+        return fail(&err);
+    }
     ts_trace_t *t;
     if (ts_trace_open(path, &t, &err) != TS_OK)
         return fail(&err);
@@ -160,6 +173,8 @@ static int cmd_convert(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* Temporary files (outputs being written, the replay's platform) go on INT/TERM. */
+    ts_tmp_install_handlers();
     if (argc < 2)
         return usage_error("missing COMMAND");
     const char *cmd = argv[1];

@@ -22,6 +22,7 @@ typedef struct replay_opts_s {
     const char *trace, *platform, *mpirun;
     ts_placement_opts_t place;
     int json;
+    int mpirun_ranks; /* -n of --mpirun; 0 where absent (its -N becomes place.ppn) */
 } replay_opts_t;
 
 static int parse_int(const char *s, int lo, int hi, int *out)
@@ -83,7 +84,15 @@ static ts_status parse_opts(int argc, char **argv, ts_params_t *params, replay_o
     if (st == TS_OK && o->mpirun) {
         ts_mpirun_info_t info;
         st = ts_params_parse_mpirun(params, o->mpirun, &info, err);
-        /* Explicit options win over what the pasted command line says. */
+        if (st == TS_OK)
+            o->mpirun_ranks = info.ranks;
+        /* The pasted line describes the run being predicted: a placement option that says
+         * otherwise is a contradiction, not an override. */
+        if (st == TS_OK && info.ppn > 0 && o->place.ppn && o->place.ppn != info.ppn)
+            st = ts_error_set(err, TS_EUSAGE,
+                              "replay: --mpirun places %d ranks per node (-N), "
+                              "--ppn %d",
+                              info.ppn, o->place.ppn);
         if (st == TS_OK && !o->place.ppn && info.ppn > 0)
             o->place.ppn = info.ppn;
         if (st == TS_OK && info.map_by[0] && strncmp(info.map_by, "ppr:", 4) != 0)
@@ -108,9 +117,21 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
     if ((st = parse_opts(argc, argv, params, &o, err)) != TS_OK)
         goto done;
     ts_job_opts_t jo = {.platform = o.platform, .place = o.place};
-    if ((st = ts_job_trace_open(o.trace, &jt, err)) != TS_OK ||
-        (st = ts_job_prepare(ts_job_trace(jt), o.trace, params, &jo, &job, err)) != TS_OK ||
-        (st = ts_job_run(job, err)) != TS_OK)
+    if ((st = ts_job_trace_open(o.trace, &jt, err)) != TS_OK)
+        goto done;
+    /* A rank count that disagrees with the trace predicts some other run: refuse it rather
+     * than replay the trace's ranks under a line that claims another count. */
+    int32_t nranks = ts_trace_nranks(ts_job_trace(jt));
+    if (o.mpirun_ranks > 0 && o.mpirun_ranks != nranks) {
+        st = ts_error_set(err, TS_EARG,
+                          "%s: --mpirun runs %d rank%s, but the trace has %d: "
+                          "the line must be the traced run's",
+                          o.trace, o.mpirun_ranks, o.mpirun_ranks == 1 ? "" : "s", (int)nranks);
+        goto done;
+    }
+    if ((st = ts_job_prepare(ts_job_trace(jt), o.trace, params, &jo, &job, err)) != TS_OK)
+        goto done;
+    if ((st = ts_job_run(job, err)) != TS_OK)
         goto done;
     if (o.json)
         ts_job_print_json(job, stdout);

@@ -4,11 +4,14 @@
  * reports. */
 #include "replay_job.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/tmpfiles.h"
 #include "../models/coll.h"
 #include "coll_report.h"
 #include "../models/protocol.h"
@@ -20,7 +23,7 @@
 
 struct ts_job_trace_s {
     ts_trace_t *trace;
-    char tss[64]; /* temporary store made from an OTF2 input; "" if none */
+    char tss[PATH_MAX]; /* temporary store made from an OTF2 input; "" if none */
     pid_t owner;  /* only the opening process removes it */
 };
 
@@ -35,15 +38,16 @@ ts_status ts_job_trace_open(const char *path, ts_job_trace_t **out, ts_error_t *
     if (st == TS_OK && ts_trace_format_of(jt->trace) == TS_FORMAT_OTF2) {
         /* Replay from a store: its cursors read events chunk by chunk, so the replay's memory
          * does not grow with the trace, where the OTF2 reader holds every event. */
-        snprintf(jt->tss, sizeof jt->tss, "/tmp/tunesim-trace.%d.tss", (int)getpid());
         ts_trace_t *s = NULL;
-        if ((st = ts_store_write(jt->trace, jt->tss, err)) == TS_OK &&
-            (st = ts_trace_open(jt->tss, &s, err)) == TS_OK) {
+        if ((st = ts_tmp_file("tunesim-trace", ".tss", jt->tss, sizeof jt->tss, err)) != TS_OK)
+            jt->tss[0] = '\0';
+        else if ((st = ts_store_write(jt->trace, jt->tss, err)) == TS_OK &&
+                 (st = ts_trace_open(jt->tss, &s, err)) == TS_OK) {
             ts_trace_close(jt->trace);
             jt->trace = s;
             /* The open store reads through its descriptor (inherited by forked workers), so
              * the name can go now: an interrupted replay or sweep leaves nothing in /tmp. */
-            unlink(jt->tss);
+            ts_tmp_remove(jt->tss);
             jt->tss[0] = '\0';
         }
     }
@@ -63,7 +67,7 @@ void ts_job_trace_close(ts_job_trace_t *jt)
         return;
     ts_trace_close(jt->trace);
     if (jt->tss[0] && jt->owner == getpid())
-        unlink(jt->tss);
+        ts_tmp_remove(jt->tss);
     free(jt);
 }
 
@@ -106,6 +110,14 @@ ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_p
     place.nodes_per_leaf = (int)ts_params_int(params, TS_P_NET_NODES_PER_LEAF);
     ts_status st = open_platform(opts->platform ? opts->platform : "bm-optimized3.36", &job->pf,
                                  err);
+    /* A calibration holds one platform's costs: on another it predicts nothing meaningful. */
+    const char *mp = ts_params_model_platform(params);
+    if (st == TS_OK && mp[0] && strcmp(mp, ts_platform_name(job->pf)) != 0)
+        st = ts_error_set(err, TS_EARG,
+                          "%s: a model file made for platform '%s', but the replay "
+                          "runs on '%s' (give --platform %s, or a model file made for %s)",
+                          ts_params_model_file(params), mp, ts_platform_name(job->pf), mp,
+                          ts_platform_name(job->pf));
     if (st == TS_OK)
         st = ts_placement_open(job->pf, &place, ts_trace_nranks(t), &job->pl, err);
     if (st == TS_OK)
@@ -147,15 +159,21 @@ static double compute_scale(const ts_job_t *job)
 ts_status ts_job_run(ts_job_t *job, ts_error_t *err)
 {
     const ts_trace_t *t = job->trace;
-    char xml[64];
-    snprintf(xml, sizeof xml, "/tmp/tunesim-platform.%d.xml", (int)getpid());
-    ts_status st = ts_xml_write(xml, job->pf, job->pl, job->params, err);
-    if (st != TS_OK)
-        return st;
-    const char **hosts = calloc((size_t)ts_trace_nranks(t) + 1, sizeof *hosts);
+    /* The platform goes to an unpredictable name under TMPDIR that is unlinked as soon as it
+     * is open: SimGrid reads it through /proc/self/fd, so no end of the process (SIGKILL, an
+     * abort in SimGrid) can leave it behind. */
+    char xml[PATH_MAX], fdpath[64];
+    FILE *fp = ts_tmp_stream("tunesim-platform", ".xml", xml, sizeof xml, err);
+    if (!fp)
+        return err && err->code != TS_OK ? err->code : TS_EIO;
+    ts_status st = ts_xml_write_stream(fp, xml, job->pf, job->pl, job->params, err);
+    if (st == TS_OK && fflush(fp) != 0)
+        st = ts_error_set(err, TS_EIO, "%s: write failed: %s", xml, strerror(errno));
+    snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", fileno(fp));
+    const char **hosts = st == TS_OK ? calloc((size_t)ts_trace_nranks(t) + 1, sizeof *hosts) : NULL;
     if (!hosts) {
-        unlink(xml);
-        return ts_error_set(err, TS_ENOMEM, "out of memory");
+        fclose(fp);
+        return st != TS_OK ? st : ts_error_set(err, TS_ENOMEM, "out of memory");
     }
     for (int32_t i = 0; i < ts_trace_nranks(t); i++)
         hosts[i] = ts_placement_host(job->pl, i);
@@ -164,13 +182,15 @@ ts_status ts_job_run(ts_job_t *job, ts_error_t *err)
         .trace_name = job->trace_name,
         .proto = job->pm,
         .coll = job->coll,
-        .layout = {.platform_xml = xml, .rank_host = hosts, .locality = layout_locality,
+        .layout = {.platform_xml = fdpath,
+                   .rank_host = hosts,
+                   .locality = layout_locality,
                    .locality_ctx = job->pl},
         .compute_scale = compute_scale(job),
         .flowless_bytes = ts_params_size(job->params, TS_P_NET_FLOWLESS_BYTES, 0),
     };
     st = ts_replay_run(&spec, &job->res, err);
-    unlink(xml);
+    fclose(fp);
     free(hosts);
     return st;
 }

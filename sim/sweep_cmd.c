@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include <json-c/json.h>
+#include <zlib.h>
 
 #include "../common/infile.h"
 #include "../common/outfile.h"
@@ -245,23 +247,73 @@ static const char *jstr(json_object *o, const char *key)
                : NULL;
 }
 
+/* Each results line ends in a checksum of the rest of it: the record's text up to its closing
+ * brace, "key" (the set's settings, trace and placement) and "result" included, as the CRC-32
+ * of CHECK_TAG's member. The line stays one JSON object. */
+static const char CHECK_TAG[] = ",\"check\":\"";
+enum { CHECK_LEN = sizeof CHECK_TAG - 1, CHECK_HEX = 8 };
+
+static unsigned long text_crc(const char *s, size_t n)
+{
+    return crc32(0L, (const Bytef *)s, (uInt)n);
+}
+
+/* Whether line (NUL-terminated, no newline) ends in a checksum that matches the text before
+ * it. */
+static int line_verifies(const char *line, size_t len)
+{
+    /* ...}  becomes  ...,"check":"xxxxxxxx"}  : the tail is CHECK_LEN + 8 + 2 bytes. */
+    if (len < 1 + CHECK_LEN + CHECK_HEX + 2 || strcmp(line + len - 2, "\"}") != 0)
+        return 0;
+    size_t at = len - 2 - CHECK_HEX - CHECK_LEN;
+    if (memcmp(line + at, CHECK_TAG, CHECK_LEN) != 0)
+        return 0;
+    char hex[CHECK_HEX + 1], *end;
+    memcpy(hex, line + at + CHECK_LEN, CHECK_HEX);
+    hex[CHECK_HEX] = '\0';
+    unsigned long want = strtoul(hex, &end, 16);
+    if (*end)
+        return 0;
+    /* The checked text is the record as it was before the member was spliced in. */
+    unsigned long crc = text_crc(line, at);
+    crc = crc32(crc, (const Bytef *)"}", 1);
+    return crc == want;
+}
+
 /* Parse a results file (JSON lines) into records, appended to arr. A line that is not a
- * complete record (the torn last line of an interrupted sweep) is skipped. */
+ * complete record (the torn last line of an interrupted sweep) is skipped. A line that does
+ * not verify (NUL bytes, edited, no checksum) is skipped with a note on stderr, so its set
+ * runs again; the lines after it still count. */
 static void load_records(const char *path, json_object *arr)
 {
-    char *text = read_file(path, NULL);
-    for (char *line = text, *next; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (!next)
+    size_t size = 0;
+    char *text = read_file(path, &size);
+    int lineno = 0;
+    for (size_t pos = 0; text && pos < size;) {
+        char *line = text + pos;
+        char *nl = memchr(line, '\n', size - pos);
+        if (!nl)
             break; /* no newline: the line was still being written */
-        *next++ = '\0';
-        json_object *j = json_tokener_parse(line);
-        json_object *res;
+        *nl = '\0';
+        size_t len = (size_t)(nl - line);
+        pos += len + 1;
+        lineno++;
+        if (len == 0)
+            continue;
+        json_object *j = NULL, *res;
+        int ok = strlen(line) == len && line_verifies(line, len);
+        if (ok)
+            j = json_tokener_parse(line);
         if (j && jstr(j, "key") && json_object_object_get_ex(j, "result", &res) &&
-            json_object_is_type(res, json_type_object))
+            json_object_is_type(res, json_type_object)) {
             json_object_array_add(arr, j);
-        else
+        } else {
             json_object_put(j);
+            fprintf(stderr, "note: %s:%d: %s: its set runs again\n", path, lineno,
+                    strlen(line) != len ? "NUL bytes in the line"
+                    : !ok               ? "the checksum does not match (edited or damaged)"
+                                        : "not a result record");
+        }
     }
     free(text);
 }
@@ -457,8 +509,14 @@ static ts_status append_record(sweep_t *sw, const sset_t *s, ts_error_t *err)
     if (sw->results_fd >= 0) {
         const char *txt = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN |
                                                                   JSON_C_TO_STRING_NOSLASHESCAPE);
+        size_t tlen = strlen(txt);
         char *line;
-        if (asprintf(&line, "%s\n", txt) < 0) {
+        /* The record's text, its closing brace replaced by the checksum member and a brace. */
+        if (tlen < 2 || txt[tlen - 1] != '}') {
+            st = ts_error_set(err, TS_EIO, "%s: cannot format the record of set %s",
+                              sw->results_path, s->name);
+        } else if (asprintf(&line, "%.*s%s%08lx\"}\n", (int)(tlen - 1), txt, CHECK_TAG,
+                            text_crc(txt, tlen)) < 0) {
             st = ts_error_set(err, TS_ENOMEM, "out of memory");
         } else {
             if (write_all(sw->results_fd, line, strlen(line)) != TS_OK ||
@@ -1043,6 +1101,115 @@ static ts_status merge(const sweep_opts_t *o, ts_error_t *err)
     return st;
 }
 
+/* ---- outputs, checked before anything runs ------------------------------------------------------
+ */
+
+/* Where path would be: its directory resolved (realpath) and its last name; NULL when the
+ * directory does not exist. Caller frees. */
+static char *resolved_path(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096], real[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (slash == path ? 1 : (int)(slash - path)) : 1,
+             slash ? path : ".");
+    if (!realpath(dir, real))
+        return NULL;
+    char *out;
+    return asprintf(&out, "%s/%s", real, slash ? slash + 1 : path) < 0 ? NULL : out;
+}
+
+/* Whether a and b name the same file: the same inode, or the same resolved path. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char *ra = resolved_path(a), *rb = resolved_path(b);
+    int same = ra && rb ? strcmp(ra, rb) == 0 : strcmp(a, b) == 0;
+    free(ra);
+    free(rb);
+    return same;
+}
+
+/* An output file can be created or replaced: its directory exists and is writable, and the
+ * path is not a directory. */
+static ts_status check_writable(const char *flag, const char *path, ts_error_t *err)
+{
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return ts_error_set(err, TS_EIO, "%s %s: is a directory, expected a file", flag, path);
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (slash == path ? 1 : (int)(slash - path)) : 1,
+             slash ? path : ".");
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return ts_error_set(err, TS_EIO, "%s %s: no directory %s to write it in", flag, path, dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return ts_error_set(err, TS_EIO, "%s %s: cannot write in %s: %s", flag, path, dir,
+                            strerror(errno));
+    return TS_OK;
+}
+
+/* Every file the sweep will write, checked before the first replay: no two outputs (nor an
+ * output and an input) may be the same file, and each must be writable. A sweep of hours
+ * that fails at its last step, or whose JSON overwrites its own results, loses them all. */
+static ts_status check_outputs(const sweep_opts_t *o, ts_error_t *err)
+{
+    enum { MAXF = 12 };
+    struct {
+        const char *flag;
+        char *path;
+        int input;
+    } f[MAXF];
+    int n = 0;
+    ts_status st = TS_OK;
+#define ADD(fl, p, in)                                                                             \
+    do {                                                                                           \
+        if ((p) && n < MAXF) {                                                                     \
+            f[n].flag = (fl);                                                                      \
+            f[n].input = (in);                                                                     \
+            if (!(f[n++].path = strdup(p)))                                                        \
+                st = TS_ENOMEM;                                                                    \
+        }                                                                                          \
+    } while (0)
+    ADD("--csv", o->csv, 0);
+    ADD("--json", o->json, 0);
+    if (!o->merge && !o->emit) {
+        char *res = o->results ? NULL : default_results_path(o);
+        ADD(o->results ? "--results" : "the results file (from --json / --csv)",
+            o->results ? o->results : res, 0);
+        free(res);
+    }
+    if (o->plot) {
+        static const char *const ext[] = {".png", ".svg", "-breakdown.png", "-breakdown.svg"};
+        for (int i = 0; i < 4; i++) {
+            char *p = NULL;
+            if (asprintf(&p, "%s%s", o->plot, ext[i]) < 0)
+                st = TS_ENOMEM;
+            ADD("--plot", p, 0);
+            free(p);
+        }
+    }
+    ADD("TRACE", o->trace, 1);
+    ADD("--sets", o->sets, 1);
+#undef ADD
+    if (st != TS_OK)
+        st = ts_error_set(err, TS_ENOMEM, "out of memory");
+    for (int i = 0; i < n && st == TS_OK; i++)
+        for (int j = i + 1; j < n && st == TS_OK; j++)
+            if ((!f[i].input || !f[j].input) && same_file(f[i].path, f[j].path))
+                st = ts_error_set(err, TS_EUSAGE,
+                                  "sweep: %s %s and %s %s are the same file: "
+                                  "give each output a path of its own",
+                                  f[i].flag, f[i].path, f[j].flag, f[j].path);
+    for (int i = 0; i < n && st == TS_OK; i++)
+        if (!f[i].input)
+            st = check_writable(f[i].flag, f[i].path, err);
+    for (int i = 0; i < n; i++)
+        free(f[i].path);
+    return st;
+}
+
 /* ---- the command -------------------------------------------------------------------------------- */
 
 int ts_sweep_cmd(int argc, char **argv, ts_error_t *err)
@@ -1055,6 +1222,8 @@ int ts_sweep_cmd(int argc, char **argv, ts_error_t *err)
     if (st == TS_OK && sw.o.plot && !ts_sweep_have_gnuplot())
         st = ts_error_set(err, TS_EIO, "--plot needs gnuplot, which is not installed "
                                        "(Debian: apt-get install gnuplot-nox)");
+    if (st == TS_OK)
+        st = check_outputs(&sw.o, err);
     if (st == TS_OK && sw.o.merge) {
         st = merge(&sw.o, err);
         free(sw.o.only);

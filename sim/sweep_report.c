@@ -269,11 +269,12 @@ void ts_sweep_print_table(const ts_sweep_report_t *r, FILE *fp)
         print_settings(fp, &r->entries[i]);
         fprintf(fp, "\n");
     }
+    /* Laid out as the settings above: the header once, then every set at the same indent. */
     int failed = 0;
     for (int i = 0; i < r->n; i++)
         if (!r->entries[i].result)
-            fprintf(fp, "%s  %-*s  %s\n", failed++ ? "      " : "\nfailed\n", namew,
-                    r->entries[i].name, r->entries[i].error ? r->entries[i].error : "no result");
+            fprintf(fp, "%s  %-*s  %s\n", failed++ ? "" : "\nfailed\n", namew, r->entries[i].name,
+                    r->entries[i].error ? r->entries[i].error : "no result");
     rank_free(&k);
 }
 

@@ -531,11 +531,11 @@ static double predicted_time(const char *json)
 /* A model with a slower network makes the same replay slower; -x/--set still win. */
 static void test_model_changes_replay(void)
 {
-    const char *slow =
-        write_tmp("slow.xml", "<?xml version=\"1.0\"?>\n"
-                              "<tunesim-model platform=\"t\" created-from=\"hand\">\n"
-                              "  <param name=\"model.net.latency\" value=\"200us\" "
-                              "source=\"test\"/>\n</tunesim-model>\n");
+    const char *slow = write_tmp("slow.xml", "<?xml version=\"1.0\"?>\n"
+                                             "<tunesim-model platform=\"bm-optimized3.36\" "
+                                             "created-from=\"hand\">\n"
+                                             "  <param name=\"model.net.latency\" value=\"200us\" "
+                                             "source=\"test\"/>\n</tunesim-model>\n");
     const char *trace = TS_SOURCE_DIR "/traces/data/simplefoam-pitzdaily-2";
     char args[2048];
     char *o1 = NULL, *o2 = NULL, *o3 = NULL, *e = NULL;
@@ -569,7 +569,8 @@ static void test_model_in_sweep(void)
     char sets[600], args[2048], body[1200];
     const char *slow =
         write_tmp("sweep-slow.xml", "<?xml version=\"1.0\"?>\n"
-                                    "<tunesim-model platform=\"t\" created-from=\"hand\">\n"
+                                    "<tunesim-model platform=\"bm-optimized3.36\" "
+                                    "created-from=\"hand\">\n"
                                     "  <param name=\"model.net.latency\" value=\"200us\" "
                                     "source=\"test\"/>\n</tunesim-model>\n");
     snprintf(body, sizeof body, "[defaults]\n\n[slow]\n--model %s\n", slow);

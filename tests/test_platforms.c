@@ -166,17 +166,17 @@ static void test_bad_files(void)
                  ":3: bad value '18x' for cores_per_socket (expected an integer from 1 to 4096, "
                  "or auto)");
     expect_error("core_speed = -1\n",
-                 ":1: bad value '-1' for core_speed (expected a positive number of flop/s, "
+                 ":1: bad value '-1' for core_speed (expected a number of flop/s in 1 .. 1e18, "
                  "e.g. 1e9)");
     expect_error("nps_options = 1,,2\n",
                  ":1: bad value '1,,2' for nps_options (expected comma-separated integers from "
                  "1 to 63, e.g. 1,2)");
     expect_error("nodes = 2\nsockets_per_node = 2\ncores_per_socket = 18\nnps_options = 1,2\n"
                  "nps = 1\nnic_socket = 1\nupi_bandwidth = 67.2e9\n",
-                 ": missing key 'core_speed' (expected a positive number of flop/s, e.g. 1e9)");
+                 ": missing key 'core_speed' (expected a number of flop/s in 1 .. 1e18, e.g. 1e9)");
     expect_error("nodes = 2\nsockets_per_node = 2\ncores_per_socket = 18\nnps_options = 1,2\n"
                  "nps = 1\nnic_socket = 1\ncore_speed = 1e9\n",
-                 ": missing key 'upi_bandwidth' (expected a positive number of bytes/s, e.g. "
+                 ": missing key 'upi_bandwidth' (expected a number of bytes/s in 1 .. 1e14, e.g. "
                  "67.2e9) with more than one socket");
     expect_error("nodes = 2\nsockets_per_node = 2\ncores_per_socket = 18\nnps_options = 1,2\n"
                  "nps = 4\nnic_socket = 1\ncore_speed = 1e9\nupi_bandwidth = 1e9\n",

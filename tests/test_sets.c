@@ -209,6 +209,34 @@ static void test_all_errors_at_once(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "/nonexistent/x.sets"));
 }
 
+/* Issue 12, defect 1: a set name far over the limit (100 characters, then 1 MB, plain and as a
+ * grid) is one error quoting at most the limit, never written into a buffer sized for it. */
+static void test_long_names(void)
+{
+    static const size_t lens[] = {100, 1 << 20};
+    for (int g = 0; g < 2; g++)
+        for (size_t k = 0; k < sizeof lens / sizeof lens[0]; k++) {
+            size_t n = lens[k];
+            char *text = malloc(n + 64);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+            size_t at = (size_t)sprintf(text, "[%s", g ? "grid " : "");
+            memset(text + at, 'a', n);
+            sprintf(text + at + n, "]\nnps = %s\n[ok]\n", g ? "1 | 2" : "2");
+            ts_sets_t *s = parse(text);
+            free(text);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+            CU_ASSERT_EQUAL(ts_sets_nerrors(s), 1);
+            const char *e = ts_sets_nerrors(s) ? ts_sets_error(s, 0) : "";
+            CU_ASSERT_PTR_NOT_NULL(strstr(e, "test.sets:1: set name 'aaaa"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(e, "...': expected 1-64 characters"));
+            CU_ASSERT(strlen(e) < 200);
+            /* The bad section makes no sets; the good one is still there. */
+            CU_ASSERT_EQUAL(ts_sets_count(s), 1);
+            CU_ASSERT_EQUAL(ts_sets_find(s, "ok"), 0);
+            ts_sets_free(s);
+        }
+}
+
 /* The reference sweep of shared/reference/simplefoam-motorbike-72.md, as shipped. */
 static void test_reference_sets(void)
 {
@@ -246,6 +274,7 @@ int main(void)
     CU_add_test(s, "sections, mpirun words, KEY=VALUE, placement", test_sections);
     CU_add_test(s, "grid expansion", test_grid);
     CU_add_test(s, "every mistake at once, with file and line", test_all_errors_at_once);
+    CU_add_test(s, "issue 12 defect 1: long set names", test_long_names);
     CU_add_test(s, "the reference sweep sets/motorbike-72.sets", test_reference_sets);
     return tu_run_all();
 }

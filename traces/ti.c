@@ -300,6 +300,23 @@ static ts_status write_rank(const ts_trace_t *t, int32_t rank, FILE *fp, double 
     return st;
 }
 
+/* The files a TI export writes: ti.txt and rank-N.txt. */
+static int ti_owns(const char *name)
+{
+    if (strcmp(name, "ti.txt") == 0)
+        return 1;
+    if (strncmp(name, "rank-", 5) != 0)
+        return 0;
+    const char *c = name + 5;
+    if (*c < '0' || *c > '9')
+        return 0;
+    while (*c >= '0' && *c <= '9')
+        c++;
+    return strcmp(c, ".txt") == 0;
+}
+
+static const ts_outdir_kind_t ti_kind = {"TI export", "ti.txt", ti_owns};
+
 ts_status ts_ti_write(const ts_trace_t *t, const char *dir, double fps, ts_ti_report_t *rep,
                       ts_error_t *err)
 {
@@ -308,7 +325,7 @@ ts_status ts_ti_write(const ts_trace_t *t, const char *dir, double fps, ts_ti_re
         rep = &local;
     memset(rep, 0, sizeof *rep);
     ts_outdir_t *od;
-    ts_status st = ts_outdir_open(dir, &od, err);
+    ts_status st = ts_outdir_open(dir, &ti_kind, &od, err);
     if (st != TS_OK)
         return st;
     char path[4096];
