@@ -52,6 +52,12 @@ UNCERTAIN=(
     "progress=async|model.mpi.progress=async|the structural alternative: a progress thread"
 )
 
+# QUICK=1 (the main job of scripts/setup.sh run): only the moves that matter most, no
+# mechanism steps.
+if [ "${QUICK:-0}" = 1 ]; then
+    UNCERTAIN=("${UNCERTAIN[0]}" "${UNCERTAIN[3]}" "${UNCERTAIN[4]}")
+fi
+
 die() {
     echo "predict_motorbike: $*" >&2
     exit 1
@@ -140,7 +146,7 @@ done
 
 # The t0 / asis gain by mechanism: asis moved to t0 one setting at a time, then t0's gain
 # without the progress rule and without the per-call costs.
-cat >"$work/steps.sets" <<'EOF'
+cat >"$work/steps.def" <<'EOF'
 [asis]
 
 [s1-tls]
@@ -181,9 +187,11 @@ model.ucx.recv_call=0us
 -x UCX_ZCOPY_THRESH=128kb
 nps = 2
 EOF
-echo "predict_motorbike: mechanism steps"
-SETS=$work/steps.sets sweep steps
-full steps
+if [ "${QUICK:-0}" != 1 ]; then
+    echo "predict_motorbike: mechanism steps"
+    SETS=$work/steps.def sweep steps
+    full steps
+fi
 
 # Intervals: per set, the quadrature sum of the moves' effects on its time and on its gain.
 args=()
@@ -268,39 +276,62 @@ gain() { # gain NAME FILE: percent less time than asis in that file
         echo
     done
     echo
-    echo "## t0 against asis, by mechanism"
-    echo
-    echo "asis moved to t0 one setting at a time (each row's gain is against asis), then t0's gain"
-    echo "with a mechanism switched off. Measured: t0 10.9 % less time than asis."
-    echo
-    echo "| step | ExecutionTime [s] | gain vs asis |"
-    echo "|---|---|---|"
-    for s in asis s1-tls s2-rndv t0; do
-        printf "| %s | %s | %s %% |\n" "$s" "$(awk -v s=$s '$1 == s { printf "%.3f", $2 }' "$work/steps.full")" \
-            "$(gain "$s" "$work/steps.full")"
-    done
-    a_async=$(awk '$1 == "asis-async" { print $2 }' "$work/steps.full")
-    t_async=$(awk '$1 == "t0-async" { print $2 }' "$work/steps.full")
-    a_nocall=$(awk '$1 == "asis-nocall" { print $2 }' "$work/steps.full")
-    t_nocall=$(awk '$1 == "t0-nocall" { print $2 }' "$work/steps.full")
-    awk -v a="$a_async" -v t="$t_async" 'BEGIN { printf "| t0 vs asis, both model.mpi.progress=async | %.3f | %+.2f %% |\n", t, 100 * (a / t - 1) }'
-    awk -v a="$a_nocall" -v t="$t_nocall" 'BEGIN { printf "| t0 vs asis, both without per-call costs | %.3f | %+.2f %% |\n", t, 100 * (a / t - 1) }'
-    printf "| t0 with NPS2 (vs asis, NPS1) | %s | %s %% |\n" \
-        "$(awk '$1 == "t0-nps2" { printf "%.3f", $2 }' "$work/steps.full")" "$(gain t0-nps2 "$work/steps.full")"
-    echo
-    echo "Simulated per-function time of the window, summed over ranks (compare the profiles' shape:"
-    echo "measured asis -> t0: Allreduce -12.5 %, Waitall -20.8 %, Isend +27.7 %):"
-    echo
-    echo '```'
-    grep -E "^ +[0-9]+ +(asis|t0|s1-tls|s2-rndv) " "$work/steps.txt" | cut -c1-95
-    echo '```'
-    echo
+    if [ "${QUICK:-0}" != 1 ]; then
+        echo "## t0 against asis, by mechanism"
+        echo
+        echo "asis moved to t0 one setting at a time (each row's gain is against asis), then t0's gain"
+        echo "with a mechanism switched off. Measured: t0 10.9 % less time than asis."
+        echo
+        echo "| step | ExecutionTime [s] | gain vs asis |"
+        echo "|---|---|---|"
+        for s in asis s1-tls s2-rndv t0; do
+            printf "| %s | %s | %s %% |\n" "$s" "$(awk -v s=$s '$1 == s { printf "%.3f", $2 }' "$work/steps.full")" \
+                "$(gain "$s" "$work/steps.full")"
+        done
+        a_async=$(awk '$1 == "asis-async" { print $2 }' "$work/steps.full")
+        t_async=$(awk '$1 == "t0-async" { print $2 }' "$work/steps.full")
+        a_nocall=$(awk '$1 == "asis-nocall" { print $2 }' "$work/steps.full")
+        t_nocall=$(awk '$1 == "t0-nocall" { print $2 }' "$work/steps.full")
+        awk -v a="$a_async" -v t="$t_async" 'BEGIN { printf "| t0 vs asis, both model.mpi.progress=async | %.3f | %+.2f %% |\n", t, 100 * (a / t - 1) }'
+        awk -v a="$a_nocall" -v t="$t_nocall" 'BEGIN { printf "| t0 vs asis, both without per-call costs | %.3f | %+.2f %% |\n", t, 100 * (a / t - 1) }'
+        printf "| t0 with NPS2 (vs asis, NPS1) | %s | %s %% |\n" \
+            "$(awk '$1 == "t0-nps2" { printf "%.3f", $2 }' "$work/steps.full")" "$(gain t0-nps2 "$work/steps.full")"
+        echo
+        echo "Simulated per-function time of the window, summed over ranks (compare the profiles' shape:"
+        echo "measured asis -> t0: Allreduce -12.5 %, Waitall -20.8 %, Isend +27.7 %):"
+        echo
+        echo '```'
+        grep -E "^ +[0-9]+ +(asis|t0|s1-tls|s2-rndv) " "$work/steps.txt" | cut -c1-95
+        echo '```'
+        echo
+    fi
     echo "The nominal sweep's own table (collective components, protocol mix):"
     echo
     echo '```'
     cat "$work/nominal.txt"
     echo '```'
 } >"$work/table.md"
+# The picture a user decides on: each set's predicted gain against asis with its interval.
+png_out=${out%.md}.png
+if command -v gnuplot >/dev/null; then
+    awk '{ printf "%d %s %.4f %.4f\n", NR - 1, $1, $4, $5 }' "$work/ranked.txt" >"$work/gain.dat"
+    gnuplot <<EOF_PLOT
+set terminal pngcairo size 900,500 font ",10"
+set output "$work/gain.png"
+set title "simpleFoam motorBike, 72 ranks, 2 x BM.Optimized3.36: predicted gain against asis\n(bars: interval from the model parameters' uncertainties)"
+set ylabel "less time than asis [%]"
+set xrange [-0.7:$(wc -l <"$work/gain.dat") - 0.3]
+set grid ytics
+set xzeroaxis lw 1.5
+set style fill solid 0.5
+set boxwidth 0.6
+unset key
+plot "$work/gain.dat" using 1:3:xtic(2) with boxes lc rgb "#4477aa", \
+     "" using 1:3:4 with yerrorbars lc rgb "black" pt 7 ps 0.5
+EOF_PLOT
+    mv "$work/gain.png" "$png_out"
+    echo "predict_motorbike: wrote $png_out"
+fi
 mv "$work/pred.csv" "$csv_out"
 mv "$work/table.md" "$out"
 cat "$out"

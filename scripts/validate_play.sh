@@ -62,23 +62,8 @@ fi
 mkdir -p "$out"
 "$tunesim" convert "$trace" -o "$out/trace.tss" >/dev/null
 
-idle_pct() { # percent of CPU time idle over the next 2 seconds
-    local a b total=0 i
-    read -r -a a < <(grep '^cpu ' /proc/stat)
-    sleep 2
-    read -r -a b < <(grep '^cpu ' /proc/stat)
-    for i in 1 2 3 4 5 6 7 8; do total=$((total + b[i] - a[i])); done
-    echo $(((b[4] + b[5] - a[4] - a[5]) * 100 / (total > 0 ? total : 1)))
-}
-wait_quiet() {
-    local t0=$SECONDS idle
-    idle=$(idle_pct)
-    while [ "$idle" -lt "${QUIET_IDLE:-85}" ] && [ $((SECONDS - t0)) -lt "${QUIET_WAIT:-60}" ]; do
-        sleep 3
-        idle=$(idle_pct)
-    done
-    echo "idle ${idle}% waited $((SECONDS - t0))s"
-}
+# shellcheck source=quiet.sh
+. "$root/scripts/quiet.sh"
 
 echo "setting,seconds" >"$out/measured.csv"
 : >"$out/runs.txt"

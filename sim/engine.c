@@ -34,7 +34,8 @@
 #include <simgrid/host.h>
 #include <simgrid/mutex.h>
 
-#include "u64map.h"
+#include "../common/u64map.h"
+#include "../traces/recv_ahead.h"
 
 typedef struct engine_s engine_t;
 typedef struct rank_s rank_t;
@@ -74,13 +75,6 @@ typedef struct chan_s {
     req_t *post_head, *post_tail;
 } chan_t;
 
-/* A receive's source, tag, communicator and size, learnt from its completion record. */
-typedef struct irecv_info_s {
-    int32_t peer, comm, tag;
-    uint64_t bytes;
-    struct irecv_info_s *next;
-} irecv_info_t;
-
 struct rank_s {
     engine_t *e;
     int32_t id;
@@ -88,9 +82,8 @@ struct rank_s {
     sg_actor_t actor;
     sg_mutex_t mu;              /* its couriers wait on their condition variables with it */
     ts_cursor_t *cur;
-    ts_cursor_t *look;          /* runs ahead to find receive completions */
+    ts_recv_ahead_t *look;      /* finds each receive's envelope further on */
     ts_u64map_t *reqs;          /* request id -> req_t */
-    ts_u64map_t *irecv_infos;   /* request id -> FIFO of irecv_info_t (persistent reuse) */
     ts_u64map_t *chans;         /* (comm, source, tag) -> chan_t */
     ts_u64map_t *rcache;        /* registered sizes (UCX's registration cache) */
     ts_csched_t sched;          /* the current collective's schedule (reused) */
@@ -151,6 +144,17 @@ static void fail(engine_t *e, ts_status st, const char *fmt, ...)
     va_end(ap);
     const char *name = e->spec->trace_name ? e->spec->trace_name : ts_trace_path(e->t);
     e->status = ts_error_set(e->err, st, "%s: %s", name, msg);
+}
+
+/* A trace read failed. The cursor names the file it reads ("F: rank 0, chunk 1: ..."); fail
+ * names the trace as the user gave it: say it once. */
+static void fail_read(engine_t *e, ts_status st, const ts_error_t *err)
+{
+    const char *msg = err->msg, *path = ts_trace_path(e->t);
+    size_t plen = strlen(path);
+    if (strncmp(msg, path, plen) == 0 && strncmp(msg + plen, ": ", 2) == 0)
+        msg += plen + 2;
+    fail(e, st, "%s", msg);
 }
 
 static void *xcalloc(engine_t *e, size_t n, size_t size)
@@ -635,41 +639,6 @@ static void call_finish(rank_t *r)
     r->ncall = 0;
 }
 
-/* The source, tag and size of the receive posted with request id, from the completion
- * record further on in the rank's stream (Score-P writes MpiIrecv at completion). */
-static irecv_info_t *irecv_lookahead(rank_t *r, uint64_t id)
-{
-    ts_event_t ev;
-    ts_error_t err;
-    for (;;) {
-        irecv_info_t *head = ts_u64map_get(r->irecv_infos, id);
-        if (head) {
-            if (head->next)
-                ts_u64map_put(r->irecv_infos, id, head->next);
-            else
-                ts_u64map_remove(r->irecv_infos, id);
-            return head;
-        }
-        int rc = ts_cursor_next(r->look, &ev, &err);
-        if (rc <= 0)
-            return NULL;
-        if (ev.kind != TS_EV_IRECV_DONE)
-            continue;
-        irecv_info_t *in = xcalloc(r->e, 1, sizeof *in);
-        if (!in)
-            return NULL;
-        *in = (irecv_info_t){.peer = ev.peer, .comm = ev.comm, .tag = ev.tag, .bytes = ev.bytes};
-        irecv_info_t *old = ts_u64map_get(r->irecv_infos, ev.req);
-        if (!old) {
-            ts_u64map_put(r->irecv_infos, ev.req, in);
-        } else {
-            while (old->next)
-                old = old->next;
-            old->next = in;
-        }
-    }
-}
-
 /* Where the members of a communicator run (for hierarchical components), from the layout's
  * locality; built once per communicator. */
 static const ts_coll_topo_t *comm_topo(engine_t *e, int32_t comm)
@@ -828,11 +797,15 @@ static void rank_main(int argc, char **argv)
                 fail(e, TS_ENOMEM, "out of memory");
             break;
         case TS_EV_IRECV_POST: {
-            irecv_info_t *in = irecv_lookahead(r, ev.req);
-            if (!in) /* never completed in the trace: nothing will wait for it either */
+            ts_recv_info_t in;
+            int found = ts_recv_ahead_find(r->look, ev.req, &in, &err);
+            if (found < 0) {
+                fail_read(e, found, &err);
                 break;
-            q = post_recv(r, in->peer, in->comm, in->tag, in->bytes);
-            free(in);
+            }
+            if (!found) /* never completed in the trace: nothing will wait for it either */
+                break;
+            q = post_recv(r, in.peer, in.comm, in.tag, in.bytes);
             if (q && ts_u64map_put(r->reqs, ev.req, q))
                 fail(e, TS_ENOMEM, "out of memory");
             break;
@@ -857,15 +830,8 @@ static void rank_main(int argc, char **argv)
             break;
         }
     }
-    if (e->status == TS_OK && rc < 0) {
-        /* The cursor names the file it reads ("F: rank 0, chunk 1: ..."); fail names the trace
-         * as the user gave it: say it once. */
-        const char *msg = err.msg, *path = ts_trace_path(e->t);
-        size_t plen = strlen(path);
-        if (strncmp(msg, path, plen) == 0 && strncmp(msg + plen, ": ", 2) == 0)
-            msg += plen + 2;
-        fail(e, rc, "%s", msg);
-    }
+    if (e->status == TS_OK && rc < 0)
+        fail_read(e, rc, &err);
     r->finished = 1;
     r->end = vnow(r);
     wake_progress_waiters(r);
@@ -888,16 +854,6 @@ static void free_req_entry(uint64_t key, void *value, void *ctx)
     free(value); /* requests still open when a replay failed */
 }
 
-static void free_info_entry(uint64_t key, void *value, void *ctx)
-{
-    (void)key;
-    (void)ctx;
-    for (irecv_info_t *in = value, *next; in; in = next) {
-        next = in->next;
-        free(in);
-    }
-}
-
 static void free_value(uint64_t key, void *value, void *ctx)
 {
     (void)key;
@@ -910,14 +866,10 @@ static void ranks_free(engine_t *e)
     for (int32_t i = 0; e->ranks && i < e->nranks; i++) {
         rank_t *r = &e->ranks[i];
         ts_cursor_close(r->cur);
-        ts_cursor_close(r->look);
+        ts_recv_ahead_close(r->look);
         if (r->reqs) {
             ts_u64map_each(r->reqs, free_req_entry, NULL);
             ts_u64map_free(r->reqs);
-        }
-        if (r->irecv_infos) {
-            ts_u64map_each(r->irecv_infos, free_info_entry, NULL);
-            ts_u64map_free(r->irecv_infos);
         }
         if (r->chans) {
             ts_u64map_each(r->chans, free_value, NULL);
@@ -1022,11 +974,10 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
         sg_host_set_data(r->host, &e);
         r->mu = sg_mutex_init();
         r->reqs = ts_u64map_new();
-        r->irecv_infos = ts_u64map_new();
         r->chans = ts_u64map_new();
         r->rcache = ts_u64map_new();
-        if (ts_cursor_open(t, i, &r->cur) != TS_OK || ts_cursor_open(t, i, &r->look) != TS_OK ||
-            !r->reqs || !r->irecv_infos || !r->chans || !r->rcache)
+        if (ts_cursor_open(t, i, &r->cur) != TS_OK || ts_recv_ahead_open(t, i, &r->look) != TS_OK ||
+            !r->reqs || !r->chans || !r->rcache)
             fail(&e, TS_ENOMEM, "out of memory");
     }
     if (e.status == TS_OK) {

@@ -29,7 +29,8 @@
 #include <unistd.h>
 
 #include "common/status.h"
-#include "sim/u64map.h"
+#include "common/u64map.h"
+#include "traces/recv_ahead.h"
 #include "traces/trace.h"
 
 enum { MAXBLK = 16 };
@@ -39,8 +40,7 @@ typedef struct play_s {
     int rank, size;
     MPI_Comm *comms;     /* per trace communicator; MPI_COMM_NULL where this rank is no member */
     ts_u64map_t *reqs;   /* traced request id -> posted request (pending_t) */
-    ts_u64map_t *infos;  /* request id -> FIFO of receive completions found ahead */
-    ts_cursor_t *look;   /* runs ahead to find receive completions */
+    ts_recv_ahead_t *look; /* finds each receive's envelope further on */
     char *sbuf;          /* one send buffer for every send (MPI lets sends share a buffer) */
     size_t sbuf_size;
     MPI_Request *call;   /* requests to complete at the end of the current call */
@@ -55,12 +55,6 @@ typedef struct pending_s {
     MPI_Request req;
     void *buf;
 } pending_t;
-
-typedef struct rinfo_s {
-    int32_t peer, comm, tag;
-    uint64_t bytes;
-    struct rinfo_s *next;
-} rinfo_t;
 
 static void die(const play_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -186,41 +180,6 @@ static void blocking(play_t *p)
     p->nblocking = 0;
 }
 
-/* The source, tag and size of the receive posted as request id (see the engine's twin). */
-static rinfo_t *lookahead(play_t *p, uint64_t id)
-{
-    ts_event_t ev;
-    ts_error_t err;
-    for (;;) {
-        rinfo_t *head = ts_u64map_get(p->infos, id);
-        if (head) {
-            if (head->next)
-                ts_u64map_put(p->infos, id, head->next);
-            else
-                ts_u64map_remove(p->infos, id);
-            return head;
-        }
-        int rc = ts_cursor_next(p->look, &ev, &err);
-        if (rc < 0)
-            die(p, "%s", err.msg);
-        if (rc == 0)
-            return NULL;
-        if (ev.kind != TS_EV_IRECV_DONE)
-            continue;
-        rinfo_t *in = xmalloc(p, sizeof *in);
-        *in = (rinfo_t){.peer = ev.peer, .comm = ev.comm, .tag = ev.tag, .bytes = ev.bytes};
-        rinfo_t *old = ts_u64map_get(p->infos, ev.req);
-        if (!old) {
-            if (ts_u64map_put(p->infos, ev.req, in))
-                die(p, "out of memory");
-        } else {
-            while (old->next)
-                old = old->next;
-            old->next = in;
-        }
-    }
-}
-
 /* One collective call with the per-rank payload b. */
 static void collective(play_t *p, const ts_event_t *ev)
 {
@@ -291,7 +250,8 @@ static void play_once(play_t *p)
 {
     ts_cursor_t *cur;
     ts_error_t err;
-    if (ts_cursor_open(p->t, p->rank, &cur) != TS_OK || ts_cursor_open(p->t, p->rank, &p->look) != TS_OK)
+    if (ts_cursor_open(p->t, p->rank, &cur) != TS_OK ||
+        ts_recv_ahead_open(p->t, p->rank, &p->look) != TS_OK)
         die(p, "cannot open the trace's cursors");
     ts_event_t ev;
     int rc;
@@ -325,14 +285,16 @@ static void play_once(play_t *p)
                 die(p, "out of memory");
             break;
         case TS_EV_IRECV_POST: {
-            rinfo_t *in = lookahead(p, ev.req);
-            if (!in) /* never completed in the trace: nobody waits for it */
+            ts_recv_info_t in;
+            int found = ts_recv_ahead_find(p->look, ev.req, &in, &err);
+            if (found < 0)
+                die(p, "%s", err.msg);
+            if (!found) /* never completed in the trace: nobody waits for it */
                 break;
             q = xmalloc(p, sizeof *q);
-            q->buf = xmalloc(p, in->bytes);
-            MPI_Irecv(q->buf, mpi_count(p, in->bytes), MPI_BYTE, comm_rank(p, in->comm, in->peer),
-                      in->tag, comm_of(p, in->comm), &q->req);
-            free(in);
+            q->buf = xmalloc(p, in.bytes);
+            MPI_Irecv(q->buf, mpi_count(p, in.bytes), MPI_BYTE, comm_rank(p, in.comm, in.peer),
+                      in.tag, comm_of(p, in.comm), &q->req);
             if (ts_u64map_put(p->reqs, ev.req, q))
                 die(p, "out of memory");
             break;
@@ -357,7 +319,7 @@ static void play_once(play_t *p)
         die(p, "%s", err.msg);
     call_finish(p);
     ts_cursor_close(cur);
-    ts_cursor_close(p->look);
+    ts_recv_ahead_close(p->look);
     p->look = NULL;
 }
 
@@ -439,8 +401,7 @@ int main(int argc, char **argv)
         return 1;
     }
     p.reqs = ts_u64map_new();
-    p.infos = ts_u64map_new();
-    if (!p.reqs || !p.infos)
+    if (!p.reqs)
         die(&p, "out of memory");
     build_comms(&p);
     double *times = xmalloc(&p, (size_t)repeat * sizeof *times);
@@ -487,7 +448,6 @@ int main(int argc, char **argv)
     free(p.call);
     free(p.call_bufs);
     ts_u64map_free(p.reqs);
-    ts_u64map_free(p.infos);
     ts_trace_close(t);
     MPI_Finalize();
     return rc;
