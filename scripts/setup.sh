@@ -2,8 +2,8 @@
 # setup.sh - install tunesim's Debian 12 dependencies, build it, and either run the main job
 # on the bundled default trace or run the whole test suite.
 #
-#   bash scripts/setup.sh run    # install, build, replay the bundled trace on BM.Optimized3.36
-#                                # with the defaults, then rank the reference candidates
+#   bash scripts/setup.sh run    # install, build, predict the reference case (simpleFoam
+#                                # motorBike, 72 ranks, 2 x BM.Optimized3.36) for every candidate
 #   bash scripts/setup.sh test   # install, build (plain and ASan+UBSan), run every test
 #
 # Needs root or sudo for apt-get. Set TUNESIM_SKIP_APT=1 to skip the install step.
@@ -60,18 +60,17 @@ install_packages
 case "$mode" in
 run)
     build build -DCMAKE_BUILD_TYPE=Release
-    trace=traces/data/simplefoam-pitzdaily-2
-    # The bundled 2-rank simpleFoam trace, one rank per node, as the reference runs spread
-    # ranks over nodes: the full report with every default, then the reference sweep (asis
-    # and the nine tuned sets of shared/reference/simplefoam-motorbike-72.md) ranked.
-    echo "=== $trace: all defaults (UCX_TLS=all, thresholds auto, HCOLL)"
-    ./build/tunesim replay "$trace" --platform bm-optimized3.36 --nodes 2 --ppn 1
+    # The reference case: simpleFoam motorBike on 2 x BM.Optimized3.36 (72 ranks), every
+    # candidate of sets/motorbike-72.sets predicted as a full-length ExecutionTime from the
+    # bundled 2-iteration window and the bundled asis profile (scripts/predict_motorbike.sh,
+    # QUICK: the three most telling parameter moves for the intervals), ranked, with the
+    # picture of each candidate's gain against asis.
+    out=$(mktemp -d /tmp/tunesim-run.XXXXXX)
+    echo "=== simpleFoam motorBike, 72 ranks on 2 x BM.Optimized3.36: the reference candidates"
+    QUICK=1 ITERS=2 JOBS=$(nproc) bash scripts/predict_motorbike.sh \
+        traces/data/motorbike-72-window.tss "$out/motorbike-72-prediction.md"
     echo
-    echo "=== $trace: the reference candidates (sets/motorbike-72.sets), ranked"
-    results=$(mktemp -u /tmp/tunesim-run.XXXXXX.jsonl) # a fresh sweep each time
-    ./build/tunesim sweep "$trace" --sets sets/motorbike-72.sets --platform bm-optimized3.36 \
-        --nodes 2 --ppn 1 --results "$results"
-    rm -f "$results"
+    echo "=== written: $out/motorbike-72-prediction.md, .csv and .png"
     ;;
 test)
     build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
