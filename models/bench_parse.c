@@ -57,6 +57,7 @@ typedef struct pstate_s {
     int columns;   /* the column header was seen */
     int value_col; /* 1-based column of the value */
     int loc_given; /* the probe said where the pair sits */
+    int skipping;  /* inside a section no fit reads (the probe's per-call costs) */
     ts_bench_set_t out;
 } pstate_t;
 
@@ -195,6 +196,7 @@ static ts_status begin(pstate_t *ps, int line, const char *title, ts_bench_kind 
     ps->cur.line = line;
     ps->cur.kind = kind;
     ps->have = 1;
+    ps->skipping = 0;
     ps->columns = 0;
     ps->value_col = value_col;
     ps->loc_given = 0;
@@ -265,6 +267,14 @@ static ts_status comment_line(pstate_t *ps, int line, const char *raw, ts_error_
 {
     const char *body = skip_ws(raw + 1);
     char sw[96];
+    if (strncmp(body, "tunesim-probe ", 14) == 0 && strstr(body, "Per-call Test")) {
+        /* tunesim-probe --percall: the CPU per MPI call, which the model's per-call defaults
+         * come from (model.ucx.send_call / recv_call), not a latency curve to fit: its
+         * rows are skipped up to the next section. */
+        ts_status st = finish(ps, err);
+        ps->skipping = 1;
+        return st;
+    }
     if (strncmp(body, "OSU MPI", 7) == 0 ||
         (strncmp(body, "tunesim-probe ", 14) == 0 && strstr(body, " Test"))) {
         int k = osu_kind(body);
@@ -334,6 +344,8 @@ static ts_status data_line(pstate_t *ps, int line, const char *raw, ts_error_t *
 {
     char sw[96];
     const char *t = skip_ws(raw);
+    if (ps->skipping)
+        return TS_OK;
     if (!ps->have)
         return ts_error_set(err, TS_ECORRUPT,
                             "%s:%d: expected a benchmark header ('# OSU MPI ... Test' or "
