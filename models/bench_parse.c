@@ -93,6 +93,15 @@ static const char *skip_ws(const char *s)
 }
 
 /* The integer right before the word w (case-insensitive) in s, or -1. */
+/* A rank or node count written in a header: a number up to 2^24 (what probe_keys accepts), or
+ * -1 for anything else (a header's words are guesses, never trusted to size anything). */
+static int count_at(const char *q)
+{
+    char *end;
+    long n = strtol(q, &end, 10);
+    return end == q || n < 0 || n > 1 << 24 ? -1 : (int)n;
+}
+
 static int number_before(const char *s, const char *w)
 {
     size_t wl = strlen(w);
@@ -104,7 +113,7 @@ static int number_before(const char *s, const char *w)
         while (q > s && isdigit((unsigned char)q[-1]))
             q--;
         if (q < e && (q == s || !isalnum((unsigned char)q[-1])))
-            return atoi(q);
+            return count_at(q);
     }
     return -1;
 }
@@ -123,8 +132,8 @@ static int infer(pstate_t *ps)
     if (s->ranks <= 0) {
         const char *eq = strstr(d, "ranks =");
         if (eq)
-            s->ranks = atoi(eq + 7);
-        else if (ppn > 0 && s->nodes > 0)
+            s->ranks = count_at(skip_ws(eq + 7)) > 0 ? count_at(skip_ws(eq + 7)) : 0;
+        else if (ppn > 0 && s->nodes > 0 && (long long)ppn * s->nodes <= 1 << 24)
             s->ranks = ppn * s->nodes;
         else if (number_before(d, " ranks") > 0)
             s->ranks = number_before(d, " ranks");
@@ -331,8 +340,8 @@ static ts_status comment_line(pstate_t *ps, int line, const char *raw, ts_error_
     }
     if (strncmp(body, "#processes", 10) == 0) {
         const char *eq = strchr(body, '=');
-        if (eq && atoi(eq + 1) > 0)
-            s->ranks = atoi(eq + 1);
+        if (eq && count_at(skip_ws(eq + 1)) > 0)
+            s->ranks = count_at(skip_ws(eq + 1));
         return TS_OK;
     }
     if (append_text(&s->description, " | ", body))

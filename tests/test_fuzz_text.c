@@ -51,7 +51,9 @@ static void test_corpora(void)
     static const struct {
         const char *name;
         target_fn fn;
-    } T[] = {{"sets", ts_fuzz_sets}, {"params", ts_fuzz_params}, {"model", ts_fuzz_model},
+    } T[] = {{"sets", ts_fuzz_sets},
+             {"params", ts_fuzz_params},
+             {"model", ts_fuzz_model},
              {"bench", ts_fuzz_bench}};
     for (size_t i = 0; i < sizeof T / sizeof T[0]; i++) {
         int n = replay_dir(T[i].name, T[i].fn);

@@ -50,7 +50,8 @@ int ts_recv_ahead_find(ts_recv_ahead_t *a, uint64_t id, ts_recv_info_t *info, ts
         found_t *f = malloc(sizeof *f);
         if (!f)
             return ts_error_set(err, TS_ENOMEM, "out of memory");
-        *f = (found_t){.info = {.peer = ev.peer, .comm = ev.comm, .tag = ev.tag, .bytes = ev.bytes}};
+        *f =
+            (found_t){.info = {.peer = ev.peer, .comm = ev.comm, .tag = ev.tag, .bytes = ev.bytes}};
         found_t *old = ts_u64map_get(a->found, ev.req);
         if (!old) {
             if (ts_u64map_put(a->found, ev.req, f)) {

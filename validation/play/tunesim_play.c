@@ -38,13 +38,13 @@ enum { MAXBLK = 16 };
 typedef struct play_s {
     const ts_trace_t *t;
     int rank, size;
-    MPI_Comm *comms;     /* per trace communicator; MPI_COMM_NULL where this rank is no member */
-    ts_u64map_t *reqs;   /* traced request id -> posted request (pending_t) */
+    MPI_Comm *comms;       /* per trace communicator; MPI_COMM_NULL where this rank is no member */
+    ts_u64map_t *reqs;     /* traced request id -> posted request (pending_t) */
     ts_recv_ahead_t *look; /* finds each receive's envelope further on */
-    char *sbuf;          /* one send buffer for every send (MPI lets sends share a buffer) */
+    char *sbuf;            /* one send buffer for every send (MPI lets sends share a buffer) */
     size_t sbuf_size;
-    MPI_Request *call;   /* requests to complete at the end of the current call */
-    void **call_bufs;    /* their receive buffers, freed then */
+    MPI_Request *call; /* requests to complete at the end of the current call */
+    void **call_bufs;  /* their receive buffers, freed then */
     size_t ncall, capcall;
     ts_event_t blk[MAXBLK]; /* blocking send / receive records of the current call */
     int nblocking;
