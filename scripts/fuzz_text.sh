@@ -27,7 +27,8 @@ run() { # run TARGET: fuzz it, then keep what adds coverage
         return 1
     }
     "$out/tests/fuzz_$t" -merge=1 "$work/merged" "$dir" "$work/new" >/dev/null 2>&1
-    # The seeds stay as they are; the merged inputs (content-hash names) replace the rest.
+    # The seeds and regression inputs (seed-*) stay as they are; the merged inputs (content-hash
+    # names) replace the rest.
     find "$dir" -maxdepth 1 -type f ! -name 'seed-*' -delete
     find "$work/merged" -type f -exec cp {} "$dir/" \;
     find "$dir" -maxdepth 1 -type f -name 'seed-*' | while read -r s; do
