@@ -23,48 +23,90 @@
 
 enum { EXIT_ERROR = 1, EXIT_USAGE = 2 };
 
-static const char USAGE[] =
-    "usage: tunesim COMMAND [ARGS]\n"
-    "\n"
-    "commands:\n"
-    "  info TRACE [--json]               summarise a trace: ranks, nodes, MPI profile,\n"
-    "                                    message sizes, communication matrix\n"
-    "  convert TRACE -o OUT [--to store|ti] [--flops-per-second F]\n"
-    "                                    write a tunesim store (default) or SimGrid\n"
-    "                                    time-independent traces (a directory)\n"
-    "  record [-o DIR] [--clock wall|cpu] -- mpirun ARGS...\n"
-    "                                    run an MPI program under the tracer\n"
-    "  replay TRACE [--platform NAME|FILE] [--nodes N] [--ppn P] [--nps 1|2]\n"
-    "         [--map-by block|cyclic] [-x KEY=VALUE] [--mca KEY VALUE] [--set KEY=VALUE]\n"
-    "         [--mpirun \"LINE\"] [--model FILE] [--json]\n"
-    "                                    predict the run time under a parameter set\n"
-    "  sweep TRACE --sets FILE [--platform P] [--nodes N] [--ppn P] [--nps N]\n"
-    "        [--map-by M] [-j N] [--csv F] [--json F] [--plot PREFIX] [--results F]\n"
-    "        [--baseline NAME] [--only NAME]... [--emit-slurm DIR] | --merge DIR\n"
-    "                                    replay every parameter set of FILE in parallel\n"
-    "                                    and rank them (resumable; Slurm job arrays)\n"
-    "  params [--markdown] | --check ARGS...\n"
-    "                                    list the known parameters, or check settings\n"
-    "  calibrate INPUTS... -o FILE [--platform NAME] [-x KEY=VALUE] [--set KEY=VALUE]\n"
-    "                                    fit model parameters to OSU / IMB / tunesim-probe\n"
-    "                                    outputs and write a model file for --model FILE\n"
-    "  validate (--logs DIR | --manifest FILE | --measured-csv FILE)...\n"
-    "         (--predicted SWEEP.json | -- SWEEP_ARGS...) [--anchor NAME]\n"
-    "         [--max-clock-ratio R] [--json FILE] [--csv FILE]\n"
-    "                                    compare predicted with measured run times\n"
-    "\n"
-    "TRACE is an OTF2 anchor file (traces.otf2), the directory holding it, or a store.\n";
+/* Every command: its name, its synopsis (continuation lines indented), and what it does.
+ * `tunesim --help` lists them all, `tunesim COMMAND --help` and `tunesim help COMMAND` print
+ * one, and a usage mistake prints the command's synopsis after the one-line error. */
+typedef struct cmd_doc_s {
+    const char *name, *synopsis, *what;
+} cmd_doc_t;
+
+static const cmd_doc_t CMDS[] = {
+    {"info", "TRACE [--json]",
+     "summarise a trace: ranks, nodes, MPI profile, message sizes, communication matrix"},
+    {"convert", "TRACE -o OUT [--to store|ti] [--flops-per-second F]",
+     "write a tunesim store (default) or SimGrid time-independent traces (a directory)"},
+    {"record", "[-o DIR] [--clock wall|cpu] -- mpirun ARGS...",
+     "run an MPI program under the tracer"},
+    {"replay",
+     "TRACE [--platform NAME|FILE] [--nodes N] [--ppn P] [--nps 1|2]\n"
+     "       [--map-by block|cyclic] [-x KEY=VALUE] [--mca KEY VALUE] [--set KEY=VALUE]\n"
+     "       [--mpirun \"LINE\"] [--model FILE] [--json]",
+     "predict the run time under a parameter set"},
+    {"sweep",
+     "TRACE --sets FILE [--platform P] [--nodes N] [--ppn P] [--nps N]\n"
+     "       [--map-by M] [-j N] [--csv F] [--json F] [--plot PREFIX] [--results F]\n"
+     "       [--baseline NAME] [--only NAME]... [--emit-slurm DIR] | --merge DIR",
+     "replay every parameter set of FILE in parallel and rank them (resumable; Slurm job "
+     "arrays)"},
+    {"params", "[--markdown] | --check ARGS...",
+     "list the known parameters (default, range, unit, source), or check settings"},
+    {"calibrate", "INPUTS... -o FILE [--platform NAME] [-x KEY=VALUE] [--set KEY=VALUE]",
+     "fit model parameters to OSU / IMB / tunesim-probe outputs and write a model file for "
+     "--model FILE"},
+    {"validate",
+     "(--logs DIR | --manifest FILE | --measured-csv FILE)...\n"
+     "       (--predicted SWEEP.json | -- SWEEP_ARGS...) [--anchor NAME]\n"
+     "       [--max-clock-ratio R] [--json FILE] [--csv FILE]",
+     "compare predicted with measured run times"},
+};
+enum { NCMDS = sizeof CMDS / sizeof CMDS[0] };
+
+static const cmd_doc_t *cmd_doc(const char *name)
+{
+    for (int i = 0; i < NCMDS; i++)
+        if (strcmp(CMDS[i].name, name) == 0)
+            return &CMDS[i];
+    return NULL;
+}
+
+static void print_synopsis(FILE *fp, const cmd_doc_t *c)
+{
+    fprintf(fp, "usage: tunesim %s %s\n", c->name, c->synopsis);
+}
+
+static void print_usage(FILE *fp)
+{
+    fputs("usage: tunesim COMMAND [ARGS]   (tunesim COMMAND --help, tunesim help COMMAND)\n"
+          "       tunesim --version\n\ncommands:\n",
+          fp);
+    for (int i = 0; i < NCMDS; i++)
+        fprintf(fp, "  %-10s %s\n", CMDS[i].name, CMDS[i].what);
+    fputs("\nTRACE is an OTF2 anchor file (traces.otf2), the directory holding it, or a store.\n",
+          fp);
+}
+
+/* The command whose usage mistakes are being reported (set in main), or NULL. */
+static const cmd_doc_t *current;
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* A usage mistake: one line saying what is wrong and the command's usage (its synopsis's
+ * first line; the rest with --help), or outside a command where to find it; exit status 2. */
 static int usage_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "tunesim: ");
     vfprintf(stderr, fmt, ap);
-    fprintf(stderr, " (run 'tunesim --help' for usage)\n");
     va_end(ap);
+    if (current) {
+        size_t first = strcspn(current->synopsis, "\n");
+        fprintf(stderr, " (usage: tunesim %s %.*s%s; 'tunesim %s --help' for all)\n",
+                current->name, (int)first, current->synopsis,
+                current->synopsis[first] ? " ..." : "", current->name);
+    } else {
+        fprintf(stderr, " (run 'tunesim --help' for usage)\n");
+    }
     return EXIT_USAGE;
 }
 
@@ -178,14 +220,39 @@ int main(int argc, char **argv)
     if (argc < 2)
         return usage_error("missing COMMAND");
     const char *cmd = argv[1];
-    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-        fputs(USAGE, stdout);
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 ||
+        (strcmp(cmd, "help") == 0 && argc == 2)) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "help") == 0) { /* tunesim help COMMAND */
+        const cmd_doc_t *c = cmd_doc(argv[2]);
+        if (!c || argc > 3)
+            return usage_error("help: expected one of the commands, got '%s'", argv[2]);
+        if (strcmp(c->name, "record") == 0) { /* record explains its options itself */
+            char *args[] = {"record", "--help", NULL};
+            ts_error_t e;
+            return ts_record_main(2, args, &e) == TS_OK ? 0 : EXIT_ERROR;
+        }
+        print_synopsis(stdout, c);
+        printf("\n%s\n", c->what);
         return 0;
     }
     if (strcmp(cmd, "--version") == 0) {
         printf("tunesim %s\n", TUNESIM_VERSION);
         return 0;
     }
+    current = cmd_doc(cmd);
+    if (!current)
+        return usage_error("unknown command '%s'", cmd);
+    /* COMMAND --help (or -h) anywhere before a "--" (record's and validate's separator);
+     * record explains its options itself. */
+    for (int i = 2; i < argc && strcmp(argv[i], "--") != 0 && strcmp(cmd, "record") != 0; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            print_synopsis(stdout, current);
+            printf("\n%s\n", current->what);
+            return 0;
+        }
     if (strcmp(cmd, "info") == 0)
         return cmd_info(argc - 1, argv + 1);
     if (strcmp(cmd, "convert") == 0)

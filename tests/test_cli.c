@@ -48,6 +48,44 @@ static void test_usage_errors(void)
     free(err);
 }
 
+/* Every command answers --help and `tunesim help COMMAND` with its usage on stdout (exit 0);
+ * a usage mistake is one line saying what is wrong with the command's usage (exit 2). */
+static void test_help_everywhere(void)
+{
+    static const char *const cmds[] = {"info",   "convert",   "record",  "replay",
+                                       "sweep",  "params",    "calibrate", "validate"};
+    char *out, *err, args[256], want[64];
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        snprintf(want, sizeof want, "usage: tunesim %s", cmds[i]);
+        snprintf(args, sizeof args, "%s --help", cmds[i]);
+        CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+        if (!out || !strstr(out, want))
+            printf("\n  tunesim %s: no '%s' on stdout", args, want);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, want));
+        CU_ASSERT_STRING_EQUAL(err, "");
+        free(out);
+        free(err);
+        snprintf(args, sizeof args, "help %s", cmds[i]);
+        CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, want));
+        free(out);
+        free(err);
+    }
+    CU_ASSERT_EQUAL(tu_run_cli("replay --frobnicate", &out, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "--frobnicate"));
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "(usage: tunesim replay TRACE [--platform"));
+    CU_ASSERT(one_line(err));
+    free(out);
+    free(err);
+    CU_ASSERT_EQUAL(tu_run_cli("help frobnicate", &out, &err), 2);
+    free(out);
+    free(err);
+    CU_ASSERT_EQUAL(tu_run_cli("--version", &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strncmp(out, "tunesim ", 8) == 0);
+    free(out);
+    free(err);
+}
+
 /* info --json carries at least ranks, nodes, events and functions{name: {visits, bytes}}. */
 static json_object *info_json(const char *trace)
 {
@@ -189,6 +227,7 @@ int main(void)
     if (!tu_scorep_dir())
         printf("note: shared/traces/scorep is absent: the parts that read it are skipped\n");
     CU_pSuite s = CU_add_suite("cli", NULL, NULL);
+    CU_add_test(s, "--help, help COMMAND and usage lines for every command", test_help_everywhere);
     CU_add_test(s, "usage and errors", test_usage_errors);
     CU_add_test(s, "bundled simpleFoam trace", test_bundled_trace);
     CU_add_test(s, "info --json counts", test_json_counts);
