@@ -32,10 +32,6 @@ static const char *write_tmp(const char *name, const char *text)
     return p;
 }
 
-static int one_line(const char *s)
-{
-    return strchr(s, '\n') == NULL;
-}
 /* A command's stderr: exactly one line. */
 static int one_out_line(const char *s)
 {
@@ -204,7 +200,7 @@ static void test_parse_errors(void)
         CU_ASSERT_EQUAL(ts_bench_parse_file(&set, f, &err), TS_ECORRUPT);
         CU_ASSERT(names_line(&err, f, bad[i].line));
         CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, bad[i].says));
-        CU_ASSERT(one_line(err.msg));
+        CU_ASSERT(tu_one_line(err.msg));
         CU_ASSERT_EQUAL(set.nseries, 0);
         if (!names_line(&err, f, bad[i].line) || !strstr(err.msg, bad[i].says))
             printf("\n  case %zu: %s\n", i, err.msg);
@@ -359,7 +355,7 @@ static void test_fit_nothing_to_fit(void)
     CU_ASSERT_EQUAL(ts_calibrate(&set, base, &cal, &err), TS_EARG);
     CU_ASSERT_PTR_NULL(cal);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "no benchmark point determines"));
-    CU_ASSERT(one_line(err.msg));
+    CU_ASSERT(tu_one_line(err.msg));
     ts_params_free(base);
     ts_bench_set_clear(&set);
 }
@@ -469,7 +465,7 @@ static void test_model_rejects(void)
         CU_ASSERT_NOT_EQUAL(ts_model_apply_file(f, p, &err), TS_OK);
         CU_ASSERT(names_line(&err, f, bad[i].line));
         CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, bad[i].says));
-        CU_ASSERT(one_line(err.msg));
+        CU_ASSERT(tu_one_line(err.msg));
         CU_ASSERT_EQUAL(ts_params_seconds(p, TS_P_NET_LATENCY), before);
         if (!names_line(&err, f, bad[i].line) || !strstr(err.msg, bad[i].says))
             printf("\n  case %zu: %s\n", i, err.msg);

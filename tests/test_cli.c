@@ -10,12 +10,6 @@
 
 #include "testutil.h"
 
-static const char *bundled(void)
-{
-    static char p[1024];
-    snprintf(p, sizeof p, "%s/traces/data/simplefoam-pitzdaily-2", TS_SOURCE_DIR);
-    return p;
-}
 
 static int exists(const char *p)
 {
@@ -23,7 +17,6 @@ static int exists(const char *p)
     return stat(p, &st) == 0;
 }
 
-static int one_line(const char *s) { return s && strchr(s, '\n') == strrchr(s, '\n'); }
 
 static void test_usage_errors(void)
 {
@@ -34,7 +27,7 @@ static void test_usage_errors(void)
     free(err);
     CU_ASSERT_EQUAL(tu_run_cli("frobnicate", &out, &err), 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown command 'frobnicate'"));
-    CU_ASSERT(one_line(err));
+    CU_ASSERT(tu_one_line(err));
     free(out);
     free(err);
     CU_ASSERT_EQUAL(tu_run_cli("info", &out, &err), 2);
@@ -42,7 +35,7 @@ static void test_usage_errors(void)
     free(err);
     CU_ASSERT_EQUAL(tu_run_cli("info /nonexistent/x.otf2", &out, &err), 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "/nonexistent/x.otf2"));
-    CU_ASSERT(one_line(err));
+    CU_ASSERT(tu_one_line(err));
     CU_ASSERT_STRING_EQUAL(out, "");
     free(out);
     free(err);
@@ -74,7 +67,7 @@ static void test_help_everywhere(void)
     CU_ASSERT_EQUAL(tu_run_cli("replay --frobnicate", &out, &err), 2);
     CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "--frobnicate"));
     CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "(usage: tunesim replay TRACE [--platform"));
-    CU_ASSERT(one_line(err));
+    CU_ASSERT(tu_one_line(err));
     free(out);
     free(err);
     CU_ASSERT_EQUAL(tu_run_cli("help frobnicate", &out, &err), 2);
@@ -114,11 +107,11 @@ static int64_t jget(json_object *j, const char *a, const char *b, const char *c)
 
 static void test_bundled_trace(void)
 {
-    if (!exists(bundled())) {
+    if (!exists(tu_bundled())) {
         CU_FAIL("the bundled default trace traces/data/simplefoam-pitzdaily-2 is missing");
         return;
     }
-    json_object *j = info_json(bundled());
+    json_object *j = info_json(tu_bundled());
     if (!j)
         return;
     CU_ASSERT_EQUAL(jget(j, "ranks", NULL, NULL), 2);
@@ -152,7 +145,7 @@ static void test_json_counts(void)
 
 static void test_convert_and_determinism(void)
 {
-    const char *trace = tu_scorep_dir() ? tu_scorep("sstmacro-otf2_test_traces") : bundled();
+    const char *trace = tu_scorep_dir() ? tu_scorep("sstmacro-otf2_test_traces") : tu_bundled();
     if (!exists(trace))
         return;
     char args[2000], a[700], b[600], *out, *err, *out2;
@@ -206,13 +199,13 @@ static void test_no_partial_output(void)
     snprintf(o, sizeof o, "%s/never.tss", tu_tmpdir());
     snprintf(args, sizeof args, "convert '%s' -o '%s'", trace, o);
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
-    CU_ASSERT(one_line(err));
+    CU_ASSERT(tu_one_line(err));
     CU_ASSERT(!exists(o));
     free(out);
     free(err);
     /* Output directory that does not exist: error naming it, nothing written. */
-    if (exists(bundled())) {
-        snprintf(args, sizeof args, "convert '%s' -o /nonexistent/dir/x.tss", bundled());
+    if (exists(tu_bundled())) {
+        snprintf(args, sizeof args, "convert '%s' -o /nonexistent/dir/x.tss", tu_bundled());
         CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
         CU_ASSERT_PTR_NOT_NULL(strstr(err, "/nonexistent/dir/x.tss"));
         free(out);

@@ -15,12 +15,6 @@
 #include "common/tmpfiles.h"
 #include "testutil.h"
 
-static const char *bundled(void)
-{
-    static char p[1024];
-    snprintf(p, sizeof p, "%s/traces/data/simplefoam-pitzdaily-2", TS_SOURCE_DIR);
-    return p;
-}
 
 static int exists(const char *p)
 {
@@ -28,10 +22,6 @@ static int exists(const char *p)
     return lstat(p, &st) == 0;
 }
 
-static int one_line(const char *s)
-{
-    return s && *s && strchr(s, '\n') == strrchr(s, '\n');
-}
 
 /* A path under the test's temporary directory, in one of a few rotating static buffers. */
 static const char *tmp(const char *name)
@@ -71,7 +61,7 @@ static void expect_cli(int want, const char *needle, const char *fmt, ...)
     va_end(ap);
     char *out = NULL, *err = NULL;
     int rc = tu_run_cli(args, &out, &err);
-    int ok = rc == want && (!needle || (err && strstr(err, needle) && one_line(err)));
+    int ok = rc == want && (!needle || (err && strstr(err, needle) && tu_one_line(err)));
     if (!ok)
         printf("\n  tunesim %s\n    exit %d (want %d), stderr: %s    want: %s\n", args, rc, want,
                err ? err : "(none)\n", needle ? needle : "(anything)");
@@ -84,7 +74,7 @@ static void expect_cli(int want, const char *needle, const char *fmt, ...)
 static void test_convert_refuses_foreign_dir(void)
 {
     const char *v = tmp("v"), *notes = tmp("v/NOTES.txt"), *anchor = tmp("v/traces.otf2");
-    CU_ASSERT_EQUAL_FATAL(tu_copy_dir(bundled(), v), 0);
+    CU_ASSERT_EQUAL_FATAL(tu_copy_dir(tu_bundled(), v), 0);
     FILE *fp = fopen(notes, "w");
     CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
     fputs("x\n", fp);
@@ -96,15 +86,15 @@ static void test_convert_refuses_foreign_dir(void)
 
     /* A fresh directory, then the same again: a previous TI export is replaced. */
     const char *ti = tmp("ti");
-    expect_cli(0, NULL, "convert '%s' --to ti -o '%s'", bundled(), ti);
+    expect_cli(0, NULL, "convert '%s' --to ti -o '%s'", tu_bundled(), ti);
     CU_ASSERT(exists(tmp("ti/ti.txt")));
-    expect_cli(0, NULL, "convert '%s' --to ti -o '%s'", bundled(), ti);
+    expect_cli(0, NULL, "convert '%s' --to ti -o '%s'", tu_bundled(), ti);
     CU_ASSERT(exists(tmp("ti/rank-1.txt")));
     /* ... but not once it holds something else. */
     fp = fopen(tmp("ti/keep.me"), "w");
     CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
     fclose(fp);
-    expect_cli(1, "holds 'keep.me'", "convert '%s' --to ti -o '%s'", bundled(), ti);
+    expect_cli(1, "holds 'keep.me'", "convert '%s' --to ti -o '%s'", tu_bundled(), ti);
     CU_ASSERT(exists(tmp("ti/keep.me")));
     CU_ASSERT(exists(tmp("ti/ti.txt")));
 
@@ -112,13 +102,13 @@ static void test_convert_refuses_foreign_dir(void)
     expect_cli(1, "is not a tunesim store", "convert '%s' -o '%s'", v, anchor);
     char *a = tu_read_file(anchor, NULL), *b = NULL;
     char orig[1200];
-    snprintf(orig, sizeof orig, "%s/traces.otf2", bundled());
+    snprintf(orig, sizeof orig, "%s/traces.otf2", tu_bundled());
     b = tu_read_file(orig, NULL);
     CU_ASSERT(a && b && strcmp(a, b) == 0);
     free(a);
     free(b);
-    expect_cli(0, NULL, "convert '%s' -o '%s'", bundled(), tmp("s.tss"));
-    expect_cli(0, NULL, "convert '%s' -o '%s'", bundled(), tmp("s.tss"));
+    expect_cli(0, NULL, "convert '%s' -o '%s'", tu_bundled(), tmp("s.tss"));
+    expect_cli(0, NULL, "convert '%s' -o '%s'", tu_bundled(), tmp("s.tss"));
 }
 
 /* Write text to a file under the temporary directory; returns its path. */
@@ -150,7 +140,7 @@ static void test_out_of_range_values(void)
         {"--set model.net.latency=1e20s", "out of range (expected 0s .. 60s)"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        expect_cli(1, bad[i].msg, "replay '%s' --nodes 2 --ppn 1 %s", bundled(), bad[i].arg);
+        expect_cli(1, bad[i].msg, "replay '%s' --nodes 2 --ppn 1 %s", tu_bundled(), bad[i].arg);
     const char *model = write_tmp(
         "bad-model.xml",
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -158,7 +148,7 @@ static void test_out_of_range_values(void)
         "  <param name=\"model.cpu.speed_ratio\" value=\"-1\" source=\"hand\"/>\n"
         "</tunesim-model>\n");
     expect_cli(1, "bad-model.xml:3: model.cpu.speed_ratio: value '-1' out of range",
-               "replay '%s' --nodes 2 --ppn 1 --model '%s'", bundled(), model);
+               "replay '%s' --nodes 2 --ppn 1 --model '%s'", tu_bundled(), model);
     char *out = NULL;
     CU_ASSERT_EQUAL(tu_run_cli("params", &out, NULL), 0);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "valid range"));
@@ -198,12 +188,12 @@ static void test_platform_only_used_nodes(void)
     snprintf(cmd, sizeof cmd,
              "ulimit -f 102400; TMPDIR='%s' timeout 60 %s replay '%s' --nodes "
              "100000 --ppn 1",
-             tu_tmpdir(), TS_CLI, bundled());
+             tu_tmpdir(), TS_CLI, tu_bundled());
     int rc = run_sh(cmd, &big);
     CU_ASSERT_EQUAL(rc, 0);
     if (rc != 0)
         printf("\n  exit %d: %.300s", rc, big ? big : "");
-    snprintf(cmd, sizeof cmd, "%s replay '%s' --nodes 2 --ppn 1", TS_CLI, bundled());
+    snprintf(cmd, sizeof cmd, "%s replay '%s' --nodes 2 --ppn 1", TS_CLI, tu_bundled());
     CU_ASSERT_EQUAL(run_sh(cmd, &small), 0);
     predicted_line(big, a, sizeof a);
     predicted_line(small, b, sizeof b);
@@ -219,14 +209,14 @@ static void test_extreme_rates(void)
 {
     char *out = NULL, *err = NULL, args[2048];
     snprintf(args, sizeof args, "replay '%s' --nodes 2 --ppn 1 --set model.net.latency=1e308s",
-             bundled());
+             tu_bundled());
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
     CU_ASSERT(err && strstr(err, "tunesim: model.net.latency: value '1e308s' out of range"));
-    CU_ASSERT(one_line(err));
+    CU_ASSERT(tu_one_line(err));
     free(out);
     free(err);
     snprintf(args, sizeof args,
-             "replay '%s' --nodes 2 --ppn 1 --set model.net.bandwidth=1e-310MB/s", bundled());
+             "replay '%s' --nodes 2 --ppn 1 --set model.net.bandwidth=1e-310MB/s", tu_bundled());
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
     CU_ASSERT(err && strstr(err, "model.net.bandwidth: value '1e-310MB/s' out of range"));
     CU_ASSERT(err && !strstr(err, "deadlock"));
@@ -244,7 +234,7 @@ static void test_extreme_rates(void)
     free(text);
     const char *pf = write_tmp("tiny.platform", edited);
     expect_cli(1, "bad value '1e-300' for upi_bandwidth (expected a number of bytes/s in 1 .. 1e14",
-               "replay '%s' --platform '%s' --nodes 1 --ppn 2 --map-by cyclic", bundled(), pf);
+               "replay '%s' --platform '%s' --nodes 1 --ppn 2 --map-by cyclic", tu_bundled(), pf);
 }
 
 /* Defect 7: colliding or unwritable outputs are refused before any set runs: the results
@@ -256,24 +246,24 @@ static void test_sweep_outputs_checked_first(void)
     expect_cli(2, "are the same file",
                "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 "
                "--results '%s' --json '%s'",
-               bundled(), sets, x, x);
+               tu_bundled(), sets, x, x);
     CU_ASSERT(!exists(x));
     expect_cli(2, "are the same file",
                "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 "
                "--json '%s' --csv '%s' --results '%s'",
-               bundled(), sets, x, x, r);
+               tu_bundled(), sets, x, x, r);
     CU_ASSERT(!exists(x));
     CU_ASSERT(!exists(r));
     /* The same file by another name, and an output over an input. */
     expect_cli(2, "are the same file",
                "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 "
                "--json '%s' --csv '%s/./x.out' --results '%s'",
-               bundled(), sets, x, tu_tmpdir(), r);
+               tu_bundled(), sets, x, tu_tmpdir(), r);
     char *before = tu_read_file(sets, NULL);
     expect_cli(2, "are the same file",
                "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 "
                "--csv '%s' --results '%s'",
-               bundled(), sets, sets, r);
+               tu_bundled(), sets, sets, r);
     char *after = tu_read_file(sets, NULL);
     CU_ASSERT(before && after && strcmp(before, after) == 0);
     free(before);
@@ -283,7 +273,7 @@ static void test_sweep_outputs_checked_first(void)
     expect_cli(1, "no directory",
                "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 --plot "
                "'%s/nowhere/p' --results '%s'",
-               bundled(), sets, tu_tmpdir(), r);
+               tu_bundled(), sets, tu_tmpdir(), r);
     CU_ASSERT(!exists(r));
 }
 
@@ -291,12 +281,12 @@ static void test_sweep_outputs_checked_first(void)
 static void test_mpirun_counts(void)
 {
     expect_cli(1, "--mpirun runs 1 rank, but the trace has 2",
-               "replay '%s' --nodes 2 --mpirun 'mpirun -n 1'", bundled());
+               "replay '%s' --nodes 2 --mpirun 'mpirun -n 1'", tu_bundled());
     expect_cli(1, "--mpirun runs 72 ranks, but the trace has 2",
-               "replay '%s' --mpirun 'mpirun -n 72 -N 36'", bundled());
+               "replay '%s' --mpirun 'mpirun -n 72 -N 36'", tu_bundled());
     expect_cli(2, "--mpirun places 1 ranks per node (-N), --ppn 2",
-               "replay '%s' --ppn 2 --mpirun 'mpirun -np 2 -N 1'", bundled());
-    expect_cli(0, NULL, "replay '%s' --nodes 2 --mpirun 'mpirun -n 2 -N 1'", bundled());
+               "replay '%s' --ppn 2 --mpirun 'mpirun -np 2 -N 1'", tu_bundled());
+    expect_cli(0, NULL, "replay '%s' --nodes 2 --mpirun 'mpirun -n 2 -N 1'", tu_bundled());
 }
 
 /* Lines of a file (newline-terminated), -1 if unreadable. */
@@ -323,7 +313,7 @@ static void test_results_checksums(void)
     const char *r = tmp("three.jsonl");
     char args[4096];
     snprintf(args, sizeof args, "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 --results '%s'",
-             bundled(), sets, r);
+             tu_bundled(), sets, r);
     char *out = NULL, *err = NULL;
     CU_ASSERT_EQUAL_FATAL(tu_run_cli(args, &out, &err), 0);
     free(out);
@@ -473,7 +463,7 @@ static int count_of(const char *hay, const char *needle)
 static const char *corrupt_store(void)
 {
     const char *st = tmp("corrupt.tss");
-    expect_cli(0, NULL, "convert '%s' -o '%s'", bundled(), st);
+    expect_cli(0, NULL, "convert '%s' -o '%s'", tu_bundled(), st);
     size_t n = 0;
     char *b = tu_read_file(st, &n);
     CU_ASSERT_FATAL(b && n > 200);
@@ -497,7 +487,7 @@ static void test_smaller_ones(void)
     fwrite(text, 1, sizeof text - 1, fp);
     fclose(fp);
     char *out = NULL, *err = NULL, args[4096];
-    snprintf(args, sizeof args, "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1", bundled(), sets);
+    snprintf(args, sizeof args, "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1", tu_bundled(), sets);
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
     CU_ASSERT(err && strstr(err, "nul.sets:2: a NUL byte in the line (expected text)"));
     free(out);
@@ -530,21 +520,21 @@ static void test_smaller_ones(void)
     expect_cli(1,
                "other.xml: a model file made for platform 'localhost', but the replay runs "
                "on 'bm-optimized3.36'",
-               "replay '%s' --nodes 2 --ppn 1 --model '%s'", bundled(), other);
+               "replay '%s' --nodes 2 --ppn 1 --model '%s'", tu_bundled(), other);
     expect_cli(0, NULL, "replay '%s' --platform localhost --nodes 1 --ppn 2 --model '%s'",
-               bundled(), other);
+               tu_bundled(), other);
     const char *v2 = write_tmp(
         "v2.xml", "<?xml version=\"1.0\"?>\n<tunesim-model platform=\"bm-optimized3.36\" "
                   "created-from=\"hand\" version=\"2\">\n  <param name=\"model.net.latency\" "
                   "value=\"2us\" source=\"hand\"/>\n</tunesim-model>\n");
     expect_cli(1, "v2.xml:2: model file version 2 is not supported (expected 1)",
-               "replay '%s' --nodes 2 --ppn 1 --model '%s'", bundled(), v2);
+               "replay '%s' --nodes 2 --ppn 1 --model '%s'", tu_bundled(), v2);
 
     /* A directory as a model file: tunesim's one line, nothing from libxml2 before it. */
-    snprintf(args, sizeof args, "replay '%s' --nodes 2 --ppn 1 --model '%s'", bundled(),
+    snprintf(args, sizeof args, "replay '%s' --nodes 2 --ppn 1 --model '%s'", tu_bundled(),
              tu_tmpdir());
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
-    CU_ASSERT(err && strncmp(err, "tunesim: ", 9) == 0 && one_line(err));
+    CU_ASSERT(err && strncmp(err, "tunesim: ", 9) == 0 && tu_one_line(err));
     CU_ASSERT(err && strstr(err, "not a regular file (expected a model file)"));
     free(out);
     free(err);

@@ -34,10 +34,6 @@ static ts_status try_set(ts_params_t **p, const char *name, const char *value, t
     return ts_params_set(*p, name, value, err);
 }
 
-static int one_line(const char *s)
-{
-    return strchr(s, '\n') == NULL;
-}
 
 /* Everything fp received, malloc'ed, via open_memstream. */
 typedef struct {
@@ -200,7 +196,7 @@ static void test_size(void)
         CU_ASSERT_EQUAL(st, TS_EARG);
         if (st != TS_EARG)
             printf("\n  '%s' was accepted", bad[k]);
-        CU_ASSERT(one_line(err.msg));
+        CU_ASSERT(tu_one_line(err.msg));
         /* A failed set keeps the old value. */
         CU_ASSERT_EQUAL(ts_params_size(p, TS_P_UCX_ZCOPY_THRESH, 0), TS_SIZE_AUTO);
         CU_ASSERT_FALSE(ts_params_is_set(p, TS_P_UCX_ZCOPY_THRESH));
@@ -489,7 +485,7 @@ static void test_tls(void)
     CU_ASSERT_EQUAL(try_set(&p, "UCX_TLS", "self,sm,foo", &err), TS_EARG);
     CU_ASSERT(strstr(err.msg, "UCX_TLS: unknown transport 'foo' in 'self,sm,foo' (expected all, "
                               "self, sm, shm") == err.msg);
-    CU_ASSERT(one_line(err.msg));
+    CU_ASSERT(tu_one_line(err.msg));
     CU_ASSERT_EQUAL(try_set(&p, "UCX_TLS", "^all", &err), TS_EARG);
     CU_ASSERT_STRING_EQUAL(err.msg, "UCX_TLS: bad value '^all' (leaves no transport)");
     ts_params_free(p);
@@ -541,7 +537,7 @@ static void test_did_you_mean(void)
     key[sizeof key - 1] = '\0';
     key[3] = '\n';
     CU_ASSERT_EQUAL(ts_params_set(p, key, "1", &err), TS_EARG);
-    CU_ASSERT(one_line(err.msg));
+    CU_ASSERT(tu_one_line(err.msg));
     CU_ASSERT(strlen(err.msg) < 120);
     ts_params_free(p);
 }
@@ -832,7 +828,7 @@ static void test_mpirun_syntax(void)
             printf("\n  accepted: %s", bad[k].line);
         if (bad[k].msg)
             CU_ASSERT_STRING_EQUAL(err.msg, bad[k].msg);
-        CU_ASSERT(one_line(err.msg));
+        CU_ASSERT(tu_one_line(err.msg));
         CU_ASSERT_EQUAL(info.ranks, 3);
         CU_ASSERT_EQUAL(ts_params_tls(p), TS_TL_RC);
     }

@@ -11,14 +11,7 @@
 
 #include "testutil.h"
 
-static const char *bundled(void)
-{
-    static char p[1024];
-    snprintf(p, sizeof p, "%s/traces/data/simplefoam-pitzdaily-2", TS_SOURCE_DIR);
-    return p;
-}
 
-static int one_line(const char *s) { return s && strchr(s, '\n') == strrchr(s, '\n'); }
 
 /* Replay with extra arguments; returns the parsed JSON (or NULL) and the exit status. */
 static json_object *replay_json(const char *trace, const char *extra, int *rc)
@@ -43,7 +36,7 @@ static double jdouble(json_object *j, const char *key)
 static void test_bundled_json(void)
 {
     int rc;
-    json_object *j = replay_json(bundled(), "", &rc);
+    json_object *j = replay_json(tu_bundled(), "", &rc);
     CU_ASSERT_EQUAL(rc, 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(j);
     double t = jdouble(j, "predicted_time_s");
@@ -63,7 +56,7 @@ static void test_bundled_json(void)
 static void test_deterministic(void)
 {
     char args[1200], *a = NULL, *b = NULL;
-    snprintf(args, sizeof args, "replay '%s'", bundled());
+    snprintf(args, sizeof args, "replay '%s'", tu_bundled());
     CU_ASSERT_EQUAL(tu_run_cli(args, &a, NULL), 0);
     CU_ASSERT_EQUAL(tu_run_cli(args, &b, NULL), 0);
     CU_ASSERT(a && b && strcmp(a, b) == 0);
@@ -85,7 +78,7 @@ static void test_collective_settings(void)
 {
     char args[1400], *out = NULL;
     snprintf(args, sizeof args, "replay '%s' --nodes 1 --ppn 2 --mca coll_hcoll_enable 0 --json",
-             bundled());
+             tu_bundled());
     CU_ASSERT_EQUAL_FATAL(tu_run_cli(args, &out, NULL), 0);
     json_object *j = json_tokener_parse(out);
     CU_ASSERT_PTR_NOT_NULL_FATAL(j);
@@ -112,7 +105,7 @@ static void test_collective_settings(void)
     json_object_put(j);
     free(out);
     out = NULL;
-    snprintf(args, sizeof args, "replay '%s' --nodes 1 --ppn 2 --json", bundled());
+    snprintf(args, sizeof args, "replay '%s' --nodes 1 --ppn 2 --json", tu_bundled());
     CU_ASSERT_EQUAL_FATAL(tu_run_cli(args, &out, NULL), 0);
     j = json_tokener_parse(out);
     CU_ASSERT_PTR_NOT_NULL_FATAL(j);
@@ -127,16 +120,16 @@ static void test_settings_change_prediction(void)
     int rc;
     /* Two ranks on one node: block puts them in one NUMA domain, cyclic under NPS2 in two
      * domains of one socket, whose latency is higher (model.shm.cross_numa_latency). */
-    json_object *blk = replay_json(bundled(), "--nodes 1 --ppn 2 --nps 2 --map-by block", &rc);
-    json_object *cyc = replay_json(bundled(), "--nodes 1 --ppn 2 --nps 2 --map-by cyclic", &rc);
+    json_object *blk = replay_json(tu_bundled(), "--nodes 1 --ppn 2 --nps 2 --map-by block", &rc);
+    json_object *cyc = replay_json(tu_bundled(), "--nodes 1 --ppn 2 --nps 2 --map-by cyclic", &rc);
     CU_ASSERT_PTR_NOT_NULL_FATAL(blk);
     CU_ASSERT_PTR_NOT_NULL_FATAL(cyc);
     CU_ASSERT(jdouble(cyc, "predicted_time_s") > jdouble(blk, "predicted_time_s"));
     json_object_put(blk);
     json_object_put(cyc);
     /* Off-host over TCP instead of RDMA: slower; the pasted mpirun form works too. */
-    json_object *rdma = replay_json(bundled(), "--nodes 2 --ppn 1", &rc);
-    json_object *tcp = replay_json(bundled(),
+    json_object *rdma = replay_json(tu_bundled(), "--nodes 2 --ppn 1", &rc);
+    json_object *tcp = replay_json(tu_bundled(),
                                    "--nodes 2 --ppn 1 --mpirun 'mpirun -n 2 -N 1 -x "
                                    "UCX_TLS=self,sm,tcp ./simpleFoam -parallel'",
                                    &rc);
@@ -155,10 +148,10 @@ static void test_settings_change_prediction(void)
 static void test_nps2_compute(void)
 {
     int rc;
-    json_object *n1 = replay_json(bundled(), "--nodes 1 --ppn 2 --nps 1", &rc);
-    json_object *n2 = replay_json(bundled(), "--nodes 1 --ppn 2 --nps 2", &rc);
+    json_object *n1 = replay_json(tu_bundled(), "--nodes 1 --ppn 2 --nps 1", &rc);
+    json_object *n2 = replay_json(tu_bundled(), "--nodes 1 --ppn 2 --nps 2", &rc);
     json_object *half = replay_json(
-        bundled(), "--nodes 1 --ppn 2 --nps 2 --set model.cpu.nps2_compute_ratio=0.5 "
+        tu_bundled(), "--nodes 1 --ppn 2 --nps 2 --set model.cpu.nps2_compute_ratio=0.5 "
                    "--set model.cpu.speed_ratio=0.5", &rc);
     CU_ASSERT_PTR_NOT_NULL_FATAL(n1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(n2);
@@ -176,10 +169,10 @@ static void test_nps2_compute(void)
 static void expect_error(const char *extra, int want_rc, const char *needle)
 {
     char args[2000], *out = NULL, *err = NULL;
-    snprintf(args, sizeof args, "replay '%s' %s", bundled(), extra);
+    snprintf(args, sizeof args, "replay '%s' %s", tu_bundled(), extra);
     int rc = tu_run_cli(args, &out, &err);
     CU_ASSERT_EQUAL(rc, want_rc);
-    CU_ASSERT(one_line(err));
+    CU_ASSERT(tu_one_line(err));
     CU_ASSERT_PTR_NOT_NULL(err ? strstr(err, needle) : NULL);
     if (!err || !strstr(err, needle))
         printf("\n  tunesim %s -> %d: %s", args, rc, err ? err : "");

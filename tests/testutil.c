@@ -154,3 +154,16 @@ int tu_traces_equal(const ts_trace_t *a, const ts_trace_t *b)
     }
     return 1;
 }
+
+const char *tu_bundled(void)
+{
+    static char p[1024];
+    snprintf(p, sizeof p, "%s/traces/data/simplefoam-pitzdaily-2", TS_SOURCE_DIR);
+    return p;
+}
+
+int tu_one_line(const char *s)
+{
+    const char *nl = s ? strchr(s, '\n') : NULL;
+    return s && (!nl || nl[1] == '\0');
+}

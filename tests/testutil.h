@@ -18,6 +18,12 @@ void tu_require_shared(const char *program);
 
 /* A fresh temporary directory (removed by tu_cleanup at exit). */
 const char *tu_tmpdir(void);
+
+/* The bundled 2-rank simpleFoam trace (traces/data/simplefoam-pitzdaily-2). */
+const char *tu_bundled(void);
+
+/* 1 when s is one line: no newline but perhaps a final one (errors are one line). */
+int tu_one_line(const char *s);
 /* Copy directory src recursively to dst (cp -r). 0 on success. */
 int tu_copy_dir(const char *src, const char *dst);
 
