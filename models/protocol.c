@@ -72,6 +72,13 @@ typedef struct lane_s {
 
 static void loopback_wire(ts_msg_plan_t *pl, int loopback);
 
+/* The progress bits of a rendezvous in which the sender acts too (put, am: it must see the
+ * RTR), from the model's receiver-only bits. */
+static unsigned both_sides(unsigned progress)
+{
+    return progress ? TS_PROG_RECV | TS_PROG_SEND : 0;
+}
+
 /* ob1 over Open MPI's BTLs (used instead of the UCX lanes when MCA_PML is ob1). */
 enum { BTL_SELF = 1 << 0, BTL_VADER = 1 << 1, BTL_TCP = 1 << 2 };
 typedef enum { SC_CMA, SC_XPMEM, SC_KNEM, SC_NONE } single_copy_t;
@@ -455,7 +462,7 @@ static void ob1_plan(const ob1_t *o, uint64_t size, ts_locality loc, ts_msg_plan
     pl->recv_copy = size;
     pl->rtr_latency = lat; /* the receiver's ACK, which the sender must see to push data */
     pl->latency = lat;
-    pl->progress = o->progress ? TS_PROG_RECV | TS_PROG_SEND : 0;
+    pl->progress = both_sides(o->progress);
     loopback_wire(pl, !vader && on_host(loc));
 }
 
@@ -556,7 +563,7 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
             /* The RTR goes back and the sender, once it sees it, writes the data. */
             pl->rtr_latency = l->latency;
             pl->latency = l->latency;
-            pl->progress = m->progress ? TS_PROG_RECV | TS_PROG_SEND : 0;
+            pl->progress = both_sides(m->progress);
         }
         if (!l->net) {
             /* cma / knem on-host: the kernel copies the data once between the two address
@@ -585,7 +592,7 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
         pl->rtr_latency = l->latency;
         pl->latency = l->latency;
         pl->ack_latency = l->latency;
-        pl->progress = m->progress ? TS_PROG_RECV | TS_PROG_SEND : 0;
+        pl->progress = both_sides(m->progress);
         wqes = 1 + pl->fragments;
         break;
     default:

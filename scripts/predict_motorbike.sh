@@ -146,47 +146,24 @@ done
 
 # The t0 / asis gain by mechanism: asis moved to t0 one setting at a time, then t0's gain
 # without the progress rule and without the per-call costs.
-cat >"$work/steps.def" <<'EOF'
-[asis]
-
-[s1-tls]
--x UCX_TLS=self,sm,rc
-
-[s2-rndv]
--x UCX_TLS=self,sm,rc
+t0_lines='-x UCX_TLS=self,sm,rc
 -x UCX_RNDV_THRESH=intra:128kb,inter:128kb
-
-[t0]
+-x UCX_ZCOPY_THRESH=128kb'
+nocall='model.ucx.send_call=0us
+model.ucx.recv_call=0us'
+printf '%s\n\n' "[asis]" "[s1-tls]
+-x UCX_TLS=self,sm,rc" "[s2-rndv]
 -x UCX_TLS=self,sm,rc
--x UCX_RNDV_THRESH=intra:128kb,inter:128kb
--x UCX_ZCOPY_THRESH=128kb
-
-[asis-async]
-model.mpi.progress=async
-
-[t0-async]
--x UCX_TLS=self,sm,rc
--x UCX_RNDV_THRESH=intra:128kb,inter:128kb
--x UCX_ZCOPY_THRESH=128kb
-model.mpi.progress=async
-
-[asis-nocall]
-model.ucx.send_call=0us
-model.ucx.recv_call=0us
-
-[t0-nocall]
--x UCX_TLS=self,sm,rc
--x UCX_RNDV_THRESH=intra:128kb,inter:128kb
--x UCX_ZCOPY_THRESH=128kb
-model.ucx.send_call=0us
-model.ucx.recv_call=0us
-
-[t0-nps2]
--x UCX_TLS=self,sm,rc
--x UCX_RNDV_THRESH=intra:128kb,inter:128kb
--x UCX_ZCOPY_THRESH=128kb
-nps = 2
-EOF
+-x UCX_RNDV_THRESH=intra:128kb,inter:128kb" "[t0]
+$t0_lines" "[asis-async]
+model.mpi.progress=async" "[t0-async]
+$t0_lines
+model.mpi.progress=async" "[asis-nocall]
+$nocall" "[t0-nocall]
+$t0_lines
+$nocall" "[t0-nps2]
+$t0_lines
+nps = 2" >"$work/steps.def"
 if [ "${QUICK:-0}" != 1 ]; then
     echo "predict_motorbike: mechanism steps"
     SETS=$work/steps.def sweep steps
@@ -217,8 +194,15 @@ awk -v n=${#UNCERTAIN[@]} '
     awk '{ printf "%s,%.3f,%.3f,%.3f\n", $1, $2, $2 - $3, $2 + $3 }' "$work/ranked.txt"
 } >"$work/pred.csv"
 
-gain() { # gain NAME FILE: percent less time than asis in that file
-    awk -v s="$1" '$1 == "asis" { a = $2 } $1 == s { t = $2 } END { printf "%+.2f", 100 * (a / t - 1) }' "$2"
+time_of() { # time_of NAME FILE: the predicted ExecutionTime of NAME in that file
+    awk -v s="$1" '$1 == s { printf "%.3f", $2 }' "$2"
+}
+gain() { # gain BASE NAME FILE: percent less time than BASE in that file
+    awk -v b="$1" -v s="$2" '$1 == b { a = $2 } $1 == s { t = $2 } END { printf "%+.2f", 100 * (a / t - 1) }' "$3"
+}
+step_row() { # step_row LABEL BASE NAME: one row of the mechanism table
+    printf "| %s | %s | %s %% |\n" "$1" "$(time_of "$3" "$work/steps.full")" \
+        "$(gain "$2" "$3" "$work/steps.full")"
 }
 {
     echo "# simpleFoam motorBike, 72 ranks on 2 x BM.Optimized3.36: predicted ExecutionTime"
@@ -285,17 +269,11 @@ gain() { # gain NAME FILE: percent less time than asis in that file
         echo "| step | ExecutionTime [s] | gain vs asis |"
         echo "|---|---|---|"
         for s in asis s1-tls s2-rndv t0; do
-            printf "| %s | %s | %s %% |\n" "$s" "$(awk -v s=$s '$1 == s { printf "%.3f", $2 }' "$work/steps.full")" \
-                "$(gain "$s" "$work/steps.full")"
+            step_row "$s" asis "$s"
         done
-        a_async=$(awk '$1 == "asis-async" { print $2 }' "$work/steps.full")
-        t_async=$(awk '$1 == "t0-async" { print $2 }' "$work/steps.full")
-        a_nocall=$(awk '$1 == "asis-nocall" { print $2 }' "$work/steps.full")
-        t_nocall=$(awk '$1 == "t0-nocall" { print $2 }' "$work/steps.full")
-        awk -v a="$a_async" -v t="$t_async" 'BEGIN { printf "| t0 vs asis, both model.mpi.progress=async | %.3f | %+.2f %% |\n", t, 100 * (a / t - 1) }'
-        awk -v a="$a_nocall" -v t="$t_nocall" 'BEGIN { printf "| t0 vs asis, both without per-call costs | %.3f | %+.2f %% |\n", t, 100 * (a / t - 1) }'
-        printf "| t0 with NPS2 (vs asis, NPS1) | %s | %s %% |\n" \
-            "$(awk '$1 == "t0-nps2" { printf "%.3f", $2 }' "$work/steps.full")" "$(gain t0-nps2 "$work/steps.full")"
+        step_row "t0 vs asis, both model.mpi.progress=async" asis-async t0-async
+        step_row "t0 vs asis, both without per-call costs" asis-nocall t0-nocall
+        step_row "t0 with NPS2 (vs asis, NPS1)" asis t0-nps2
         echo
         echo "Simulated per-function time of the window, summed over ranks (compare the profiles' shape:"
         echo "measured asis -> t0: Allreduce -12.5 %, Waitall -20.8 %, Isend +27.7 %):"

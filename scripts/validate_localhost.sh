@@ -133,8 +133,8 @@ phase_record() {
     grep ExecutionTime "$work/log.record" | tail -1
 }
 
-# shellcheck source=quiet.sh
-. "$root/scripts/quiet.sh"
+# shellcheck source=measure_lib.sh
+. "$root/scripts/measure_lib.sh"
 
 phase_measure() {
     cd "$case_dir"
@@ -184,31 +184,6 @@ phase_keep() {
 }
 keep_logs() { phase_keep; }
 
-# The sets file of the predictions. UCX_TLS=all (the default) means the transports the machine
-# has; this machine's UCX 1.13 has self, sysv, posix, cma and tcp (no xpmem, knem or IB), so
-# sets that leave UCX_TLS alone are predicted with that list, said in a comment.
-write_sets() {
-    local model_file=${1:-} entry
-    for entry in "${SETS[@]}"; do
-        echo "[${entry%%|*}]"
-        if [ -n "$model_file" ]; then echo "--model $model_file"; fi
-        case "$entry" in
-            *"pml ucx"*UCX_TLS=*) ;;
-            *"pml ucx"*) echo "-x UCX_TLS=self,sysv,posix,cma,tcp   # what UCX_TLS=all is on this machine" ;;
-        esac
-        # shellcheck disable=SC2086
-        set -- ${entry#*|}
-        while [ $# -gt 0 ]; do
-            case $1 in
-                --mca) echo "--mca $2 $3"; shift 3 ;;
-                -x) echo "-x $2"; shift 2 ;;
-                *) shift ;;
-            esac
-        done
-        echo
-    done
-}
-
 # The calibration goes into every set as `--model FILE` (a setting word in sets files), by its
 # path relative to the repository, where the sweep runs.
 phase_predict() {
@@ -219,7 +194,7 @@ phase_predict() {
     else
         echo "validate_localhost: no localhost calibration found: predicting on the table's defaults"
     fi
-    write_sets "$rel" >"$out/sets.txt"
+    write_sets "$rel" "${SETS[@]}" >"$out/sets.txt"
     # The sweep resumes from its results file beside the JSON: start afresh, so that every
     # prediction comes from this tunesim and this calibration.
     rm -f "$out/predicted.results.jsonl"

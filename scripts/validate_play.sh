@@ -62,8 +62,8 @@ fi
 mkdir -p "$out"
 "$tunesim" convert "$trace" -o "$out/trace.tss" >/dev/null
 
-# shellcheck source=quiet.sh
-. "$root/scripts/quiet.sh"
+# shellcheck source=measure_lib.sh
+. "$root/scripts/measure_lib.sh"
 
 echo "setting,seconds" >"$out/measured.csv"
 : >"$out/runs.txt"
@@ -82,30 +82,7 @@ for ((r = 1; r <= rounds; r++)); do
 done
 rm -f "$out/play.txt" "$out/play.err"
 
-# The predictions: UCX_TLS=all means what this machine's UCX 1.13 has (self, sysv, posix,
-# cma, tcp); sm is its shared-memory subset.
-{
-    for entry in "${SETS[@]}"; do
-        echo "[${entry%%|*}]"
-        echo "--model ${model#"$root"/}"
-        case "$entry" in
-            *UCX_TLS=*) ;;
-            *"pml ucx"*) echo "-x UCX_TLS=self,sysv,posix,cma,tcp" ;;
-        esac
-        # shellcheck disable=SC2086
-        set -- ${entry#*|}
-        while [ $# -gt 0 ]; do
-            case $1 in
-                --mca) echo "--mca $2 $3"; shift 3 ;;
-                -x) if [ "$2" = UCX_TLS=self,sm ]; then echo "-x UCX_TLS=self,sysv,posix,cma"
-                    else echo "-x $2"; fi
-                    shift 2 ;;
-                *) shift ;;
-            esac
-        done
-        echo
-    done
-} >"$out/sets.txt"
+write_sets "${model#"$root"/}" "${SETS[@]}" >"$out/sets.txt"
 rm -f "$out/predicted.results.jsonl"
 (cd "$root" && "$tunesim" sweep "$out/trace.tss" --sets "$out/sets.txt" --platform localhost \
     --nodes 1 --ppn 2 --baseline "$anchor" --json "$out/predicted.json") >"$out/sweep.txt"

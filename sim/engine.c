@@ -102,9 +102,8 @@ struct rank_s {
     courier_t *couriers;        /* all of them, to free at the end */
     /* Progress (model.mpi.progress = calls): a rendezvous step this rank must act on waits
      * until the rank is inside an MPI call. The rank is there while suspended in a wait
-     * (in_wait), and at each wait it enters, whose (virtual) times the ring keeps: a rank
-     * that runs ahead of the clock has passed them before a courier asks. */
-    int in_wait;
+     * (awaited is set), and at each wait it enters, whose (virtual) times the ring keeps: a
+     * rank that runs ahead of the clock has passed them before a courier asks. */
     double prog_at[PROG_RING];
     unsigned nprog;             /* progress points recorded (the ring keeps the last ones) */
     courier_t *prog_waiters;    /* couriers waiting for this rank's next progress point */
@@ -321,14 +320,14 @@ static void await_progress(rank_t *who, courier_t *c, double since)
     /* Locking is a simcall and may let other actors run: check and register only once the
      * lock is held, so that a progress point cannot fall between the check and the wait. */
     sg_mutex_lock(c->home->mu);
-    double t;
-    while (!who->in_wait && !who->finished && (t = progress_after(who, since)) < 0) {
+    double t = -1;
+    while (!who->awaited && !who->finished && (t = progress_after(who, since)) < 0) {
         c->next_prog = who->prog_waiters;
         who->prog_waiters = c;
         sg_cond_wait(c->cv, c->home->mu); /* progress_point() or the rank's end wakes it */
     }
     sg_mutex_unlock(c->home->mu);
-    if (!who->in_wait && !who->finished && (t = progress_after(who, since)) >= 0)
+    if (t >= 0) /* not inside a call now, but will be at t */
         delay(t - simgrid_get_clock());
 }
 
@@ -576,10 +575,8 @@ static void wait_req(rank_t *r, req_t *q)
     if (!req_complete(q)) {
         describe(r, q);
         r->awaited = q;
-        r->in_wait = 1;
         while (!req_complete(q)) /* notify() resumes it */
             sg_actor_suspend(r->actor);
-        r->in_wait = 0;
         r->awaited = NULL;
         r->waiting[0] = '\0';
     }

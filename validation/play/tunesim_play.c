@@ -43,6 +43,8 @@ typedef struct play_s {
     ts_recv_ahead_t *look; /* finds each receive's envelope further on */
     char *sbuf;            /* one send buffer for every send (MPI lets sends share a buffer) */
     size_t sbuf_size;
+    char *cbuf;            /* the receive buffer of collectives (one at a time) */
+    size_t cbuf_size;
     MPI_Request *call; /* requests to complete at the end of the current call */
     void **call_bufs;  /* their receive buffers, freed then */
     size_t ncall, capcall;
@@ -85,15 +87,22 @@ static int mpi_count(const play_t *p, uint64_t bytes)
     return (int)bytes;
 }
 
+/* *buf grown to at least bytes (its old content is not kept): buffers are made once, not
+ * per call, so that allocation stays out of what is timed. */
+static char *grown(const play_t *p, char **buf, size_t *size, uint64_t bytes)
+{
+    if (bytes > *size) {
+        free(*buf);
+        *size = bytes;
+        *buf = xmalloc(p, bytes);
+        memset(*buf, 1, bytes);
+    }
+    return *buf;
+}
+
 static char *send_buffer(play_t *p, uint64_t bytes)
 {
-    if (bytes > p->sbuf_size) {
-        free(p->sbuf);
-        p->sbuf_size = bytes;
-        p->sbuf = xmalloc(p, bytes);
-        memset(p->sbuf, 1, bytes);
-    }
-    return p->sbuf;
+    return grown(p, &p->sbuf, &p->sbuf_size, bytes);
 }
 
 /* Spin for ns nanoseconds: a busy loop keeps the core as busy as the traced compute did. */
@@ -199,7 +208,7 @@ static void collective(play_t *p, const ts_event_t *ev)
     MPI_Op op = dbl ? MPI_SUM : MPI_BOR;
     int cnt = mpi_count(p, dbl ? b / 8 : b);
     char *s = send_buffer(p, total + 8);
-    char *r = xmalloc(p, total + 8);
+    char *r = grown(p, &p->cbuf, &p->cbuf_size, total + 8);
     switch (ev->op) {
     case TS_COLL_BARRIER:
         MPI_Barrier(c);
@@ -242,7 +251,6 @@ static void collective(play_t *p, const ts_event_t *ev)
     default:
         die(p, "MPI_%s is not replayed by tunesim-play", ts_coll_op_name(ev->op));
     }
-    free(r);
 }
 
 /* One pass over this rank's events. */
@@ -260,10 +268,6 @@ static void play_once(play_t *p)
         switch (ev.kind) {
         case TS_EV_COMPUTE:
             spin((int64_t)((double)ev.time * p->scale));
-            break;
-        case TS_EV_ENTER:
-            p->ncall = 0;
-            p->nblocking = 0;
             break;
         case TS_EV_LEAVE:
             blocking(p);
@@ -445,6 +449,7 @@ int main(int argc, char **argv)
             MPI_Comm_free(&p.comms[c]);
     free(p.comms);
     free(p.sbuf);
+    free(p.cbuf);
     free(p.call);
     free(p.call_bufs);
     ts_u64map_free(p.reqs);
