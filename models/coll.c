@@ -1,9 +1,11 @@
 /* coll.c - collective schedules and their selection (see coll.h).
  *
  * Layout: the tuned fixed-rule tables (data), the model built from the parameter table, the
- * selection by component priority, then the algorithms. Every algorithm is written once for
- * a "group view" (a list of communicator ranks, the caller's index in it), so that the
- * hierarchical components (HCOLL, HAN) reuse the flat algorithms on their sub-groups. */
+ * selection by component priority, then the algorithms, the table FLAT that maps each
+ * (operation, algorithm) to the function that builds its schedule, and the hierarchical
+ * components. Every algorithm is written once for a "group view" (a list of communicator
+ * ranks, the caller's index in it), so that the hierarchical components (HCOLL, HAN) reuse
+ * the flat algorithms on their sub-groups. */
 #include "coll.h"
 
 #include <limits.h>
@@ -512,7 +514,8 @@ typedef struct build_s {
     int oom;
 } build_t;
 
-static int32_t G(const gview_t *g, int32_t i)
+/* The communicator rank of member i of the group. */
+static int32_t comm_rank(const gview_t *g, int32_t i)
 {
     return g->m ? g->m[i] : i;
 }
@@ -535,18 +538,21 @@ static void push(build_t *b, int kind, int32_t peer, uint64_t bytes)
     s->step[s->n++] = (ts_cstep_t){.kind = (uint8_t)kind, .peer = peer, .bytes = bytes};
 }
 
-static void SEND(build_t *b, const gview_t *g, int32_t idx, uint64_t bytes)
+/* Post a send of `bytes` to member idx of the group in the current round. */
+static void send_to(build_t *b, const gview_t *g, int32_t idx, uint64_t bytes)
 {
-    push(b, TS_CSTEP_SEND, G(g, idx), bytes);
+    push(b, TS_CSTEP_SEND, comm_rank(g, idx), bytes);
 }
 
-static void RECV(build_t *b, const gview_t *g, int32_t idx, uint64_t bytes)
+/* Post a receive of `bytes` from member idx of the group in the current round. */
+static void recv_from(build_t *b, const gview_t *g, int32_t idx, uint64_t bytes)
 {
-    push(b, TS_CSTEP_RECV, G(g, idx), bytes);
+    push(b, TS_CSTEP_RECV, comm_rank(g, idx), bytes);
 }
 
-/* Close the round (nothing if it is empty and reduces nothing). */
-static void END(build_t *b, uint64_t reduce)
+/* Close the round: wait for its messages, then combine `reduce` bytes (nothing is added if
+ * the round is empty and reduces nothing). */
+static void end_round(build_t *b, uint64_t reduce)
 {
     ts_csched_t *s = b->s;
     if (!reduce && (s->n == 0 || s->step[s->n - 1].kind == TS_CSTEP_END))
@@ -711,23 +717,23 @@ static void tree_bcast(build_t *b, const gview_t *g, int kind, int32_t fan, int3
         if (g->me == root)
             for (int32_t i = 0; i < g->n; i++) {
                 if (i != root)
-                    SEND(b, g, i, bytes);
+                    send_to(b, g, i, bytes);
             }
         else
-            RECV(b, g, root, bytes);
-        END(b, 0);
+            recv_from(b, g, root, bytes);
+        end_round(b, 0);
         return;
     }
     tree_t t;
     int32_t S = tree_here(g, kind, fan, root, bytes, seg, &t);
     for (int32_t s = 0; s <= S; s++) {
         if (t.parent >= 0 && s < S)
-            RECV(b, g, real_of(g, root, t.parent), seg_bytes(bytes, seg, S, s));
+            recv_from(b, g, real_of(g, root, t.parent), seg_bytes(bytes, seg, S, s));
         int32_t fwd = t.parent >= 0 ? s - 1 : s; /* the root sends segment s at once */
         if (fwd >= 0 && fwd < S)
             for (int32_t c = 0; c < t.nchild; c++)
-                SEND(b, g, real_of(g, root, t.child[c]), seg_bytes(bytes, seg, S, fwd));
-        END(b, 0);
+                send_to(b, g, real_of(g, root, t.child[c]), seg_bytes(bytes, seg, S, fwd));
+        end_round(b, 0);
     }
 }
 
@@ -740,11 +746,11 @@ static void tree_reduce(build_t *b, const gview_t *g, int kind, int32_t fan, int
         if (g->me == root) {
             for (int32_t i = 0; i < g->n; i++)
                 if (i != root)
-                    RECV(b, g, i, bytes);
-            END(b, (uint64_t)(g->n - 1) * bytes);
+                    recv_from(b, g, i, bytes);
+            end_round(b, (uint64_t)(g->n - 1) * bytes);
         } else {
-            SEND(b, g, root, bytes);
-            END(b, 0);
+            send_to(b, g, root, bytes);
+            end_round(b, 0);
         }
         return;
     }
@@ -754,13 +760,13 @@ static void tree_reduce(build_t *b, const gview_t *g, int kind, int32_t fan, int
         uint64_t red = 0;
         if (s < S)
             for (int32_t c = 0; c < t.nchild; c++) {
-                RECV(b, g, real_of(g, root, t.child[c]), seg_bytes(bytes, seg, S, s));
+                recv_from(b, g, real_of(g, root, t.child[c]), seg_bytes(bytes, seg, S, s));
                 red += seg_bytes(bytes, seg, S, s);
             }
         int32_t up = t.nchild ? s - 1 : s; /* a leaf sends segment s at once */
         if (t.parent >= 0 && up >= 0 && up < S)
-            SEND(b, g, real_of(g, root, t.parent), seg_bytes(bytes, seg, S, up));
-        END(b, red);
+            send_to(b, g, real_of(g, root, t.parent), seg_bytes(bytes, seg, S, up));
+        end_round(b, red);
     }
 }
 
@@ -774,20 +780,20 @@ static void tree_gather(build_t *b, const gview_t *g, int kind, int32_t root, ui
     tree_node(kind, g->n, v, 2, &t);
     uint64_t mine = (uint64_t)subtree_size(kind, g->n, v, 2) * block;
     if (scatter && t.parent >= 0) {
-        RECV(b, g, real_of(g, root, t.parent), mine);
-        END(b, 0);
+        recv_from(b, g, real_of(g, root, t.parent), mine);
+        end_round(b, 0);
     }
     for (int32_t c = 0; c < t.nchild; c++) {
         uint64_t sub = (uint64_t)subtree_size(kind, g->n, t.child[c], 2) * block;
         if (scatter)
-            SEND(b, g, real_of(g, root, t.child[c]), sub);
+            send_to(b, g, real_of(g, root, t.child[c]), sub);
         else
-            RECV(b, g, real_of(g, root, t.child[c]), sub);
+            recv_from(b, g, real_of(g, root, t.child[c]), sub);
     }
-    END(b, 0);
+    end_round(b, 0);
     if (!scatter && t.parent >= 0) {
-        SEND(b, g, real_of(g, root, t.parent), mine);
-        END(b, 0);
+        send_to(b, g, real_of(g, root, t.parent), mine);
+        end_round(b, 0);
     }
 }
 
@@ -798,23 +804,23 @@ static void linear_gather(build_t *b, const gview_t *g, int32_t root, uint64_t b
 {
     if (g->me != root) {
         if (scatter)
-            RECV(b, g, root, block);
+            recv_from(b, g, root, block);
         else
-            SEND(b, g, root, block);
-        END(b, 0);
+            send_to(b, g, root, block);
+        end_round(b, 0);
         return;
     }
     for (int32_t i = 0; i < g->n; i++) {
         if (i == root)
             continue;
         if (scatter)
-            SEND(b, g, i, block);
+            send_to(b, g, i, block);
         else
-            RECV(b, g, i, block);
+            recv_from(b, g, i, block);
         if (!all_at_once)
-            END(b, 0);
+            end_round(b, 0);
     }
-    END(b, 0);
+    end_round(b, 0);
 }
 
 /* ---- recursive doubling with Open MPI's fold of the extra ranks ---- */
@@ -827,14 +833,14 @@ static void rd_allreduce(build_t *b, const gview_t *g, uint64_t bytes, int reduc
     int32_t n = g->n, me = g->me, p2 = pow2_floor(n), extra = n - p2, newrank;
     if (me < 2 * extra) {
         if (me % 2 == 0) {
-            SEND(b, g, me + 1, bytes);
-            END(b, 0);
-            RECV(b, g, me + 1, bytes);
-            END(b, 0);
+            send_to(b, g, me + 1, bytes);
+            end_round(b, 0);
+            recv_from(b, g, me + 1, bytes);
+            end_round(b, 0);
             return;
         }
-        RECV(b, g, me - 1, bytes);
-        END(b, reduce ? bytes : 0);
+        recv_from(b, g, me - 1, bytes);
+        end_round(b, reduce ? bytes : 0);
         newrank = me / 2;
     } else {
         newrank = me - extra;
@@ -842,13 +848,13 @@ static void rd_allreduce(build_t *b, const gview_t *g, uint64_t bytes, int reduc
     for (int32_t mask = 1; mask < p2; mask <<= 1) {
         int32_t nr = newrank ^ mask;
         int32_t peer = nr < extra ? nr * 2 + 1 : nr + extra;
-        SEND(b, g, peer, bytes);
-        RECV(b, g, peer, bytes);
-        END(b, reduce ? bytes : 0);
+        send_to(b, g, peer, bytes);
+        recv_from(b, g, peer, bytes);
+        end_round(b, reduce ? bytes : 0);
     }
     if (me < 2 * extra) {
-        SEND(b, g, me - 1, bytes);
-        END(b, 0);
+        send_to(b, g, me - 1, bytes);
+        end_round(b, 0);
     }
 }
 
@@ -863,30 +869,30 @@ static void kn_allreduce(build_t *b, const gview_t *g, int32_t k, uint64_t bytes
         pk *= k;
     int32_t extra = n - (int32_t)pk;
     if (me >= pk) {
-        SEND(b, g, me - (int32_t)pk, bytes);
-        END(b, 0);
-        RECV(b, g, me - (int32_t)pk, bytes);
-        END(b, 0);
+        send_to(b, g, me - (int32_t)pk, bytes);
+        end_round(b, 0);
+        recv_from(b, g, me - (int32_t)pk, bytes);
+        end_round(b, 0);
         return;
     }
     if (me < extra) {
-        RECV(b, g, me + (int32_t)pk, bytes);
-        END(b, reduce ? bytes : 0);
+        recv_from(b, g, me + (int32_t)pk, bytes);
+        end_round(b, reduce ? bytes : 0);
     }
     for (int64_t dist = 1; dist < pk; dist *= k) {
         int32_t d = (int32_t)((me / dist) % k);
         uint64_t red = 0;
         for (int32_t t = 1; t < k; t++) {
             int32_t peer = (int32_t)(me + (((d + t) % k) - d) * dist);
-            SEND(b, g, peer, bytes);
-            RECV(b, g, peer, bytes);
+            send_to(b, g, peer, bytes);
+            recv_from(b, g, peer, bytes);
             red += bytes;
         }
-        END(b, reduce ? red : 0);
+        end_round(b, reduce ? red : 0);
     }
     if (me < extra) {
-        SEND(b, g, me + (int32_t)pk, bytes);
-        END(b, 0);
+        send_to(b, g, me + (int32_t)pk, bytes);
+        end_round(b, 0);
     }
 }
 
@@ -907,10 +913,10 @@ static void ring_allreduce(build_t *b, const gview_t *g, uint64_t bytes, uint64_
             uint64_t rbytes = block_bytes(bytes, elem, n, rb);
             int32_t ss = nsegs(sbytes, seg), rs = nsegs(rbytes, seg);
             for (int32_t s = 0; s < ss; s++)
-                SEND(b, g, right, seg_bytes(sbytes, seg, ss, s));
+                send_to(b, g, right, seg_bytes(sbytes, seg, ss, s));
             for (int32_t s = 0; s < rs; s++)
-                RECV(b, g, left, seg_bytes(rbytes, seg, rs, s));
-            END(b, phase == 0 ? rbytes : 0);
+                recv_from(b, g, left, seg_bytes(rbytes, seg, rs, s));
+            end_round(b, phase == 0 ? rbytes : 0);
         }
 }
 
@@ -926,25 +932,25 @@ static void rabenseifner(build_t *b, const gview_t *g, uint64_t bytes, int mode,
     uint64_t elem = b->model->elem, count = bytes / elem;
     uint64_t share = (count / (uint64_t)p2) * elem; /* what a core rank holds after halving */
     if (me < 2 * extra && me % 2 == 0) { /* folded out: hand the vector to the odd neighbour */
-        SEND(b, g, me + 1, bytes);
-        END(b, 0);
+        send_to(b, g, me + 1, bytes);
+        end_round(b, 0);
         if (mode == RAB_ALLREDUCE) {
-            RECV(b, g, me + 1, bytes);
-            END(b, 0);
+            recv_from(b, g, me + 1, bytes);
+            end_round(b, 0);
         } else if (mode == RAB_REDUCE_SCATTER) {
-            RECV(b, g, me + 1, block_bytes(bytes, elem, n, me));
-            END(b, 0);
+            recv_from(b, g, me + 1, block_bytes(bytes, elem, n, me));
+            end_round(b, 0);
         } else if (me == root) { /* Reduce: the core ranks' pieces come to the root */
             for (int32_t i = 0; i < n; i++)
                 if (!(i < 2 * extra && i % 2 == 0))
-                    RECV(b, g, i, share);
-            END(b, 0);
+                    recv_from(b, g, i, share);
+            end_round(b, 0);
         }
         return;
     }
     if (me < 2 * extra) {
-        RECV(b, g, me - 1, bytes);
-        END(b, bytes);
+        recv_from(b, g, me - 1, bytes);
+        end_round(b, bytes);
         newrank = me / 2;
     } else {
         newrank = me - extra;
@@ -956,9 +962,9 @@ static void rabenseifner(build_t *b, const gview_t *g, uint64_t bytes, int mode,
         int32_t peer = nr < extra ? nr * 2 + 1 : nr + extra;
         uint64_t keep = (window + 1) / 2, give = window - keep;
         uint64_t send = newrank < nr ? give : keep, recv = newrank < nr ? keep : give;
-        SEND(b, g, peer, send * elem);
-        RECV(b, g, peer, recv * elem);
-        END(b, recv * elem);
+        send_to(b, g, peer, send * elem);
+        recv_from(b, g, peer, recv * elem);
+        end_round(b, recv * elem);
         window = recv;
     }
     if (mode == RAB_ALLREDUCE) { /* allgather by recursive doubling, the reverse */
@@ -966,27 +972,27 @@ static void rabenseifner(build_t *b, const gview_t *g, uint64_t bytes, int mode,
         for (int32_t mask = p2 >> 1; mask >= 1; mask >>= 1) {
             int32_t nr = newrank ^ mask;
             int32_t peer = nr < extra ? nr * 2 + 1 : nr + extra;
-            SEND(b, g, peer, have * elem);
-            RECV(b, g, peer, have * elem);
-            END(b, 0);
+            send_to(b, g, peer, have * elem);
+            recv_from(b, g, peer, have * elem);
+            end_round(b, 0);
             have = have * 2 > count ? count : have * 2;
         }
         if (me < 2 * extra) {
-            SEND(b, g, me - 1, bytes);
-            END(b, 0);
+            send_to(b, g, me - 1, bytes);
+            end_round(b, 0);
         }
     } else if (mode == RAB_REDUCE) { /* the pieces go to the root */
         if (me != root) {
-            SEND(b, g, root, window * elem);
+            send_to(b, g, root, window * elem);
         } else {
             for (int32_t i = 0; i < n; i++)
                 if (i != me && !(i < 2 * extra && i % 2 == 0))
-                    RECV(b, g, i, share);
+                    recv_from(b, g, i, share);
         }
-        END(b, 0);
+        end_round(b, 0);
     } else if (me < 2 * extra) { /* reduce_scatter: the folded neighbour's block */
-        SEND(b, g, me - 1, block_bytes(bytes, elem, n, me - 1));
-        END(b, 0);
+        send_to(b, g, me - 1, block_bytes(bytes, elem, n, me - 1));
+        end_round(b, 0);
     }
 }
 
@@ -996,9 +1002,9 @@ static void allgather_ring(build_t *b, const gview_t *g, uint64_t block)
 {
     int32_t n = g->n, me = g->me;
     for (int32_t k = 0; k < n - 1; k++) {
-        SEND(b, g, (me + 1) % n, block);
-        RECV(b, g, (me - 1 + n) % n, block);
-        END(b, 0);
+        send_to(b, g, (me + 1) % n, block);
+        recv_from(b, g, (me - 1 + n) % n, block);
+        end_round(b, 0);
     }
 }
 
@@ -1007,9 +1013,9 @@ static void allgather_bruck(build_t *b, const gview_t *g, uint64_t block)
     int32_t n = g->n, me = g->me;
     for (int32_t dist = 1; dist < n; dist <<= 1) {
         int32_t cnt = dist < n - dist ? dist : n - dist;
-        SEND(b, g, (me - dist + n) % n, (uint64_t)cnt * block);
-        RECV(b, g, (me + dist) % n, (uint64_t)cnt * block);
-        END(b, 0);
+        send_to(b, g, (me - dist + n) % n, (uint64_t)cnt * block);
+        recv_from(b, g, (me + dist) % n, (uint64_t)cnt * block);
+        end_round(b, 0);
     }
 }
 
@@ -1020,9 +1026,9 @@ static void allgather_rd(build_t *b, const gview_t *g, uint64_t block)
         return;
     }
     for (int32_t dist = 1; dist < g->n; dist <<= 1) {
-        SEND(b, g, g->me ^ dist, (uint64_t)dist * block);
-        RECV(b, g, g->me ^ dist, (uint64_t)dist * block);
-        END(b, 0);
+        send_to(b, g, g->me ^ dist, (uint64_t)dist * block);
+        recv_from(b, g, g->me ^ dist, (uint64_t)dist * block);
+        end_round(b, 0);
     }
 }
 
@@ -1036,22 +1042,22 @@ static void allgather_neighbor(build_t *b, const gview_t *g, uint64_t block)
     int32_t even = me % 2 == 0;
     int32_t first = even ? (me + 1) % n : (me - 1 + n) % n;
     int32_t other = even ? (me - 1 + n) % n : (me + 1) % n;
-    SEND(b, g, first, block);
-    RECV(b, g, first, block);
-    END(b, 0);
+    send_to(b, g, first, block);
+    recv_from(b, g, first, block);
+    end_round(b, 0);
     for (int32_t k = 1; k < n / 2; k++) {
         int32_t peer = k % 2 ? other : first;
-        SEND(b, g, peer, 2 * block);
-        RECV(b, g, peer, 2 * block);
-        END(b, 0);
+        send_to(b, g, peer, 2 * block);
+        recv_from(b, g, peer, 2 * block);
+        end_round(b, 0);
     }
 }
 
 static void exchange(build_t *b, const gview_t *g, int32_t peer, uint64_t bytes, uint64_t red)
 {
-    SEND(b, g, peer, bytes);
-    RECV(b, g, peer, bytes);
-    END(b, red);
+    send_to(b, g, peer, bytes);
+    recv_from(b, g, peer, bytes);
+    end_round(b, red);
 }
 
 /* ---- alltoall family ---- */
@@ -1059,18 +1065,18 @@ static void exchange(build_t *b, const gview_t *g, int32_t peer, uint64_t bytes,
 static void alltoall_linear(build_t *b, const gview_t *g, uint64_t block)
 {
     for (int32_t i = 1; i < g->n; i++)
-        RECV(b, g, (g->me + i) % g->n, block);
+        recv_from(b, g, (g->me + i) % g->n, block);
     for (int32_t i = 1; i < g->n; i++)
-        SEND(b, g, (g->me - i + g->n) % g->n, block);
-    END(b, 0);
+        send_to(b, g, (g->me - i + g->n) % g->n, block);
+    end_round(b, 0);
 }
 
 static void alltoall_pairwise(build_t *b, const gview_t *g, uint64_t block)
 {
     for (int32_t k = 1; k < g->n; k++) {
-        SEND(b, g, (g->me + k) % g->n, block);
-        RECV(b, g, (g->me - k + g->n) % g->n, block);
-        END(b, 0);
+        send_to(b, g, (g->me + k) % g->n, block);
+        recv_from(b, g, (g->me - k + g->n) % g->n, block);
+        end_round(b, 0);
     }
 }
 
@@ -1081,9 +1087,9 @@ static void alltoall_bruck(build_t *b, const gview_t *g, uint64_t block)
         int32_t cnt = 0;
         for (int32_t j = 0; j < n; j++)
             cnt += (j & dist) != 0;
-        SEND(b, g, (me + dist) % n, (uint64_t)cnt * block);
-        RECV(b, g, (me - dist + n) % n, (uint64_t)cnt * block);
-        END(b, 0);
+        send_to(b, g, (me + dist) % n, (uint64_t)cnt * block);
+        recv_from(b, g, (me - dist + n) % n, (uint64_t)cnt * block);
+        end_round(b, 0);
     }
 }
 
@@ -1105,15 +1111,15 @@ static void barrier_double_ring(build_t *b, const gview_t *g)
     int32_t n = g->n, me = g->me, left = (me - 1 + n) % n, right = (me + 1) % n;
     for (int pass = 0; pass < 2; pass++) {
         if (me == 0) {
-            SEND(b, g, right, 0);
-            END(b, 0);
-            RECV(b, g, left, 0);
-            END(b, 0);
+            send_to(b, g, right, 0);
+            end_round(b, 0);
+            recv_from(b, g, left, 0);
+            end_round(b, 0);
         } else {
-            RECV(b, g, left, 0);
-            END(b, 0);
-            SEND(b, g, right, 0);
-            END(b, 0);
+            recv_from(b, g, left, 0);
+            end_round(b, 0);
+            send_to(b, g, right, 0);
+            end_round(b, 0);
         }
     }
 }
@@ -1121,13 +1127,24 @@ static void barrier_double_ring(build_t *b, const gview_t *g)
 static void barrier_bruck(build_t *b, const gview_t *g)
 {
     for (int32_t dist = 1; dist < g->n; dist <<= 1) {
-        SEND(b, g, (g->me + dist) % g->n, 0);
-        RECV(b, g, (g->me - dist + g->n) % g->n, 0);
-        END(b, 0);
+        send_to(b, g, (g->me + dist) % g->n, 0);
+        recv_from(b, g, (g->me - dist + g->n) % g->n, 0);
+        end_round(b, 0);
     }
 }
 
-/* ---- flat algorithms by operation ---- */
+/* ---- flat algorithms: one builder per (operation, algorithm) ---- */
+
+/* What a builder gets besides the group: the collective's root (0 for rootless ones), the
+ * bytes per rank and the segment size of segmented algorithms (0: unsegmented). */
+typedef struct flat_args_s {
+    int32_t root;
+    uint64_t bytes, seg;
+} flat_args_t;
+
+/* Appends the caller's schedule of one algorithm to b. Returns TS_OK, or the status of a
+ * sub-collective it could not build; running out of memory is left in b->oom. */
+typedef ts_status (*flat_builder)(build_t *b, const gview_t *g, const flat_args_t *a);
 
 static ts_status flat(build_t *b, int op, ts_coll_alg alg, const gview_t *g, int32_t root,
                       uint64_t bytes, uint64_t seg);
@@ -1139,6 +1156,8 @@ static ts_status flat_fixed(build_t *b, int op, const gview_t *g, int32_t root, 
     int a = ts_coll_tuned_fixed(op, g->n, bytes);
     return flat(b, op, tuned_of(op)->alg[a], g, root, bytes, 0);
 }
+
+/* -- bcast helpers -- */
 
 /* The subtree of vrank v of a binary tree: 1 (left), 2 (right) or 0 (the root). */
 static int32_t side_of(int32_t v)
@@ -1183,31 +1202,31 @@ static void split_binary_bcast(build_t *b, const gview_t *g, int32_t root, uint6
     int32_t S = nsegs(mine, seg);
     for (int32_t s = 0; s <= S; s++) {
         if (t.parent >= 0 && s < S)
-            RECV(b, g, real_of(g, root, t.parent), seg_bytes(mine, seg, S, s));
+            recv_from(b, g, real_of(g, root, t.parent), seg_bytes(mine, seg, S, s));
         int32_t fwd = t.parent >= 0 ? s - 1 : s;
         for (int32_t c = 0; c < t.nchild; c++) {
             uint64_t part = v == 0 ? (c == 0 ? half : other) : mine;
             int32_t cs = nsegs(part, seg);
             if (fwd >= 0 && fwd < cs)
-                SEND(b, g, real_of(g, root, t.child[c]), seg_bytes(part, seg, cs, fwd));
+                send_to(b, g, real_of(g, root, t.child[c]), seg_bytes(part, seg, cs, fwd));
         }
-        END(b, 0);
+        end_round(b, 0);
     }
     /* Phase 2: swap halves with the counterpart. */
     if (v == 0) {
         for (int32_t i = nright; i < nleft; i++) /* left ranks without a partner */
-            SEND(b, g, real_of(g, root, nth_of_side(n, 1, i)), other);
-        END(b, 0);
+            send_to(b, g, real_of(g, root, nth_of_side(n, 1, i)), other);
+        end_round(b, 0);
         return;
     }
     int32_t partner = nth_of_side(n, 3 - side, pos);
     if (partner >= 0) {
-        SEND(b, g, real_of(g, root, partner), mine);
-        RECV(b, g, real_of(g, root, partner), bytes - mine);
+        send_to(b, g, real_of(g, root, partner), mine);
+        recv_from(b, g, real_of(g, root, partner), bytes - mine);
     } else {
-        RECV(b, g, root, bytes - mine);
+        recv_from(b, g, root, bytes - mine);
     }
-    END(b, 0);
+    end_round(b, 0);
 }
 
 static void scatter_allgather_bcast(build_t *b, const gview_t *g, int32_t root, uint64_t bytes,
@@ -1226,7 +1245,7 @@ static void scatter_allgather_bcast(build_t *b, const gview_t *g, int32_t root, 
             return;
         }
         for (int32_t v = 0; v < g->n; v++)
-            m[v] = G(g, real_of(g, root, v));
+            m[v] = comm_rank(g, real_of(g, root, v));
         rel.m = m;
         rel.me = (g->me - root + g->n) % g->n;
     }
@@ -1237,227 +1256,544 @@ static void scatter_allgather_bcast(build_t *b, const gview_t *g, int32_t root, 
     free(m);
 }
 
+/* -- allreduce -- */
+
+static ts_status build_reduce_linear(build_t *b, const gview_t *g, const flat_args_t *a);
+
+static ts_status build_allreduce_linear(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    /* coll/basic: linear reduce to 0, then linear bcast */
+    build_reduce_linear(b, g, &(flat_args_t){.root = 0, .bytes = a->bytes, .seg = 0});
+    tree_bcast(b, g, TREE_STAR, 0, 0, a->bytes, 0);
+    return TS_OK;
+}
+
+static ts_status build_allreduce_nonoverlapping(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    ts_status st = flat_fixed(b, TS_COLL_REDUCE, g, 0, a->bytes);
+    return st ? st : flat_fixed(b, TS_COLL_BCAST, g, 0, a->bytes);
+}
+
+static ts_status build_allreduce_recursive_doubling(build_t *b, const gview_t *g,
+                                                    const flat_args_t *a)
+{
+    rd_allreduce(b, g, a->bytes, 1);
+    return TS_OK;
+}
+
+/* Open MPI's ring: a count below the ranks goes to recursive doubling; a segmented ring
+ * (seg > 0) whose count is below ranks x segment count runs the plain ring. */
+static ts_status ring_or_doubling(build_t *b, const gview_t *g, uint64_t bytes, uint64_t seg)
+{
+    uint64_t elem = b->model->elem, count = bytes / elem;
+    if (count < (uint64_t)g->n) {
+        rd_allreduce(b, g, bytes, 1);
+        return TS_OK;
+    }
+    if (seg && count < (uint64_t)g->n * (seg / elem ? seg / elem : 1))
+        seg = 0;
+    ring_allreduce(b, g, bytes, seg);
+    return TS_OK;
+}
+
+static ts_status build_allreduce_ring(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    return ring_or_doubling(b, g, a->bytes, 0);
+}
+
+static ts_status build_allreduce_segmented_ring(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    return ring_or_doubling(b, g, a->bytes, a->seg);
+}
+
+static ts_status build_allreduce_rabenseifner(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    /* Open MPI: fewer elements than the power-of-two core goes to recursive doubling */
+    if (a->bytes / b->model->elem < (uint64_t)pow2_floor(g->n))
+        rd_allreduce(b, g, a->bytes, 1);
+    else
+        rabenseifner(b, g, a->bytes, RAB_ALLREDUCE, 0);
+    return TS_OK;
+}
+
+static ts_status build_allreduce_knomial_recursive(build_t *b, const gview_t *g,
+                                                   const flat_args_t *a)
+{
+    kn_allreduce(b, g, b->model->ucc_radix, a->bytes, 1);
+    return TS_OK;
+}
+
+/* -- bcast -- */
+
+static ts_status build_bcast_linear(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    tree_bcast(b, g, TREE_STAR, 0, a->root, a->bytes, 0);
+    return TS_OK;
+}
+
+static ts_status build_bcast_chain(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    tree_bcast(b, g, TREE_CHAIN, b->model->chain_fanout, a->root, a->bytes, a->seg);
+    return TS_OK;
+}
+
+static ts_status build_bcast_pipeline(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    tree_bcast(b, g, TREE_CHAIN, 1, a->root, a->bytes, a->seg);
+    return TS_OK;
+}
+
+static ts_status build_bcast_split_binary(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    split_binary_bcast(b, g, a->root, a->bytes, a->seg);
+    return TS_OK;
+}
+
+static ts_status build_bcast_binary(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    tree_bcast(b, g, TREE_BINARY, 2, a->root, a->bytes, a->seg);
+    return TS_OK;
+}
+
+static ts_status build_bcast_binomial(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    tree_bcast(b, g, TREE_BINOMIAL, 2, a->root, a->bytes, a->seg);
+    return TS_OK;
+}
+
+static ts_status build_bcast_knomial(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    tree_bcast(b, g, TREE_KNOMIAL, b->model->knomial_radix, a->root, a->bytes, a->seg);
+    return TS_OK;
+}
+
+static ts_status build_bcast_scatter_allgather(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    scatter_allgather_bcast(b, g, a->root, a->bytes, 0);
+    return TS_OK;
+}
+
+static ts_status build_bcast_scatter_allgather_ring(build_t *b, const gview_t *g,
+                                                    const flat_args_t *a)
+{
+    scatter_allgather_bcast(b, g, a->root, a->bytes, 1);
+    return TS_OK;
+}
+
+/* -- reduce -- */
+
+static ts_status build_reduce_linear(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    /* coll/basic: the root receives and combines one rank at a time */
+    if (g->me != a->root) {
+        send_to(b, g, a->root, a->bytes);
+        end_round(b, 0);
+        return TS_OK;
+    }
+    for (int32_t i = 0; i < g->n; i++)
+        if (i != a->root) {
+            recv_from(b, g, i, a->bytes);
+            end_round(b, a->bytes);
+        }
+    return TS_OK;
+}
+
+static ts_status build_reduce_chain(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    tree_reduce(b, g, TREE_CHAIN, b->model->chain_fanout, a->root, a->bytes, a->seg);
+    return TS_OK;
+}
+
+static ts_status build_reduce_pipeline(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    tree_reduce(b, g, TREE_CHAIN, 1, a->root, a->bytes, a->seg);
+    return TS_OK;
+}
+
+/* Also in-order binary: with a commutative operation the order changes nothing here. */
+static ts_status build_reduce_binary(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    tree_reduce(b, g, TREE_BINARY, 2, a->root, a->bytes, a->seg);
+    return TS_OK;
+}
+
+static ts_status build_reduce_binomial(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    tree_reduce(b, g, TREE_BINOMIAL, 2, a->root, a->bytes, a->seg);
+    return TS_OK;
+}
+
+static ts_status build_reduce_knomial(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    tree_reduce(b, g, TREE_KNOMIAL, b->model->ucc_radix, a->root, a->bytes, a->seg);
+    return TS_OK;
+}
+
+static ts_status build_reduce_rabenseifner(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    /* Open MPI: fewer elements than the power-of-two core goes to the binomial tree */
+    if (a->bytes / b->model->elem < (uint64_t)pow2_floor(g->n))
+        tree_reduce(b, g, TREE_BINOMIAL, 2, a->root, a->bytes, 0);
+    else
+        rabenseifner(b, g, a->bytes, RAB_REDUCE, a->root);
+    return TS_OK;
+}
+
+/* -- allgather (and allgatherv: bytes is the block of one rank) -- */
+
+static ts_status build_allgather_linear(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    /* coll/basic: gather to 0, then bcast everything */
+    linear_gather(b, g, 0, a->bytes, 0, 1);
+    tree_bcast(b, g, TREE_STAR, 0, 0, a->bytes * (uint64_t)g->n, 0);
+    return TS_OK;
+}
+
+static ts_status build_allgather_bruck(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    allgather_bruck(b, g, a->bytes);
+    return TS_OK;
+}
+
+static ts_status build_allgather_recursive_doubling(build_t *b, const gview_t *g,
+                                                    const flat_args_t *a)
+{
+    allgather_rd(b, g, a->bytes);
+    return TS_OK;
+}
+
+static ts_status build_allgather_ring(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    allgather_ring(b, g, a->bytes);
+    return TS_OK;
+}
+
+static ts_status build_allgather_neighbor(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    allgather_neighbor(b, g, a->bytes);
+    return TS_OK;
+}
+
+static ts_status build_allgather_two_proc(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    two_proc(b, g, a->bytes, allgather_ring);
+    return TS_OK;
+}
+
+/* -- alltoall (and alltoallv / w: bytes is the block per peer) -- */
+
+/* Also linear_sync, modelled as linear (its bounded window of requests is not). */
+static ts_status build_alltoall_linear(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    alltoall_linear(b, g, a->bytes);
+    return TS_OK;
+}
+
+static ts_status build_alltoall_pairwise(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    alltoall_pairwise(b, g, a->bytes);
+    return TS_OK;
+}
+
+static ts_status build_alltoall_bruck(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    alltoall_bruck(b, g, a->bytes);
+    return TS_OK;
+}
+
+static ts_status build_alltoall_two_proc(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    two_proc(b, g, a->bytes, alltoall_pairwise);
+    return TS_OK;
+}
+
+/* -- barrier (messages of 0 bytes; a->bytes is ignored) -- */
+
+static ts_status build_barrier_linear(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    (void)a;
+    linear_gather(b, g, 0, 0, 0, 1);
+    tree_bcast(b, g, TREE_STAR, 0, 0, 0, 0);
+    return TS_OK;
+}
+
+static ts_status build_barrier_double_ring(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    (void)a;
+    barrier_double_ring(b, g);
+    return TS_OK;
+}
+
+static ts_status build_barrier_recursive_doubling(build_t *b, const gview_t *g,
+                                                  const flat_args_t *a)
+{
+    (void)a;
+    rd_allreduce(b, g, 0, 0);
+    return TS_OK;
+}
+
+static ts_status build_barrier_bruck(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    (void)a;
+    barrier_bruck(b, g);
+    return TS_OK;
+}
+
+static ts_status build_barrier_two_proc(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    (void)a;
+    if (g->n != 2)
+        barrier_bruck(b, g);
+    else
+        exchange(b, g, 1 - g->me, 0, 0);
+    return TS_OK;
+}
+
+static ts_status build_barrier_tree(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    (void)a;
+    tree_reduce(b, g, TREE_BINOMIAL, 2, 0, 0, 0);
+    tree_bcast(b, g, TREE_BINOMIAL, 2, 0, 0, 0);
+    return TS_OK;
+}
+
+static ts_status build_barrier_knomial_recursive(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    (void)a;
+    kn_allreduce(b, g, b->model->ucc_radix, 0, 0);
+    return TS_OK;
+}
+
+/* -- gather and scatter (and their v variants: bytes is one rank's block) -- */
+
+static ts_status build_gather_linear(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    linear_gather(b, g, a->root, a->bytes, 0, 0);
+    return TS_OK;
+}
+
+/* linear_sync and linear_nb: the root posts every transfer at once. */
+static ts_status build_gather_linear_all(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    linear_gather(b, g, a->root, a->bytes, 0, 1);
+    return TS_OK;
+}
+
+static ts_status build_gather_binomial(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    tree_gather(b, g, TREE_BINOMIAL, a->root, a->bytes, 0);
+    return TS_OK;
+}
+
+static ts_status build_scatter_linear(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    linear_gather(b, g, a->root, a->bytes, 1, 0);
+    return TS_OK;
+}
+
+static ts_status build_scatter_linear_all(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    linear_gather(b, g, a->root, a->bytes, 1, 1);
+    return TS_OK;
+}
+
+static ts_status build_scatter_binomial(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    tree_gather(b, g, TREE_BINOMIAL, a->root, a->bytes, 1);
+    return TS_OK;
+}
+
+/* -- reduce_scatter (and reduce_scatter_block) -- */
+
+static ts_status build_reduce_scatter_nonoverlapping(build_t *b, const gview_t *g,
+                                                     const flat_args_t *a)
+{
+    /* tuned's reduce to 0, then a linear scatter of each rank's block */
+    ts_status st = flat_fixed(b, TS_COLL_REDUCE, g, 0, a->bytes);
+    if (!st)
+        linear_gather(b, g, 0, block_bytes(a->bytes, b->model->elem, g->n, g->me), 1, 1);
+    return st;
+}
+
+/* Also butterfly, which the model runs as recursive halving. */
+static ts_status build_reduce_scatter_recursive_halving(build_t *b, const gview_t *g,
+                                                        const flat_args_t *a)
+{
+    rabenseifner(b, g, a->bytes, RAB_REDUCE_SCATTER, 0);
+    return TS_OK;
+}
+
+static ts_status build_reduce_scatter_ring(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    int32_t n = g->n, me = g->me;
+    for (int32_t k = 0; k < n - 1; k++) {
+        uint64_t sb = block_bytes(a->bytes, b->model->elem, n, (me - k - 1 + 2 * n) % n);
+        uint64_t rb = block_bytes(a->bytes, b->model->elem, n, (me - k - 2 + 2 * n) % n);
+        send_to(b, g, (me + 1) % n, sb);
+        recv_from(b, g, (me - 1 + n) % n, rb);
+        end_round(b, rb);
+    }
+    return TS_OK;
+}
+
+/* -- scan and exscan -- */
+
+static ts_status build_scan_linear(build_t *b, const gview_t *g, const flat_args_t *a)
+{
+    /* coll/basic: rank i waits for the prefix of i-1, combines, passes it on. */
+    if (g->me > 0) {
+        recv_from(b, g, g->me - 1, a->bytes);
+        end_round(b, a->bytes);
+    }
+    if (g->me < g->n - 1) {
+        send_to(b, g, g->me + 1, a->bytes);
+        end_round(b, 0);
+    }
+    return TS_OK;
+}
+
+/* ---- the dispatch ---- */
+
+/* The operation whose algorithms op runs: a v or w variant runs its base operation's
+ * schedule on the per-rank payload, exscan runs scan's; -1 for the handle operations, which
+ * move no data. */
+static int flat_family(int op)
+{
+    switch (op) {
+    case TS_COLL_ALLGATHERV:
+        return TS_COLL_ALLGATHER;
+    case TS_COLL_ALLTOALLV:
+    case TS_COLL_ALLTOALLW:
+        return TS_COLL_ALLTOALL;
+    case TS_COLL_GATHERV:
+        return TS_COLL_GATHER;
+    case TS_COLL_SCATTERV:
+        return TS_COLL_SCATTER;
+    case TS_COLL_REDUCE_SCATTER_BLOCK:
+        return TS_COLL_REDUCE_SCATTER;
+    case TS_COLL_EXSCAN:
+        return TS_COLL_SCAN;
+    case TS_COLL_ALLREDUCE:
+    case TS_COLL_BCAST:
+    case TS_COLL_REDUCE:
+    case TS_COLL_ALLGATHER:
+    case TS_COLL_ALLTOALL:
+    case TS_COLL_BARRIER:
+    case TS_COLL_GATHER:
+    case TS_COLL_SCATTER:
+    case TS_COLL_REDUCE_SCATTER:
+    case TS_COLL_SCAN:
+        return op;
+    default:
+        return -1;
+    }
+}
+
+/* Every algorithm each operation can run, by Open MPI's name (coll.h); an empty cell is an
+ * algorithm the operation does not have. */
+static const flat_builder FLAT[TS_COLL__COUNT][TS_CALG__COUNT] = {
+    [TS_COLL_ALLREDUCE] =
+        {
+            [TS_CALG_LINEAR] = build_allreduce_linear,
+            [TS_CALG_NONOVERLAPPING] = build_allreduce_nonoverlapping,
+            [TS_CALG_RECURSIVE_DOUBLING] = build_allreduce_recursive_doubling,
+            [TS_CALG_RING] = build_allreduce_ring,
+            [TS_CALG_SEGMENTED_RING] = build_allreduce_segmented_ring,
+            [TS_CALG_RABENSEIFNER] = build_allreduce_rabenseifner,
+            [TS_CALG_KN_RECURSIVE] = build_allreduce_knomial_recursive,
+        },
+    [TS_COLL_BCAST] =
+        {
+            [TS_CALG_LINEAR] = build_bcast_linear,
+            [TS_CALG_CHAIN] = build_bcast_chain,
+            [TS_CALG_PIPELINE] = build_bcast_pipeline,
+            [TS_CALG_SPLIT_BINARY] = build_bcast_split_binary,
+            [TS_CALG_BINARY] = build_bcast_binary,
+            [TS_CALG_BINOMIAL] = build_bcast_binomial,
+            [TS_CALG_KNOMIAL] = build_bcast_knomial,
+            [TS_CALG_SCATTER_ALLGATHER] = build_bcast_scatter_allgather,
+            [TS_CALG_SCATTER_ALLGATHER_RING] = build_bcast_scatter_allgather_ring,
+        },
+    [TS_COLL_REDUCE] =
+        {
+            [TS_CALG_LINEAR] = build_reduce_linear,
+            [TS_CALG_CHAIN] = build_reduce_chain,
+            [TS_CALG_PIPELINE] = build_reduce_pipeline,
+            [TS_CALG_BINARY] = build_reduce_binary,
+            [TS_CALG_IN_ORDER_BINARY] = build_reduce_binary,
+            [TS_CALG_BINOMIAL] = build_reduce_binomial,
+            [TS_CALG_KNOMIAL] = build_reduce_knomial,
+            [TS_CALG_RABENSEIFNER] = build_reduce_rabenseifner,
+        },
+    [TS_COLL_ALLGATHER] =
+        {
+            [TS_CALG_LINEAR] = build_allgather_linear,
+            [TS_CALG_BRUCK] = build_allgather_bruck,
+            [TS_CALG_RECURSIVE_DOUBLING] = build_allgather_recursive_doubling,
+            [TS_CALG_RING] = build_allgather_ring,
+            [TS_CALG_NEIGHBOR] = build_allgather_neighbor,
+            [TS_CALG_TWO_PROC] = build_allgather_two_proc,
+        },
+    [TS_COLL_ALLTOALL] =
+        {
+            [TS_CALG_LINEAR] = build_alltoall_linear,
+            [TS_CALG_LINEAR_SYNC] = build_alltoall_linear,
+            [TS_CALG_PAIRWISE] = build_alltoall_pairwise,
+            [TS_CALG_BRUCK] = build_alltoall_bruck,
+            [TS_CALG_TWO_PROC] = build_alltoall_two_proc,
+        },
+    [TS_COLL_BARRIER] =
+        {
+            [TS_CALG_LINEAR] = build_barrier_linear,
+            [TS_CALG_DOUBLE_RING] = build_barrier_double_ring,
+            [TS_CALG_RECURSIVE_DOUBLING] = build_barrier_recursive_doubling,
+            [TS_CALG_BRUCK] = build_barrier_bruck,
+            [TS_CALG_TWO_PROC] = build_barrier_two_proc,
+            [TS_CALG_TREE] = build_barrier_tree,
+            [TS_CALG_KN_RECURSIVE] = build_barrier_knomial_recursive,
+        },
+    [TS_COLL_GATHER] =
+        {
+            [TS_CALG_LINEAR] = build_gather_linear,
+            [TS_CALG_LINEAR_SYNC] = build_gather_linear_all,
+            [TS_CALG_LINEAR_NB] = build_gather_linear_all,
+            [TS_CALG_BINOMIAL] = build_gather_binomial,
+        },
+    [TS_COLL_SCATTER] =
+        {
+            [TS_CALG_LINEAR] = build_scatter_linear,
+            [TS_CALG_LINEAR_SYNC] = build_scatter_linear_all,
+            [TS_CALG_LINEAR_NB] = build_scatter_linear_all,
+            [TS_CALG_BINOMIAL] = build_scatter_binomial,
+        },
+    [TS_COLL_REDUCE_SCATTER] =
+        {
+            [TS_CALG_NONOVERLAPPING] = build_reduce_scatter_nonoverlapping,
+            [TS_CALG_RECURSIVE_HALVING] = build_reduce_scatter_recursive_halving,
+            [TS_CALG_BUTTERFLY] = build_reduce_scatter_recursive_halving,
+            [TS_CALG_RING] = build_reduce_scatter_ring,
+        },
+    [TS_COLL_SCAN] =
+        {
+            [TS_CALG_LINEAR] = build_scan_linear,
+        },
+};
+
+/* The caller's schedule of op by algorithm alg on group g. TS_EARG for an algorithm that op
+ * does not have; nothing (TS_OK) on a group of one rank or for an operation that moves no
+ * data. */
 static ts_status flat(build_t *b, int op, ts_coll_alg alg, const gview_t *g, int32_t root,
                       uint64_t bytes, uint64_t seg)
 {
-    const ts_coll_model_t *m = b->model;
     if (g->n <= 1)
         return TS_OK;
-    if (root < 0)
-        root = 0;
-    switch (op) {
-    case TS_COLL_ALLREDUCE:
-        switch (alg) {
-        case TS_CALG_LINEAR: /* coll/basic: linear reduce to 0, then linear bcast */
-            flat(b, TS_COLL_REDUCE, TS_CALG_LINEAR, g, 0, bytes, 0);
-            tree_bcast(b, g, TREE_STAR, 0, 0, bytes, 0);
-            return TS_OK;
-        case TS_CALG_NONOVERLAPPING: {
-            ts_status st = flat_fixed(b, TS_COLL_REDUCE, g, 0, bytes);
-            return st ? st : flat_fixed(b, TS_COLL_BCAST, g, 0, bytes);
-        }
-        case TS_CALG_RECURSIVE_DOUBLING:
-            rd_allreduce(b, g, bytes, 1);
-            return TS_OK;
-        case TS_CALG_RING:
-        case TS_CALG_SEGMENTED_RING: {
-            /* Open MPI: a count below the ranks goes to recursive doubling; a segmented ring
-             * whose count is below ranks x segment count runs the plain ring. */
-            uint64_t count = bytes / m->elem;
-            if (count < (uint64_t)g->n) {
-                rd_allreduce(b, g, bytes, 1);
-                return TS_OK;
-            }
-            uint64_t segsz = alg == TS_CALG_SEGMENTED_RING ? seg : 0;
-            if (segsz && count < (uint64_t)g->n * (segsz / m->elem ? segsz / m->elem : 1))
-                segsz = 0;
-            ring_allreduce(b, g, bytes, segsz);
-            return TS_OK;
-        }
-        case TS_CALG_RABENSEIFNER:
-            if (bytes / m->elem < (uint64_t)pow2_floor(g->n)) {
-                rd_allreduce(b, g, bytes, 1);
-                return TS_OK;
-            }
-            rabenseifner(b, g, bytes, RAB_ALLREDUCE, 0);
-            return TS_OK;
-        case TS_CALG_KN_RECURSIVE:
-            kn_allreduce(b, g, m->ucc_radix, bytes, 1);
-            return TS_OK;
-        default:
-            break;
-        }
-        break;
-    case TS_COLL_BCAST:
-        switch (alg) {
-        case TS_CALG_LINEAR: tree_bcast(b, g, TREE_STAR, 0, root, bytes, 0); return TS_OK;
-        case TS_CALG_CHAIN:
-            tree_bcast(b, g, TREE_CHAIN, m->chain_fanout, root, bytes, seg);
-            return TS_OK;
-        case TS_CALG_PIPELINE: tree_bcast(b, g, TREE_CHAIN, 1, root, bytes, seg); return TS_OK;
-        case TS_CALG_SPLIT_BINARY: split_binary_bcast(b, g, root, bytes, seg); return TS_OK;
-            case TS_CALG_BINARY: tree_bcast(b, g, TREE_BINARY, 2, root, bytes, seg); return TS_OK;
-        case TS_CALG_BINOMIAL:
-            tree_bcast(b, g, TREE_BINOMIAL, 2, root, bytes, seg);
-            return TS_OK;
-        case TS_CALG_KNOMIAL:
-            tree_bcast(b, g, TREE_KNOMIAL, m->knomial_radix, root, bytes, seg);
-            return TS_OK;
-        case TS_CALG_SCATTER_ALLGATHER:
-        case TS_CALG_SCATTER_ALLGATHER_RING:
-            scatter_allgather_bcast(b, g, root, bytes, alg == TS_CALG_SCATTER_ALLGATHER_RING);
-            return TS_OK;
-        default: break;
-        }
-        break;
-    case TS_COLL_REDUCE:
-        switch (alg) {
-        case TS_CALG_LINEAR:
-            /* coll/basic: the root receives and combines one rank at a time */
-            if (g->me != root) {
-                SEND(b, g, root, bytes);
-                END(b, 0);
-            } else {
-                for (int32_t i = 0; i < g->n; i++)
-                    if (i != root) {
-                        RECV(b, g, i, bytes);
-                        END(b, bytes);
-                    }
-            }
-            return TS_OK;
-        case TS_CALG_CHAIN:
-            tree_reduce(b, g, TREE_CHAIN, m->chain_fanout, root, bytes, seg);
-            return TS_OK;
-        case TS_CALG_PIPELINE: tree_reduce(b, g, TREE_CHAIN, 1, root, bytes, seg); return TS_OK;
-        case TS_CALG_BINARY:
-        case TS_CALG_IN_ORDER_BINARY:
-            tree_reduce(b, g, TREE_BINARY, 2, root, bytes, seg);
-            return TS_OK;
-        case TS_CALG_BINOMIAL:
-            tree_reduce(b, g, TREE_BINOMIAL, 2, root, bytes, seg);
-            return TS_OK;
-        case TS_CALG_KNOMIAL:
-            tree_reduce(b, g, TREE_KNOMIAL, m->ucc_radix, root, bytes, seg);
-            return TS_OK;
-        case TS_CALG_RABENSEIFNER:
-            if (bytes / m->elem < (uint64_t)pow2_floor(g->n)) {
-                tree_reduce(b, g, TREE_BINOMIAL, 2, root, bytes, 0);
-                return TS_OK;
-            }
-            rabenseifner(b, g, bytes, RAB_REDUCE, root);
-            return TS_OK;
-        default: break;
-        }
-        break;
-    case TS_COLL_ALLGATHER:
-    case TS_COLL_ALLGATHERV:
-        switch (alg) {
-        case TS_CALG_LINEAR:
-            linear_gather(b, g, 0, bytes, 0, 1);
-            tree_bcast(b, g, TREE_STAR, 0, 0, bytes * (uint64_t)g->n, 0);
-            return TS_OK;
-        case TS_CALG_BRUCK: allgather_bruck(b, g, bytes); return TS_OK;
-        case TS_CALG_RECURSIVE_DOUBLING: allgather_rd(b, g, bytes); return TS_OK;
-        case TS_CALG_RING: allgather_ring(b, g, bytes); return TS_OK;
-        case TS_CALG_NEIGHBOR: allgather_neighbor(b, g, bytes); return TS_OK;
-        case TS_CALG_TWO_PROC: two_proc(b, g, bytes, allgather_ring); return TS_OK;
-        default: break;
-        }
-        break;
-    case TS_COLL_ALLTOALL:
-    case TS_COLL_ALLTOALLV:
-    case TS_COLL_ALLTOALLW:
-        switch (alg) {
-        case TS_CALG_LINEAR:
-        case TS_CALG_LINEAR_SYNC: alltoall_linear(b, g, bytes); return TS_OK;
-        case TS_CALG_PAIRWISE: alltoall_pairwise(b, g, bytes); return TS_OK;
-        case TS_CALG_BRUCK: alltoall_bruck(b, g, bytes); return TS_OK;
-        case TS_CALG_TWO_PROC: two_proc(b, g, bytes, alltoall_pairwise); return TS_OK;
-        default: break;
-        }
-        break;
-    case TS_COLL_BARRIER:
-        switch (alg) {
-        case TS_CALG_LINEAR:
-            linear_gather(b, g, 0, 0, 0, 1);
-            tree_bcast(b, g, TREE_STAR, 0, 0, 0, 0);
-            return TS_OK;
-        case TS_CALG_DOUBLE_RING: barrier_double_ring(b, g); return TS_OK;
-        case TS_CALG_RECURSIVE_DOUBLING: rd_allreduce(b, g, 0, 0); return TS_OK;
-        case TS_CALG_BRUCK: barrier_bruck(b, g); return TS_OK;
-        case TS_CALG_TWO_PROC:
-            if (g->n != 2)
-                barrier_bruck(b, g);
-            else
-                exchange(b, g, 1 - g->me, 0, 0);
-            return TS_OK;
-        case TS_CALG_TREE:
-            tree_reduce(b, g, TREE_BINOMIAL, 2, 0, 0, 0);
-            tree_bcast(b, g, TREE_BINOMIAL, 2, 0, 0, 0);
-            return TS_OK;
-        case TS_CALG_KN_RECURSIVE: kn_allreduce(b, g, m->ucc_radix, 0, 0); return TS_OK;
-        default: break;
-        }
-        break;
-    case TS_COLL_GATHER:
-    case TS_COLL_GATHERV:
-    case TS_COLL_SCATTER:
-    case TS_COLL_SCATTERV: {
-        int sc = op == TS_COLL_SCATTER || op == TS_COLL_SCATTERV;
-        switch (alg) {
-        case TS_CALG_LINEAR: linear_gather(b, g, root, bytes, sc, 0); return TS_OK;
-        case TS_CALG_LINEAR_SYNC:
-        case TS_CALG_LINEAR_NB: linear_gather(b, g, root, bytes, sc, 1); return TS_OK;
-        case TS_CALG_BINOMIAL: tree_gather(b, g, TREE_BINOMIAL, root, bytes, sc); return TS_OK;
-        default: break;
-        }
-        break;
-    }
-    case TS_COLL_REDUCE_SCATTER:
-    case TS_COLL_REDUCE_SCATTER_BLOCK:
-        switch (alg) {
-        case TS_CALG_NONOVERLAPPING: {
-            ts_status st = flat_fixed(b, TS_COLL_REDUCE, g, 0, bytes);
-            if (!st)
-                linear_gather(b, g, 0, block_bytes(bytes, m->elem, g->n, g->me), 1, 1);
-            return st;
-        }
-        case TS_CALG_RECURSIVE_HALVING:
-        case TS_CALG_BUTTERFLY:
-            rabenseifner(b, g, bytes, RAB_REDUCE_SCATTER, 0);
-            return TS_OK;
-        case TS_CALG_RING: {
-            int32_t n = g->n, me = g->me;
-            for (int32_t k = 0; k < n - 1; k++) {
-                uint64_t sb = block_bytes(bytes, m->elem, n, (me - k - 1 + 2 * n) % n);
-                uint64_t rbb = block_bytes(bytes, m->elem, n, (me - k - 2 + 2 * n) % n);
-                SEND(b, g, (me + 1) % n, sb);
-                RECV(b, g, (me - 1 + n) % n, rbb);
-                END(b, rbb);
-            }
-            return TS_OK;
-        }
-        default: break;
-        }
-        break;
-    case TS_COLL_SCAN:
-    case TS_COLL_EXSCAN:
-        /* coll/basic: rank i waits for the prefix of i-1, combines, passes it on. */
-        if (alg != TS_CALG_LINEAR)
-            break;
-        if (g->me > 0) {
-            RECV(b, g, g->me - 1, bytes);
-            END(b, bytes);
-        }
-        if (g->me < g->n - 1) {
-            SEND(b, g, g->me + 1, bytes);
-            END(b, 0);
-        }
+    int family = flat_family(op);
+    if (family < 0)
         return TS_OK;
-    default:
-        return TS_OK;
-    }
-    return TS_EARG;
+    if ((unsigned)alg >= TS_CALG__COUNT || !FLAT[family][alg])
+        return TS_EARG;
+    flat_args_t a = {.root = root < 0 ? 0 : root, .bytes = bytes, .seg = seg};
+    return FLAT[family][alg](b, g, &a);
 }
 
 /* ---- hierarchical components ---------------------------------------------------------- */
