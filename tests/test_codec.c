@@ -1,5 +1,6 @@
 /* test_codec.c - the status table and the event-stream encoding: round trips of every event
  * kind, and rejection of truncated or malformed bytes. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,59 +101,200 @@ static void test_enter_after_compute_is_shorter(void)
     ts_codec_buf_free(&b);
 }
 
-static void test_truncated_and_garbage(void)
+/* Decode all of data with ts_codec_get into out[] (at most max events); the final status
+ * (0 at the end, or the error) goes to *rc, and must stay the same on a further call. */
+static int decode_all(const uint8_t *data, size_t size, int32_t nranks, int32_t ncomms,
+                      int32_t nfuncs, ts_event_t *out, int max, int *rc)
 {
-    ts_event_t in[32], out;
+    ts_codec_reader_t r;
+    ts_codec_reader_init(&r, data, size, nranks, ncomms, nfuncs);
+    int count = 0;
+    ts_event_t ev;
+    while ((*rc = ts_codec_get(&r, &ev)) == 1 && count < max)
+        out[count++] = ev;
+    CU_ASSERT_EQUAL(ts_codec_get(&r, &ev), *rc); /* the end, or the error, is sticky */
+    return count;
+}
+
+/* Every proper prefix of an encoded stream yields exactly the events that lie wholly inside
+ * it, then the end (cut between two events) or TS_ECORRUPT (cut inside one: no field is
+ * optional, so a cut event always lacks bytes); never a byte past the end (ASan checks
+ * that). Both decoding paths: one event at a time and the batch. */
+static void test_truncated(void)
+{
+    ts_event_t in[32], out[32];
     int n = sample(in);
+    size_t end_of[32]; /* end_of[i]: the stream's size once event i is written */
     ts_codec_buf_t b;
     ts_codec_buf_init(&b);
-    for (int i = 0; i < n; i++)
-        ts_codec_put(&b, &in[i]);
-    /* Every proper prefix either decodes cleanly to its end or reports an error; it never
-     * reads past the end (ASan checks that). */
+    for (int i = 0; i < n; i++) {
+        CU_ASSERT_EQUAL_FATAL(ts_codec_put(&b, &in[i]), TS_OK);
+        end_of[i] = b.size;
+    }
     for (size_t cut = 0; cut < b.size; cut++) {
-        uint8_t *copy = malloc(cut ? cut : 1);
+        int whole = 0;
+        while (whole < n && end_of[whole] <= cut)
+            whole++;
+        int between = cut == (whole ? end_of[whole - 1] : 0);
+        int want_rc = between ? 0 : TS_ECORRUPT;
+        uint8_t *copy = malloc(cut ? cut : 1); /* exactly cut bytes, for ASan */
         memcpy(copy, b.data, cut);
+        int rc, count = decode_all(copy, cut, 100, 10, 65536, out, 32, &rc);
+        if (count != whole || rc != want_rc)
+            printf("\n  cut at %zu: %d events and status %d, want %d and %d", cut, count, rc, whole,
+                   want_rc);
+        CU_ASSERT_EQUAL(count, whole);
+        CU_ASSERT_EQUAL(rc, want_rc);
+        for (int i = 0; i < count && i < whole; i++)
+            CU_ASSERT_EQUAL(memcmp(&out[i], &in[i], sizeof out[i]), 0);
+
+        /* The batch returns the whole events first, then the status. */
         ts_codec_reader_t r;
         ts_codec_reader_init(&r, copy, cut, 100, 10, 65536);
-        int rc, count = 0;
-        while ((rc = ts_codec_get(&r, &out)) == 1)
-            count++;
-        CU_ASSERT(rc == 0 || rc == TS_ECORRUPT);
-        CU_ASSERT(count <= n);
+        int got = ts_codec_get_batch(&r, out, 32);
+        if (whole > 0) {
+            CU_ASSERT_EQUAL(got, whole);
+            for (int i = 0; i < got && i < whole; i++)
+                CU_ASSERT_EQUAL(memcmp(&out[i], &in[i], sizeof out[i]), 0);
+            got = ts_codec_get_batch(&r, out, 32);
+        }
+        CU_ASSERT_EQUAL(got, want_rc);
         free(copy);
     }
-    /* Hand-made bytes in the layout documented at the top of traces/codec.c. */
-    const uint8_t bad_kind[] = {0x0e, 0x01};
-    ts_codec_reader_t r;
-    ts_codec_reader_init(&r, bad_kind, sizeof bad_kind, 100, 10, 65536);
-    CU_ASSERT_EQUAL(ts_codec_get(&r, &out), TS_ECORRUPT);
-    const uint8_t bad_flag[] = {0x40 | TS_EV_ENTER, 0x01}; /* implied time, no burst before */
-    ts_codec_reader_init(&r, bad_flag, sizeof bad_flag, 100, 10, 65536);
-    CU_ASSERT_EQUAL(ts_codec_get(&r, &out), TS_ECORRUPT);
-    const uint8_t short_field[] = {TS_EV_COMPUTE | 3 << 4, 0x01, 0x02}; /* 8-byte field, 2 */
-    ts_codec_reader_init(&r, short_field, sizeof short_field, 100, 10, 65536);
-    CU_ASSERT_EQUAL(ts_codec_get(&r, &out), TS_ECORRUPT);
-    const uint8_t bad_op[] = {TS_EV_COLL, 0, 200, 0, 0, 0, 0};
-    ts_codec_reader_init(&r, bad_op, sizeof bad_op, 100, 10, 65536);
-    CU_ASSERT_EQUAL(ts_codec_get(&r, &out), TS_ECORRUPT);
-    /* Indices beyond the tables: peer 5 of 4 ranks, communicator 3 of 2, function 9 of 9
-     * (peer, comm, root and tag are zigzag coded: 5 -> 10, 3 -> 6, -1 -> 1). */
-    const uint8_t bad_peer[] = {TS_EV_SEND, 0, 10, 0, 0, 8};
-    ts_codec_reader_init(&r, bad_peer, sizeof bad_peer, 4, 2, 9);
-    CU_ASSERT_EQUAL(ts_codec_get(&r, &out), TS_ECORRUPT);
-    const uint8_t bad_comm[] = {TS_EV_COLL, 0, TS_COLL_BARRIER, 6, 1, 0, 0};
-    ts_codec_reader_init(&r, bad_comm, sizeof bad_comm, 4, 2, 9);
-    CU_ASSERT_EQUAL(ts_codec_get(&r, &out), TS_ECORRUPT);
-    const uint8_t bad_func[] = {TS_EV_ENTER, 9, 0};
-    ts_codec_reader_init(&r, bad_func, sizeof bad_func, 4, 2, 9);
-    CU_ASSERT_EQUAL(ts_codec_get(&r, &out), TS_ECORRUPT);
-    const uint8_t good_root_none[] = {TS_EV_COLL, 0, TS_COLL_BARRIER, 2, 1, 0, 0};
-    ts_codec_reader_init(&r, good_root_none, sizeof good_root_none, 4, 2, 9);
-    CU_ASSERT_EQUAL(ts_codec_get(&r, &out), 1);
-    CU_ASSERT_EQUAL(out.comm, 1);
-    CU_ASSERT_EQUAL(out.peer, TS_ROOT_NONE);
     ts_codec_buf_free(&b);
+}
+
+/* Hand-made bytes in the layout documented at the top of traces/codec.c: each case decodes
+ * exactly its valid events, field by field, then ends with its status (0: a clean end). */
+static void test_malformed(void)
+{
+    /* A valid LEAVE at t = 1 (time delta 1, zigzag 2) put before some of the bad bytes:
+     * the decoder must deliver it before it reports the error. */
+#define LEAVE_T1 TS_EV_LEAVE, 0x02
+    static const ts_event_t leave_t1 = {.kind = TS_EV_LEAVE, .time = 1};
+    static const struct {
+        const char *what;
+        uint8_t bytes[16];
+        size_t size;
+        int32_t nranks, ncomms, nfuncs;
+        int nvalid; /* events decoded before the status */
+        ts_event_t want[3];
+        int status;
+    } CASES[] = {
+        {"kind 14 does not exist", {0x0e, 0x01}, 2, 100, 10, 65536, 0, {{0}}, TS_ECORRUPT},
+        {"kind 15 after a LEAVE", {LEAVE_T1, 0x0f}, 3, 100, 10, 65536, 1, {leave_t1}, TS_ECORRUPT},
+        {"implied ENTER time, no burst before",
+         {LEAVE_T1, 0x40 | TS_EV_ENTER, 0x01},
+         4,
+         100,
+         10,
+         65536,
+         1,
+         {leave_t1},
+         TS_ECORRUPT},
+        {"implied ENTER time after a 5 ns burst",
+         {LEAVE_T1, TS_EV_COMPUTE, 5, 0x40 | TS_EV_ENTER, 0x01},
+         6,
+         100,
+         10,
+         65536,
+         3,
+         {leave_t1,
+          {.kind = TS_EV_COMPUTE, .time = 5},
+          {.kind = TS_EV_ENTER, .func = 1, .time = 6}},
+         0},
+        {"8-byte field, 2 bytes left",
+         {TS_EV_COMPUTE | 3 << 4, 0x01, 0x02},
+         3,
+         100,
+         10,
+         65536,
+         0,
+         {{0}},
+         TS_ECORRUPT},
+        {"collective op 200",
+         {TS_EV_COLL, 0, 200, 0, 0, 0, 0},
+         7,
+         100,
+         10,
+         65536,
+         0,
+         {{0}},
+         TS_ECORRUPT},
+        {"send without its widths byte",
+         {LEAVE_T1, TS_EV_SEND},
+         3,
+         4,
+         2,
+         9,
+         1,
+         {leave_t1},
+         TS_ECORRUPT},
+        /* Indices against the tables: peer 5 of 4 ranks, communicator 3 of 2, function 9 of
+         * 9, root 4 of 4 (peer, comm, root and tag are zigzag coded: 5 -> 10, 3 -> 6,
+         * -1 -> 1), and the largest valid ones beside them. */
+        {"peer 5 of 4 ranks", {TS_EV_SEND, 0, 10, 0, 0, 8}, 6, 4, 2, 9, 0, {{0}}, TS_ECORRUPT},
+        {"peer 3 of 4 ranks",
+         {TS_EV_SEND, 0, 6, 0, 0, 8},
+         6,
+         4,
+         2,
+         9,
+         1,
+         {{.kind = TS_EV_SEND, .peer = 3, .bytes = 8}},
+         0},
+        {"communicator 3 of 2",
+         {LEAVE_T1, TS_EV_COLL, 0, TS_COLL_BARRIER, 6, 1, 0, 0},
+         9,
+         4,
+         2,
+         9,
+         1,
+         {leave_t1},
+         TS_ECORRUPT},
+        {"function 9 of 9", {TS_EV_ENTER, 9, 0}, 3, 4, 2, 9, 0, {{0}}, TS_ECORRUPT},
+        {"function 8 of 9 at t = 0",
+         {TS_EV_ENTER, 8, 0},
+         3,
+         4,
+         2,
+         9,
+         1,
+         {{.kind = TS_EV_ENTER, .func = 8}},
+         0},
+        {"root -1 is no root",
+         {TS_EV_COLL, 0, TS_COLL_BARRIER, 2, 1, 0, 0},
+         7,
+         4,
+         2,
+         9,
+         1,
+         {{.kind = TS_EV_COLL, .op = TS_COLL_BARRIER, .comm = 1, .peer = TS_ROOT_NONE}},
+         0},
+        {"root 4 of 4 ranks",
+         {TS_EV_COLL, 0, TS_COLL_BCAST, 2, 8, 0, 0},
+         7,
+         4,
+         2,
+         9,
+         0,
+         {{0}},
+         TS_ECORRUPT},
+    };
+#undef LEAVE_T1
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        ts_event_t out[4];
+        int rc, count = decode_all(CASES[i].bytes, CASES[i].size, CASES[i].nranks, CASES[i].ncomms,
+                                   CASES[i].nfuncs, out, 4, &rc);
+        int same = count == CASES[i].nvalid;
+        for (int k = 0; same && k < count; k++)
+            same = memcmp(&out[k], &CASES[i].want[k], sizeof out[k]) == 0;
+        if (!same || rc != CASES[i].status)
+            printf("\n  %s: %d events (%s) and status %d, want %d and %d", CASES[i].what, count,
+                   same ? "as expected" : "not as expected", rc, CASES[i].nvalid, CASES[i].status);
+        CU_ASSERT(same);
+        CU_ASSERT_EQUAL(rc, CASES[i].status);
+    }
 }
 
 static void test_coll_payload(void)
@@ -178,7 +320,8 @@ int main(void)
     CU_add_test(s, "status table", test_status_table);
     CU_add_test(s, "round trip of every kind", test_roundtrip);
     CU_add_test(s, "implied ENTER time", test_enter_after_compute_is_shorter);
-    CU_add_test(s, "truncated and malformed bytes", test_truncated_and_garbage);
+    CU_add_test(s, "every truncation: exact events, then end or ECORRUPT", test_truncated);
+    CU_add_test(s, "malformed bytes: exact events, then ECORRUPT", test_malformed);
     CU_add_test(s, "collective payload rule", test_coll_payload);
     return tu_run_all();
 }
