@@ -22,7 +22,8 @@
     XX(EOTF2, "OTF2 library error")                                           \
     XX(ENOMPI, "trace holds no MPI records")                                  \
     XX(EUNMATCHED, "unmatched message")                                       \
-    XX(ECHILD, "child process failed")
+    XX(ECHILD, "child process failed")                                        \
+    XX(ENOITER, "no complete iteration")
 
 /* Table positions, then the public codes: TS_OK == 0 and errors negative, in table order.
  * (The names are pasted, never expanded: ENOMEM and friends are also errno macros.) */

@@ -1,0 +1,173 @@
+/* test_iterations.c - iteration detection (traces/iterations) and window cuts
+ * (traces/window) on the two bundled traces, with exact counts: 2-rank pitzDaily (3 SIMPLE
+ * iterations) and the 72-rank motorBike window (start-up and 2 iterations). The counts were
+ * read once from the traces and checked by hand against the call sequences: each iteration
+ * starts at the collective after rank 0's loop-head scatter (pitzDaily collectives 688 and
+ * 1351 of 1604 on every rank; motorBike 414 of 835). */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+#include "traces/iterations.h"
+#include "traces/window.h"
+
+static char mb_path[1024];
+
+static const char *motorbike(void)
+{
+    snprintf(mb_path, sizeof mb_path, "%s/traces/data/motorbike-72-window.tss", TS_SOURCE_DIR);
+    return mb_path;
+}
+
+static ts_iters_t *find(const char *path, ts_trace_t **t)
+{
+    ts_error_t err;
+    ts_iters_t *it = NULL;
+    CU_ASSERT_FATAL(ts_trace_open(path, t, &err) == TS_OK);
+    ts_status st = ts_iters_find(*t, &it, &err);
+    if (st != TS_OK)
+        fprintf(stderr, "%s\n", err.msg);
+    CU_ASSERT_FATAL(st == TS_OK);
+    return it;
+}
+
+static void test_pitzdaily(void)
+{
+    ts_trace_t *t;
+    ts_iters_t *it = find(tu_bundled(), &t);
+    CU_ASSERT_EQUAL(ts_iters_count(it), 3);
+    /* events, calls, collectives per rank, sends: summed over the 2 ranks */
+    static const uint64_t want[3][4] = {
+        {28070, 6624, 681, 1744}, {27083, 6357, 663, 1677}, {10899, 2559, 252, 685}};
+    for (int32_t k = 1; k <= 3; k++) {
+        const ts_iter_info_t *in = ts_iters_get(it, k);
+        CU_ASSERT_EQUAL(in->index, k);
+        CU_ASSERT_EQUAL(in->events, want[k - 1][0]);
+        CU_ASSERT_EQUAL(in->calls, want[k - 1][1]);
+        CU_ASSERT_EQUAL(in->collectives, want[k - 1][2]);
+        CU_ASSERT_EQUAL(in->sends, want[k - 1][3]);
+        CU_ASSERT_TRUE(in->clean);
+    }
+    /* Iterations follow each other without a gap, on every rank. */
+    CU_ASSERT_EQUAL(ts_iters_first_event(it, 1, 0), 275);
+    CU_ASSERT_EQUAL(ts_iters_last_event(it, 1, 0), 14237);
+    CU_ASSERT_EQUAL(ts_iters_first_event(it, 2, 0), 14238);
+    CU_ASSERT_EQUAL(ts_iters_last_event(it, 3, 0), 33225);
+    for (int32_t r = 0; r < 2; r++)
+        for (int32_t k = 1; k < 3; k++)
+            CU_ASSERT_EQUAL(ts_iters_last_event(it, k, r) + 1, ts_iters_first_event(it, k + 1, r));
+    CU_ASSERT_EQUAL(ts_iters_startup_events(it), 662);
+    CU_ASSERT_EQUAL(ts_iters_tail_events(it), 88);
+    CU_ASSERT_EQUAL(ts_iters_startup_events(it) + 28070 + 27083 + 10899 +
+                        ts_iters_tail_events(it),
+                    ts_trace_nevents(t));
+    /* The steady window: iterations 2-3 against their (lower) median, iteration 3's 10,899
+     * events: iteration 2 is 2.5x that, so only 3 is steady. */
+    int32_t a, b;
+    double spread;
+    ts_iters_steady(it, &a, &b, &spread);
+    CU_ASSERT_EQUAL(a, 3);
+    CU_ASSERT_EQUAL(b, 3);
+    CU_ASSERT_DOUBLE_EQUAL(spread, 0.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_iters_get(it, 3)->rel, 10899.0 / 27083.0, 1e-12);
+    ts_iters_free(it);
+    ts_trace_close(t);
+}
+
+static void test_motorbike(void)
+{
+    ts_trace_t *t;
+    ts_iters_t *it = find(motorbike(), &t);
+    CU_ASSERT_EQUAL(ts_iters_count(it), 2);
+    static const uint64_t want[2][4] = {{1945784, 406752, 345, 177160},
+                                        {2172501, 451773, 420, 197055}};
+    for (int32_t k = 1; k <= 2; k++) {
+        const ts_iter_info_t *in = ts_iters_get(it, k);
+        CU_ASSERT_EQUAL(in->events, want[k - 1][0]);
+        CU_ASSERT_EQUAL(in->calls, want[k - 1][1]);
+        CU_ASSERT_EQUAL(in->collectives, want[k - 1][2]);
+        CU_ASSERT_EQUAL(in->sends, want[k - 1][3]);
+        CU_ASSERT_TRUE(in->clean);
+    }
+    CU_ASSERT_EQUAL(ts_iters_first_event(it, 1, 0), 15917);
+    CU_ASSERT_EQUAL(ts_iters_first_event(it, 2, 0), 36774);
+    CU_ASSERT_EQUAL(ts_iters_last_event(it, 2, 0), 58505);
+    CU_ASSERT_EQUAL(ts_iters_startup_events(it), 620668);
+    CU_ASSERT_EQUAL(ts_iters_tail_events(it), 13058);
+    int32_t a, b;
+    ts_iters_steady(it, &a, &b, NULL);
+    CU_ASSERT_EQUAL(a, 2);
+    CU_ASSERT_EQUAL(b, 2);
+    ts_iters_free(it);
+    ts_trace_close(t);
+}
+
+/* A cut holds exactly the iterations' events; a cut has no MPI_Finalize, so it has no
+ * complete iteration of its own: that is an error naming the trace. */
+static void test_window_cut(void)
+{
+    ts_trace_t *t, *w;
+    ts_error_t err;
+    ts_iters_t *it = find(tu_bundled(), &t);
+    CU_ASSERT_FATAL(ts_window_open(t, it, 2, 3, &w, &err) == TS_OK);
+    CU_ASSERT_EQUAL(ts_trace_nevents(w), 27083 + 10899);
+    CU_ASSERT_EQUAL(ts_trace_nranks(w), 2);
+    CU_ASSERT_EQUAL(ts_trace_rank_nevents(w, 0),
+                    ts_iters_last_event(it, 3, 0) - ts_iters_first_event(it, 2, 0) + 1);
+    /* The first event of the cut is the first of iteration 2 on that rank. */
+    ts_cursor_t *ca, *cb;
+    ts_event_t ea, eb;
+    CU_ASSERT_FATAL(ts_cursor_open(t, 1, &ca) == TS_OK);
+    CU_ASSERT_FATAL(ts_cursor_open(w, 1, &cb) == TS_OK);
+    for (uint64_t i = 0; i <= ts_iters_first_event(it, 2, 1); i++)
+        CU_ASSERT_EQUAL(ts_cursor_next(ca, &ea, &err), 1);
+    CU_ASSERT_EQUAL(ts_cursor_next(cb, &eb, &err), 1);
+    CU_ASSERT_EQUAL(memcmp(&ea, &eb, sizeof ea), 0);
+    ts_cursor_close(ca);
+    ts_cursor_close(cb);
+
+    ts_iters_t *none = NULL;
+    CU_ASSERT_EQUAL(ts_iters_find(w, &none, &err), TS_ENOITER);
+    CU_ASSERT_PTR_NULL(none);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "no complete iteration"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "MPI_Finalize"));
+    CU_ASSERT_TRUE(tu_one_line(err.msg));
+    ts_trace_close(w);
+
+    CU_ASSERT_EQUAL(ts_window_open(t, it, 3, 4, &w, &err), TS_EARG);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "outside the trace's iterations 1:3"));
+    ts_iters_free(it);
+    ts_trace_close(t);
+}
+
+static void test_parse_window(void)
+{
+    int32_t a = 0, b = 0;
+    CU_ASSERT_EQUAL(ts_iters_parse_window("2:3", 3, &a, &b), 0);
+    CU_ASSERT_EQUAL(a, 2);
+    CU_ASSERT_EQUAL(b, 3);
+    CU_ASSERT_EQUAL(ts_iters_parse_window("2", 3, &a, &b), 0);
+    CU_ASSERT_EQUAL(a, 2);
+    CU_ASSERT_EQUAL(b, 2);
+    const char *bad[] = {"", ":", "3:2", "0:1", "1:4", "a:b", "1:2x", "-1:2", "1:", ":2",
+                         "1:2:3", "99999999999:1", " 1:2"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CU_ASSERT_EQUAL(ts_iters_parse_window(bad[i], 3, &a, &b), -1);
+}
+
+int main(void)
+{
+    if (access(motorbike(), R_OK) != 0 || access(tu_bundled(), R_OK) != 0) {
+        printf("test_iterations: skipped: %s or %s is missing\n", motorbike(), tu_bundled());
+        return TS_TEST_SKIP;
+    }
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("iterations", NULL, NULL);
+    CU_add_test(s, "pitzDaily: 3 iterations, exact counts", test_pitzdaily);
+    CU_add_test(s, "motorBike 72-rank window: 2 iterations, exact counts", test_motorbike);
+    CU_add_test(s, "window cut and the no-iteration error", test_window_cut);
+    CU_add_test(s, "FIRST:LAST parsing", test_parse_window);
+    return tu_run_all();
+}

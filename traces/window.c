@@ -1,0 +1,114 @@
+/* window.c - cutting a trace to a window of iterations (what and why: window.h). */
+#include "window.h"
+
+#include <limits.h>
+#include <stdio.h>
+
+#include "../common/tmpfiles.h"
+#include "store.h"
+#include "trace_impl.h"
+
+/* Copy the definitions of t (nodes, communicators, functions, clock) into the new trace w. */
+static ts_status copy_defs(const ts_trace_t *t, ts_trace_t *w)
+{
+    for (int32_t n = 0; n < t->nnodes; n++)
+        if (ts__trace_add_node(w, t->node_names[n]) < 0)
+            return TS_ENOMEM;
+    for (int32_t c = 0; c < t->ncomms; c++) {
+        const ts_comm_info_t *ci = &t->comms[c].info;
+        if (ts__trace_add_comm(w, ci->name, ci->size, ci->is_self, ci->members) < 0)
+            return TS_ENOMEM;
+    }
+    for (int32_t f = 0; f < t->nfuncs; f++) {
+        /* Interning keeps indices: the source table holds each name once. */
+        if (ts__trace_intern_func(w, t->func_names[f]) != f)
+            return TS_ENOMEM;
+    }
+    w->duration_ns = t->duration_ns;
+    w->timer_resolution = t->timer_resolution;
+    w->nonmaster_mpi = t->nonmaster_mpi;
+    for (int32_t r = 0; r < t->nranks; r++)
+        w->ranks[r].node = t->ranks[r].node;
+    return TS_OK;
+}
+
+static ts_status copy_range(const ts_trace_t *t, int32_t r, uint64_t from, uint64_t to,
+                            ts_trace_t *w, ts_error_t *err)
+{
+    ts_cursor_t *c;
+    if (ts_cursor_open(t, r, &c) != TS_OK)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    uint64_t idx = 0;
+    const ts_event_t *evs;
+    int k;
+    ts_status st = TS_OK;
+    while (st == TS_OK && idx <= to && (k = ts_cursor_next_batch(c, &evs, err)) > 0) {
+        for (int i = 0; i < k && idx <= to && st == TS_OK; i++, idx++) {
+            if (idx < from)
+                continue;
+            if (ts_codec_put(&w->ranks[r].buf, &evs[i]) != TS_OK)
+                st = ts_error_set(err, TS_ENOMEM, "out of memory");
+            w->ranks[r].nevents++;
+        }
+    }
+    if (st == TS_OK && k < 0)
+        st = k;
+    ts_cursor_close(c);
+    return st;
+}
+
+ts_status ts_window_cut(const ts_trace_t *t, const ts_iters_t *it, int32_t first, int32_t last,
+                        ts_trace_t **out, ts_error_t *err)
+{
+    *out = NULL;
+    int32_t n = ts_iters_count(it);
+    if (first < 1 || first > last || last > n)
+        return ts_error_set(err, TS_EARG, "%s: window %d:%d outside the trace's iterations 1:%d",
+                            t->path, (int)first, (int)last, (int)n);
+    for (int32_t k = first; k <= last; k++)
+        if (!ts_iters_get(it, k)->clean)
+            return ts_error_set(err, TS_EARG,
+                                "%s: iteration %d cannot be cut out: a request is open across "
+                                "its boundary or a message crosses it",
+                                t->path, (int)k);
+    char name[PATH_MAX];
+    snprintf(name, sizeof name, "%s[%d:%d]", t->path, (int)first, (int)last);
+    ts_trace_t *w;
+    if (ts__trace_new(name, TS_FORMAT_OTF2, t->nranks, &w) != TS_OK)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    ts_status st = copy_defs(t, w);
+    if (st != TS_OK)
+        st = ts_error_set(err, st, "out of memory");
+    for (int32_t r = 0; r < t->nranks && st == TS_OK; r++)
+        st = copy_range(t, r, ts_iters_first_event(it, first, r),
+                        ts_iters_last_event(it, last, r), w, err);
+    if (st != TS_OK) {
+        ts_trace_close(w);
+        return st;
+    }
+    ts__trace_seal(w);
+    *out = w;
+    return TS_OK;
+}
+
+ts_status ts_window_open(const ts_trace_t *t, const ts_iters_t *it, int32_t first, int32_t last,
+                         ts_trace_t **out, ts_error_t *err)
+{
+    *out = NULL;
+    ts_trace_t *w;
+    ts_status st = ts_window_cut(t, it, first, last, &w, err);
+    if (st != TS_OK)
+        return st;
+    /* A store, so that replays read the window chunk by chunk, as any stored trace. */
+    char tss[PATH_MAX];
+    st = ts_tmp_file("tunesim-window", ".tss", tss, sizeof tss, err);
+    if (st == TS_OK) {
+        st = ts_store_write(w, tss, err);
+        if (st == TS_OK)
+            st = ts_trace_open(tss, out, err);
+        /* The open store reads through its descriptor: the name can go at once. */
+        ts_tmp_remove(tss);
+    }
+    ts_trace_close(w);
+    return st;
+}
