@@ -8,6 +8,7 @@
 
 #include <json-c/json.h>
 
+#include "../traces/iterations.h"
 #include "../traces/stats.h"
 
 /* Functions ordered by time, then by name, so that equal inputs print equal bytes. */
@@ -72,6 +73,72 @@ static void print_hist(FILE *fp, const char *title, const ts_hist_t *h)
         fprintf(fp, "    %10s %-14s %12" PRIu64 "  %5.1f%%\n", lo, hi, h->count[k],
                 100.0 * (double)h->count[k] / (double)total);
     }
+}
+
+/* The iterations (traces/iterations.h), or why there are none: info describes any trace, so
+ * a trace without a complete iteration is a line here, not an error. */
+static void print_iterations(const ts_trace_t *t, FILE *fp)
+{
+    ts_iters_t *it = NULL;
+    ts_error_t err;
+    if (ts_iters_find(t, &it, &err) != TS_OK) {
+        fprintf(fp, "\niterations none: %s\n", err.msg);
+        return;
+    }
+    int32_t n = ts_iters_count(it), a, b;
+    double spread;
+    ts_iters_steady(it, &a, &b, &spread);
+    fprintf(fp, "\niterations %d (start-up %" PRIu64 " events of start-up before the first, %" PRIu64
+                " of shutdown after the last)\n",
+            (int)n, ts_iters_startup_events(it), ts_iters_tail_events(it));
+    fprintf(fp, "  %5s %14s %12s %12s %9s\n", "iter", "events", "MPI calls", "collectives",
+            "rel.len");
+    for (int32_t k = 1; k <= n; k++) {
+        const ts_iter_info_t *in = ts_iters_get(it, k);
+        fprintf(fp, "  %5d %14" PRIu64 " %12" PRIu64 " %12" PRIu64 " %9.3f%s\n", (int)k,
+                in->events, in->calls, in->collectives, in->rel,
+                in->clean ? "" : "  (cannot be cut: a request or message crosses it)");
+    }
+    fprintf(fp, "steady     %d:%d (iterations after the first within %.0f %% of their median "
+                "events; spread %.1f %%)\n",
+            (int)a, (int)b, 100.0 * TS_ITERS_STEADY_SPREAD, 100.0 * spread);
+    ts_iters_free(it);
+}
+
+static json_object *iterations_json(const ts_trace_t *t)
+{
+    ts_iters_t *it = NULL;
+    ts_error_t err;
+    json_object *o = json_object_new_object();
+    if (ts_iters_find(t, &it, &err) != TS_OK) {
+        json_object_object_add(o, "count", json_object_new_int(0));
+        json_object_object_add(o, "error", json_object_new_string(err.msg));
+        return o;
+    }
+    int32_t n = ts_iters_count(it), a, b;
+    double spread;
+    ts_iters_steady(it, &a, &b, &spread);
+    json_object_object_add(o, "count", json_object_new_int(n));
+    json_object_object_add(o, "startup_events", json_object_new_uint64(ts_iters_startup_events(it)));
+    json_object_object_add(o, "tail_events", json_object_new_uint64(ts_iters_tail_events(it)));
+    json_object_object_add(o, "steady_first", json_object_new_int(a));
+    json_object_object_add(o, "steady_last", json_object_new_int(b));
+    json_object_object_add(o, "steady_spread", json_object_new_double(spread));
+    json_object *arr = json_object_new_array();
+    for (int32_t k = 1; k <= n; k++) {
+        const ts_iter_info_t *in = ts_iters_get(it, k);
+        json_object *j = json_object_new_object();
+        json_object_object_add(j, "index", json_object_new_int(k));
+        json_object_object_add(j, "events", json_object_new_uint64(in->events));
+        json_object_object_add(j, "calls", json_object_new_uint64(in->calls));
+        json_object_object_add(j, "collectives", json_object_new_uint64(in->collectives));
+        json_object_object_add(j, "relative_length", json_object_new_double(in->rel));
+        json_object_object_add(j, "clean", json_object_new_boolean(in->clean));
+        json_object_array_add(arr, j);
+    }
+    json_object_object_add(o, "list", arr);
+    ts_iters_free(it);
+    return o;
 }
 
 static void print_text(const ts_trace_t *t, const ts_stats_t *s, FILE *fp)
@@ -149,6 +216,7 @@ static void print_text(const ts_trace_t *t, const ts_stats_t *s, FILE *fp)
         fprintf(fp, ": %" PRIu64 " unmatched sends, %" PRIu64 " unmatched receives, %" PRIu64
                     " streams with differing bytes\n",
                 mt->unmatched_sends, mt->unmatched_recvs, mt->byte_mismatches);
+    print_iterations(t, fp);
 }
 
 static json_object *hist_json(const ts_hist_t *h)
@@ -243,6 +311,7 @@ static json_object *build_json(const ts_trace_t *t, const ts_stats_t *s)
                            json_object_new_uint64(mt->unmatched_recvs));
     json_object_object_add(mm, "byte_mismatches", json_object_new_uint64(mt->byte_mismatches));
     json_object_object_add(root, "matching", mm);
+    json_object_object_add(root, "iterations", iterations_json(t));
     return root;
 }
 
