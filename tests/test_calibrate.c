@@ -642,7 +642,7 @@ static void test_probe_run(void)
 {
 #ifdef TS_PROBE
     if (access(TS_PROBE_MPIEXEC, X_OK) != 0) {
-        printf("\n    (skipped: mpirun is not installed)");
+        tu_skip("tunesim-probe under mpirun", "mpirun is not installed");
         return;
     }
     char out[512], cmd[2048];
@@ -679,7 +679,7 @@ static void test_probe_run(void)
     CU_ASSERT(seen92 && seen93);
     ts_bench_set_clear(&set);
 #else
-    printf("\n    (skipped: CMake found no MPI, tunesim-probe is not built)");
+    tu_skip("tunesim-probe under mpirun", "CMake found no MPI: tunesim-probe is not built");
 #endif
 }
 

@@ -195,7 +195,7 @@ static void test_errors(void)
 static void test_scorep_traces(void)
 {
     if (!tu_scorep_dir()) {
-        printf("(skipped: no shared/ traces) ");
+        tu_skip("replays of the shared Score-P traces", "../shared/traces/scorep is absent");
         return;
     }
     static const char *const traces[] = {
@@ -216,8 +216,6 @@ int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 1;
-    if (!tu_scorep_dir())
-        printf("note: shared/traces/scorep is absent: the real-trace replays are skipped\n");
     CU_pSuite s = CU_add_suite("replay", NULL, NULL);
     CU_add_test(s, "NPS2 compute ratio", test_nps2_compute);
     CU_add_test(s, "bundled trace, JSON", test_bundled_json);

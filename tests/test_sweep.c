@@ -432,8 +432,9 @@ static void test_slurm(void)
         }
         printf("(sbatch parsed both scripts; without a slurmctld here --test-only cannot "
                "check the allocation) ");
-    } else {
-        printf("(sbatch not installed: only bash -n checked the scripts) ");
+    } else { /* scripts/setup.sh installs slurm-client: its absence is worth a line */
+        tu_skip("sbatch --test-only on the job scripts (only bash -n checked them)",
+                "sbatch is not installed");
     }
 
     /* Each array task, run here as Slurm would, then the merge. */
@@ -484,7 +485,7 @@ static void test_plot(void)
         free(saved);
     }
     if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
-        printf("(gnuplot not installed: pictures not drawn) ");
+        tu_skip("the pictures of sweep --plot", "gnuplot is not installed");
         return;
     }
     tu_run_cli(args, NULL, NULL); /* exits 1: a set of the merge has no result */

@@ -628,7 +628,9 @@ static void check_compute(const ts_trace_t *t, int cpu_clock)
 static void run_and_check(const run_t *r)
 {
     if (strcmp(r->pml, "ucx") == 0 && !have_ucx) {
-        printf("(Open MPI has no pml ucx here: skipped) ");
+        char what[128];
+        snprintf(what, sizeof what, "%s on %d ranks with pml ucx", r->program, r->nranks);
+        tu_skip(what, "Open MPI has no pml ucx here");
         return;
     }
     char dir[1024];
@@ -688,9 +690,8 @@ int main(void)
     CU_add_test(unit, "Score-P's sizeSent / sizeReceived", test_collbytes);
     const char *why = missing_mpi();
     if (why != NULL) {
-        int rc = tu_run_all();
-        printf("test_tracer: SKIPPED the MPI runs: %s\n", why);
-        return rc != 0 ? rc : TS_TEST_SKIP;
+        tu_skip("the tracer under mpirun", why);
+        return tu_run_all();
     }
     /* Containers often forbid the cross-memory attach of Open MPI's shared-memory transport;
      * copying through the shared segment works everywhere. */

@@ -36,6 +36,18 @@ void tu_require_shared(const char *program)
     }
 }
 
+/* The parts skipped so far (tu_skip), for tu_run_all's summary. */
+static char skipped[16][256];
+static int nskipped;
+
+void tu_skip(const char *what, const char *why)
+{
+    printf("(skipped: %s) ", why);
+    if (nskipped < (int)(sizeof skipped / sizeof skipped[0]))
+        snprintf(skipped[nskipped], sizeof skipped[0], "%s (%s)", what, why);
+    nskipped++;
+}
+
 static void cleanup(void)
 {
     if (tmp_root[0]) {
@@ -109,7 +121,9 @@ int tu_run_all(void)
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_suites_failed();
     CU_cleanup_registry();
-    return failed ? 1 : 0;
+    for (int i = 0; i < nskipped && i < (int)(sizeof skipped / sizeof skipped[0]); i++)
+        printf("SKIPPED: %s\n", skipped[i]);
+    return failed ? 1 : nskipped ? TS_TEST_SKIP : 0;
 }
 
 int tu_traces_equal(const ts_trace_t *a, const ts_trace_t *b)

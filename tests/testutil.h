@@ -15,6 +15,12 @@ const char *tu_scorep_dir(void);
 const char *tu_scorep(const char *name);
 /* If the shared traces are absent: say so and exit with TS_TEST_SKIP. */
 void tu_require_shared(const char *program);
+/* Record that part of a test could not run (what: a few words) for a reason outside the
+ * code under test (why: a missing input or tool); the test then returns. CUnit has no skip
+ * and would count the test as passed, so tu_run_all prints one "SKIPPED" line per part and,
+ * if nothing failed, returns TS_TEST_SKIP as the program's exit code: ctest then shows the
+ * program as skipped (SKIP_RETURN_CODE), and the lines are in its log or `ctest -V`. */
+void tu_skip(const char *what, const char *why);
 
 /* A fresh temporary directory (removed by tu_cleanup at exit). */
 const char *tu_tmpdir(void);
@@ -33,7 +39,8 @@ int tu_run_cli(const char *args, char **out, char **err);
 /* Read a whole file; NULL on failure. *size may be NULL. */
 char *tu_read_file(const char *path, size_t *size);
 
-/* Run every registered suite verbosely; returns the process exit code. */
+/* Run every registered suite verbosely; returns the process exit code: 1 if anything
+ * failed, else TS_TEST_SKIP if a part was skipped (tu_skip), else 0. */
 int tu_run_all(void);
 
 
