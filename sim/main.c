@@ -40,12 +40,15 @@ static const cmd_doc_t CMDS[] = {
     {"replay",
      "TRACE [--platform NAME|FILE] [--nodes N] [--ppn P] [--nps 1|2]\n"
      "       [--map-by block|cyclic] [-x KEY=VALUE] [--mca KEY VALUE] [--set KEY=VALUE]\n"
-     "       [--mpirun \"LINE\"] [--model FILE] [--json]",
-     "predict the run time under a parameter set"},
+     "       [--mpirun \"LINE\"] [--model FILE] [--json]\n"
+     "       [--window FIRST:LAST] [--profile SCORE.txt] [--iterations N]",
+     "predict the run time under a parameter set (a window of iterations; the full run "
+     "scaled with a scorep-score profile)"},
     {"sweep",
      "TRACE --sets FILE [--platform P] [--nodes N] [--ppn P] [--nps N]\n"
      "       [--map-by M] [-j N] [--csv F] [--json F] [--plot PREFIX] [--results F]\n"
-     "       [--baseline NAME] [--only NAME]... [--emit-slurm DIR] | --merge DIR",
+     "       [--baseline NAME] [--only NAME]... [--window FIRST:LAST] [--emit-slurm DIR]\n"
+     "       | --merge DIR",
      "replay every parameter set of FILE in parallel and rank them (resumable; Slurm job "
      "arrays)"},
     {"params", "[--markdown] | --check ARGS...",

@@ -1,25 +1,37 @@
 /* replay_cmd.c - `tunesim replay TRACE --platform NAME|FILE [--nodes N] [--ppn P] [--nps 1|2]
- * [--map-by block|cyclic] [-x K=V] [--mca K V] [--set K=V] [--mpirun "LINE"] [--json]`:
- * parses the command line into a parameter set (models/params) and placement options, and
- * runs one replay job (replay_job.h: trace, platform, placement, protocol model, SimGrid)
- * that prints the prediction. */
+ * [--map-by block|cyclic] [-x K=V] [--mca K V] [--set K=V] [--mpirun "LINE"] [--json]
+ * [--window FIRST:LAST] [--profile SCORE.txt] [--iterations N]`: parses the command line
+ * into a parameter set (models/params) and placement options, and runs one replay job
+ * (replay_job.h: trace, platform, placement, protocol model, SimGrid) that prints the
+ * prediction; with --profile or --iterations the window is scaled to the full run
+ * (extrapolate.h), with an interval from replaying each of its iterations alone. */
 #include "replay_cmd.h"
 
+#include <errno.h>
+#include <float.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../models/params.h"
 #include "../platforms/placement.h"
+#include "../traces/scorep_score.h"
+#include "extrapolate.h"
 #include "replay_job.h"
 
 #define REPLAY_USAGE                                                                         \
     "tunesim replay TRACE [--platform NAME|FILE] [--nodes N] [--ppn P] [--nps 1|2] "          \
     "[--map-by block|cyclic] [-x KEY=VALUE] [--mca KEY VALUE] [--set KEY=VALUE] "             \
-    "[--mpirun \"LINE\"] [--model FILE] [--json]"
+    "[--mpirun \"LINE\"] [--model FILE] [--json] [--window FIRST:LAST] [--profile SCORE.txt] " \
+    "[--iterations N]"
 
 typedef struct replay_opts_s {
     const char *trace, *platform, *mpirun;
+    const char *window, *profile;
+    int iterations; /* the full run's iterations; 0: not given */
     ts_placement_opts_t place;
     int json;
     int mpirun_ranks; /* -n of --mpirun; 0 where absent (its -N becomes place.ppn) */
@@ -55,6 +67,16 @@ static ts_status parse_opts(int argc, char **argv, ts_params_t *params, replay_o
             o->platform = argv[++i];
         else if (strcmp(a, "--mpirun") == 0 && has)
             o->mpirun = argv[++i];
+        else if (strcmp(a, "--window") == 0 && has)
+            o->window = argv[++i];
+        else if (strcmp(a, "--profile") == 0 && has)
+            o->profile = argv[++i];
+        else if (strcmp(a, "--iterations") == 0 && has) {
+            if (parse_int(argv[++i], 1, 100000000, &o->iterations))
+                st = ts_error_set(err, TS_EUSAGE,
+                                  "replay: --iterations expects a count of iterations, got '%s'",
+                                  argv[i]);
+        }
         else if (strcmp(a, "--nodes") == 0 && has) {
             if (parse_int(argv[++i], 1, 1 << 20, &o->place.nodes))
                 st = ts_error_set(err, TS_EUSAGE, "replay: --nodes expects a count, got '%s'",
@@ -101,6 +123,197 @@ static ts_status parse_opts(int argc, char **argv, ts_params_t *params, replay_o
     return st;
 }
 
+/* ---- one replay per iteration: the interval ------------------------------------------- */
+
+/* What a replay of one iteration sends back: its makespan and per-function totals. */
+typedef struct iter_run_s {
+    int ok;
+    double makespan;
+    int32_t nfuncs;
+    uint64_t *visits;
+    double *time;
+} iter_run_t;
+
+static int write_all(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n) {
+        ssize_t k = write(fd, c, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        c += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+static int read_all(int fd, void *p, size_t n)
+{
+    char *c = p;
+    while (n) {
+        ssize_t k = read(fd, c, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        c += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* Replay iteration k alone in a child process (SimGrid runs once per process) and collect
+ * its totals. A failure leaves run->ok 0: the interval then says it lacks that iteration. */
+static void run_iteration(ts_job_trace_t *jt, int32_t k, const char *name, const ts_params_t *params,
+                          const ts_job_opts_t *jo, iter_run_t *run)
+{
+    memset(run, 0, sizeof *run);
+    int fds[2];
+    if (pipe(fds) != 0)
+        return;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        ts_error_t e;
+        ts_trace_t *cut = NULL;
+        ts_job_t *job = NULL;
+        int rc = 1;
+        if (ts_job_trace_cut(jt, k, k, &cut, &e) == TS_OK &&
+            ts_job_prepare(cut, name, params, jo, &job, &e) == TS_OK &&
+            ts_job_run(job, &e) == TS_OK) {
+            const ts_replay_result_t *r = ts_job_result(job);
+            if (write_all(fds[1], &r->makespan, sizeof r->makespan) == 0 &&
+                write_all(fds[1], &r->nfuncs, sizeof r->nfuncs) == 0 &&
+                write_all(fds[1], r->visits, (size_t)r->nfuncs * sizeof *r->visits) == 0 &&
+                write_all(fds[1], r->time, (size_t)r->nfuncs * sizeof *r->time) == 0)
+                rc = 0;
+        }
+        close(fds[1]);
+        _exit(rc);
+    }
+    close(fds[1]);
+    int ok = read_all(fds[0], &run->makespan, sizeof run->makespan) == 0 &&
+             read_all(fds[0], &run->nfuncs, sizeof run->nfuncs) == 0 && run->nfuncs >= 0 &&
+             run->nfuncs < 65536;
+    if (ok) {
+        run->visits = calloc((size_t)run->nfuncs + 1, sizeof *run->visits);
+        run->time = calloc((size_t)run->nfuncs + 1, sizeof *run->time);
+        ok = run->visits && run->time &&
+             read_all(fds[0], run->visits, (size_t)run->nfuncs * sizeof *run->visits) == 0 &&
+             read_all(fds[0], run->time, (size_t)run->nfuncs * sizeof *run->time) == 0;
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    run->ok = ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static void free_run(iter_run_t *run)
+{
+    free(run->visits);
+    free(run->time);
+}
+
+/* The window's functions for the extrapolation (names from the trace, which outlives them). */
+static ts_xp_func_t *xp_funcs(const ts_trace_t *t, int32_t nfuncs, const uint64_t *visits,
+                              const double *time)
+{
+    ts_xp_func_t *f = calloc((size_t)nfuncs + 1, sizeof *f);
+    for (int32_t i = 0; f && i < nfuncs; i++)
+        f[i] = (ts_xp_func_t){ts_trace_func_name(t, i), visits[i], time[i]};
+    return f;
+}
+
+/* The full-run prediction and its interval, printed after the replay's own report. */
+static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const ts_score_t *prof,
+                             const ts_job_t *job, int32_t first, int32_t last, int whole,
+                             const iter_run_t *runs, FILE *fp, ts_error_t *err)
+{
+    const ts_trace_t *t = ts_job_trace(jt);
+    const ts_replay_result_t *r = ts_job_result(job);
+    int32_t nwin = last - first + 1;
+    if (!whole)
+        fprintf(fp, "\nwindow      iterations %d:%d of %s\n", (int)first, (int)last, o->trace);
+    else
+        fprintf(fp, "\nwindow      the whole trace: start-up and iterations %d:%d of %s "
+                    "(--window FIRST:LAST replays iterations only)\n",
+                (int)first, (int)last, o->trace);
+    double lo = DBL_MAX, hi = -DBL_MAX, nominal;
+    int nok = 0;
+    if (prof) {
+        ts_xp_func_t *f = xp_funcs(t, r->nfuncs, r->visits, r->time);
+        if (!f)
+            return ts_error_set(err, TS_ENOMEM, "out of memory");
+        ts_xp_in_t in = {.nranks = ts_trace_nranks(t), .funcs = f, .nfuncs = r->nfuncs,
+                         .window_iterations = nwin, .full_iterations = o->iterations};
+        ts_xp_t *x;
+        ts_status st = ts_xp_predict(prof, o->profile, &in, &x, err);
+        free(f);
+        if (st != TS_OK)
+            return st;
+        ts_xp_print(x, fp);
+        nominal = ts_xp_total(x);
+        for (int32_t k = 0; k < nwin; k++) {
+            if (!runs[k].ok)
+                continue;
+            ts_xp_func_t *fk = xp_funcs(t, runs[k].nfuncs, runs[k].visits, runs[k].time);
+            ts_xp_in_t ik = in;
+            ts_xp_t *xk;
+            ik.funcs = fk;
+            ik.nfuncs = runs[k].nfuncs;
+            ik.window_iterations = 1;
+            if (fk && ts_xp_predict(prof, o->profile, &ik, &xk, NULL) == TS_OK) {
+                double v = ts_xp_total(xk);
+                fprintf(fp, "  iteration %-4d alone: ExecutionTime %.3f s (MPI %.3f s per rank)\n",
+                        (int)(first + k), v, ts_xp_mpi(xk));
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+                nok++;
+                ts_xp_free(xk);
+            }
+            free(fk);
+        }
+        ts_xp_free(x);
+    } else {
+        double per_iter = r->makespan / nwin;
+        nominal = per_iter * o->iterations;
+        fprintf(fp, "\nfull run (%d iterations)\n  per iteration %.6f s: the window's makespan "
+                    "%.6f s / %d iteration%s\n",
+                o->iterations, per_iter, r->makespan, (int)nwin, nwin == 1 ? "" : "s");
+        for (int32_t k = 0; k < nwin; k++) {
+            if (!runs[k].ok)
+                continue;
+            double v = runs[k].makespan * o->iterations;
+            fprintf(fp, "  iteration %-4d alone: %.6f s, x %d = %.3f s\n", (int)(first + k),
+                    runs[k].makespan, o->iterations, v);
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+            nok++;
+        }
+        fprintf(fp, "  assumes    every iteration costs what the window's do on average; "
+                    "start-up and shutdown are left out\n");
+    }
+    lo = nok ? (nominal < lo ? nominal : lo) : nominal;
+    hi = nok ? (nominal > hi ? nominal : hi) : nominal;
+    fprintf(fp, "predicted   ExecutionTime %.3f s, interval %.3f-%.3f s (%s)\n", nominal, lo, hi,
+            nok ? "the window and each of its iterations replayed alone: lowest and highest"
+                : "no single iteration replayed: no interval");
+    if (nok < nwin)
+        fprintf(fp, "  warning    %d of %d iterations could not be replayed alone\n",
+                (int)(nwin - nok), (int)nwin);
+    return TS_OK;
+}
+
 /* ---- the command -------------------------------------------------------------------- */
 
 int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
@@ -108,6 +321,10 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
     ts_params_t *params = NULL;
     ts_job_trace_t *jt = NULL;
     ts_job_t *job = NULL;
+    ts_score_t *prof = NULL;
+    iter_run_t *runs = NULL;
+    int32_t first = 0, last = 0, nruns = 0;
+    int whole = 0;
     replay_opts_t o;
     ts_status st = ts_params_new(&params);
     if (st != TS_OK) {
@@ -116,9 +333,45 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
     }
     if ((st = parse_opts(argc, argv, params, &o, err)) != TS_OK)
         goto done;
+    if (o.json && (o.profile || o.iterations)) {
+        st = ts_error_set(err, TS_EUSAGE, "replay: --profile and --iterations print text only "
+                                          "(no --json yet)");
+        goto done;
+    }
+    /* The profile first: a malformed one should not cost a replay. */
+    if (o.profile && (st = ts_score_read(o.profile, &prof, err)) != TS_OK)
+        goto done;
     ts_job_opts_t jo = {.platform = o.platform, .place = o.place};
     if ((st = ts_job_trace_open(o.trace, &jt, err)) != TS_OK)
         goto done;
+    if (prof &&
+        (st = ts_xp_check(prof, o.profile, ts_trace_nranks(ts_job_trace(jt)), err)) != TS_OK)
+        goto done;
+    if (o.window && (st = ts_job_trace_window(jt, "replay", o.window, err)) != TS_OK)
+        goto done;
+    if (o.profile || o.iterations) {
+        const ts_iters_t *it = ts_job_trace_iters(jt, err);
+        if (!it) {
+            st = err->code;
+            goto done;
+        }
+        if (!ts_job_trace_window_of(jt, &first, &last)) {
+            if (o.profile) {
+                /* The whole trace, as scripts/predict_motorbike.sh scaled it: the profile's
+                 * visits hold the start-up's calls too. */
+                whole = 1;
+                first = 1;
+                last = ts_iters_count(it);
+            } else {
+                /* Iterations only: the steady window. */
+                char spec[32];
+                ts_iters_steady(it, &first, &last, NULL);
+                snprintf(spec, sizeof spec, "%d:%d", (int)first, (int)last);
+                if ((st = ts_job_trace_window(jt, "replay", spec, err)) != TS_OK)
+                    goto done;
+            }
+        }
+    }
     /* A rank count that disagrees with the trace predicts some other run: refuse it rather
      * than replay the trace's ranks under a line that claims another count. */
     int32_t nranks = ts_trace_nranks(ts_job_trace(jt));
@@ -129,17 +382,42 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
                           o.trace, o.mpirun_ranks, o.mpirun_ranks == 1 ? "" : "s", (int)nranks);
         goto done;
     }
-    if ((st = ts_job_prepare(ts_job_trace(jt), o.trace, params, &jo, &job, err)) != TS_OK)
+    /* A window says so wherever the report names the trace. */
+    char name[4200];
+    int32_t wa, wb;
+    if (ts_job_trace_window_of(jt, &wa, &wb))
+        snprintf(name, sizeof name, "%s (iterations %d:%d)", o.trace, (int)wa, (int)wb);
+    else
+        snprintf(name, sizeof name, "%s", o.trace);
+    if ((st = ts_job_prepare(ts_job_trace(jt), name, params, &jo, &job, err)) != TS_OK)
         goto done;
+    if (first > 0) {
+        /* Each iteration alone, before this process runs SimGrid (once per process). */
+        nruns = last - first + 1;
+        runs = calloc((size_t)nruns, sizeof *runs);
+        if (!runs) {
+            st = ts_error_set(err, TS_ENOMEM, "out of memory");
+            goto done;
+        }
+        for (int32_t k = 0; k < nruns; k++)
+            run_iteration(jt, first + k, o.trace, params, &jo, &runs[k]);
+    }
     if ((st = ts_job_run(job, err)) != TS_OK)
         goto done;
     if (o.json)
         ts_job_print_json(job, stdout);
     else
         ts_job_print_text(job, stdout);
+    if (first > 0 &&
+        (st = extrapolate(jt, &o, prof, job, first, last, whole, runs, stdout, err)) != TS_OK)
+        goto done;
     if (fflush(stdout) != 0)
         st = ts_error_set(err, TS_EIO, "writing the report failed");
 done:
+    for (int32_t k = 0; runs && k < nruns; k++)
+        free_run(&runs[k]);
+    free(runs);
+    ts_score_free(prof);
     ts_job_close(job);
     ts_job_trace_close(jt);
     ts_params_free(params);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,12 +18,16 @@
 #include "../models/protocol.h"
 #include "../platforms/xml.h"
 #include "../traces/store.h"
+#include "../traces/window.h"
 #include "engine.h"
 
 /* ---- the trace ---------------------------------------------------------------------- */
 
 struct ts_job_trace_s {
-    ts_trace_t *trace;
+    ts_trace_t *trace;  /* what replays read: the whole trace, or the window's cut */
+    ts_trace_t *whole;  /* the trace as opened, once a window is cut (else NULL) */
+    ts_iters_t *iters;  /* of the whole trace, found on first use */
+    int32_t wfirst, wlast; /* the window; 0 when none */
     char tss[PATH_MAX]; /* temporary store made from an OTF2 input; "" if none */
     pid_t owner;  /* only the opening process removes it */
 };
@@ -61,11 +66,75 @@ ts_status ts_job_trace_open(const char *path, ts_job_trace_t **out, ts_error_t *
 
 const ts_trace_t *ts_job_trace(const ts_job_trace_t *jt) { return jt->trace; }
 
+static const ts_trace_t *whole_trace(const ts_job_trace_t *jt)
+{
+    return jt->whole ? jt->whole : jt->trace;
+}
+
+const ts_iters_t *ts_job_trace_iters(ts_job_trace_t *jt, ts_error_t *err)
+{
+    if (!jt->iters && ts_iters_find(whole_trace(jt), &jt->iters, err) != TS_OK)
+        return NULL;
+    return jt->iters;
+}
+
+ts_status ts_job_trace_window(ts_job_trace_t *jt, const char *who, const char *spec,
+                              ts_error_t *err)
+{
+    int32_t n, a, b;
+    /* The form first, so that a typing mistake costs no pass over the trace. */
+    if (ts_iters_parse_window(spec, INT32_MAX, &a, &b) != 0)
+        return ts_error_set(err, TS_EUSAGE,
+                            "%s: --window expects FIRST:LAST, iterations counted from 1 with "
+                            "FIRST <= LAST, got '%s'",
+                            who, spec);
+    const ts_iters_t *it = ts_job_trace_iters(jt, err);
+    if (!it)
+        return err ? err->code : TS_ENOITER;
+    n = ts_iters_count(it);
+    if (ts_iters_parse_window(spec, n, &a, &b) != 0)
+        return ts_error_set(err, TS_EUSAGE,
+                            "%s: --window expects FIRST:LAST with 1 <= FIRST <= LAST <= %d "
+                            "(the trace's iterations), got '%s'",
+                            who, (int)n, spec);
+    ts_trace_t *cut;
+    ts_status st = ts_window_open(whole_trace(jt), it, a, b, &cut, err);
+    if (st != TS_OK)
+        return st;
+    if (jt->whole)
+        ts_trace_close(jt->trace);
+    else
+        jt->whole = jt->trace;
+    jt->trace = cut;
+    jt->wfirst = a;
+    jt->wlast = b;
+    return TS_OK;
+}
+
+int ts_job_trace_window_of(const ts_job_trace_t *jt, int32_t *first, int32_t *last)
+{
+    *first = jt->wfirst;
+    *last = jt->wlast;
+    return jt->wfirst > 0;
+}
+
+ts_status ts_job_trace_cut(ts_job_trace_t *jt, int32_t first, int32_t last, ts_trace_t **out,
+                           ts_error_t *err)
+{
+    *out = NULL;
+    const ts_iters_t *it = ts_job_trace_iters(jt, err);
+    if (!it)
+        return err ? err->code : TS_ENOITER;
+    return ts_window_open(whole_trace(jt), it, first, last, out, err);
+}
+
 void ts_job_trace_close(ts_job_trace_t *jt)
 {
     if (!jt)
         return;
     ts_trace_close(jt->trace);
+    ts_trace_close(jt->whole);
+    ts_iters_free(jt->iters);
     if (jt->tss[0] && jt->owner == getpid())
         ts_tmp_remove(jt->tss);
     free(jt);
@@ -194,6 +263,8 @@ ts_status ts_job_run(ts_job_t *job, ts_error_t *err)
     free(hosts);
     return st;
 }
+
+const ts_replay_result_t *ts_job_result(const ts_job_t *job) { return job->res; }
 
 void ts_job_close(ts_job_t *job)
 {

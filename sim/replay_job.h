@@ -17,7 +17,9 @@
 #include "../models/params.h"
 #include "../platforms/placement.h"
 #include "../platforms/platform.h"
+#include "../traces/iterations.h"
 #include "../traces/trace.h"
+#include "engine.h"
 
 /* A trace ready for replays. */
 typedef struct ts_job_trace_s ts_job_trace_t;
@@ -30,6 +32,21 @@ typedef struct ts_job_trace_s ts_job_trace_t;
 ts_status ts_job_trace_open(const char *path, ts_job_trace_t **out, ts_error_t *err);
 const ts_trace_t *ts_job_trace(const ts_job_trace_t *jt);
 void ts_job_trace_close(ts_job_trace_t *jt);
+
+/* The iterations of the trace as opened (traces/iterations.h), found on first use and kept.
+ * NULL with err set (TS_ENOITER, one line naming the file) when it has none. */
+const ts_iters_t *ts_job_trace_iters(ts_job_trace_t *jt, ts_error_t *err);
+/* Replay only iterations spec ("FIRST:LAST" or "K") from now on: ts_job_trace then returns
+ * the cut (a temporary store, gone when closed). who ("replay", "sweep") starts the message
+ * of a usage mistake (TS_EUSAGE: not two integers, FIRST > LAST, outside the iterations). */
+ts_status ts_job_trace_window(ts_job_trace_t *jt, const char *who, const char *spec,
+                              ts_error_t *err);
+/* The window in effect: 1 and *first, *last set, or 0 when the whole trace replays. */
+int ts_job_trace_window_of(const ts_job_trace_t *jt, int32_t *first, int32_t *last);
+/* A cut of iterations [first, last] of the trace as opened, for a replay of its own (caller
+ * closes it). */
+ts_status ts_job_trace_cut(ts_job_trace_t *jt, int32_t first, int32_t last, ts_trace_t **out,
+                           ts_error_t *err);
 
 /* Where to run. */
 typedef struct ts_job_opts_s {
@@ -58,6 +75,9 @@ void ts_job_print_text(const ts_job_t *job, FILE *fp);
 json_object *ts_job_json(const ts_job_t *job);
 /* The JSON document as `tunesim replay --json` prints it (pretty, one trailing newline). */
 void ts_job_print_json(const ts_job_t *job, FILE *fp);
+
+/* The result of a job that ran (engine.h); NULL before. */
+const ts_replay_result_t *ts_job_result(const ts_job_t *job);
 
 /* Free a job; NULL is fine. */
 void ts_job_close(ts_job_t *job);

@@ -41,6 +41,7 @@
 typedef struct sweep_opts_s {
     const char *trace, *sets, *platform, *map_by_text;
     const char *csv, *json, *plot, *results, *emit, *merge, *baseline;
+    const char *window; /* --window FIRST:LAST: replay only those iterations */
     ts_placement_opts_t place;
     int jobs;
     int nonly;
@@ -99,7 +100,7 @@ static ts_status parse_opts(int argc, char **argv, sweep_opts_t *o, ts_error_t *
                 {"--csv", &o->csv},         {"--json", &o->json},
                 {"--plot", &o->plot},       {"--results", &o->results},
                 {"--emit-slurm", &o->emit}, {"--merge", &o->merge},
-                {"--baseline", &o->baseline}};
+                {"--baseline", &o->baseline},     {"--window", &o->window}};
     ts_status st = TS_OK;
     for (int i = 1; i < argc && st == TS_OK; i++) {
         const char *a = argv[i];
@@ -145,7 +146,7 @@ static ts_status parse_opts(int argc, char **argv, sweep_opts_t *o, ts_error_t *
     if (st != TS_OK)
         return st;
     if (o->merge) {
-        if (o->trace || o->sets || o->emit || o->nonly || o->results)
+        if (o->trace || o->sets || o->emit || o->nonly || o->results || o->window)
             return ts_error_set(err, TS_EUSAGE,
                                 "sweep: --merge DIR takes only --csv, --json, --plot and "
                                 "--baseline (the rest is in DIR/plan.json)");
@@ -155,6 +156,10 @@ static ts_status parse_opts(int argc, char **argv, sweep_opts_t *o, ts_error_t *
         return ts_error_set(err, TS_EUSAGE, "sweep: missing TRACE");
     if (!o->sets)
         return ts_error_set(err, TS_EUSAGE, "sweep: missing --sets FILE");
+    if (o->window && o->emit)
+        return ts_error_set(err, TS_EUSAGE,
+                            "sweep: --window is not passed on to --emit-slurm's tasks: cut the "
+                            "window with 'tunesim replay' first");
     if (o->emit && (o->nonly || o->results))
         return ts_error_set(err, TS_EUSAGE,
                             "sweep: --emit-slurm chooses --only and --results for each task");
@@ -408,6 +413,8 @@ static ts_status prepare(sweep_t *sw, ts_error_t *err)
                           sw->o.sets);
     /* The trace once, for every set and every worker. */
     if ((st = ts_job_trace_open(sw->o.trace, &sw->jt, err)) != TS_OK)
+        return st;
+    if (sw->o.window && (st = ts_job_trace_window(sw->jt, "sweep", sw->o.window, err)) != TS_OK)
         return st;
     const ts_trace_t *t = ts_job_trace(sw->jt);
     for (int i = 0; i < sw->n; i++) {

@@ -59,8 +59,7 @@ static void test_pitzdaily(void)
             CU_ASSERT_EQUAL(ts_iters_last_event(it, k, r) + 1, ts_iters_first_event(it, k + 1, r));
     CU_ASSERT_EQUAL(ts_iters_startup_events(it), 662);
     CU_ASSERT_EQUAL(ts_iters_tail_events(it), 88);
-    CU_ASSERT_EQUAL(ts_iters_startup_events(it) + 28070 + 27083 + 10899 +
-                        ts_iters_tail_events(it),
+    CU_ASSERT_EQUAL(ts_iters_startup_events(it) + 28070 + 27083 + 10899 + ts_iters_tail_events(it),
                     ts_trace_nevents(t));
     /* The steady window: iterations 2-3 against their (lower) median, iteration 3's 10,899
      * events: iteration 2 is 2.5x that, so only 3 is steady. */
@@ -150,8 +149,8 @@ static void test_parse_window(void)
     CU_ASSERT_EQUAL(ts_iters_parse_window("2", 3, &a, &b), 0);
     CU_ASSERT_EQUAL(a, 2);
     CU_ASSERT_EQUAL(b, 2);
-    const char *bad[] = {"", ":", "3:2", "0:1", "1:4", "a:b", "1:2x", "-1:2", "1:", ":2",
-                         "1:2:3", "99999999999:1", " 1:2"};
+    const char *bad[] = {"",     ":",  "3:2", "0:1",   "1:4",           "a:b", "1:2x",
+                         "-1:2", "1:", ":2",  "1:2:3", "99999999999:1", " 1:2"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         CU_ASSERT_EQUAL(ts_iters_parse_window(bad[i], 3, &a, &b), -1);
 }

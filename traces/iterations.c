@@ -22,10 +22,10 @@
 
 /* Per rank and clock collective: what a cut right after it needs. */
 typedef struct mark_s {
-    uint64_t leave; /* event index of the LEAVE of the call holding the collective */
-    uint64_t calls; /* MPI calls entered up to and including it */
+    uint64_t leave;        /* event index of the LEAVE of the call holding the collective */
+    uint64_t calls;        /* MPI calls entered up to and including it */
     uint64_t sends, recvs; /* point-to-point messages sent / received so far */
-    int64_t open;   /* requests posted and not yet completed at that LEAVE */
+    int64_t open;          /* requests posted and not yet completed at that LEAVE */
 } mark_t;
 
 typedef struct rank_scan_s {
@@ -34,10 +34,10 @@ typedef struct rank_scan_s {
     uint64_t nevents;
     uint64_t calls, sends, recvs;
     /* rank 0 only */
-    uint8_t *kind_op;       /* operation per collective */
-    uint64_t *kind_bytes;   /* sizeSent per collective */
-    uint8_t *head;          /* 1 when the collective is a loop head */
-    int64_t finalize;       /* the collective of MPI_Finalize, or -1 */
+    uint8_t *kind_op;     /* operation per collective */
+    uint64_t *kind_bytes; /* sizeSent per collective */
+    uint8_t *head;        /* 1 when the collective is a loop head */
+    int64_t finalize;     /* the collective of MPI_Finalize, or -1 */
 } rank_scan_t;
 
 struct ts_iters_s {
@@ -98,7 +98,7 @@ static ts_status scan_rank(const ts_trace_t *t, int32_t r, rank_scan_t *s, ts_er
     uint64_t idx = 0;
     int64_t open = 0;
     int32_t func = -1;
-    int pending = 0;   /* a clock collective seen inside the current call */
+    int pending = 0; /* a clock collective seen inside the current call */
     int fresh = 1, gap_head = 0;
     const ts_event_t *evs;
     int k;
@@ -397,7 +397,10 @@ done:
     return TS_OK;
 }
 
-int32_t ts_iters_count(const ts_iters_t *it) { return it->n; }
+int32_t ts_iters_count(const ts_iters_t *it)
+{
+    return it->n;
+}
 
 const ts_iter_info_t *ts_iters_get(const ts_iters_t *it, int32_t k)
 {
@@ -418,8 +421,14 @@ uint64_t ts_iters_last_event(const ts_iters_t *it, int32_t k, int32_t r)
     return it->last[(size_t)(k - 1) * it->nranks + r];
 }
 
-uint64_t ts_iters_startup_events(const ts_iters_t *it) { return it->startup_events; }
-uint64_t ts_iters_tail_events(const ts_iters_t *it) { return it->tail_events; }
+uint64_t ts_iters_startup_events(const ts_iters_t *it)
+{
+    return it->startup_events;
+}
+uint64_t ts_iters_tail_events(const ts_iters_t *it)
+{
+    return it->tail_events;
+}
 
 void ts_iters_steady(const ts_iters_t *it, int32_t *first, int32_t *last, double *spread)
 {

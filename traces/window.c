@@ -80,8 +80,8 @@ ts_status ts_window_cut(const ts_trace_t *t, const ts_iters_t *it, int32_t first
     if (st != TS_OK)
         st = ts_error_set(err, st, "out of memory");
     for (int32_t r = 0; r < t->nranks && st == TS_OK; r++)
-        st = copy_range(t, r, ts_iters_first_event(it, first, r),
-                        ts_iters_last_event(it, last, r), w, err);
+        st = copy_range(t, r, ts_iters_first_event(it, first, r), ts_iters_last_event(it, last, r),
+                        w, err);
     if (st != TS_OK) {
         ts_trace_close(w);
         return st;

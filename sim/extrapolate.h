@@ -1,0 +1,90 @@
+/* extrapolate.h - a replayed window scaled to the full run: the window's simulated cost per
+ * call of each MPI function times the full run's visits of it (from a scorep-score profile),
+ * plus the profile's time outside MPI. Plain arithmetic, no SimGrid: the replay's numbers
+ * come in, a prediction with what was scaled by what comes out.
+ *
+ *   ExecutionTime = compute + sum over MPI functions f of  T_win(f) / V_win(f) x V_prof(f) / P
+ *
+ * with T_win, V_win the window's simulated time and visits of f summed over its ranks,
+ * V_prof the profile's visits of f summed over its P processes, and compute the profile's
+ * time outside MPI per process: the ALL row less the MPI and PTHREAD groups (the program's
+ * own code, as scripts/predict_motorbike.sh took it). MPI_Init(_thread) and MPI_Finalize are
+ * the start-up phase: reported apart, never scaled, not part of ExecutionTime (OpenFOAM's
+ * ExecutionTime starts after MPI_Init). It rests on: every iteration calls MPI as the
+ * window's iterations do, with the window's message sizes. */
+#ifndef TS_EXTRAPOLATE_H
+#define TS_EXTRAPOLATE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../common/status.h"
+#include "../traces/scorep_score.h"
+
+/* Visits per rank and iteration that differ by more than this factor between the profile and
+ * the window mean the profile is of another run (or another code path): a warning. */
+#define TS_XP_VISIT_FACTOR 10.0
+
+/* One MPI function of the replayed window: visits and simulated seconds, summed over ranks. */
+typedef struct ts_xp_func_s {
+    const char *name;
+    uint64_t visits;
+    double time;
+} ts_xp_func_t;
+
+typedef struct ts_xp_in_s {
+    int32_t nranks;            /* the trace's ranks */
+    const ts_xp_func_t *funcs; /* the window's functions */
+    int32_t nfuncs;
+    double window_iterations; /* iterations the window's visits come from (> 0) */
+    int32_t full_iterations;  /* the full run's iterations; 0: estimated from the visits */
+} ts_xp_in_t;
+
+typedef enum ts_xp_kind {
+    TS_XP_SCALED = 0,  /* per-call cost x profile visits */
+    TS_XP_STARTUP,     /* MPI_Init(_thread), MPI_Finalize: kept apart */
+    TS_XP_NOT_TRACED,  /* in the profile, not in the window: not predicted */
+    TS_XP_NOT_PROFILED /* in the window, not in the profile: left out */
+} ts_xp_kind;
+
+typedef struct ts_xp_row_s {
+    const char *name;
+    ts_xp_kind kind;
+    uint64_t win_visits, prof_visits;
+    double win_time, prof_time; /* seconds summed over ranks (window: simulated) */
+    double per_call;            /* win_time / win_visits */
+    double per_rank;            /* SCALED: per_call x prof_visits / profile ranks */
+} ts_xp_row_t;
+
+typedef struct ts_xp_s ts_xp_t;
+
+/* The checks that need no replay: an ALL row, and the profile's processes (its MPI_Init
+ * visits) equal to the trace's ranks. TS_EARG with one line saying what disagrees. */
+ts_status ts_xp_check(const ts_score_t *profile, const char *profile_name, int32_t nranks,
+                      ts_error_t *err);
+
+/* Scale. profile_name names the profile in messages. Fails (one line, TS_EARG) when the
+ * profile is of another rank count (its MPI_Init visits), has no ALL row, or shares no MPI
+ * function with the window; other disagreements are warnings (ts_xp_warning). */
+ts_status ts_xp_predict(const ts_score_t *profile, const char *profile_name, const ts_xp_in_t *in,
+                        ts_xp_t **out, ts_error_t *err);
+void ts_xp_free(ts_xp_t *x);
+
+double ts_xp_total(const ts_xp_t *x);           /* ExecutionTime, seconds */
+double ts_xp_compute(const ts_xp_t *x);         /* time outside MPI per rank */
+double ts_xp_mpi(const ts_xp_t *x);             /* scaled MPI time per rank */
+double ts_xp_startup_profile(const ts_xp_t *x); /* MPI_Init + MPI_Finalize per rank, profile */
+double ts_xp_startup_window(const ts_xp_t *x);  /* the same, simulated in the window */
+int32_t ts_xp_profile_ranks(const ts_xp_t *x);
+/* The full run's iterations: as given, or estimated from the most visited function. */
+double ts_xp_iterations(const ts_xp_t *x);
+int ts_xp_estimated(const ts_xp_t *x);
+int ts_xp_nrows(const ts_xp_t *x);
+const ts_xp_row_t *ts_xp_row(const ts_xp_t *x, int i);
+int ts_xp_nwarnings(const ts_xp_t *x);
+const char *ts_xp_warning(const ts_xp_t *x, int i);
+
+/* The "what was scaled by what" table, the assumption, the warnings and the totals. */
+void ts_xp_print(const ts_xp_t *x, FILE *fp);
+
+#endif

@@ -1,0 +1,276 @@
+/* test_extrapolate.c - the scorep-score parser (traces/scorep_score) on the bundled real
+ * profile and on malformed ones, the full-run arithmetic (sim/extrapolate) on a tiny
+ * hand-made profile with hand-derived numbers, and `tunesim replay --window / --profile /
+ * --iterations` through the command line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/extrapolate.h"
+#include "testutil.h"
+#include "traces/scorep_score.h"
+
+static char profile_path[1024];
+
+static const char *bundled_profile(void)
+{
+    snprintf(profile_path, sizeof profile_path, "%s/traces/data/motorbike-72-asis.scorep-score.txt",
+             TS_SOURCE_DIR);
+    return profile_path;
+}
+
+static void test_real_profile(void)
+{
+    ts_score_t *s;
+    ts_error_t err;
+    CU_ASSERT_FATAL(ts_score_read(bundled_profile(), &s, &err) == TS_OK);
+    CU_ASSERT_EQUAL(ts_score_nrows(s), 22);
+    const ts_score_row_t *all = ts_score_find(s, "ALL", "ALL");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(all);
+    CU_ASSERT_EQUAL(all->max_buf, 375260969);
+    CU_ASSERT_EQUAL(all->visits, 280526204);
+    CU_ASSERT_DOUBLE_EQUAL(all->time, 1707.00, 1e-9);
+    CU_ASSERT_TRUE(ts_score_is_group(all));
+    const ts_score_row_t *isend = ts_score_find(s, "MPI", "MPI_Isend");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(isend);
+    CU_ASSERT_EQUAL(isend->visits, 84176201);
+    CU_ASSERT_DOUBLE_EQUAL(isend->time, 95.05, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(isend->time_per_visit_us, 1.13, 1e-9);
+    CU_ASSERT_EQUAL(isend->line, 9);
+    CU_ASSERT_FALSE(ts_score_is_group(isend));
+    const ts_score_row_t *app = ts_score_find(s, NULL, "simpleFoam");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(app);
+    CU_ASSERT_STRING_EQUAL(app->type, "SCOREP");
+    CU_ASSERT_DOUBLE_EQUAL(app->time, 801.67, 1e-9);
+    CU_ASSERT_EQUAL(ts_score_find(s, "MPI", "MPI_Init_thread")->visits, 72);
+    ts_score_free(s);
+}
+
+/* Each malformed text fails with one line naming the file (and the line where there is
+ * one) and what was expected. */
+static void test_malformed(void)
+{
+    static const char *hdr = "flt type max_buf[B] visits time[s] time[%] time/visit[us] region\n";
+    struct {
+        const char *body, *want;
+    } cases[] = {
+        {"", "p.txt: empty"},
+        {"HEADER", "p.txt: no rows"},
+        {"HEADER ALL 10 20 1.00 100.0 0.05 ALL\n MPI 4,156,230 11,49", "p.txt:3: too few columns"},
+        {"HEADER ALL 10 2x0 1.00 100.0 0.05 ALL\n", "p.txt:2: visits '2x0' is not a number"},
+        {"HEADER ALL 10 20 abc 100.0 0.05 ALL\n", "p.txt:2: time 'abc' is not a number"},
+        {"HEADER MPI 10 20 1.00 100.0 0.05\n", "p.txt:2: missing region column"},
+        {"HEADER ALL 1,23,456 20 1.00 100.0 0.05 ALL\n", "p.txt:2: max_buf '1,23,456' is not"},
+        {"HEADER all 10 20 1.00 100.0 0.05 ALL\n", "p.txt:2: type 'all' is not a region type"},
+        {"HEADER ALL 10 20 -1.00 100.0 0.05 ALL\n", "p.txt:2: time '-1.00' is not a number"},
+        {" ALL 10 20 1.00 100.0 0.05 ALL\nnot a row at all\n", "p.txt:2: too few columns"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        const char *b = cases[i].body;
+        if (strncmp(b, "HEADER", 6) == 0)
+            snprintf(text, sizeof text, "%s%s", hdr, b + 6 + (b[6] == ' '));
+        else
+            snprintf(text, sizeof text, "%s", b);
+        ts_score_t *s = NULL;
+        ts_error_t err;
+        ts_error_clear(&err);
+        ts_status st = ts_score_parse(text, strlen(text), "p.txt", &s, &err);
+        CU_ASSERT_EQUAL(st, TS_ECORRUPT);
+        CU_ASSERT_PTR_NULL(s);
+        if (!strstr(err.msg, cases[i].want))
+            fprintf(stderr, "case %zu: got '%s', want '%s'\n", i, err.msg, cases[i].want);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, cases[i].want));
+        CU_ASSERT_TRUE(tu_one_line(err.msg));
+    }
+    /* Preamble before the header, a flt column and blank lines are fine. */
+    const char *ok = "Estimated aggregate size of event trace: 18GB\n\n"
+                     "flt type max_buf[B] visits time[s] time[%] time/visit[us] region\n"
+                     " + ALL 1,000 1,234 100.00 100.0 1.00 ALL\n\n"
+                     "   MPI 900 1,200 40.00 40.0 1.00 MPI_Allreduce\n";
+    ts_score_t *s;
+    ts_error_t err;
+    CU_ASSERT_FATAL(ts_score_parse(ok, strlen(ok), "ok.txt", &s, &err) == TS_OK);
+    CU_ASSERT_EQUAL(ts_score_nrows(s), 2);
+    CU_ASSERT_EQUAL(ts_score_row(s, 0)->visits, 1234);
+    CU_ASSERT_EQUAL(ts_score_row(s, 1)->line, 6);
+    ts_score_free(s);
+    CU_ASSERT_EQUAL(ts_score_read("/nonexistent/p.txt", &s, &err), TS_ENOENT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "/nonexistent/p.txt"));
+}
+
+/* A 4-process run: ALL 100 s, MPI 40 s, PTHREAD 4 s; Allreduce 1,000 visits, Isend 192,
+ * Init 4, Test 1 s (not traced). */
+static const char *TINY = "flt type max_buf[B] visits time[s] time[%] time/visit[us] region\n"
+                          " ALL 1,000 1,234 100.00 100.0 1.00 ALL\n"
+                          " MPI 900 1,200 40.00 40.0 1.00 MPI\n"
+                          " PTHREAD 10 30 4.00 4.0 1.00 PTHREAD\n"
+                          " SCOREP 46 4 56.00 56.0 1.00 SCOREP\n"
+                          " MPI 100 1,000 30.00 30.0 30.00 MPI_Allreduce\n"
+                          " MPI 100 192 5.00 5.0 1.00 MPI_Isend\n"
+                          " MPI 10 4 4.00 4.0 1.00 MPI_Init_thread\n"
+                          " MPI 10 4 1.00 1.0 1.00 MPI_Test\n";
+
+/* The window: 4 ranks, 2 iterations; Allreduce 80 calls 0.8 s (0.01 s each), Isend 16 calls
+ * 0.032 s (0.002 s each), Init 0.4 s, Comm_rank free. */
+static const ts_xp_func_t WINDOW[] = {{"MPI_Allreduce", 80, 0.8},
+                                      {"MPI_Isend", 16, 0.032},
+                                      {"MPI_Init_thread", 4, 0.4},
+                                      {"MPI_Comm_rank", 8, 0.0}};
+
+static void test_arithmetic(void)
+{
+    ts_score_t *p;
+    ts_error_t err;
+    CU_ASSERT_FATAL(ts_score_parse(TINY, strlen(TINY), "tiny.txt", &p, &err) == TS_OK);
+    ts_xp_in_t in = {.nranks = 4, .funcs = WINDOW, .nfuncs = 4, .window_iterations = 2};
+    ts_xp_t *x;
+    CU_ASSERT_FATAL(ts_xp_predict(p, "tiny.txt", &in, &x, &err) == TS_OK);
+    /* compute = (100 - 40 - 4) / 4 = 14; Allreduce 0.01 x 1000 / 4 = 2.5; Isend 0.002 x 192 /
+     * 4 = 0.096; ExecutionTime 16.596 */
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_compute(x), 14.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_mpi(x), 2.596, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_total(x), 16.596, 1e-12);
+    /* start-up apart: the profile's 4 s / 4 = 1 s per rank, the window's 0.4 / 4 = 0.1 s */
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_startup_profile(x), 1.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_startup_window(x), 0.1, 1e-12);
+    /* iterations from Allreduce: (1000 / 4) / (80 / 4 / 2) = 25 */
+    CU_ASSERT_TRUE(ts_xp_estimated(x));
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_iterations(x), 25.0, 1e-12);
+    CU_ASSERT_EQUAL(ts_xp_profile_ranks(x), 4);
+    int scaled = 0, not_traced = 0;
+    for (int i = 0; i < ts_xp_nrows(x); i++) {
+        const ts_xp_row_t *r = ts_xp_row(x, i);
+        if (strcmp(r->name, "MPI_Allreduce") == 0) {
+            CU_ASSERT_EQUAL(r->kind, TS_XP_SCALED);
+            CU_ASSERT_DOUBLE_EQUAL(r->per_call, 0.01, 1e-15);
+            CU_ASSERT_DOUBLE_EQUAL(r->per_rank, 2.5, 1e-12);
+        }
+        scaled += r->kind == TS_XP_SCALED;
+        not_traced += r->kind == TS_XP_NOT_TRACED;
+    }
+    CU_ASSERT_EQUAL(scaled, 2);
+    CU_ASSERT_EQUAL(not_traced, 1);
+    /* One warning: MPI_Test (1 s of the 40 s of MPI: 2.5 %) is not in the trace. Isend's
+     * 192 / 4 / 25 = 1.92 visits per rank and iteration against the window's 2 are fine;
+     * Comm_rank costs nothing and is not warned about. */
+    CU_ASSERT_EQUAL(ts_xp_nwarnings(x), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ts_xp_warning(x, 0), "MPI_Test (2.5 % of the profile's MPI"));
+    ts_xp_free(x);
+
+    /* Told 1,000 iterations: Allreduce is 250 / 1000 = 0.25 visits per rank and iteration in
+     * the profile against 10 in the window, 40x apart; Isend 0.048 against 2, 41.7x. */
+    in.full_iterations = 1000;
+    CU_ASSERT_FATAL(ts_xp_predict(p, "tiny.txt", &in, &x, &err) == TS_OK);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_total(x), 16.596, 1e-12); /* visits scale, not iterations */
+    CU_ASSERT_EQUAL(ts_xp_nwarnings(x), 3);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ts_xp_warning(x, 0), "MPI_Allreduce: 0.25 visits"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ts_xp_warning(x, 0), "10 in the window"));
+    ts_xp_free(x);
+
+    /* Another rank count is an error saying both. */
+    in.nranks = 8;
+    x = NULL;
+    CU_ASSERT_EQUAL(ts_xp_predict(p, "tiny.txt", &in, &x, &err), TS_EARG);
+    CU_ASSERT_PTR_NULL(x);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "tiny.txt: a profile of 4 processes"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "the trace has 8 ranks"));
+    CU_ASSERT_TRUE(tu_one_line(err.msg));
+    ts_score_free(p);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    CU_ASSERT_FATAL(fp != NULL);
+    fputs(text, fp);
+    fclose(fp);
+}
+
+/* Through the command line on pitzDaily (2 ranks, 3 iterations). */
+static void test_cli(void)
+{
+    char args[4096], prof2[1024], bad[1024], *out = NULL, *err = NULL;
+    const char *pd = tu_bundled();
+    /* A 2-process profile: the Allreduce visits of 1,000 iterations. */
+    snprintf(prof2, sizeof prof2, "%s/pd2.txt", tu_tmpdir());
+    write_file(prof2, "flt type max_buf[B] visits time[s] time[%] time/visit[us] region\n"
+                      " ALL 1 1 10.00 100.0 1.00 ALL\n"
+                      " MPI 1 1 4.00 40.0 1.00 MPI\n"
+                      " MPI 1 2 0.50 5.0 1.00 MPI_Init_thread\n"
+                      " MPI 1 1,064,000 3.00 30.0 1.00 MPI_Allreduce\n"
+                      " MPI 1 1,341,000 0.50 5.0 1.00 MPI_Waitall\n");
+    snprintf(args, sizeof args, "replay %s --nodes 2 --ppn 1 --window 2:3 --profile %s", pd, prof2);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "window      iterations 2:3 of"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "compute    3.000 s per rank"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "iteration 3    alone: ExecutionTime"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "predicted   ExecutionTime"));
+    free(out);
+    free(err);
+    /* The 72-process profile against the 2-rank trace: one line, nothing on stdout. */
+    snprintf(args, sizeof args, "replay %s --nodes 2 --ppn 1 --profile %s", pd, bundled_profile());
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
+    CU_ASSERT_TRUE(out && out[0] == '\0');
+    CU_ASSERT_TRUE(tu_one_line(err));
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "a profile of 72 processes"));
+    free(out);
+    free(err);
+    /* A malformed profile names its line. */
+    snprintf(bad, sizeof bad, "%s/bad.txt", tu_tmpdir());
+    write_file(bad, "flt type max_buf[B] visits time[s] time[%] time/visit[us] region\n"
+                    " ALL 1 1 1O.00 100.0 1.00 ALL\n");
+    snprintf(args, sizeof args, "replay %s --profile %s", pd, bad);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "bad.txt:2: time '1O.00' is not a number"));
+    free(out);
+    free(err);
+    /* Bad windows: usage errors (exit 2), one line. */
+    const char *windows[] = {"0:1", "3:2", "1:4", "x", "1:", "2:3:4"};
+    for (size_t i = 0; i < sizeof windows / sizeof windows[0]; i++) {
+        snprintf(args, sizeof args, "replay %s --window %s", pd, windows[i]);
+        CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 2);
+        CU_ASSERT_TRUE(out && out[0] == '\0');
+        CU_ASSERT_TRUE(tu_one_line(err));
+        CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "--window expects FIRST:LAST"));
+        free(out);
+        free(err);
+        snprintf(args, sizeof args, "sweep %s --sets %s/sets/motorbike-72.sets --window %s", pd,
+                 TS_SOURCE_DIR, windows[i]);
+        CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 2);
+        CU_ASSERT_TRUE(tu_one_line(err));
+        free(out);
+        free(err);
+    }
+    /* --iterations alone: the steady window (iteration 3) times 10. */
+    snprintf(args, sizeof args, "replay %s --nodes 2 --ppn 1 --iterations 10", pd);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "full run (10 iterations)"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "/ 1 iteration"));
+    free(out);
+    free(err);
+    /* info lists the iterations. */
+    snprintf(args, sizeof args, "info %s", pd);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "iterations 3 ("));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "steady     3:3"));
+    free(out);
+    free(err);
+}
+
+int main(void)
+{
+    if (access(bundled_profile(), R_OK) != 0 || access(tu_bundled(), R_OK) != 0) {
+        printf("test_extrapolate: skipped: %s or %s is missing\n", bundled_profile(), tu_bundled());
+        return TS_TEST_SKIP;
+    }
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("extrapolate", NULL, NULL);
+    CU_add_test(s, "the bundled scorep-score profile", test_real_profile);
+    CU_add_test(s, "malformed profiles", test_malformed);
+    CU_add_test(s, "scaling arithmetic, hand-derived", test_arithmetic);
+    CU_add_test(s, "replay --window / --profile / --iterations, info", test_cli);
+    return tu_run_all();
+}
