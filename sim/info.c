@@ -88,7 +88,7 @@ static void print_iterations(const ts_trace_t *t, FILE *fp)
     int32_t n = ts_iters_count(it), a, b;
     double spread;
     ts_iters_steady(it, &a, &b, &spread);
-    fprintf(fp, "\niterations %d (start-up %" PRIu64 " events of start-up before the first, %" PRIu64
+    fprintf(fp, "\niterations %d (%" PRIu64 " events of start-up before the first, %" PRIu64
                 " of shutdown after the last)\n",
             (int)n, ts_iters_startup_events(it), ts_iters_tail_events(it));
     fprintf(fp, "  %5s %14s %12s %12s %9s\n", "iter", "events", "MPI calls", "collectives",

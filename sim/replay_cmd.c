@@ -347,6 +347,23 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
     if (prof &&
         (st = ts_xp_check(prof, o.profile, ts_trace_nranks(ts_job_trace(jt)), err)) != TS_OK)
         goto done;
+    if (prof) {
+        /* Nothing to scale is known before the replay: say so before printing anything. */
+        int shared = 0;
+        for (int i = 0; i < ts_score_nrows(prof) && !shared; i++) {
+            const ts_score_row_t *row = ts_score_row(prof, i);
+            shared = strcmp(row->type, "MPI") == 0 && strncmp(row->region, "MPI_Init", 8) != 0 &&
+                     strcmp(row->region, "MPI_Finalize") != 0 &&
+                     ts_trace_func_find(ts_job_trace(jt), row->region) >= 0;
+        }
+        if (!shared) {
+            st = ts_error_set(err, TS_EARG,
+                              "%s: no MPI function of the profile is in %s (besides start-up): "
+                              "nothing to scale",
+                              o.profile, o.trace);
+            goto done;
+        }
+    }
     if (o.window && (st = ts_job_trace_window(jt, "replay", o.window, err)) != TS_OK)
         goto done;
     if (o.profile || o.iterations) {
