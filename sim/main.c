@@ -47,8 +47,8 @@ static const cmd_doc_t CMDS[] = {
     {"sweep",
      "TRACE --sets FILE [--platform P] [--nodes N] [--ppn P] [--nps N]\n"
      "       [--map-by M] [-j N] [--csv F] [--json F] [--plot PREFIX] [--results F]\n"
-     "       [--baseline NAME] [--only NAME]... [--window FIRST:LAST] [--emit-slurm DIR]\n"
-     "       | --merge DIR",
+     "       [--baseline NAME] [--only NAME]... [--window FIRST:LAST] [--profile SCORE.txt]\n"
+     "       [--iterations N] [--emit-slurm DIR] | --merge DIR",
      "replay every parameter set of FILE in parallel and rank them (resumable; Slurm job "
      "arrays)"},
     {"params", "[--markdown] | --check ARGS...",

@@ -29,6 +29,8 @@
 #include "../common/outfile.h"
 #include "../models/params.h"
 #include "../models/sets.h"
+#include "../traces/scorep_score.h"
+#include "extrapolate.h"
 #include "replay_job.h"
 #include "sweep_report.h"
 
@@ -42,6 +44,8 @@ typedef struct sweep_opts_s {
     const char *trace, *sets, *platform, *map_by_text;
     const char *csv, *json, *plot, *results, *emit, *merge, *baseline;
     const char *window; /* --window FIRST:LAST: replay only those iterations */
+    const char *profile; /* --profile SCORE.txt: each set scaled to the full run */
+    int iterations;      /* --iterations N: the full run's iterations; 0: not given */
     ts_placement_opts_t place;
     int jobs;
     int nonly;
@@ -63,6 +67,8 @@ typedef struct sset_s {
 
 typedef struct sweep_s {
     sweep_opts_t o;
+    ts_score_t *profile;   /* --profile, read before anything runs */
+    int32_t win_iterations; /* iterations the replayed trace holds (for the full run) */
     ts_sets_t *sets;
     ts_job_trace_t *jt;
     const char *platform_name; /* resolved, e.g. bm-optimized3.36 */
@@ -100,7 +106,8 @@ static ts_status parse_opts(int argc, char **argv, sweep_opts_t *o, ts_error_t *
                 {"--csv", &o->csv},         {"--json", &o->json},
                 {"--plot", &o->plot},       {"--results", &o->results},
                 {"--emit-slurm", &o->emit}, {"--merge", &o->merge},
-                {"--baseline", &o->baseline},     {"--window", &o->window}};
+                {"--baseline", &o->baseline},     {"--window", &o->window},
+                {"--profile", &o->profile}};
     ts_status st = TS_OK;
     for (int i = 1; i < argc && st == TS_OK; i++) {
         const char *a = argv[i];
@@ -120,6 +127,11 @@ static ts_status parse_opts(int argc, char **argv, sweep_opts_t *o, ts_error_t *
         } else if (strncmp(a, "-j", 2) == 0 && a[2]) {
             if (parse_int(a + 2, 1, 4096, &o->jobs))
                 st = ts_error_set(err, TS_EUSAGE, "sweep: -j expects a count, got '%s'", a + 2);
+        } else if (strcmp(a, "--iterations") == 0 && has) {
+            if (parse_int(argv[++i], 1, 100000000, &o->iterations))
+                st = ts_error_set(err, TS_EUSAGE,
+                                  "sweep: --iterations expects a count of iterations, got '%s'",
+                                  argv[i]);
         } else if (strcmp(a, "--nodes") == 0 && has) {
             if (parse_int(argv[++i], 1, 1 << 20, &o->place.nodes))
                 st = ts_error_set(err, TS_EUSAGE, "sweep: --nodes expects a count, got '%s'",
@@ -146,7 +158,8 @@ static ts_status parse_opts(int argc, char **argv, sweep_opts_t *o, ts_error_t *
     if (st != TS_OK)
         return st;
     if (o->merge) {
-        if (o->trace || o->sets || o->emit || o->nonly || o->results || o->window)
+        if (o->trace || o->sets || o->emit || o->nonly || o->results || o->window ||
+            o->profile || o->iterations)
             return ts_error_set(err, TS_EUSAGE,
                                 "sweep: --merge DIR takes only --csv, --json, --plot and "
                                 "--baseline (the rest is in DIR/plan.json)");
@@ -156,10 +169,10 @@ static ts_status parse_opts(int argc, char **argv, sweep_opts_t *o, ts_error_t *
         return ts_error_set(err, TS_EUSAGE, "sweep: missing TRACE");
     if (!o->sets)
         return ts_error_set(err, TS_EUSAGE, "sweep: missing --sets FILE");
-    if (o->window && o->emit)
+    if ((o->window || o->profile || o->iterations) && o->emit)
         return ts_error_set(err, TS_EUSAGE,
-                            "sweep: --window is not passed on to --emit-slurm's tasks: cut the "
-                            "window with 'tunesim replay' first");
+                            "sweep: --window, --profile and --iterations are not passed on to "
+                            "--emit-slurm's tasks");
     if (o->emit && (o->nonly || o->results))
         return ts_error_set(err, TS_EUSAGE,
                             "sweep: --emit-slurm chooses --only and --results for each task");
@@ -352,6 +365,7 @@ static void sweep_free(sweep_t *sw)
         free(sw->s[i].error);
     }
     free(sw->s);
+    ts_score_free(sw->profile);
     json_object_put(sw->records);
     if (sw->results_fd > 0)
         close(sw->results_fd);
@@ -416,6 +430,31 @@ static ts_status prepare(sweep_t *sw, ts_error_t *err)
         return st;
     if (sw->o.window && (st = ts_job_trace_window(sw->jt, "sweep", sw->o.window, err)) != TS_OK)
         return st;
+    if (sw->o.profile || sw->o.iterations) {
+        /* As `tunesim replay`: the profile scales the window (default: the whole trace), the
+         * iterations alone the window (default: the steady one). */
+        if (sw->o.profile &&
+            ((st = ts_score_read(sw->o.profile, &sw->profile, err)) != TS_OK ||
+             (st = ts_xp_check(sw->profile, sw->o.profile, ts_trace_nranks(ts_job_trace(sw->jt)),
+                               err)) != TS_OK))
+            return st;
+        const ts_iters_t *it = ts_job_trace_iters(sw->jt, err);
+        if (!it)
+            return err->code;
+        int32_t a, b;
+        if (!ts_job_trace_window_of(sw->jt, &a, &b)) {
+            a = 1;
+            b = ts_iters_count(it);
+            if (!sw->o.profile) {
+                char spec[32];
+                ts_iters_steady(it, &a, &b, NULL);
+                snprintf(spec, sizeof spec, "%d:%d", (int)a, (int)b);
+                if ((st = ts_job_trace_window(sw->jt, "sweep", spec, err)) != TS_OK)
+                    return st;
+            }
+        }
+        sw->win_iterations = b - a + 1;
+    }
     const ts_trace_t *t = ts_job_trace(sw->jt);
     for (int i = 0; i < sw->n; i++) {
         sset_t *s = &sw->s[i];
@@ -819,6 +858,105 @@ static ts_status report_sweep(sweep_t *sw, ts_error_t *err)
                           "sweep: %d of %d sets failed (listed above); the same command reruns "
                           "only them",
                           failed, n);
+    return st;
+}
+
+/* ---- the full run ---------------------------------------------------------------------- */
+
+typedef struct full_row_s {
+    const char *name;
+    double total, mpi;
+} full_row_t;
+
+static int cmp_full(const void *a, const void *b)
+{
+    const full_row_t *x = a, *y = b;
+    if (x->total != y->total)
+        return x->total < y->total ? -1 : 1;
+    return strcmp(x->name, y->name);
+}
+
+/* Each set's replay scaled to the full run (extrapolate.h), after the sweep's own table:
+ * with --profile, the profile's visits and compute; with --iterations alone, N x the
+ * window's time per iteration. No interval here: `tunesim replay` replays each iteration. */
+static ts_status full_run_report(const sweep_t *sw, ts_error_t *err)
+{
+    full_row_t *rows = calloc((size_t)sw->n + 1, sizeof *rows);
+    if (!rows)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    int n = 0;
+    ts_status st = TS_OK;
+    ts_xp_t *first = NULL;
+    for (int i = 0; i < sw->n && st == TS_OK; i++) {
+        const sset_t *s = &sw->s[i];
+        json_object *funcs, *mk;
+        if (!s->selected || !s->result)
+            continue;
+        if (!sw->profile) {
+            json_object_object_get_ex(s->result, "predicted_time_s", &mk);
+            rows[n++] = (full_row_t){s->name,
+                                     json_object_get_double(mk) / sw->win_iterations *
+                                         sw->o.iterations,
+                                     0};
+            continue;
+        }
+        if (!json_object_object_get_ex(s->result, "functions", &funcs))
+            continue;
+        int nf = json_object_object_length(funcs), k = 0;
+        ts_xp_func_t *f = calloc((size_t)nf + 1, sizeof *f);
+        if (!f) {
+            st = ts_error_set(err, TS_ENOMEM, "out of memory");
+            break;
+        }
+        json_object_object_foreach(funcs, fname, fval)
+        {
+            json_object *v, *t;
+            json_object_object_get_ex(fval, "visits", &v);
+            json_object_object_get_ex(fval, "time_s", &t);
+            f[k++] = (ts_xp_func_t){fname, (uint64_t)json_object_get_int64(v),
+                                    json_object_get_double(t)};
+        }
+        ts_xp_in_t in = {.nranks = ts_trace_nranks(ts_job_trace(sw->jt)),
+                         .funcs = f,
+                         .nfuncs = k,
+                         .window_iterations = sw->win_iterations,
+                         .full_iterations = sw->o.iterations};
+        ts_xp_t *x;
+        st = ts_xp_predict(sw->profile, sw->o.profile, &in, &x, err);
+        if (st == TS_OK) {
+            rows[n++] = (full_row_t){s->name, ts_xp_total(x), ts_xp_mpi(x)};
+            if (!first)
+                first = x; /* its table and warnings stand for every set's */
+            else
+                ts_xp_free(x);
+        }
+        free(f);
+    }
+    if (st == TS_OK && n) {
+        if (first)
+            ts_xp_print(first, stdout);
+        else
+            printf("\nfull run (%d iterations: each set's makespan / %d window iteration%s x "
+                   "%d; assumes every iteration costs what the window's do)\n",
+                   sw->o.iterations, (int)sw->win_iterations, sw->win_iterations == 1 ? "" : "s",
+                   sw->o.iterations);
+        qsort(rows, (size_t)n, sizeof *rows, cmp_full);
+        const char *base = sw->o.baseline ? sw->o.baseline : sw->s[0].name;
+        double tb = 0;
+        for (int i = 0; i < n; i++)
+            if (strcmp(rows[i].name, base) == 0)
+                tb = rows[i].total;
+        printf("\nfull run per set (ExecutionTime; gain against %s; the interval: tunesim "
+               "replay --profile, one set at a time)\n%4s  %-16s %17s %10s\n",
+               base, "rank", "set", "ExecutionTime[s]", "gain[%]");
+        for (int i = 0; i < n; i++)
+            printf("%4d  %-16s %17.3f %+10.2f\n", i + 1, rows[i].name, rows[i].total,
+                   tb > 0 ? 100.0 * (tb / rows[i].total - 1) : 0.0);
+        if (fflush(stdout) != 0)
+            st = ts_error_set(err, TS_EIO, "writing the report failed");
+    }
+    ts_xp_free(first);
+    free(rows);
     return st;
 }
 
@@ -1243,6 +1381,16 @@ int ts_sweep_cmd(int argc, char **argv, ts_error_t *err)
     else if (st == TS_OK) {
         if ((st = open_results(&sw, err)) == TS_OK && (st = run_sets(&sw, err)) == TS_OK)
             st = report_sweep(&sw, err);
+        /* The full run also for a sweep with failed sets: the others are scaled. */
+        if ((st == TS_OK || st == TS_ECHILD) && (sw.profile || sw.o.iterations)) {
+            ts_error_t e2;
+            ts_status st2 = full_run_report(&sw, &e2);
+            if (st2 != TS_OK) {
+                st = st2;
+                if (err)
+                    *err = e2;
+            }
+        }
     }
     sweep_free(&sw);
     return st;

@@ -250,6 +250,31 @@ static void test_cli(void)
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "/ 1 iteration"));
     free(out);
     free(err);
+    /* sweep: every set scaled; another run's profile refused before anything runs. */
+    char sets[1024];
+    snprintf(sets, sizeof sets, "%s/two.sets", tu_tmpdir());
+    write_file(sets, "[asis]\n[noh]\ncoll_hcoll_enable = 0\n");
+    snprintf(args, sizeof args, "sweep %s --sets %s --nodes 2 --ppn 1 -j 1 --window 2:3 --profile %s",
+             pd, sets, prof2);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "full run per set (ExecutionTime; gain against asis"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "compute    3.000 s per rank"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "  noh  "));
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "sweep %s --sets %s --nodes 2 --ppn 1 -j 1 --iterations 10", pd,
+             sets);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "full run (10 iterations: each set's makespan / 1"));
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "sweep %s --sets %s --profile %s", pd, sets, bundled_profile());
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
+    CU_ASSERT_TRUE(out && out[0] == '\0');
+    CU_ASSERT_TRUE(tu_one_line(err));
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "a profile of 72 processes"));
+    free(out);
+    free(err);
     /* info lists the iterations. */
     snprintf(args, sizeof args, "info %s", pd);
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
