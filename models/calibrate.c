@@ -30,6 +30,8 @@ static const ts_param_id CANDIDATES[] = {
     TS_P_NET_SPINE_LATENCY,
     TS_P_SHM_CROSS_NUMA_LATENCY,
     TS_P_UCX_BCOPY_BW,
+    TS_P_UCX_RNDV_OVERHEAD,
+    TS_P_CMA_OVERHEAD,
     /* ob1 over vader / tcp (--mca pml ob1) */
     TS_P_VADER_LATENCY,
     TS_P_VADER_BANDWIDTH,
@@ -293,23 +295,23 @@ static double predict(const models_t *m, const ipt_t *q)
     case TS_BENCH_COPY:
         return m->copy_bw / 1e6;
     case TS_BENCH_LATENCY:
-        t = ts_proto_estimate(m->noreg, q->proto, q->size, q->loc);
+        t = ts_proto_cost(m->noreg, q->proto, q->size, q->loc);
         return t < 0 ? -1 : t * 1e6;
     case TS_BENCH_ALLTOALL:
         /* Pairwise exchange: P - 1 dependent steps of one message each. */
-        t = ts_proto_estimate(m->noreg, q->proto, q->size, q->loc);
+        t = ts_proto_cost(m->noreg, q->proto, q->size, q->loc);
         return t < 0 ? -1 : q->mult * t * 1e6;
     case TS_BENCH_REG:
-        t = ts_proto_estimate(m->reg, q->proto, q->size, q->loc);
-        t0 = ts_proto_estimate(m->noreg, q->proto, q->size, q->loc);
+        t = ts_proto_cost(m->reg, q->proto, q->size, q->loc);
+        t0 = ts_proto_cost(m->noreg, q->proto, q->size, q->loc);
         return t < 0 || t0 < 0 ? -1 : (t - t0) * 1e6;
     case TS_BENCH_BW:
         /* A window of W sends, then a 4-byte ack: the first message takes its whole time,
          * each further one adds its size-dependent part (the pipeline's step), the ack one
          * small message. */
-        t = ts_proto_estimate(m->noreg, q->proto, q->size, q->loc);
-        t0 = ts_proto_estimate(m->noreg, q->proto, 0, q->loc);
-        ack = ts_proto_estimate(m->noreg, q->ack_proto, 4, q->loc);
+        t = ts_proto_cost(m->noreg, q->proto, q->size, q->loc);
+        t0 = ts_proto_cost(m->noreg, q->proto, 0, q->loc);
+        ack = ts_proto_cost(m->noreg, q->ack_proto, 4, q->loc);
         if (t < 0 || ack < 0)
             return -1;
         if (t0 < 0)

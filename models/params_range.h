@@ -61,6 +61,8 @@
     /* progress and per-call software costs */                                                     \
     R(UCX_SEND_CALL, 0, TS_RANGE_TIME_MAX)                                                         \
     R(UCX_RECV_CALL, 0, TS_RANGE_TIME_MAX)                                                         \
+    R(UCX_RNDV_OVERHEAD, 0, TS_RANGE_TIME_MAX)                                                     \
+    R(CMA_OVERHEAD, 0, TS_RANGE_TIME_MAX)                                                          \
     R(RC_WQE_OVERHEAD, 0, TS_RANGE_TIME_MAX)                                                       \
     R(UD_WQE_OVERHEAD, 0, TS_RANGE_TIME_MAX)                                                       \
     R(UD_EXTRA_LATENCY, 0, TS_RANGE_TIME_MAX)                                                      \

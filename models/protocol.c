@@ -105,6 +105,7 @@ struct ts_proto_model_s {
     double ovh_single, ovh_multi, ovh_rts, ovh_rtr, ovh_sw;
     double reg_fixed, reg_per_byte;
     double send_call, recv_call; /* pml_ucx + UCP per MPI send / receive */
+    double rndv_ovh, cma_ovh;    /* handshake costs UCX's estimate leaves out */
     unsigned progress;           /* TS_PROG_* bits rendezvous plans carry */
     unsigned tls;
 };
@@ -250,6 +251,8 @@ ts_status ts_proto_model_new(const ts_params_t *p, ts_proto_model_t **out, ts_er
     m->reg_per_byte = ts_params_seconds(p, TS_P_NET_REG_COST_PER_BYTE);
     m->send_call = TS_PARAM_SECONDS(p, UCX_SEND_CALL);
     m->recv_call = TS_PARAM_SECONDS(p, UCX_RECV_CALL);
+    m->rndv_ovh = TS_PARAM_SECONDS(p, UCX_RNDV_OVERHEAD);
+    m->cma_ovh = TS_PARAM_SECONDS(p, CMA_OVERHEAD);
     m->progress = strcmp(TS_PARAM_ENUM(p, MPI_PROGRESS), "calls") == 0 ? TS_PROG_RECV : 0;
     for (int loc = 0; loc < TS_LOC__COUNT; loc++)
         resolve_lane(m, p, (ts_locality)loc);
@@ -558,6 +561,12 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
         pl->latency = 2 * l->latency;
         pl->ack_latency = l->latency;
         pl->progress = m->progress;
+        /* An RDMA read completes on the receiver's completion queue, which only its
+         * progress polls; the ATS goes from there (UCX v1.18 src/ucp/rndv/rndv_get.c,
+         * ucp_proto_rndv_get_zcopy_fetch_completion). cma's read is a system call that
+         * completes inside the call that issues it. */
+        if (proto == TS_PROTO_RNDV_GET && l->net && m->progress)
+            pl->progress |= TS_PROG_ACK;
         wqes = 2;
         if (proto == TS_PROTO_RNDV_PUT) {
             /* The RTR goes back and the sender, once it sees it, writes the data. */
@@ -573,13 +582,18 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
         }
         break;
     case TS_PROTO_RNDV_RKEY_PTR:
-        /* The receiver maps the sender's buffer (a registration-like cost) and copies once. */
+        /* The receiver maps the sender's buffer (a registration-like cost) and copies once.
+         * The copy is not done where the RTS is matched: UCX queues the request on the
+         * worker and copies it from a progress callback, so it waits for the receiver's next
+         * progress call even when MPI_Irecv found the RTS waiting (UCX v1.18
+         * src/ucp/rndv/rndv_rkey_ptr.c, ucp_proto_rndv_rkey_ptr_fetch_progress registers
+         * ucp_proto_rndv_progress_rkey_ptr with uct_worker_progress_register_safe). */
         pl->send_cpu = m->ovh_rts;
         pl->rts_latency = l->latency;
         pl->recv_reg = reg_cost(m, size);
         pl->latency = 0;
         pl->ack_latency = l->latency;
-        pl->progress = m->progress;
+        pl->progress = m->progress ? m->progress | TS_PROG_RECV_DATA : 0;
         break;
     case TS_PROTO_RNDV_AM:
         /* RTR back, then the data as bcopy fragments with a copy on each side. */
@@ -598,6 +612,8 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
     default:
         break;
     }
+    if (ts_proto_is_rndv(proto))
+        pl->handshake = m->rndv_ovh + (pl->transport == TS_TR_CMA ? m->cma_ovh : 0);
     pl->send_cpu += m->send_call;
     pl->recv_cpu = m->recv_call;
     if (l->net && !l->loopback) {
@@ -607,7 +623,8 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
     loopback_wire(pl, l->loopback);
 }
 
-/* Time of a plan when nothing contends: what UCX's estimates add up. */
+/* Time of a plan when nothing contends, as UCX's estimates add it up: what the protocol
+ * choice compares. The handshake's software cost is not in it (UCX does not know it). */
 static double plan_time(const ts_msg_plan_t *pl, uint64_t size)
 {
     double t = pl->send_cpu + pl->send_reg + pl->recv_reg + pl->rts_latency + pl->rtr_latency +
@@ -633,28 +650,40 @@ static int candidate(const ts_proto_model_t *m, const lane_t *l, int cls, uint64
     }
 }
 
-double ts_proto_estimate(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
-                         ts_locality loc)
+/* The plan of proto at this size and locality, or 0 when it is not available there. */
+static int plan_of(const ts_proto_model_t *m, ts_proto proto, uint64_t size, ts_locality loc,
+                   ts_msg_plan_t *pl)
 {
     if (m->ob1) {
-        ts_msg_plan_t pl;
         if (ob1_btl(&m->o, loc) < 0)
-            return -1;
-        ob1_plan(&m->o, size, loc, &pl);
-        return pl.proto == proto ? plan_time(&pl, size) : -1;
+            return 0;
+        ob1_plan(&m->o, size, loc, pl);
+        return pl->proto == proto;
     }
     const lane_t *l = &m->lane[loc];
     if (!l->reachable)
-        return -1;
+        return 0;
     int cls = proto == TS_PROTO_EAGER_SHORT ? 0
               : proto == TS_PROTO_EAGER_BCOPY ? 1
               : proto == TS_PROTO_EAGER_ZCOPY ? 2
                                               : 3;
     if (candidate(m, l, cls, size) != (int)proto)
-        return -1;
+        return 0;
+    build_plan(m, proto, size, l, pl);
+    return 1;
+}
+
+double ts_proto_estimate(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
+                         ts_locality loc)
+{
     ts_msg_plan_t pl;
-    build_plan(m, proto, size, l, &pl);
-    return plan_time(&pl, size);
+    return plan_of(m, proto, size, loc, &pl) ? plan_time(&pl, size) : -1;
+}
+
+double ts_proto_cost(const ts_proto_model_t *m, ts_proto proto, uint64_t size, ts_locality loc)
+{
+    ts_msg_plan_t pl;
+    return plan_of(m, proto, size, loc, &pl) ? plan_time(&pl, size) + pl.handshake : -1;
 }
 
 void ts_proto_plan(const ts_proto_model_t *m, uint64_t size, ts_locality loc, int blocking,

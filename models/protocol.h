@@ -86,6 +86,10 @@ typedef struct ts_msg_plan_s {
     double rtr_latency;     /* rndv put / am: the receiver's RTR (or ob1's ACK) back to the
                              * sender, which then moves the data */
     double recv_cpu;        /* software cost of completing the receive, charged in its wait */
+    double handshake;       /* rndv: software of the handshake UCX's estimate leaves out
+                             * (model.ucx.rndv_overhead, + model.cma.overhead over cma):
+                             * receiver CPU in the call that completes the receive; not part
+                             * of the protocol choice */
     unsigned progress;      /* TS_PROG_* bits: steps that happen only inside an MPI call of
                              * the rank that must act (no progress thread) */
     double copy_bw;         /* bytes/s of the copies above (UCX_BCOPY_BW) */
@@ -98,6 +102,10 @@ typedef struct ts_msg_plan_s {
 enum {
     TS_PROG_RECV = 1 << 0, /* the receiver handles the RTS (starts the get / maps / sends RTR) */
     TS_PROG_SEND = 1 << 1, /* the sender handles the RTR and pushes the data (put, am) */
+    TS_PROG_RECV_DATA = 1 << 2, /* the receiver's copy itself runs from UCX's progress loop,
+                                 * even when its MPI_Irecv matched the RTS (rkey_ptr) */
+    TS_PROG_ACK = 1 << 3,       /* the receiver sends the ATS only once it reaps the data's
+                                 * completion in its progress loop (get_zcopy over RDMA) */
 };
 
 /* The model for one parameter set: transport choice per locality and resolved thresholds.
@@ -120,6 +128,11 @@ void ts_proto_plan(const ts_proto_model_t *m, uint64_t size, ts_locality loc, in
  * negative value when the protocol is not available there. Exposed for tests and reports. */
 double ts_proto_estimate(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
                          ts_locality loc);
+
+/* The one-way time the model charges for proto when nothing contends: UCX's estimate plus the
+ * costs UCX's estimate leaves out (the rendezvous handshake's software). What a ping-pong
+ * measures, so what a calibration fits; negative where proto is not available. */
+double ts_proto_cost(const ts_proto_model_t *m, ts_proto proto, uint64_t size, ts_locality loc);
 
 /* Print the chosen protocol per size range for each locality class, like UCX_PROTO_INFO. */
 void ts_proto_model_print(const ts_proto_model_t *m, FILE *fp);

@@ -367,10 +367,14 @@ static void deliver(engine_t *e, msg_t *m)
             /* Posted ahead of the clock (the receiver runs ahead on lazy time): the RTS waits
              * for that MPI_Irecv, which finds it and starts the transfer. */
             delay(m->recv_post_time - now);
-        else if ((p->progress & TS_PROG_RECV) && m->recv_post_time <= rts_at)
+        if ((p->progress & TS_PROG_RECV) && m->recv_post_time <= rts_at)
             /* Posted before the RTS came: the RTS is handled when the receiver next runs
              * progress inside an MPI call. (Posted after it: the Irecv itself handled it.) */
             await_progress(dst, c, rts_at);
+        else if (p->progress & TS_PROG_RECV_DATA)
+            /* The Irecv found the RTS but only queued the copy: it runs at the receiver's
+             * next progress call. */
+            await_progress(dst, c, m->recv_post_time);
         delay(reg_cost(dst, m->bytes, p->recv_reg));
         if (p->rtr_latency > 0) { /* put / am: the RTR goes back; the sender moves the data */
             delay(p->rtr_latency);
@@ -385,6 +389,8 @@ static void deliver(engine_t *e, msg_t *m)
     m->arrival_time = simgrid_get_clock();
     notify(dst, m->rreq);
     if (!p->completes_locally) {
+        if (p->progress & TS_PROG_ACK) /* the receiver reaps the completion, then acks */
+            await_progress(dst, m->carrier, m->arrival_time);
         delay(p->ack_latency);
         m->send_done = 1;
         notify(src, m->sreq);
@@ -589,7 +595,9 @@ static void wait_req(rank_t *r, req_t *q)
         uint64_t copy = p->recv_copy;
         if (!ts_proto_is_rndv(p->proto) && m->arrival_time < m->recv_post_time)
             copy += p->unexpected_copy; /* it waited in UCX's buffer */
-        spend(r, (double)copy / p->copy_bw + p->recv_cpu);
+        /* The handshake's software (RTS, key unpack, ATS) runs on this rank's CPU inside its
+         * MPI calls, one message after another: charged here, not as time in flight. */
+        spend(r, (double)copy / p->copy_bw + p->recv_cpu + p->handshake);
     }
     msg_unref(r->e, m);
     req_drop(r->e, q);

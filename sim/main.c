@@ -51,8 +51,9 @@ static const cmd_doc_t CMDS[] = {
      "       [--iterations N] [--emit-slurm DIR] | --merge DIR",
      "replay every parameter set of FILE in parallel and rank them (resumable; Slurm job "
      "arrays)"},
-    {"params", "[--markdown] | --check ARGS...",
-     "list the known parameters (default, range, unit, source), or check settings"},
+    {"params", "[--markdown] | --check ARGS... | --protocols ARGS... | --mpirun LINE",
+     "list the known parameters (default, range, unit, source), check settings, or show "
+     "the protocol per message size they give (like UCX_PROTO_INFO)"},
     {"calibrate", "INPUTS... -o FILE [--platform NAME] [-x KEY=VALUE] [--set KEY=VALUE]",
      "fit model parameters to OSU / IMB / tunesim-probe outputs and write a model file for "
      "--model FILE"},

@@ -5,6 +5,25 @@
 #include <string.h>
 
 #include "../models/params.h"
+#include "../models/protocol.h"
+
+/* The protocol each message size gets per locality class under these settings, the way
+ * UCX_PROTO_INFO prints UCX's own choice: what a user checks a threshold change against. */
+static int protocols(FILE *out, int argc, char **argv, ts_error_t *err)
+{
+    ts_params_t *p;
+    if (ts_params_new(&p) != TS_OK)
+        return ts_error_set(err, TS_ENOMEM, "params: cannot build the default parameter set");
+    ts_status st = ts_params_parse_args(p, argc, argv, NULL, err);
+    ts_proto_model_t *m = NULL;
+    if (st == TS_OK)
+        st = ts_proto_model_new(p, &m, err);
+    if (st == TS_OK)
+        ts_proto_model_print(m, out);
+    ts_proto_model_free(m);
+    ts_params_free(p);
+    return st;
+}
 
 static int check(FILE *out, int argc, char **argv, const char *line, ts_error_t *err)
 {
@@ -35,6 +54,8 @@ int ts_params_cmd_to(FILE *out, int argc, char **argv, ts_error_t *err)
         st = TS_OK;
     } else if (strcmp(argv[1], "--check") == 0) {
         st = check(out, argc - 2, argv + 2, NULL, err);
+    } else if (strcmp(argv[1], "--protocols") == 0) {
+        st = protocols(out, argc - 2, argv + 2, err);
     } else if (strcmp(argv[1], "--mpirun") == 0) {
         if (argc != 3)
             return ts_error_set(err, TS_EUSAGE,
@@ -43,7 +64,7 @@ int ts_params_cmd_to(FILE *out, int argc, char **argv, ts_error_t *err)
     } else {
         return ts_error_set(err, TS_EUSAGE,
                             "params: unexpected argument '%s' (expected --markdown, --check "
-                            "ARGS... or --mpirun LINE)",
+                            "ARGS..., --protocols ARGS... or --mpirun LINE)",
                             argv[1]);
     }
     if (st == TS_OK && fflush(out) != 0)

@@ -164,7 +164,8 @@ static outcome_t replay_ex(tb_t *b, const int *node, const char *const *extra, i
             {"model.rc.max_short", "1000b"},       {"model.shm.latency", "0.5us"},
             {"model.shm.bandwidth", "10000MB/s"},  {"model.shm.max_short", "100b"},
             {"model.ucx.send_call", "0ns"},        {"model.ucx.recv_call", "0ns"},
-            {"model.rc.wqe_overhead", "0ns"},      {"model.ud.wqe_overhead", "0ns"}};
+            {"model.rc.wqe_overhead", "0ns"},      {"model.ud.wqe_overhead", "0ns"},
+            {"model.ucx.rndv_overhead", "0ns"},    {"model.cma.overhead", "0ns"}};
         ts_params_t *p;
         ts_error_t err;
         ts_params_new(&p);
@@ -344,6 +345,47 @@ static void test_rendezvous_waits_for_receiver(void)
     CU_ASSERT_DOUBLE_EQUAL(o.rank_end[0], R + L_NET + R + 2 * L_NET + 100000 / B + L_NET, 1e-12);
 }
 
+/* On one node, 100,000 B as rkey_ptr (UCX_RNDV_THRESH=1kb): rank 1 computes 10 us, posts its
+ * receive (the RTS has waited since 0.5 us, so MPI_Irecv matches it), computes 50 us, then
+ * waits. UCX only queues the copy at the match; it runs from rank 1's progress, i.e. from its
+ * wait at 60 us: R (mapping) + s/B (the copy) later the data is there, and the sender's
+ * completion follows 0.5 us after. With async progress the copy starts at the match. */
+static void test_rkey_ptr_copy_waits_for_progress(void)
+{
+    for (int async = 0; async < 2; async++) {
+        tb_t b = tb_new(2);
+        call(&b, 0, b.f_isend,
+             (ts_event_t){.kind = TS_EV_ISEND, .peer = 1, .tag = 3, .bytes = 100000, .req = 1});
+        call(&b, 0, b.f_wait, (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = 1});
+        compute(&b, 1, 10000);
+        call(&b, 1, b.f_irecv, (ts_event_t){.kind = TS_EV_IRECV_POST, .req = 1});
+        compute(&b, 1, 50000);
+        call(&b, 1, b.f_wait,
+             (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = 0, .tag = 3, .bytes = 100000,
+                          .req = 1});
+        const char *const extra[] = {"UCX_RNDV_THRESH", "1kb", "model.mpi.progress",
+                                     async ? "async" : "calls", NULL};
+        outcome_t o = replay_ex(&b, ONE_NODE, extra, 0);
+        double landed = (async ? 10e-6 : 60e-6) + R + 100000 / B;
+        CU_ASSERT_DOUBLE_EQUAL(o.rank_end[0], landed + 0.5e-6, 1e-12);
+        CHECK_TIME(o, async ? 60e-6 : landed + 0.5e-6);
+    }
+}
+
+/* The handshake's software is the receiver's CPU in the call that completes the receive: in
+ * test_rendezvous's exchange, 3 us of it puts the receiver's end at landed + 3 us, after the
+ * sender's completion (landed + L), which it does not delay. */
+static void test_handshake_on_receiver_cpu(void)
+{
+    tb_t b = tb_new(2);
+    isend_irecv(&b, 0, 1, 100000);
+    const char *const extra[] = {"model.ucx.rndv_overhead", "3us", NULL};
+    outcome_t o = replay_ex(&b, TWO_NODES, extra, 0);
+    double landed = R + L_NET + R + 2 * L_NET + 100000 / B;
+    CHECK_TIME(o, landed + 3e-6);
+    CU_ASSERT_DOUBLE_EQUAL(o.rank_end[0], landed + L_NET, 1e-12);
+}
+
 /* put_zcopy: the receiver answers the RTS with an RTR; the sender, computing 50 us after its
  * Isend, writes the data only from its wait. Sender: R (registration), then 50 us of compute:
  * it waits from R + 50 us; the RTR was back at R + L + R + L. Data L + s/B later, ack L. */
@@ -516,6 +558,9 @@ int main(void)
     CU_add_test(s, "on-host rendezvous", test_on_host_rendezvous);
     CU_add_test(s, "rendezvous waits for the receiver's MPI call", test_rendezvous_waits_for_receiver);
     CU_add_test(s, "put rendezvous waits for the sender's MPI call", test_put_waits_for_sender);
+    CU_add_test(s, "rkey_ptr's copy waits for the receiver's progress",
+                test_rkey_ptr_copy_waits_for_progress);
+    CU_add_test(s, "the handshake is the receiver's CPU", test_handshake_on_receiver_cpu);
     CU_add_test(s, "two flows share a NIC", test_nic_contention);
     CU_add_test(s, "on-host eager short", test_on_host_short);
     CU_add_test(s, "deadlock report", test_deadlock_report);

@@ -1063,7 +1063,24 @@ static void test_cmd(void)
     char *badopt[] = {"params", "--frob"};
     CU_ASSERT_EQUAL(run_cmd(2, badopt, &out, &err), TS_EUSAGE);
     CU_ASSERT_STRING_EQUAL(err.msg, "params: unexpected argument '--frob' (expected --markdown, "
-                                    "--check ARGS... or --mpirun LINE)");
+                                    "--check ARGS..., --protocols ARGS... or --mpirun LINE)");
+    free(out);
+    /* --protocols: UCX_PROTO_INFO's view under the settings given. The defaults put on-host
+     * rendezvous where UCX's own estimate does (posix bcopy to 2,792 B, then xpmem), and a set
+     * threshold moves it. */
+    char *protos[] = {"params", "--protocols", "-x", "UCX_RNDV_THRESH=intra:128kb,inter:64kb"};
+    CU_ASSERT_EQUAL(run_cmd(4, protos, &out, &err), TS_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "same_numa     MPI_Isend  0-92 eager short/posix, 93-131071 "
+                                       "eager bcopy/posix, 131072+ rndv rkey_ptr/xpmem\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "65536+ rndv get_zcopy/rc_mlx5\n"));
+    free(out);
+    char *protos_def[] = {"params", "--protocols"};
+    CU_ASSERT_EQUAL(run_cmd(2, protos_def, &out, &err), TS_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "same_numa     MPI_Isend  0-92 eager short/posix, 93-2792 "
+                                       "eager bcopy/posix, 2793+ rndv rkey_ptr/xpmem\n"));
+    free(out);
+    char *protos_bad[] = {"params", "--protocols", "-x", "UCX_RNDV_THRESH=sometimes"};
+    CU_ASSERT_EQUAL(run_cmd(4, protos_bad, &out, &err), TS_EARG);
     free(out);
     char *extra[] = {"params", "--markdown", "x"};
     CU_ASSERT_EQUAL(run_cmd(3, extra, &out, &err), TS_EUSAGE);

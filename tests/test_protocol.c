@@ -30,7 +30,8 @@ static ts_params_t *round_params(void)
         {"model.ucx.send_call", "0ns"},      {"model.ucx.recv_call", "0ns"},
         {"model.rc.wqe_overhead", "0ns"},    {"model.ud.wqe_overhead", "0ns"},
         {"model.shm.latency", "0.5us"},      {"model.shm.bandwidth", "10000MB/s"},
-        {"model.shm.max_short", "100b"},
+        {"model.shm.max_short", "100b"},      {"model.ucx.rndv_overhead", "0ns"},
+        {"model.cma.overhead", "0ns"},
     };
     ts_params_t *p;
     ts_error_t err;
@@ -294,6 +295,67 @@ static ts_proto_model_t *ob1_with(const char *k1, const char *v1, const char *k2
     return model_with((const char *const(*)[2])set, n);
 }
 
+/* The handshake's software (model.ucx.rndv_overhead, model.cma.overhead) is what the
+ * message pays beyond UCX's estimate: it must not move UCX's choice (the thresholds stay
+ * where UCX's own estimate puts them), and ts_proto_cost adds exactly it, to rendezvous only. */
+static void test_handshake_outside_choice(void)
+{
+    const char *const base[][2] = {{"UCX_TLS", "self,sysv,cma"}};
+    const char *const big[][2] = {{"UCX_TLS", "self,sysv,cma"},
+                                  {"model.ucx.rndv_overhead", "50us"},
+                                  {"model.cma.overhead", "7us"}};
+    ts_proto_model_t *m0 = model_with(base, 1), *m1 = model_with(big, 3);
+    for (uint64_t size = 1000; size <= 1000000; size += 997) {
+        ts_msg_plan_t a, b;
+        ts_proto_plan(m0, size, TS_LOC_SAME_NUMA, 0, &a);
+        ts_proto_plan(m1, size, TS_LOC_SAME_NUMA, 0, &b);
+        CU_ASSERT_EQUAL(a.proto, b.proto);
+        CU_ASSERT_DOUBLE_EQUAL(b.handshake, ts_proto_is_rndv(b.proto) ? 57e-6 : 0.0, 1e-18);
+        ts_proto_plan(m1, size, TS_LOC_SAME_LEAF, 0, &b);
+        CU_ASSERT_DOUBLE_EQUAL(b.handshake, ts_proto_is_rndv(b.proto) ? 50e-6 : 0.0, 1e-18);
+    }
+    double est = ts_proto_estimate(m1, TS_PROTO_RNDV_GET, 100000, TS_LOC_SAME_NUMA);
+    CU_ASSERT(est > 0);
+    CU_ASSERT_DOUBLE_EQUAL(ts_proto_cost(m1, TS_PROTO_RNDV_GET, 100000, TS_LOC_SAME_NUMA),
+                           est + 57e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(ts_proto_cost(m1, TS_PROTO_EAGER_BCOPY, 4000, TS_LOC_SAME_NUMA),
+                           ts_proto_estimate(m1, TS_PROTO_EAGER_BCOPY, 4000, TS_LOC_SAME_NUMA),
+                           1e-15);
+    CU_ASSERT(ts_proto_cost(m1, TS_PROTO_RNDV_RKEY_PTR, 100000, TS_LOC_SAME_NUMA) < 0);
+    ts_proto_model_free(m0);
+    ts_proto_model_free(m1);
+}
+
+/* Which steps wait for an MPI call (model.mpi.progress = calls): rkey_ptr's copy runs from
+ * the receiver's progress loop; an RDMA read's ATS leaves when the receiver reaps the read's
+ * completion; cma's read completes inside the call. With async, none. */
+static void test_progress_bits(void)
+{
+    const char *const calls[][2] = {{"UCX_RNDV_THRESH", "1kb"}};
+    const char *const async[][2] = {{"UCX_RNDV_THRESH", "1kb"}, {"model.mpi.progress", "async"}};
+    const char *const cma[][2] = {{"UCX_RNDV_THRESH", "1kb"}, {"UCX_TLS", "self,sysv,cma"}};
+    ts_proto_model_t *m = model_with(calls, 1);
+    ts_msg_plan_t pl;
+    ts_proto_plan(m, 100000, TS_LOC_SAME_NUMA, 0, &pl);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_RNDV_RKEY_PTR);
+    CU_ASSERT_EQUAL(pl.progress, TS_PROG_RECV | TS_PROG_RECV_DATA);
+    ts_proto_plan(m, 100000, TS_LOC_SAME_LEAF, 0, &pl);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_RNDV_GET);
+    CU_ASSERT_EQUAL(pl.progress, TS_PROG_RECV | TS_PROG_ACK);
+    ts_proto_model_free(m);
+    m = model_with(cma, 2);
+    ts_proto_plan(m, 100000, TS_LOC_SAME_NUMA, 0, &pl);
+    CU_ASSERT_EQUAL(pl.transport, TS_TR_CMA);
+    CU_ASSERT_EQUAL(pl.progress, TS_PROG_RECV);
+    ts_proto_model_free(m);
+    m = model_with(async, 2);
+    ts_proto_plan(m, 100000, TS_LOC_SAME_NUMA, 0, &pl);
+    CU_ASSERT_EQUAL(pl.progress, 0);
+    ts_proto_plan(m, 100000, TS_LOC_SAME_LEAF, 0, &pl);
+    CU_ASSERT_EQUAL(pl.progress, 0);
+    ts_proto_model_free(m);
+}
+
 static void test_ob1_vader_eager_limit(void)
 {
     ts_proto_model_t *m = ob1_with(NULL, NULL, NULL, NULL);
@@ -470,11 +532,12 @@ static void test_call_and_transport_costs(void)
     /* The estimate UCX's selection compares holds both sides' CPU. */
     CU_ASSERT_DOUBLE_EQUAL(ts_proto_estimate(m, TS_PROTO_EAGER_BCOPY, 4000, TS_LOC_SAME_LEAF),
                            0.5e-6 + 80e-9 + 2e-6 + 4000 / 1e10 + 2 * 4000 / 5e9, 1e-15);
-    /* Rendezvous get: RTS + the read on each side; it waits for the receiver's MPI call. */
+    /* Rendezvous get: RTS + the read on each side; it waits for the receiver's MPI call,
+     * and so does its ATS (the read's completion is reaped there). */
     ts_proto_plan(m, 1000000, TS_LOC_SAME_LEAF, 0, &pl);
     CU_ASSERT_EQUAL(pl.proto, TS_PROTO_RNDV_GET);
     CU_ASSERT_DOUBLE_EQUAL(pl.recv_cpu, 0.3e-6 + 2 * 40e-9, 1e-15);
-    CU_ASSERT_EQUAL(pl.progress, TS_PROG_RECV);
+    CU_ASSERT_EQUAL(pl.progress, TS_PROG_RECV | TS_PROG_ACK);
     /* On-host: shared memory, no work requests. */
     ts_proto_plan(m, 4000, TS_LOC_SAME_NUMA, 0, &pl);
     CU_ASSERT_DOUBLE_EQUAL(pl.send_cpu, 0.2e-6, 1e-15);
@@ -529,6 +592,8 @@ int main(void)
     CU_add_test(s, "UCX_BCOPY_BW=auto", test_bcopy_bw_auto);
     CU_add_test(s, "protocol ranges report", test_print_ranges);
     CU_add_test(s, "on-host cma copies and tcp loopback", test_on_host_cma_copies);
+    CU_add_test(s, "handshake costs stay out of the protocol choice", test_handshake_outside_choice);
+    CU_add_test(s, "which rendezvous steps wait for an MPI call", test_progress_bits);
     CU_add_test(s, "ob1: vader eager limit (at, below, above)", test_ob1_vader_eager_limit);
     CU_add_test(s, "ob1: single-copy mechanisms", test_ob1_single_copy_mechanisms);
     CU_add_test(s, "ob1: tcp BTL, self, localities, btl lists", test_ob1_tcp_and_localities);
