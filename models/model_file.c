@@ -1,6 +1,6 @@
 /* model_file.c - reading, checking and writing tunesim model files with libxml2 (see
  * model_file.h). The schema is compiled in (model_xsd.inc is generated from models/model.xsd
- * by models/calibrate.cmake), so an installed tunesim needs no source tree to validate. */
+ * by models/CMakeLists.txt), so an installed tunesim needs no source tree to validate. */
 #include "model_file.h"
 
 #include <errno.h>

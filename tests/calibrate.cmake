@@ -3,16 +3,15 @@
 # micro-benchmarks in ../shared/reference/microbench: parsed, the shipped calibration checked
 # current, predicted vs measured; skipped when ../shared is absent). Included from
 # tests/CMakeLists.txt.
-tunesim_test(test_calibrate)
+tunesim_test(test_calibrate tunesim_calibration)
 add_dependencies(test_calibrate tunesim)
-tunesim_test(test_calibrate_shared)
+tunesim_test(test_calibrate_shared tunesim_calibration)
 add_dependencies(test_calibrate_shared tunesim)
 target_compile_definitions(test_calibrate_shared PRIVATE
   TS_SHARED_MICROBENCH="${CMAKE_SOURCE_DIR}/../shared/reference/microbench")
 
 # The probe itself, run briefly under mpirun by test_calibrate (where CMake found MPI, as
-# models/calibrate.cmake builds it then). The target is defined after this file is read, so
-# it is named through generator expressions.
+# calibration/CMakeLists.txt builds it then).
 find_package(MPI COMPONENTS C QUIET)
 if(MPI_C_FOUND)
   add_dependencies(test_calibrate tunesim-probe)

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 
 #include "testutil.h"
-#include "models/bench_parse.h"
-#include "models/calibrate.h"
+#include "calibration/bench_parse.h"
+#include "calibration/calibrate.h"
 #include "models/model_file.h"
 #include "models/params.h"
 

@@ -9,10 +9,10 @@
 
 #include "testutil.h"
 #include "fuzz/fuzz_text.h"
-#include "models/bench_parse.h"
+#include "calibration/bench_parse.h"
 #include "models/model_file.h"
 #include "models/params.h"
-#include "models/sets.h"
+#include "commands/sets.h"
 
 typedef int (*target_fn)(const uint8_t *, size_t);
 

@@ -8,7 +8,7 @@
 
 #include "testutil.h"
 #include "models/params.h"
-#include "sim/params_cmd.h"
+#include "commands/params_cmd.h"
 
 #define KB 1024ull
 #define MB (1024ull * 1024)

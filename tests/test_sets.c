@@ -1,4 +1,4 @@
-/* test_sets.c - sets files (models/sets): sections written as mpirun words, KEY=VALUE and
+/* test_sets.c - sets files (commands/sets): sections written as mpirun words, KEY=VALUE and
  * placement lines; grid expansion (order, generated names, fixed lines); every mistake of a
  * file reported at once with its file and line; the shipped reference sweep
  * sets/motorbike-72.sets. */
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "models/params.h"
-#include "models/sets.h"
+#include "commands/sets.h"
 #include "testutil.h"
 
 static ts_sets_t *parse(const char *text)

@@ -13,8 +13,8 @@
 #include <json-c/json.h>
 
 #include "testutil.h"
-#include "models/measured.h"
-#include "sim/validate_cmd.h"
+#include "validation/measured.h"
+#include "commands/validate_cmd.h"
 
 static const char *tmp_path(const char *name)
 {

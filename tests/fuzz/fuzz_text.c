@@ -11,10 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "models/bench_parse.h"
+#include "calibration/bench_parse.h"
 #include "models/model_file.h"
 #include "models/params.h"
-#include "models/sets.h"
+#include "commands/sets.h"
 
 /* The input as a NUL-terminated string (a NUL inside ends what the parsers see, as a C
  * caller's string would), or NULL when out of memory. */

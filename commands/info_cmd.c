@@ -1,6 +1,6 @@
-/* info.c - the `tunesim info` report. Statistics come from traces/stats; this file only
+/* info_cmd.c - the `tunesim info` report. Statistics come from traces/stats; this file only
  * orders and formats them. */
-#include "info.h"
+#include "info_cmd.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

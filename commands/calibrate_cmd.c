@@ -1,13 +1,13 @@
 /* calibrate_cmd.c - `tunesim calibrate` (see calibrate_cmd.h): inputs -> benchmark series
- * (models/bench_parse) -> fit (models/calibrate) -> model file (models/model_file, written
- * atomically) and the report on stdout. */
+ * (calibration/bench_parse) -> fit (calibration/calibrate) -> model file (models/model_file,
+ * written atomically) and the report on stdout. */
 #include "calibrate_cmd.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "../models/bench_parse.h"
-#include "../models/calibrate.h"
+#include "../calibration/bench_parse.h"
+#include "../calibration/calibrate.h"
 #include "../models/model_file.h"
 #include "../models/params.h"
 

@@ -1,5 +1,5 @@
 /* sweep_cmd.h - `tunesim sweep`: replay one trace under every parameter set of a sets file
- * (models/sets.h) in parallel worker processes, resumably, and rank the sets; or write a Slurm
+ * (commands/sets.h) in parallel worker processes, resumably, and rank the sets; or write a Slurm
  * job array that does the same on a cluster, and merge its results. */
 #ifndef TS_SWEEP_CMD_H
 #define TS_SWEEP_CMD_H

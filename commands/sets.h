@@ -21,7 +21,7 @@
 #define TS_SETS_H
 
 #include "../common/status.h"
-#include "params.h"
+#include "../models/params.h"
 
 typedef struct ts_sets_s ts_sets_t;
 

@@ -13,7 +13,7 @@
 #include <gsl/gsl_multifit_nlinear.h>
 #include <gsl/gsl_vector.h>
 
-#include "protocol.h"
+#include "../models/protocol.h"
 
 /* The parameters a calibration may determine, in the order they are preferred when the
  * points cannot separate two of them (the first keeps the fit, the later one its value). */

@@ -1,6 +1,6 @@
 /* tunesim_probe.c - tunesim-probe: the micro-benchmarks a calibration needs, measured with the
  * application's own mpirun settings, printed in OSU's text format so that one parser reads
- * OSU, IMB and probe output (models/bench_parse.c; tunesim calibrate fits them).
+ * OSU, IMB and probe output (calibration/bench_parse.c; tunesim calibrate fits them).
  *
  *   mpirun [the application's -x / --mca settings] -np N tunesim-probe [-o FILE] [--quick]
  *   mpirun [...] -np 2 tunesim-probe --percall [-o FILE]   (only the per-call costs below)

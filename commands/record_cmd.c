@@ -1,6 +1,6 @@
-/* record.c - `tunesim record`: run an MPI command with the PMPI tracer preloaded into its
- * ranks and report where the OTF2 trace went; see record.h. */
-#include "record.h"
+/* record_cmd.c - `tunesim record`: run an MPI command with the PMPI tracer preloaded into its
+ * ranks and report where the OTF2 trace went; see record_cmd.h. */
+#include "record_cmd.h"
 
 #include <errno.h>
 #include <fcntl.h>

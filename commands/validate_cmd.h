@@ -2,7 +2,7 @@
  * setting (predicted, measured trimmed mean / median / spread, error %) and over all (mean
  * absolute % error, Spearman rank correlation, whether the measured ordering is reproduced
  * wherever the measured difference exceeds the measured spread). Predictions come from a
- * `tunesim sweep --json` file, or from running the sweep; measurements from models/measured.h.
+ * `tunesim sweep --json` file, or from running the sweep; measurements from validation/measured.h.
  * The computation is exposed for the tests. */
 #ifndef TS_VALIDATE_CMD_H
 #define TS_VALIDATE_CMD_H
@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "../common/status.h"
-#include "../models/measured.h"
+#include "../validation/measured.h"
 
 /* Predicted times per setting name (a sweep's "sets", plus its "baseline" when that is an
  * object with predicted_time_s and no set has the name "baseline"). */

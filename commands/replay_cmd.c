@@ -19,8 +19,8 @@
 #include "../models/params.h"
 #include "../platforms/placement.h"
 #include "../traces/scorep_score.h"
-#include "extrapolate.h"
-#include "replay_job.h"
+#include "../sim/extrapolate.h"
+#include "../sim/replay_job.h"
 
 #define REPLAY_USAGE                                                                         \
     "tunesim replay TRACE [--platform NAME|FILE] [--nodes N] [--ppn P] [--nps 1|2] "          \

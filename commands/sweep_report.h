@@ -1,6 +1,6 @@
 /* sweep_report.h - the outputs of `tunesim sweep`: the ranked table, --csv, --json and the
  * gnuplot pictures of --plot, all made from the per-set replay documents (replay_job.h's
- * JSON), whichever process or machine produced them. Private to sim/sweep_*.c. */
+ * JSON), whichever process or machine produced them. Private to commands/sweep_*.c. */
 #ifndef TS_SWEEP_REPORT_H
 #define TS_SWEEP_REPORT_H
 

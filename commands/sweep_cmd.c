@@ -28,10 +28,10 @@
 #include "../common/infile.h"
 #include "../common/outfile.h"
 #include "../models/params.h"
-#include "../models/sets.h"
+#include "sets.h"
 #include "../traces/scorep_score.h"
-#include "extrapolate.h"
-#include "replay_job.h"
+#include "../sim/extrapolate.h"
+#include "../sim/replay_job.h"
 #include "sweep_report.h"
 
 /* A Slurm array larger than this is split into chunks of sets per task (Slurm's default

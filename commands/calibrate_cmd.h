@@ -1,6 +1,6 @@
 /* calibrate_cmd.h - `tunesim calibrate INPUTS... -o FILE [--platform NAME] [-x K=V]
  * [--mca K V] [--set K=V] [--model FILE]`: read OSU / IMB / tunesim-probe outputs, fit the
- * model parameters (models/calibrate.h), write the model file and print the report. */
+ * model parameters (calibration/calibrate.h), write the model file and print the report. */
 #ifndef TS_CALIBRATE_CMD_H
 #define TS_CALIBRATE_CMD_H
 
