@@ -10,6 +10,7 @@
 #include "../calibration/calibrate.h"
 #include "../models/model_file.h"
 #include "../models/params.h"
+#include "../models/params_args.h"
 
 int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
 {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../models/params.h"
+#include "../models/params_args.h"
 #include "../models/protocol.h"
 
 /* The protocol each message size gets per locality class under these settings, the way

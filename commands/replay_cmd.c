@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../models/params.h"
+#include "../models/params_args.h"
 #include "../platforms/placement.h"
 #include "../traces/scorep_score.h"
 #include "../sim/extrapolate.h"

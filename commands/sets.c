@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../common/infile.h"
+#include "../models/params_args.h"
 #include "../platforms/placement.h"
 
 /* The largest grid: enough for any sweep that fits a cluster's queue, small enough that a typo

@@ -1,6 +1,7 @@
-/* params.h - a parameter set: values for every entry of params_table.h, set the way users
- * write them (mpirun -x KEY=VALUE, --mca KEY VALUE, --set KEY=VALUE, a pasted mpirun command
- * line) and read back typed by the models. A set starts with every default. */
+/* params.h - a parameter set: values for every entry of params_table.h, set by name and text
+ * (here) or the way users write them on a command line (params_args.h: mpirun -x KEY=VALUE,
+ * --mca KEY VALUE, --set KEY=VALUE, a pasted mpirun command line) and read back typed by the
+ * models. A set starts with every default. */
 #ifndef TS_PARAMS_H
 #define TS_PARAMS_H
 
@@ -81,32 +82,6 @@ void ts_params_free(ts_params_t *p);
  * names ("did you mean"); bad values fail with TS_EARG naming the key, the value and what
  * was expected. On error p is unchanged. */
 ts_status ts_params_set(ts_params_t *p, const char *name, const char *value, ts_error_t *err);
-
-/* Parse command-line words: -x KEY=VALUE, -x KEY (the value of KEY in this environment),
- * --mca KEY VALUE (also -mca), --set KEY=VALUE, --model FILE (a calibration's model file,
- * models/model_file.h: applied before every other setting, so those override it). Later
- * settings win. -x of a variable that is
- * not a parameter and does not look like one (no UCX_ / OMPI_MCA_ prefix, any case) is the
- * application's environment and is skipped. Words it does not know are left for the caller:
- * consumed[i] is set to 1 for each word used (consumed has argc entries). consumed may be
- * NULL: then an unknown word is an error (TS_EUSAGE). A bad name or value is TS_EARG. On
- * error p is unchanged. */
-ts_status ts_params_parse_args(ts_params_t *p, int argc, char **argv, unsigned char *consumed,
-                               ts_error_t *err);
-
-/* Placement facts found in a pasted mpirun line (-n/-np, -N / --npernode / ppr:N:node,
- * --map-by). Zero or NULL where absent. */
-typedef struct ts_mpirun_info_s {
-    int ranks;
-    int ppn;
-    char map_by[32];
-} ts_mpirun_info_t;
-
-/* Parse a whole mpirun command line (shell quoting understood): its -x / --mca settings go
- * into p, placement facts into info (may be NULL); the program and its arguments are
- * ignored. An mpirun option it does not know fails naming it. On error p is unchanged. */
-ts_status ts_params_parse_mpirun(ts_params_t *p, const char *cmdline, ts_mpirun_info_t *info,
-                                 ts_error_t *err);
 
 /* Typed reads. For SIZE2, inter selects the off-host value. A read of the wrong type (or an
  * id out of range) returns 0 / NULL; use the TS_PARAM_* macros below, which check the type

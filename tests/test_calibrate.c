@@ -16,6 +16,7 @@
 #include "calibration/calibrate.h"
 #include "models/model_file.h"
 #include "models/params.h"
+#include "models/params_args.h"
 
 #define PROBE_DIR TS_SOURCE_DIR "/platforms/calibrations/probe-localhost"
 

@@ -8,6 +8,7 @@
 
 #include "testutil.h"
 #include "models/params.h"
+#include "models/params_args.h"
 #include "commands/params_cmd.h"
 
 #define KB 1024ull
