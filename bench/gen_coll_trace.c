@@ -37,8 +37,12 @@ static int put(gen_t *g, int32_t rank, ts_event_t ev)
 static int coll(gen_t *g, int32_t r, int32_t n, int op, int32_t func, uint64_t size)
 {
     return put(g, r, (ts_event_t){.kind = TS_EV_ENTER, .func = (uint16_t)func}) ||
-           put(g, r, (ts_event_t){.kind = TS_EV_COLL, .op = (uint8_t)op, .peer = TS_ROOT_NONE,
-                                  .bytes = size * (uint64_t)n, .bytes2 = size * (uint64_t)n}) ||
+           put(g, r,
+               (ts_event_t){.kind = TS_EV_COLL,
+                            .op = (uint8_t)op,
+                            .peer = TS_ROOT_NONE,
+                            .bytes = size * (uint64_t)n,
+                            .bytes2 = size * (uint64_t)n}) ||
            put(g, r, (ts_event_t){.kind = TS_EV_LEAVE}) ||
            (g->gap_ns && put(g, r, (ts_event_t){.kind = TS_EV_COMPUTE, .time = g->gap_ns}));
 }
@@ -63,19 +67,27 @@ static int halo(gen_t *g, int32_t r, int32_t n)
     for (int i = 0; i < k && !rc; i++) {
         int32_t to = ((r + HOPS[i]) % n + n) % n;
         rc |= put(g, r, (ts_event_t){.kind = TS_EV_ENTER, .func = (uint16_t)g->f_isend});
-        rc |= put(g, r, (ts_event_t){.kind = TS_EV_ISEND, .peer = to, .tag = i, .bytes = 2048,
-                                     .req = base + (uint64_t)k + (uint64_t)i});
+        rc |= put(g, r,
+                  (ts_event_t){.kind = TS_EV_ISEND,
+                               .peer = to,
+                               .tag = i,
+                               .bytes = 2048,
+                               .req = base + (uint64_t)k + (uint64_t)i});
         rc |= put(g, r, (ts_event_t){.kind = TS_EV_LEAVE});
     }
     rc |= put(g, r, (ts_event_t){.kind = TS_EV_ENTER, .func = (uint16_t)g->f_waitall});
     for (int i = 0; i < k && !rc; i++) {
         int32_t from = ((r - HOPS[i]) % n + n) % n;
-        rc |= put(g, r, (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = from, .tag = i,
-                                     .bytes = 2048, .req = base + (uint64_t)i});
+        rc |= put(g, r,
+                  (ts_event_t){.kind = TS_EV_IRECV_DONE,
+                               .peer = from,
+                               .tag = i,
+                               .bytes = 2048,
+                               .req = base + (uint64_t)i});
     }
     for (int i = 0; i < k && !rc; i++)
-        rc |= put(g, r, (ts_event_t){.kind = TS_EV_ISEND_DONE,
-                                     .req = base + (uint64_t)k + (uint64_t)i});
+        rc |= put(g, r,
+                  (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = base + (uint64_t)k + (uint64_t)i});
     rc |= put(g, r, (ts_event_t){.kind = TS_EV_LEAVE});
     rc |= put(g, r, (ts_event_t){.kind = TS_EV_COMPUTE, .time = 1000});
     g->req[r] += 2 * (uint64_t)k;

@@ -88,19 +88,21 @@ static void print_iterations(const ts_trace_t *t, FILE *fp)
     int32_t n = ts_iters_count(it), a, b;
     double spread;
     ts_iters_steady(it, &a, &b, &spread);
-    fprintf(fp, "\niterations %d (%" PRIu64 " events of start-up before the first, %" PRIu64
-                " of shutdown after the last)\n",
+    fprintf(fp,
+            "\niterations %d (%" PRIu64 " events of start-up before the first, %" PRIu64
+            " of shutdown after the last)\n",
             (int)n, ts_iters_startup_events(it), ts_iters_tail_events(it));
     fprintf(fp, "  %5s %14s %12s %12s %9s\n", "iter", "events", "MPI calls", "collectives",
             "rel.len");
     for (int32_t k = 1; k <= n; k++) {
         const ts_iter_info_t *in = ts_iters_get(it, k);
-        fprintf(fp, "  %5d %14" PRIu64 " %12" PRIu64 " %12" PRIu64 " %9.3f%s\n", (int)k,
-                in->events, in->calls, in->collectives, in->rel,
+        fprintf(fp, "  %5d %14" PRIu64 " %12" PRIu64 " %12" PRIu64 " %9.3f%s\n", (int)k, in->events,
+                in->calls, in->collectives, in->rel,
                 in->clean ? "" : "  (cannot be cut: a request or message crosses it)");
     }
-    fprintf(fp, "steady     %d:%d (iterations after the first within %.0f %% of their median "
-                "events; spread %.1f %%)\n",
+    fprintf(fp,
+            "steady     %d:%d (iterations after the first within %.0f %% of their median "
+            "events; spread %.1f %%)\n",
             (int)a, (int)b, 100.0 * TS_ITERS_STEADY_SPREAD, 100.0 * spread);
     ts_iters_free(it);
 }
@@ -119,7 +121,8 @@ static json_object *iterations_json(const ts_trace_t *t)
     double spread;
     ts_iters_steady(it, &a, &b, &spread);
     json_object_object_add(o, "count", json_object_new_int(n));
-    json_object_object_add(o, "startup_events", json_object_new_uint64(ts_iters_startup_events(it)));
+    json_object_object_add(o, "startup_events",
+                           json_object_new_uint64(ts_iters_startup_events(it)));
     json_object_object_add(o, "tail_events", json_object_new_uint64(ts_iters_tail_events(it)));
     json_object_object_add(o, "steady_first", json_object_new_int(a));
     json_object_object_add(o, "steady_last", json_object_new_int(b));
@@ -161,8 +164,8 @@ static void print_text(const ts_trace_t *t, const ts_stats_t *s, FILE *fp)
     /* The profile, in scorep-score's columns; times summed over ranks. */
     int64_t mpi = ts_stats_mpi_ns(s), comp = ts_stats_compute_ns(s), all = mpi + comp;
     double denom = all > 0 ? (double)all : 1.0;
-    fprintf(fp, "\n%-4s %14s %12s %7s %15s %16s  %s\n", "type", "visits", "time[s]",
-            "time[%]", "time/visit[us]", "bytes", "region");
+    fprintf(fp, "\n%-4s %14s %12s %7s %15s %16s  %s\n", "type", "visits", "time[s]", "time[%]",
+            "time/visit[us]", "bytes", "region");
     int32_t nrows = 0;
     func_row_t *rows = sorted_rows(t, s, &nrows);
     uint64_t visits = 0, bytes = 0;
@@ -179,8 +182,8 @@ static void print_text(const ts_trace_t *t, const ts_stats_t *s, FILE *fp)
             100.0 * (double)comp / denom, "", "", "outside MPI");
     for (int32_t i = 0; rows && i < nrows; i++) {
         const ts_func_stats_t *st = rows[i].st;
-        fprintf(fp, "%-4s %14" PRIu64 " %12.6f %7.1f %15.2f %16" PRIu64 "  %s\n", "MPI",
-                st->visits, (double)st->time_ns * 1e-9, 100.0 * (double)st->time_ns / denom,
+        fprintf(fp, "%-4s %14" PRIu64 " %12.6f %7.1f %15.2f %16" PRIu64 "  %s\n", "MPI", st->visits,
+                (double)st->time_ns * 1e-9, 100.0 * (double)st->time_ns / denom,
                 (double)st->time_ns * 1e-3 / (double)st->visits, st->bytes, rows[i].name);
     }
     free(rows);
@@ -213,8 +216,9 @@ static void print_text(const ts_trace_t *t, const ts_stats_t *s, FILE *fp)
     if (!mt->unmatched_sends && !mt->unmatched_recvs && !mt->byte_mismatches)
         fprintf(fp, ": every send matches a receive\n");
     else
-        fprintf(fp, ": %" PRIu64 " unmatched sends, %" PRIu64 " unmatched receives, %" PRIu64
-                    " streams with differing bytes\n",
+        fprintf(fp,
+                ": %" PRIu64 " unmatched sends, %" PRIu64 " unmatched receives, %" PRIu64
+                " streams with differing bytes\n",
                 mt->unmatched_sends, mt->unmatched_recvs, mt->byte_mismatches);
     print_iterations(t, fp);
 }
@@ -238,10 +242,9 @@ static json_object *build_json(const ts_trace_t *t, const ts_stats_t *s)
 {
     json_object *root = json_object_new_object();
     json_object_object_add(root, "trace", json_object_new_string(ts_trace_path(t)));
-    json_object_object_add(root, "format",
-                           json_object_new_string(ts_trace_format_of(t) == TS_FORMAT_STORE
-                                                      ? "store"
-                                                      : "otf2"));
+    json_object_object_add(
+        root, "format",
+        json_object_new_string(ts_trace_format_of(t) == TS_FORMAT_STORE ? "store" : "otf2"));
     json_object_object_add(root, "ranks", json_object_new_int(ts_trace_nranks(t)));
     json_object_object_add(root, "nodes", json_object_new_int(ts_trace_nnodes(t)));
     json_object *nodes = json_object_new_array();
@@ -307,8 +310,7 @@ static json_object *build_json(const ts_trace_t *t, const ts_stats_t *s)
     json_object_object_add(mm, "sends", json_object_new_uint64(mt->sends));
     json_object_object_add(mm, "receives", json_object_new_uint64(mt->recvs));
     json_object_object_add(mm, "unmatched_sends", json_object_new_uint64(mt->unmatched_sends));
-    json_object_object_add(mm, "unmatched_receives",
-                           json_object_new_uint64(mt->unmatched_recvs));
+    json_object_object_add(mm, "unmatched_receives", json_object_new_uint64(mt->unmatched_recvs));
     json_object_object_add(mm, "byte_mismatches", json_object_new_uint64(mt->byte_mismatches));
     json_object_object_add(root, "matching", mm);
     json_object_object_add(root, "iterations", iterations_json(t));
@@ -324,7 +326,8 @@ ts_status ts_info_print(const ts_trace_t *t, FILE *fp, int json, ts_error_t *err
     if (json) {
         json_object *root = build_json(t, s);
         fprintf(fp, "%s\n",
-                json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+                                                         JSON_C_TO_STRING_SPACED |
                                                          JSON_C_TO_STRING_NOSLASHESCAPE));
         json_object_put(root);
     } else {

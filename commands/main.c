@@ -105,9 +105,9 @@ static int usage_error(const char *fmt, ...)
     va_end(ap);
     if (current) {
         size_t first = strcspn(current->synopsis, "\n");
-        fprintf(stderr, " (usage: tunesim %s %.*s%s; 'tunesim %s --help' for all)\n",
-                current->name, (int)first, current->synopsis,
-                current->synopsis[first] ? " ..." : "", current->name);
+        fprintf(stderr, " (usage: tunesim %s %.*s%s; 'tunesim %s --help' for all)\n", current->name,
+                (int)first, current->synopsis, current->synopsis[first] ? " ..." : "",
+                current->name);
     } else {
         fprintf(stderr, " (run 'tunesim --help' for usage)\n");
     }

@@ -23,10 +23,10 @@
 #include "../sim/extrapolate.h"
 #include "../sim/replay_job.h"
 
-#define REPLAY_USAGE                                                                         \
-    "tunesim replay TRACE [--platform NAME|FILE] [--nodes N] [--ppn P] [--nps 1|2] "          \
-    "[--map-by block|cyclic] [-x KEY=VALUE] [--mca KEY VALUE] [--set KEY=VALUE] "             \
-    "[--mpirun \"LINE\"] [--model FILE] [--json] [--window FIRST:LAST] [--profile SCORE.txt] " \
+#define REPLAY_USAGE                                                                               \
+    "tunesim replay TRACE [--platform NAME|FILE] [--nodes N] [--ppn P] [--nps 1|2] "               \
+    "[--map-by block|cyclic] [-x KEY=VALUE] [--mca KEY VALUE] [--set KEY=VALUE] "                  \
+    "[--mpirun \"LINE\"] [--model FILE] [--json] [--window FIRST:LAST] [--profile SCORE.txt] "     \
     "[--iterations N]"
 
 typedef struct replay_opts_s {
@@ -77,8 +77,7 @@ static ts_status parse_opts(int argc, char **argv, ts_params_t *params, replay_o
                 st = ts_error_set(err, TS_EUSAGE,
                                   "replay: --iterations expects a count of iterations, got '%s'",
                                   argv[i]);
-        }
-        else if (strcmp(a, "--nodes") == 0 && has) {
+        } else if (strcmp(a, "--nodes") == 0 && has) {
             if (parse_int(argv[++i], 1, 1 << 20, &o->place.nodes))
                 st = ts_error_set(err, TS_EUSAGE, "replay: --nodes expects a count, got '%s'",
                                   argv[i]);
@@ -88,13 +87,12 @@ static ts_status parse_opts(int argc, char **argv, ts_params_t *params, replay_o
                                   argv[i]);
         } else if (strcmp(a, "--nps") == 0 && has) {
             if (parse_int(argv[++i], 1, 64, &o->place.nps))
-                st = ts_error_set(err, TS_EUSAGE, "replay: --nps expects 1 or 2, got '%s'",
-                                  argv[i]);
+                st =
+                    ts_error_set(err, TS_EUSAGE, "replay: --nps expects 1 or 2, got '%s'", argv[i]);
         } else if (strcmp(a, "--map-by") == 0 && has) {
             st = ts_map_by_parse(argv[++i], &o->place.map_by, err);
         } else if (a[0] == '-') {
-            st = ts_error_set(err, TS_EUSAGE, "replay: unknown option or missing value '%s'",
-                              a);
+            st = ts_error_set(err, TS_EUSAGE, "replay: unknown option or missing value '%s'", a);
         } else if (!o->trace) {
             o->trace = a;
         } else {
@@ -167,8 +165,8 @@ static int read_all(int fd, void *p, size_t n)
 
 /* Replay iteration k alone in a child process (SimGrid runs once per process) and collect
  * its totals. A failure leaves run->ok 0: the interval then says it lacks that iteration. */
-static void run_iteration(ts_job_trace_t *jt, int32_t k, const char *name, const ts_params_t *params,
-                          const ts_job_opts_t *jo, iter_run_t *run)
+static void run_iteration(ts_job_trace_t *jt, int32_t k, const char *name,
+                          const ts_params_t *params, const ts_job_opts_t *jo, iter_run_t *run)
 {
     memset(run, 0, sizeof *run);
     int fds[2];
@@ -246,8 +244,9 @@ static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const t
     if (!whole)
         fprintf(fp, "\nwindow      iterations %d:%d of %s\n", (int)first, (int)last, o->trace);
     else
-        fprintf(fp, "\nwindow      the whole trace: start-up and iterations %d:%d of %s "
-                    "(--window FIRST:LAST replays iterations only)\n",
+        fprintf(fp,
+                "\nwindow      the whole trace: start-up and iterations %d:%d of %s "
+                "(--window FIRST:LAST replays iterations only)\n",
                 (int)first, (int)last, o->trace);
     double lo = DBL_MAX, hi = -DBL_MAX, nominal;
     int nok = 0;
@@ -255,8 +254,11 @@ static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const t
         ts_xp_func_t *f = xp_funcs(t, r->nfuncs, r->visits, r->time);
         if (!f)
             return ts_error_set(err, TS_ENOMEM, "out of memory");
-        ts_xp_in_t in = {.nranks = ts_trace_nranks(t), .funcs = f, .nfuncs = r->nfuncs,
-                         .window_iterations = nwin, .full_iterations = o->iterations};
+        ts_xp_in_t in = {.nranks = ts_trace_nranks(t),
+                         .funcs = f,
+                         .nfuncs = r->nfuncs,
+                         .window_iterations = nwin,
+                         .full_iterations = o->iterations};
         ts_xp_t *x;
         ts_status st = ts_xp_predict(prof, o->profile, &in, &x, err);
         free(f);
@@ -288,8 +290,9 @@ static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const t
     } else {
         double per_iter = r->makespan / nwin;
         nominal = per_iter * o->iterations;
-        fprintf(fp, "\nfull run (%d iterations)\n  per iteration %.6f s: the window's makespan "
-                    "%.6f s / %d iteration%s\n",
+        fprintf(fp,
+                "\nfull run (%d iterations)\n  per iteration %.6f s: the window's makespan "
+                "%.6f s / %d iteration%s\n",
                 o->iterations, per_iter, r->makespan, (int)nwin, nwin == 1 ? "" : "s");
         for (int32_t k = 0; k < nwin; k++) {
             if (!runs[k].ok)
@@ -335,8 +338,9 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
     if ((st = parse_opts(argc, argv, params, &o, err)) != TS_OK)
         goto done;
     if (o.json && (o.profile || o.iterations)) {
-        st = ts_error_set(err, TS_EUSAGE, "replay: --profile and --iterations print text only "
-                                          "(no --json yet)");
+        st = ts_error_set(err, TS_EUSAGE,
+                          "replay: --profile and --iterations print text only "
+                          "(no --json yet)");
         goto done;
     }
     /* The profile first: a malformed one should not cost a replay. */

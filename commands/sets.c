@@ -16,9 +16,9 @@
 
 /* The largest grid: enough for any sweep that fits a cluster's queue, small enough that a typo
  * (an axis of 100 values too many) is caught before it runs for days. */
-#define MAX_SETS 100000
+#define MAX_SETS   100000
 #define MAX_ERRORS 200
-#define MAX_NAME 64
+#define MAX_NAME   64
 
 enum { PL_NONE = -1, PL_NODES, PL_PPN, PL_NPS, PL_MAP_BY };
 static const char *const pl_words[] = {"nodes", "ppn", "nps", "map-by"};
@@ -101,7 +101,10 @@ ts_status ts_sets_add_error(ts_sets_t *s, const char *fmt, ...)
     return st;
 }
 
-int ts_sets_nerrors(const ts_sets_t *s) { return s->nerrors + (s->more_errors ? 1 : 0); }
+int ts_sets_nerrors(const ts_sets_t *s)
+{
+    return s->nerrors + (s->more_errors ? 1 : 0);
+}
 
 const char *ts_sets_error(const ts_sets_t *s, int i)
 {
@@ -219,7 +222,10 @@ static item_t *item_words(int line, int n, char *const *words)
 
 /* ---- building the structure -------------------------------------------------------------- */
 
-static section_t *cur_section(ts_sets_t *s) { return s->nsections ? &s->sections[s->nsections - 1] : NULL; }
+static section_t *cur_section(ts_sets_t *s)
+{
+    return s->nsections ? &s->sections[s->nsections - 1] : NULL;
+}
 
 static ts_status add_entry(section_t *sec, item_t **values, int n)
 {
@@ -451,8 +457,8 @@ static ts_status parse_pair(ts_sets_t *s, section_t *sec, char *line, int lineno
                                      s->path, lineno, sec->name);
     }
     if (!*key || strpbrk(key, " \t'\""))
-        return ts_sets_add_error(s, "%s:%d: [%s] expected KEY=VALUE with a one-word KEY",
-                                 s->path, lineno, sec->name);
+        return ts_sets_add_error(s, "%s:%d: [%s] expected KEY=VALUE with a one-word KEY", s->path,
+                                 lineno, sec->name);
     int nalt = 1;
     for (char *c = value; *c; c++)
         nalt += *c == '|';
@@ -472,9 +478,9 @@ static ts_status parse_pair(ts_sets_t *s, section_t *sec, char *line, int lineno
             *next++ = '\0';
         v = trim(v);
         if (!*v || strpbrk(v, " \t")) {
-            st = ts_sets_add_error(s, "%s:%d: [%s] %s: expected %s", s->path, lineno,
-                                   sec->name, key,
-                                   *v ? "one word per value (no blanks)" : "a value after '='");
+            st =
+                ts_sets_add_error(s, "%s:%d: [%s] %s: expected %s", s->path, lineno, sec->name, key,
+                                  *v ? "one word per value (no blanks)" : "a value after '='");
             bad = 1;
             break;
         }
@@ -525,8 +531,7 @@ static ts_status parse_line(ts_sets_t *s, char *raw, int lineno)
         return parse_header(s, line, lineno);
     section_t *sec = cur_section(s);
     if (!sec)
-        return ts_sets_add_error(s, "%s:%d: a setting before any [NAME] section", s->path,
-                                 lineno);
+        return ts_sets_add_error(s, "%s:%d: a setting before any [NAME] section", s->path, lineno);
     if (*line == '-')
         return parse_flags(s, sec, line, lineno);
     return parse_pair(s, sec, line, lineno);
@@ -558,11 +563,20 @@ static ts_status add_set(ts_sets_t *s, const section_t *sec, const char *name, c
         set->items[set->nitems++] = it;
         /* Later lines win, as later mpirun options do. */
         switch (it->pkey) {
-        case PL_NODES: set->place.nodes = it->pint; break;
-        case PL_PPN: set->place.ppn = it->pint; break;
-        case PL_NPS: set->place.nps = it->pint; break;
-        case PL_MAP_BY: set->place.map_by = it->ptext; break;
-        default: break;
+        case PL_NODES:
+            set->place.nodes = it->pint;
+            break;
+        case PL_PPN:
+            set->place.ppn = it->pint;
+            break;
+        case PL_NPS:
+            set->place.nps = it->pint;
+            break;
+        case PL_MAP_BY:
+            set->place.map_by = it->ptext;
+            break;
+        default:
+            break;
         }
     }
     s->nsets++;
@@ -579,11 +593,14 @@ static ts_status expand(ts_sets_t *s, const section_t *sec)
             total *= sec->entries[e].nvalues;
         }
     if (total + s->nsets > MAX_SETS)
-        return ts_sets_add_error(s, "%s:%d: [grid %s] expands to %.0f sets, more than the limit "
-                                 "of %d", s->path, sec->line, sec->name, total, MAX_SETS);
+        return ts_sets_add_error(s,
+                                 "%s:%d: [grid %s] expands to %.0f sets, more than the limit "
+                                 "of %d",
+                                 s->path, sec->line, sec->name, total, MAX_SETS);
     if (sec->bad_name)
         return TS_OK;
-    int *pick = calloc((size_t)naxes + 1, sizeof *pick), *size = calloc((size_t)naxes + 1, sizeof *size);
+    int *pick = calloc((size_t)naxes + 1, sizeof *pick),
+        *size = calloc((size_t)naxes + 1, sizeof *size);
     /* The section's name is at most MAX_NAME here; each axis adds "-N", N < MAX_SETS. */
     size_t cap = strlen(sec->name) + 16 * ((size_t)naxes + 1);
     char *name = malloc(cap);
@@ -600,7 +617,8 @@ static ts_status expand(ts_sets_t *s, const section_t *sec)
         for (int a = 0; a < naxes; a++)
             len += snprintf(name + len, cap - (size_t)len, "-%d", pick[a] + 1);
         if (naxes && len > MAX_NAME)
-            st = ts_sets_add_error(s, "%s:%d: [grid %s] generated set names such as '%s' are "
+            st = ts_sets_add_error(s,
+                                   "%s:%d: [grid %s] generated set names such as '%s' are "
                                    "longer than %d characters: shorten the grid's name",
                                    s->path, sec->line, sec->name, name, MAX_NAME);
         if (st != TS_OK || (st = add_set(s, sec, name, pick)) != TS_OK)
@@ -637,8 +655,8 @@ static ts_status check_duplicates(ts_sets_t *s)
     ts_status st = TS_OK;
     for (int i = 1; i < s->nsets && st == TS_OK; i++)
         if (strcmp(v[i]->name, v[i - 1]->name) == 0)
-            st = ts_sets_add_error(s, "%s:%d: set name '%s' is already used at line %d",
-                                   s->path, v[i]->line, v[i]->name, v[i - 1]->line);
+            st = ts_sets_add_error(s, "%s:%d: set name '%s' is already used at line %d", s->path,
+                                   v[i]->line, v[i]->name, v[i - 1]->line);
     free(v);
     return st;
 }
@@ -675,8 +693,7 @@ ts_status ts_sets_open(const char *path, const char *text, ts_sets_t **out, ts_e
     }
     free(owned);
     if (st == TS_OK && s->nsections == 0)
-        st = ts_sets_add_error(s, "%s: no sets (expected sections [NAME] or [grid NAME])",
-                               path);
+        st = ts_sets_add_error(s, "%s: no sets (expected sections [NAME] or [grid NAME])", path);
     for (int i = 0; i < s->nsections && st == TS_OK; i++)
         st = expand(s, &s->sections[i]);
     if (st == TS_OK)
@@ -717,10 +734,22 @@ void ts_sets_free(ts_sets_t *s)
     free(s);
 }
 
-int ts_sets_count(const ts_sets_t *s) { return s->nsets; }
-const char *ts_sets_name(const ts_sets_t *s, int i) { return s->sets[i].name; }
-int ts_sets_line(const ts_sets_t *s, int i) { return s->sets[i].line; }
-const ts_set_place_t *ts_sets_place(const ts_sets_t *s, int i) { return &s->sets[i].place; }
+int ts_sets_count(const ts_sets_t *s)
+{
+    return s->nsets;
+}
+const char *ts_sets_name(const ts_sets_t *s, int i)
+{
+    return s->sets[i].name;
+}
+int ts_sets_line(const ts_sets_t *s, int i)
+{
+    return s->sets[i].line;
+}
+const ts_set_place_t *ts_sets_place(const ts_sets_t *s, int i)
+{
+    return &s->sets[i].place;
+}
 
 int ts_sets_find(const ts_sets_t *s, const char *name)
 {

@@ -43,7 +43,7 @@
 typedef struct sweep_opts_s {
     const char *trace, *sets, *platform, *map_by_text;
     const char *csv, *json, *plot, *results, *emit, *merge, *baseline;
-    const char *window; /* --window FIRST:LAST: replay only those iterations */
+    const char *window;  /* --window FIRST:LAST: replay only those iterations */
     const char *profile; /* --profile SCORE.txt: each set scaled to the full run */
     int iterations;      /* --iterations N: the full run's iterations; 0: not given */
     ts_placement_opts_t place;
@@ -67,7 +67,7 @@ typedef struct sset_s {
 
 typedef struct sweep_s {
     sweep_opts_t o;
-    ts_score_t *profile;   /* --profile, read before anything runs */
+    ts_score_t *profile;    /* --profile, read before anything runs */
     int32_t win_iterations; /* iterations the replayed trace holds (for the full run) */
     ts_sets_t *sets;
     ts_job_trace_t *jt;
@@ -102,12 +102,11 @@ static ts_status parse_opts(int argc, char **argv, sweep_opts_t *o, ts_error_t *
     struct {
         const char *flag;
         const char **dst;
-    } strs[] = {{"--sets", &o->sets},       {"--platform", &o->platform},
-                {"--csv", &o->csv},         {"--json", &o->json},
-                {"--plot", &o->plot},       {"--results", &o->results},
-                {"--emit-slurm", &o->emit}, {"--merge", &o->merge},
-                {"--baseline", &o->baseline},     {"--window", &o->window},
-                {"--profile", &o->profile}};
+    } strs[] = {
+        {"--sets", &o->sets},       {"--platform", &o->platform}, {"--csv", &o->csv},
+        {"--json", &o->json},       {"--plot", &o->plot},         {"--results", &o->results},
+        {"--emit-slurm", &o->emit}, {"--merge", &o->merge},       {"--baseline", &o->baseline},
+        {"--window", &o->window},   {"--profile", &o->profile}};
     ts_status st = TS_OK;
     for (int i = 1; i < argc && st == TS_OK; i++) {
         const char *a = argv[i];
@@ -138,12 +137,11 @@ static ts_status parse_opts(int argc, char **argv, sweep_opts_t *o, ts_error_t *
                                   argv[i]);
         } else if (strcmp(a, "--ppn") == 0 && has) {
             if (parse_int(argv[++i], 1, 1 << 20, &o->place.ppn))
-                st = ts_error_set(err, TS_EUSAGE, "sweep: --ppn expects a count, got '%s'",
-                                  argv[i]);
+                st =
+                    ts_error_set(err, TS_EUSAGE, "sweep: --ppn expects a count, got '%s'", argv[i]);
         } else if (strcmp(a, "--nps") == 0 && has) {
             if (parse_int(argv[++i], 1, 64, &o->place.nps))
-                st = ts_error_set(err, TS_EUSAGE, "sweep: --nps expects 1 or 2, got '%s'",
-                                  argv[i]);
+                st = ts_error_set(err, TS_EUSAGE, "sweep: --nps expects 1 or 2, got '%s'", argv[i]);
         } else if (strcmp(a, "--map-by") == 0 && has) {
             o->map_by_text = argv[++i];
             st = ts_map_by_parse(o->map_by_text, &o->place.map_by, err);
@@ -158,8 +156,8 @@ static ts_status parse_opts(int argc, char **argv, sweep_opts_t *o, ts_error_t *
     if (st != TS_OK)
         return st;
     if (o->merge) {
-        if (o->trace || o->sets || o->emit || o->nonly || o->results || o->window ||
-            o->profile || o->iterations)
+        if (o->trace || o->sets || o->emit || o->nonly || o->results || o->window || o->profile ||
+            o->iterations)
             return ts_error_set(err, TS_EUSAGE,
                                 "sweep: --merge DIR takes only --csv, --json, --plot and "
                                 "--baseline (the rest is in DIR/plan.json)");
@@ -483,8 +481,9 @@ static ts_status prepare(sweep_t *sw, ts_error_t *err)
     if (nbad) {
         for (int i = 0; i < nbad; i++)
             fprintf(stderr, "tunesim: %s\n", ts_sets_error(sets, i));
-        return ts_error_set(err, TS_EARG, "sweep: %d mistake%s in %s (listed above); nothing was "
-                                          "run",
+        return ts_error_set(err, TS_EARG,
+                            "sweep: %d mistake%s in %s (listed above); nothing was "
+                            "run",
                             nbad, nbad == 1 ? "" : "s", sw->o.sets);
     }
     return TS_OK;
@@ -523,8 +522,8 @@ static ts_status open_results(sweep_t *sw, ts_error_t *err)
     match_records(sw);
     sw->results_fd = open(sw->results_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
     if (sw->results_fd < 0)
-        return ts_error_set(err, TS_EIO, "%s: cannot open the results file: %s",
-                            sw->results_path, strerror(errno));
+        return ts_error_set(err, TS_EIO, "%s: cannot open the results file: %s", sw->results_path,
+                            strerror(errno));
     /* A torn last line (interrupted mid-write) must not glue onto the next record. */
     struct stat sb;
     if (fstat(sw->results_fd, &sb) == 0 && sb.st_size > 0) {
@@ -576,7 +575,8 @@ static ts_status append_record(sweep_t *sw, const sset_t *s, ts_error_t *err)
     return st;
 }
 
-/* ---- workers ----------------------------------------------------------------------------------- */
+/* ---- workers -----------------------------------------------------------------------------------
+ */
 
 /* In the child: one replay; its JSON document (or "E" and the one-line error) to fd. */
 static void worker_main(const sweep_t *sw, const sset_t *s, int fd)
@@ -739,8 +739,7 @@ static ts_status run_sets(sweep_t *sw, ts_error_t *err)
             if (pid < 0) {
                 close(fds[0]);
                 close(fds[1]);
-                st = ts_error_set(err, TS_EIO, "sweep: cannot start a worker: %s",
-                                  strerror(errno));
+                st = ts_error_set(err, TS_EIO, "sweep: cannot start a worker: %s", strerror(errno));
                 break;
             }
             if (pid == 0) {
@@ -817,7 +816,8 @@ static ts_status run_sets(sweep_t *sw, ts_error_t *err)
     return st;
 }
 
-/* ---- reports ---------------------------------------------------------------------------------- */
+/* ---- reports ----------------------------------------------------------------------------------
+ */
 
 static ts_status report(const char *trace, const char *platform, const char *baseline,
                         const sweep_opts_t *o, int n, const ts_sweep_entry_t *e, ts_error_t *err)
@@ -846,8 +846,8 @@ static ts_status report_sweep(sweep_t *sw, ts_error_t *err)
         const sset_t *s = &sw->s[i];
         if (!s->selected)
             continue;
-        e[n++] = (ts_sweep_entry_t){s->name, s->settings, s->result,
-                                    s->error ? s->error : "not run"};
+        e[n++] =
+            (ts_sweep_entry_t){s->name, s->settings, s->result, s->error ? s->error : "not run"};
         failed += !s->result;
     }
     const char *baseline = sw->o.baseline ? sw->o.baseline : sw->s[0].name;
@@ -894,10 +894,8 @@ static ts_status full_run_report(const sweep_t *sw, ts_error_t *err)
             continue;
         if (!sw->profile) {
             json_object_object_get_ex(s->result, "predicted_time_s", &mk);
-            rows[n++] = (full_row_t){s->name,
-                                     json_object_get_double(mk) / sw->win_iterations *
-                                         sw->o.iterations,
-                                     0};
+            rows[n++] = (full_row_t){
+                s->name, json_object_get_double(mk) / sw->win_iterations * sw->o.iterations, 0};
             continue;
         }
         if (!json_object_object_get_ex(s->result, "functions", &funcs))
@@ -1040,8 +1038,7 @@ static ts_status emit_slurm(sweep_t *sw, ts_error_t *err)
     json_object_object_add(plan, "trace", json_object_new_string(sw->o.trace));
     json_object_object_add(plan, "platform", json_object_new_string(sw->platform_name));
     json_object_object_add(plan, "baseline",
-                           json_object_new_string(sw->o.baseline ? sw->o.baseline
-                                                                 : sw->s[0].name));
+                           json_object_new_string(sw->o.baseline ? sw->o.baseline : sw->s[0].name));
     json_object *arr = json_object_new_array();
     for (int i = 0; i < sw->n; i++) {
         json_object *s = json_object_new_object();
@@ -1051,9 +1048,8 @@ static ts_status emit_slurm(sweep_t *sw, ts_error_t *err)
         json_object_array_add(arr, s);
     }
     json_object_object_add(plan, "sets", arr);
-    const char *pj = json_object_to_json_string_ext(plan, JSON_C_TO_STRING_PRETTY |
-                                                              JSON_C_TO_STRING_SPACED |
-                                                              JSON_C_TO_STRING_NOSLASHESCAPE);
+    const char *pj = json_object_to_json_string_ext(
+        plan, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
     snprintf(path, sizeof path, "%s/plan.json", dir);
     char *pjn;
     if (asprintf(&pjn, "%s\n", pj) < 0)
@@ -1073,17 +1069,19 @@ static ts_status emit_slurm(sweep_t *sw, ts_error_t *err)
     FILE *fp = open_memstream(&buf, &blen);
     if (!fp)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
-    fprintf(fp, "#!/bin/bash\n"
-                "# sweep.sbatch - written by `tunesim sweep --emit-slurm`: a Slurm job array "
-                "over the sets\n"
-                "# of sweep.sets, %d set%s per task; task N replays its sets and writes\n"
-                "# results/task-N.jsonl. Submit it and the merge step after it:\n"
-                "#   job=$(sbatch --parsable sweep.sbatch) && "
-                "sbatch --dependency=afterany:$job merge.sh\n"
-                "# A task can also run here: SLURM_ARRAY_TASK_ID=0 bash sweep.sbatch\n",
+    fprintf(fp,
+            "#!/bin/bash\n"
+            "# sweep.sbatch - written by `tunesim sweep --emit-slurm`: a Slurm job array "
+            "over the sets\n"
+            "# of sweep.sets, %d set%s per task; task N replays its sets and writes\n"
+            "# results/task-N.jsonl. Submit it and the merge step after it:\n"
+            "#   job=$(sbatch --parsable sweep.sbatch) && "
+            "sbatch --dependency=afterany:$job merge.sh\n"
+            "# A task can also run here: SLURM_ARRAY_TASK_ID=0 bash sweep.sbatch\n",
             chunk, chunk == 1 ? "" : "s");
-    fprintf(fp, "#SBATCH --job-name=tunesim-sweep\n#SBATCH --array=0-%d\n#SBATCH --ntasks=1\n"
-                "#SBATCH --cpus-per-task=1\n#SBATCH --output=%s/logs/sweep-%%A_%%a.out\n",
+    fprintf(fp,
+            "#SBATCH --job-name=tunesim-sweep\n#SBATCH --array=0-%d\n#SBATCH --ntasks=1\n"
+            "#SBATCH --cpus-per-task=1\n#SBATCH --output=%s/logs/sweep-%%A_%%a.out\n",
             ntasks - 1, dir);
     fprintf(fp, "set -euo pipefail\ntunesim=${TUNESIM:-");
     sh_quote(fp, exe);
@@ -1092,23 +1090,25 @@ static ts_status emit_slurm(sweep_t *sw, ts_error_t *err)
     fprintf(fp, "\nchunk=%d\nnames=(", chunk);
     for (int i = 0; i < sw->n; i++)
         fprintf(fp, "%s%s", i ? " " : "", sw->s[i].name); /* names need no quoting */
-    fprintf(fp, ")\n"
-                "task=${SLURM_ARRAY_TASK_ID:?run as a Slurm array task (or set "
-                "SLURM_ARRAY_TASK_ID)}\n"
-                "only=()\n"
-                "for name in \"${names[@]:$((task * chunk)):$chunk}\"; do only+=(--only "
-                "\"$name\"); done\n"
-                "if [ ${#only[@]} -eq 0 ]; then echo \"sweep.sbatch: no task $task (0-%d)\" >&2; "
-                "exit 2; fi\n"
-                "exec \"$tunesim\" sweep ", ntasks - 1);
+    fprintf(fp,
+            ")\n"
+            "task=${SLURM_ARRAY_TASK_ID:?run as a Slurm array task (or set "
+            "SLURM_ARRAY_TASK_ID)}\n"
+            "only=()\n"
+            "for name in \"${names[@]:$((task * chunk)):$chunk}\"; do only+=(--only "
+            "\"$name\"); done\n"
+            "if [ ${#only[@]} -eq 0 ]; then echo \"sweep.sbatch: no task $task (0-%d)\" >&2; "
+            "exit 2; fi\n"
+            "exec \"$tunesim\" sweep ",
+            ntasks - 1);
     sh_quote(fp, trace);
     fprintf(fp, " --sets \"$dir/sweep.sets\"");
     if (sw->o.platform) {
         char pf[4096];
         fprintf(fp, " --platform ");
         /* A platform file by its absolute path; a platform name as it is. */
-        sh_quote(fp, strchr(sw->o.platform, '/') && realpath(sw->o.platform, pf) ? pf
-                                                                                 : sw->o.platform);
+        sh_quote(fp,
+                 strchr(sw->o.platform, '/') && realpath(sw->o.platform, pf) ? pf : sw->o.platform);
     }
     if (sw->o.place.nodes)
         fprintf(fp, " --nodes %d", sw->o.place.nodes);
@@ -1132,21 +1132,24 @@ static ts_status emit_slurm(sweep_t *sw, ts_error_t *err)
     buf = NULL;
     if (!(fp = open_memstream(&buf, &blen)))
         return ts_error_set(err, TS_ENOMEM, "out of memory");
-    fprintf(fp, "#!/bin/bash\n"
-                "# merge.sh - written by `tunesim sweep --emit-slurm`: collects results/*.jsonl "
-                "into the ranked\n"
-                "# table (stdout) and sweep.json / sweep.csv%s. Run it after the array job\n"
-                "# (sbatch --dependency=afterany:JOB merge.sh) or by hand: bash merge.sh\n",
+    fprintf(fp,
+            "#!/bin/bash\n"
+            "# merge.sh - written by `tunesim sweep --emit-slurm`: collects results/*.jsonl "
+            "into the ranked\n"
+            "# table (stdout) and sweep.json / sweep.csv%s. Run it after the array job\n"
+            "# (sbatch --dependency=afterany:JOB merge.sh) or by hand: bash merge.sh\n",
             sw->o.plot ? " / the sweep pictures" : "");
-    fprintf(fp, "#SBATCH --job-name=tunesim-merge\n#SBATCH --ntasks=1\n"
-                "#SBATCH --output=%s/logs/merge-%%j.out\n",
+    fprintf(fp,
+            "#SBATCH --job-name=tunesim-merge\n#SBATCH --ntasks=1\n"
+            "#SBATCH --output=%s/logs/merge-%%j.out\n",
             dir);
     fprintf(fp, "set -euo pipefail\ntunesim=${TUNESIM:-");
     sh_quote(fp, exe);
     fprintf(fp, "}\ndir=");
     sh_quote(fp, dir);
-    fprintf(fp, "\nexec \"$tunesim\" sweep --merge \"$dir\" --json \"$dir/sweep.json\" "
-                "--csv \"$dir/sweep.csv\"%s\n",
+    fprintf(fp,
+            "\nexec \"$tunesim\" sweep --merge \"$dir\" --json \"$dir/sweep.json\" "
+            "--csv \"$dir/sweep.csv\"%s\n",
             sw->o.plot ? " --plot \"$dir/sweep\"" : "");
     fclose(fp);
     snprintf(path, sizeof path, "%s/merge.sh", dir);
@@ -1181,8 +1184,10 @@ static ts_status merge(const sweep_opts_t *o, ts_error_t *err)
     if (!plan || !jstr(plan, "trace") || !json_object_object_get_ex(plan, "sets", &sets) ||
         !json_object_is_type(sets, json_type_array)) {
         json_object_put(plan);
-        return ts_error_set(err, TS_ECORRUPT, "%s: expected the plan --emit-slurm writes "
-                                              "(trace, platform, baseline, sets)", path);
+        return ts_error_set(err, TS_ECORRUPT,
+                            "%s: expected the plan --emit-slurm writes "
+                            "(trace, platform, baseline, sets)",
+                            path);
     }
     json_object *records = json_object_new_array();
     snprintf(path, sizeof path, "%s/results", o->merge);
@@ -1238,8 +1243,9 @@ static ts_status merge(const sweep_opts_t *o, ts_error_t *err)
         st = report(jstr(plan, "trace"), jstr(plan, "platform"),
                     o->baseline ? o->baseline : jstr(plan, "baseline"), o, (int)n, e, err);
     if (st == TS_OK && missing)
-        st = ts_error_set(err, TS_ECHILD, "sweep --merge: %d of %d sets have no result in %s/results",
-                          missing, (int)n, o->merge);
+        st = ts_error_set(err, TS_ECHILD,
+                          "sweep --merge: %d of %d sets have no result in %s/results", missing,
+                          (int)n, o->merge);
     free(e);
     json_object_put(records);
     json_object_put(plan);
@@ -1355,7 +1361,8 @@ static ts_status check_outputs(const sweep_opts_t *o, ts_error_t *err)
     return st;
 }
 
-/* ---- the command -------------------------------------------------------------------------------- */
+/* ---- the command --------------------------------------------------------------------------------
+ */
 
 int ts_sweep_cmd(int argc, char **argv, ts_error_t *err)
 {
@@ -1365,8 +1372,9 @@ int ts_sweep_cmd(int argc, char **argv, ts_error_t *err)
     ts_status st = parse_opts(argc, argv, &sw.o, err);
     /* Find out before hours of replays that the pictures cannot be drawn. */
     if (st == TS_OK && sw.o.plot && !ts_sweep_have_gnuplot())
-        st = ts_error_set(err, TS_EIO, "--plot needs gnuplot, which is not installed "
-                                       "(Debian: apt-get install gnuplot-nox)");
+        st = ts_error_set(err, TS_EIO,
+                          "--plot needs gnuplot, which is not installed "
+                          "(Debian: apt-get install gnuplot-nox)");
     if (st == TS_OK)
         st = check_outputs(&sw.o, err);
     if (st == TS_OK && sw.o.merge) {

@@ -14,9 +14,9 @@
 
 #include "../common/outfile.h"
 
-#define HOT_FUNCS 3   /* hot-spot functions in the table */
-#define PLOT_FUNCS 8  /* functions in the stacked breakdown; the rest is "other MPI" */
-#define MIX_SHOWN 3   /* transport/protocol pairs in the table's protocol mix */
+#define HOT_FUNCS  3 /* hot-spot functions in the table */
+#define PLOT_FUNCS 8 /* functions in the stacked breakdown; the rest is "other MPI" */
+#define MIX_SHOWN  3 /* transport/protocol pairs in the table's protocol mix */
 
 /* ---- reading the replay documents ---------------------------------------------------------- */
 
@@ -42,8 +42,8 @@ static double func_time(json_object *result, const char *f)
 /* Ranking context: entries with results sorted by predicted time, ties by name. */
 typedef struct rank_s {
     const ts_sweep_report_t *r;
-    int n;        /* ranked entries */
-    int *order;   /* their indices, best first */
+    int n;             /* ranked entries */
+    int *order;        /* their indices, best first */
     json_object *base; /* the baseline's result, or NULL */
     int nfuncs;
     const char **funcs; /* every function of every result: most total time first */
@@ -327,9 +327,9 @@ ts_status ts_sweep_write_json(const ts_sweep_report_t *r, const char *path, ts_e
         json_object *f = json_object_new_object();
         json_object_object_add(f, "name", json_object_new_string(r->entries[i].name));
         json_object_object_add(f, "settings", json_object_get(r->entries[i].settings));
-        json_object_object_add(f, "error", json_object_new_string(r->entries[i].error
-                                                                       ? r->entries[i].error
-                                                                       : "no result"));
+        json_object_object_add(
+            f, "error",
+            json_object_new_string(r->entries[i].error ? r->entries[i].error : "no result"));
         json_object_array_add(failed, f);
     }
     json_object_object_add(root, "failed", failed);
@@ -484,8 +484,7 @@ static ts_status run_gnuplot(const char *script, const char *log, ts_error_t *er
     if (l)
         fclose(l);
     first[strcspn(first, "\n")] = '\0';
-    return ts_error_set(err, TS_ECHILD, "--plot: gnuplot failed%s%s",
-                        first[0] ? ": " : "", first);
+    return ts_error_set(err, TS_ECHILD, "--plot: gnuplot failed%s%s", first[0] ? ": " : "", first);
 }
 
 static ts_status write_plot_files(const ts_sweep_report_t *r, const rank_t *k, const char *dir,
@@ -573,11 +572,12 @@ static ts_status write_plot_files(const ts_sweep_report_t *r, const rank_t *k, c
                     "set output\n");
         fprintf(fp, "set output 'breakdown.%s'\nset title ", terms[t][1]);
         gp_quote(fp, "time in MPI per function, summed over ranks");
-        fprintf(fp, "\nset ylabel 'simulated time [s]'\nset key outside right top\n"
-                    "set style data histograms\nset style histogram rowstacked\n"
-                    "set boxwidth 0.7 relative\n"
-                    "plot for [c=2:%d] 'breakdown.dat' using c:xtic(1) title columnheader(c)\n"
-                    "set output\n",
+        fprintf(fp,
+                "\nset ylabel 'simulated time [s]'\nset key outside right top\n"
+                "set style data histograms\nset style histogram rowstacked\n"
+                "set boxwidth 0.7 relative\n"
+                "plot for [c=2:%d] 'breakdown.dat' using c:xtic(1) title columnheader(c)\n"
+                "set output\n",
                 nf + other + empty + 1);
     }
     if (fclose(fp) != 0)
@@ -588,8 +588,9 @@ static ts_status write_plot_files(const ts_sweep_report_t *r, const rank_t *k, c
 ts_status ts_sweep_write_plot(const ts_sweep_report_t *r, const char *prefix, ts_error_t *err)
 {
     if (!ts_sweep_have_gnuplot())
-        return ts_error_set(err, TS_EIO, "--plot needs gnuplot, which is not installed "
-                                         "(Debian: apt-get install gnuplot-nox)");
+        return ts_error_set(err, TS_EIO,
+                            "--plot needs gnuplot, which is not installed "
+                            "(Debian: apt-get install gnuplot-nox)");
     rank_t k;
     if (rank_sets(r, &k) != TS_OK) {
         rank_free(&k);

@@ -174,8 +174,8 @@ void ts_validate_free(ts_validate_t *v)
     free(v);
 }
 
-ts_status ts_validate_compute(const ts_measured_t *m, const ts_predictions_t *p,
-                              const char *anchor, ts_validate_t **out, ts_error_t *err)
+ts_status ts_validate_compute(const ts_measured_t *m, const ts_predictions_t *p, const char *anchor,
+                              ts_validate_t **out, ts_error_t *err)
 {
     *out = NULL;
     size_t n = ts_measured_count(m);
@@ -296,8 +296,10 @@ void ts_validate_print(const ts_validate_t *v, FILE *fp)
                 "fifth (the middle three of five)\n");
     size_t nrej = ts_measured_rejected_count(v->measured);
     if (nrej)
-        fprintf(fp, "left out: %zu runs descheduled too long (ClockTime > --max-clock-ratio x "
-                    "ExecutionTime + 1 s):\n", nrej);
+        fprintf(fp,
+                "left out: %zu runs descheduled too long (ClockTime > --max-clock-ratio x "
+                "ExecutionTime + 1 s):\n",
+                nrej);
     for (size_t i = 0; i < nrej; i++) {
         const ts_measured_rejected_t *r = ts_measured_rejected(v->measured, i);
         fprintf(fp, "  %s: %s (ExecutionTime %.2f s, ClockTime %.0f s)\n", r->name, r->source,
@@ -326,8 +328,8 @@ void ts_validate_print(const ts_validate_t *v, FILE *fp)
         fprintf(fp,
                 "  missed: %s faster than %s (measured %.3f vs %.3f s, predicted %.3f vs "
                 "%.3f s)\n",
-                f->name, s->name, f->measured.trimmed_mean, s->measured.trimmed_mean,
-                f->predicted, s->predicted);
+                f->name, s->name, f->measured.trimmed_mean, s->measured.trimmed_mean, f->predicted,
+                s->predicted);
     }
     int met = v->within_5pct == v->mape_n && v->reproduced == v->npairs;
     fprintf(fp, "target (every setting within 5 %%, ordering reproduced): %s\n",
@@ -375,8 +377,10 @@ ts_status ts_validate_write_json(const ts_validate_t *v, const char *path, ts_er
     for (size_t i = 0; i < v->npairs; i++)
         if (!v->pairs[i].reproduced) {
             json_object *q = json_object_new_object();
-            json_object_object_add(q, "faster", json_object_new_string(v->rows[v->pairs[i].faster].name));
-            json_object_object_add(q, "slower", json_object_new_string(v->rows[v->pairs[i].slower].name));
+            json_object_object_add(q, "faster",
+                                   json_object_new_string(v->rows[v->pairs[i].faster].name));
+            json_object_object_add(q, "slower",
+                                   json_object_new_string(v->rows[v->pairs[i].slower].name));
             json_object_array_add(missed, q);
         }
     json_object_object_add(ord, "missed", missed);
@@ -398,8 +402,8 @@ ts_status ts_validate_write_json(const ts_validate_t *v, const char *path, ts_er
     ts_status st = ts_outfile_open(path, &f, err);
     if (st == TS_OK) {
         fprintf(ts_outfile_stream(f), "%s\n",
-                json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-                                                         JSON_C_TO_STRING_SPACED));
+                json_object_to_json_string_ext(root,
+                                               JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
         st = ts_outfile_commit(f, err);
     }
     json_object_put(root);
@@ -461,8 +465,7 @@ static ts_status run_sweep(int argc, char **argv, ts_predictions_t *out, ts_erro
     } else if (pid == 0) {
         dup2(STDERR_FILENO, STDOUT_FILENO);
         execv("/proc/self/exe", args);
-        fprintf(stderr, "tunesim validate: cannot run /proc/self/exe sweep: %s\n",
-                strerror(errno));
+        fprintf(stderr, "tunesim validate: cannot run /proc/self/exe sweep: %s\n", strerror(errno));
         _exit(127);
     } else {
         int status;
@@ -501,8 +504,10 @@ int ts_validate_cmd(int argc, char **argv, ts_error_t *err)
             char *end = NULL;
             double r = i + 1 < argc ? strtod(argv[i + 1], &end) : 0;
             if (!end || *end || !(r >= 1) || !isfinite(r))
-                st = ts_error_set(err, TS_EUSAGE, "validate: --max-clock-ratio expects a number "
-                                  ">= 1, got '%s'", i + 1 < argc ? argv[i + 1] : "");
+                st = ts_error_set(err, TS_EUSAGE,
+                                  "validate: --max-clock-ratio expects a number "
+                                  ">= 1, got '%s'",
+                                  i + 1 < argc ? argv[i + 1] : "");
             else
                 ts_measured_set_max_clock_ratio(m, r);
             i++;
@@ -533,15 +538,17 @@ int ts_validate_cmd(int argc, char **argv, ts_error_t *err)
         } else if (strcmp(a, "--csv") == 0 && has) {
             csv = argv[++i];
         } else {
-            st = ts_error_set(err, TS_EUSAGE, "validate: unknown option or missing value '%s'; "
-                              "usage: %s", a, USAGE_TEXT);
+            st = ts_error_set(err, TS_EUSAGE,
+                              "validate: unknown option or missing value '%s'; "
+                              "usage: %s",
+                              a, USAGE_TEXT);
         }
     }
     if (st == TS_OK)
         st = ts_measured_check_rejected(m, err);
     if (st == TS_OK && !inputs)
-        st = ts_error_set(err, TS_EUSAGE, "validate: no measured runs given; usage: %s",
-                          USAGE_TEXT);
+        st =
+            ts_error_set(err, TS_EUSAGE, "validate: no measured runs given; usage: %s", USAGE_TEXT);
     if (st == TS_OK && !predicted == (sweep_at < 0 || sweep_at >= argc))
         st = ts_error_set(err, TS_EUSAGE,
                           "validate: give the predictions either as --predicted SWEEP.json or "

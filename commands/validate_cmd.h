@@ -27,11 +27,11 @@ ts_status ts_predictions_read(const char *path, ts_predictions_t *out, ts_error_
 void ts_predictions_free(ts_predictions_t *p);
 
 typedef struct ts_validate_row_s {
-    const char *name;    /* owned by the measured set it came from */
+    const char *name;     /* owned by the measured set it came from */
     double predicted_raw; /* as predicted */
     double predicted;     /* after anchoring (scale * predicted_raw) */
     ts_runstats_t measured;
-    double error_pct;     /* (predicted - measured trimmed mean) / measured * 100 */
+    double error_pct; /* (predicted - measured trimmed mean) / measured * 100 */
     int is_anchor;
 } ts_validate_row_t;
 
@@ -49,18 +49,18 @@ typedef struct ts_validate_s {
     double scale;       /* 1 when not anchored */
     double mape;        /* mean |error %| over the rows that are not the anchor; NAN if none */
     size_t mape_n;
-    double spearman;    /* rank correlation predicted vs measured; NAN if undefined */
+    double spearman; /* rank correlation predicted vs measured; NAN if undefined */
     ts_validate_pair_t *pairs;
     size_t npairs, reproduced;
-    size_t within_5pct; /* rows (anchor excluded) with |error| <= 5 % */
+    size_t within_5pct;            /* rows (anchor excluded) with |error| <= 5 % */
     const ts_measured_t *measured; /* the input (for the runs it left out); not owned */
 } ts_validate_t;
 
 /* Match every measured setting with its prediction (a measured setting without one is an
  * error naming it), anchor on the setting named anchor (NULL: no anchoring; unknown name:
  * error) and compute the figures above. *out is freed with ts_validate_free. */
-ts_status ts_validate_compute(const ts_measured_t *m, const ts_predictions_t *p,
-                              const char *anchor, ts_validate_t **out, ts_error_t *err);
+ts_status ts_validate_compute(const ts_measured_t *m, const ts_predictions_t *p, const char *anchor,
+                              ts_validate_t **out, ts_error_t *err);
 void ts_validate_free(ts_validate_t *v);
 
 /* Spearman's rank correlation of x and y (ties get their mean rank); NAN when n < 2 or when

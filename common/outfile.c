@@ -41,8 +41,8 @@ ts_status ts_outfile_open(const char *path, ts_outfile_t **out, ts_error_t *err)
     }
     int fd = mkstemp(f->tmp);
     if (fd < 0) {
-        ts_status st = ts_error_set(err, TS_EIO, "%s: cannot create output: %s", path,
-                                    strerror(errno));
+        ts_status st =
+            ts_error_set(err, TS_EIO, "%s: cannot create output: %s", path, strerror(errno));
         free(f->tmp);
         f->tmp = NULL;
         ts_outfile_abort(f);
@@ -63,7 +63,10 @@ ts_status ts_outfile_open(const char *path, ts_outfile_t **out, ts_error_t *err)
     return TS_OK;
 }
 
-FILE *ts_outfile_stream(ts_outfile_t *f) { return f->fp; }
+FILE *ts_outfile_stream(ts_outfile_t *f)
+{
+    return f->fp;
+}
 
 ts_status ts_outfile_commit(ts_outfile_t *f, ts_error_t *err)
 {
@@ -79,8 +82,7 @@ ts_status ts_outfile_commit(ts_outfile_t *f, ts_error_t *err)
         saved = errno;
     }
     if (bad) {
-        ts_status st = ts_error_set(err, TS_EIO, "%s: write failed: %s", f->path,
-                                    strerror(saved));
+        ts_status st = ts_error_set(err, TS_EIO, "%s: write failed: %s", f->path, strerror(saved));
         ts_outfile_abort(f);
         return st;
     }
@@ -178,8 +180,8 @@ ts_status ts_outdir_open(const char *path, const ts_outdir_kind_t *kind, ts_outd
         return ts_error_set(err, TS_ENOMEM, "%s: out of memory", path);
     }
     if (!mkdtemp(d->tmp)) {
-        ts_status st = ts_error_set(err, TS_EIO, "%s: cannot create output directory: %s",
-                                    path, strerror(errno));
+        ts_status st = ts_error_set(err, TS_EIO, "%s: cannot create output directory: %s", path,
+                                    strerror(errno));
         free(d->tmp);
         d->tmp = NULL;
         ts_outdir_abort(d);
@@ -192,7 +194,10 @@ ts_status ts_outdir_open(const char *path, const ts_outdir_kind_t *kind, ts_outd
     return TS_OK;
 }
 
-const char *ts_outdir_path(const ts_outdir_t *d) { return d->tmp; }
+const char *ts_outdir_path(const ts_outdir_t *d)
+{
+    return d->tmp;
+}
 
 ts_status ts_outdir_commit(ts_outdir_t *d, ts_error_t *err)
 {
@@ -207,16 +212,15 @@ ts_status ts_outdir_commit(ts_outdir_t *d, ts_error_t *err)
     if (lstat(d->path, &st) == 0) {
         old = tmp_name(d->path, ".old.XXXXXX");
         if (!old || !mkdtemp(old) || rmdir(old) != 0 || rename(d->path, old) != 0) {
-            ts_status s = ts_error_set(err, TS_EIO, "%s: cannot replace: %s", d->path,
-                                       strerror(errno));
+            ts_status s =
+                ts_error_set(err, TS_EIO, "%s: cannot replace: %s", d->path, strerror(errno));
             free(old);
             ts_outdir_abort(d);
             return s;
         }
     }
     if (rename(d->tmp, d->path) != 0) {
-        ts_status s = ts_error_set(err, TS_EIO, "%s: cannot create: %s", d->path,
-                                   strerror(errno));
+        ts_status s = ts_error_set(err, TS_EIO, "%s: cannot create: %s", d->path, strerror(errno));
         if (old)
             rename(old, d->path);
         free(old);

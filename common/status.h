@@ -8,21 +8,21 @@
 #include <stdarg.h>
 
 /* X-macro: name, message. */
-#define TS_STATUS_MAP(XX)                                                     \
-    XX(OK, "success")                                                         \
-    XX(ENOMEM, "out of memory")                                               \
-    XX(EIO, "input/output error")                                             \
-    XX(ENOENT, "no such file or directory")                                   \
-    XX(EARG, "invalid argument")                                              \
-    XX(EUSAGE, "usage error")                                                 \
-    XX(ENOTTRACE, "not a trace")                                              \
-    XX(ETRUNC, "truncated input")                                             \
-    XX(ECORRUPT, "corrupt input")                                             \
-    XX(EVERSION, "unsupported format version")                                \
-    XX(EOTF2, "OTF2 library error")                                           \
-    XX(ENOMPI, "trace holds no MPI records")                                  \
-    XX(EUNMATCHED, "unmatched message")                                       \
-    XX(ECHILD, "child process failed")                                        \
+#define TS_STATUS_MAP(XX)                                                                          \
+    XX(OK, "success")                                                                              \
+    XX(ENOMEM, "out of memory")                                                                    \
+    XX(EIO, "input/output error")                                                                  \
+    XX(ENOENT, "no such file or directory")                                                        \
+    XX(EARG, "invalid argument")                                                                   \
+    XX(EUSAGE, "usage error")                                                                      \
+    XX(ENOTTRACE, "not a trace")                                                                   \
+    XX(ETRUNC, "truncated input")                                                                  \
+    XX(ECORRUPT, "corrupt input")                                                                  \
+    XX(EVERSION, "unsupported format version")                                                     \
+    XX(EOTF2, "OTF2 library error")                                                                \
+    XX(ENOMPI, "trace holds no MPI records")                                                       \
+    XX(EUNMATCHED, "unmatched message")                                                            \
+    XX(ECHILD, "child process failed")                                                             \
     XX(ENOITER, "no complete iteration")
 
 /* Table positions, then the public codes: TS_OK == 0 and errors negative, in table order.
@@ -31,7 +31,7 @@ enum ts__status_index {
 #define TS__XX(name, msg) TS__IDX_##name,
     TS_STATUS_MAP(TS__XX)
 #undef TS__XX
-    TS__IDX_COUNT
+        TS__IDX_COUNT
 };
 enum {
 #define TS__XX(name, msg) TS_##name = -(int)TS__IDX_##name,

@@ -52,7 +52,10 @@ static slot_t *find(const ts_u64map_t *m, uint64_t key)
     }
 }
 
-void *ts_u64map_get(const ts_u64map_t *m, uint64_t key) { return find(m, key)->value; }
+void *ts_u64map_get(const ts_u64map_t *m, uint64_t key)
+{
+    return find(m, key)->value;
+}
 
 static int grow(ts_u64map_t *m)
 {
@@ -107,7 +110,10 @@ void *ts_u64map_remove(ts_u64map_t *m, uint64_t key)
     }
 }
 
-size_t ts_u64map_size(const ts_u64map_t *m) { return m->size; }
+size_t ts_u64map_size(const ts_u64map_t *m)
+{
+    return m->size;
+}
 
 void ts_u64map_each(const ts_u64map_t *m, void (*fn)(uint64_t, void *, void *), void *ctx)
 {

@@ -45,151 +45,172 @@ typedef struct rule_s {
 #define ALL INT32_MAX
 
 static const rule_t R_ALLREDUCE[] = {
-    {4, 8, 4}, {4, 4096, 3}, {4, 8192, 4}, {4, 16384, 3}, {4, 65536, 4}, {4, 262144, 5},
-    {4, ANY, 6}, {8, 16, 4}, {8, 8192, 3}, {8, ANY, 6}, {16, 8192, 3}, {16, ANY, 6},
-    {32, 64, 5}, {32, 4096, 3}, {32, ANY, 6}, {64, 128, 5}, {64, ANY, 6}, {128, 262144, 3},
-    {128, ANY, 6}, {256, 131072, 2}, {256, 262144, 3}, {256, ANY, 6}, {512, 4096, 2},
-    {512, ANY, 6}, {2048, 2048, 2}, {2048, 16384, 3}, {2048, ANY, 6}, {4096, 2048, 2},
-    {4096, 4096, 5}, {4096, 16384, 3}, {4096, ANY, 6}, {ALL, 2048, 2}, {ALL, 16384, 5},
-    {ALL, 32768, 3}, {ALL, ANY, 6}};
+    {4, 8, 4},        {4, 4096, 3},   {4, 8192, 4},     {4, 16384, 3},   {4, 65536, 4},
+    {4, 262144, 5},   {4, ANY, 6},    {8, 16, 4},       {8, 8192, 3},    {8, ANY, 6},
+    {16, 8192, 3},    {16, ANY, 6},   {32, 64, 5},      {32, 4096, 3},   {32, ANY, 6},
+    {64, 128, 5},     {64, ANY, 6},   {128, 262144, 3}, {128, ANY, 6},   {256, 131072, 2},
+    {256, 262144, 3}, {256, ANY, 6},  {512, 4096, 2},   {512, ANY, 6},   {2048, 2048, 2},
+    {2048, 16384, 3}, {2048, ANY, 6}, {4096, 2048, 2},  {4096, 4096, 5}, {4096, 16384, 3},
+    {4096, ANY, 6},   {ALL, 2048, 2}, {ALL, 16384, 5},  {ALL, 32768, 3}, {ALL, ANY, 6}};
 static const rule_t R_ALLTOALL[] = {
-    {3, 2, 2}, {3, 4, 5}, {3, 16, 2}, {3, 64, 5}, {3, 256, 2}, {3, 4096, 5}, {3, 32768, 2},
-    {3, 262144, 4}, {3, 1048576, 5}, {3, ANY, 2}, {8, 8192, 4}, {8, 16384, 1}, {8, 65536, 4},
-    {8, 524288, 1}, {8, 1048576, 2}, {8, ANY, 1}, {16, 262144, 4}, {16, ANY, 1}, {32, 4, 4},
-    {32, 512, 3}, {32, 8192, 4}, {32, 32768, 1}, {32, 262144, 4}, {32, 524288, 1},
-    {32, ANY, 4}, {64, 512, 3}, {64, 524288, 1}, {64, ANY, 4}, {128, 1024, 3}, {128, 2048, 1},
-    {128, 4096, 4}, {128, 262144, 1}, {128, ANY, 2}, {256, 1024, 3}, {256, 2048, 4},
-    {256, 262144, 1}, {256, ANY, 2}, {512, 1024, 3}, {512, 8192, 4}, {512, 32768, 1},
-    {512, ANY, 2}, {1024, 512, 3}, {1024, 8192, 4}, {1024, 16384, 1}, {1024, 131072, 4},
-    {1024, 262144, 1}, {1024, ANY, 2}, {2048, 512, 3}, {2048, 1024, 4}, {2048, 2048, 1},
-    {2048, 16384, 4}, {2048, 262144, 1}, {2048, ANY, 4}, {4096, 1024, 3}, {4096, 4096, 4},
-    {4096, 8192, 1}, {4096, 131072, 4}, {4096, ANY, 1}, {ALL, 2048, 3}, {ALL, 8192, 4},
-    {ALL, 16384, 1}, {ALL, 32768, 4}, {ALL, 65536, 1}, {ALL, ANY, 4}};
+    {3, 2, 2},         {3, 4, 5},         {3, 16, 2},      {3, 64, 5},       {3, 256, 2},
+    {3, 4096, 5},      {3, 32768, 2},     {3, 262144, 4},  {3, 1048576, 5},  {3, ANY, 2},
+    {8, 8192, 4},      {8, 16384, 1},     {8, 65536, 4},   {8, 524288, 1},   {8, 1048576, 2},
+    {8, ANY, 1},       {16, 262144, 4},   {16, ANY, 1},    {32, 4, 4},       {32, 512, 3},
+    {32, 8192, 4},     {32, 32768, 1},    {32, 262144, 4}, {32, 524288, 1},  {32, ANY, 4},
+    {64, 512, 3},      {64, 524288, 1},   {64, ANY, 4},    {128, 1024, 3},   {128, 2048, 1},
+    {128, 4096, 4},    {128, 262144, 1},  {128, ANY, 2},   {256, 1024, 3},   {256, 2048, 4},
+    {256, 262144, 1},  {256, ANY, 2},     {512, 1024, 3},  {512, 8192, 4},   {512, 32768, 1},
+    {512, ANY, 2},     {1024, 512, 3},    {1024, 8192, 4}, {1024, 16384, 1}, {1024, 131072, 4},
+    {1024, 262144, 1}, {1024, ANY, 2},    {2048, 512, 3},  {2048, 1024, 4},  {2048, 2048, 1},
+    {2048, 16384, 4},  {2048, 262144, 1}, {2048, ANY, 4},  {4096, 1024, 3},  {4096, 4096, 4},
+    {4096, 8192, 1},   {4096, 131072, 4}, {4096, ANY, 1},  {ALL, 2048, 3},   {ALL, 8192, 4},
+    {ALL, 16384, 1},   {ALL, 32768, 4},   {ALL, 65536, 1}, {ALL, ANY, 4}};
 static const rule_t R_ALLTOALLV[] = {{4, ANY, 2},   {64, ANY, 1},   {128, ANY, 2},
                                      {256, ANY, 1}, {1024, ANY, 2}, {ALL, ANY, 1}};
-static const rule_t R_BARRIER[] = {{4, ANY, 3},   {8, ANY, 1},    {64, ANY, 3},
-                                   {256, ANY, 4}, {512, ANY, 6},  {1024, ANY, 4},
-                                   {4096, ANY, 6}, {ALL, ANY, 4}};
+static const rule_t R_BARRIER[] = {{4, ANY, 3},   {8, ANY, 1},    {64, ANY, 3},   {256, ANY, 4},
+                                   {512, ANY, 6}, {1024, ANY, 4}, {4096, ANY, 6}, {ALL, ANY, 4}};
 static const rule_t R_BCAST[] = {
-    {4, 32, 3}, {4, 256, 5}, {4, 512, 3}, {4, 1024, 7}, {4, 32768, 1}, {4, 131072, 5},
-    {4, 262144, 2}, {4, 524288, 1}, {4, 1048576, 6}, {4, ANY, 5}, {8, 64, 5}, {8, 128, 6},
-    {8, 2048, 5}, {8, 8192, 6}, {8, 1048576, 1}, {8, ANY, 2}, {16, 8, 7}, {16, 64, 5},
-    {16, 4096, 7}, {16, 16384, 5}, {16, 32768, 6}, {16, ANY, 1}, {32, 4096, 7},
-    {32, 1048576, 6}, {32, ANY, 8}, {64, 2048, 6}, {64, ANY, 7}, {128, ANY, 7}, {256, 2, 6},
-    {256, 16384, 5}, {256, 32768, 1}, {256, 65536, 5}, {256, ANY, 7}, {1024, 16384, 7},
-    {1024, 32768, 4}, {1024, ANY, 7}, {2048, 524288, 7}, {2048, ANY, 8}, {4096, 262144, 7},
-    {4096, ANY, 8}, {ALL, 8192, 7}, {ALL, 16384, 5}, {ALL, 262144, 7}, {ALL, ANY, 8}};
+    {4, 32, 3},      {4, 256, 5},       {4, 512, 3},      {4, 1024, 7},      {4, 32768, 1},
+    {4, 131072, 5},  {4, 262144, 2},    {4, 524288, 1},   {4, 1048576, 6},   {4, ANY, 5},
+    {8, 64, 5},      {8, 128, 6},       {8, 2048, 5},     {8, 8192, 6},      {8, 1048576, 1},
+    {8, ANY, 2},     {16, 8, 7},        {16, 64, 5},      {16, 4096, 7},     {16, 16384, 5},
+    {16, 32768, 6},  {16, ANY, 1},      {32, 4096, 7},    {32, 1048576, 6},  {32, ANY, 8},
+    {64, 2048, 6},   {64, ANY, 7},      {128, ANY, 7},    {256, 2, 6},       {256, 16384, 5},
+    {256, 32768, 1}, {256, 65536, 5},   {256, ANY, 7},    {1024, 16384, 7},  {1024, 32768, 4},
+    {1024, ANY, 7},  {2048, 524288, 7}, {2048, ANY, 8},   {4096, 262144, 7}, {4096, ANY, 8},
+    {ALL, 8192, 7},  {ALL, 16384, 5},   {ALL, 262144, 7}, {ALL, ANY, 8}};
 static const rule_t R_REDUCE[] = {
-    {4, 8, 7}, {4, 16, 4}, {4, 32, 3}, {4, 262144, 1}, {4, 524288, 3}, {4, 1048576, 2},
-    {4, ANY, 3}, {8, 4096, 4}, {8, 65536, 2}, {8, 262144, 5}, {8, 524288, 1}, {8, 1048576, 5},
-    {8, ANY, 1}, {16, 8192, 4}, {16, ANY, 5}, {32, 4096, 4}, {32, ANY, 5}, {256, ANY, 5},
-    {512, 8192, 5}, {512, 16384, 6}, {512, ANY, 5}, {2048, ANY, 5}, {4096, 512, 5},
-    {4096, 1024, 6}, {4096, 8192, 5}, {4096, 16384, 6}, {4096, ANY, 5}, {ALL, 16, 5},
-    {ALL, 32, 6}, {ALL, 1024, 5}, {ALL, 2048, 6}, {ALL, 8192, 5}, {ALL, 16384, 6},
-    {ALL, ANY, 5}};
+    {4, 8, 7},        {4, 16, 4},      {4, 32, 3},      {4, 262144, 1},  {4, 524288, 3},
+    {4, 1048576, 2},  {4, ANY, 3},     {8, 4096, 4},    {8, 65536, 2},   {8, 262144, 5},
+    {8, 524288, 1},   {8, 1048576, 5}, {8, ANY, 1},     {16, 8192, 4},   {16, ANY, 5},
+    {32, 4096, 4},    {32, ANY, 5},    {256, ANY, 5},   {512, 8192, 5},  {512, 16384, 6},
+    {512, ANY, 5},    {2048, ANY, 5},  {4096, 512, 5},  {4096, 1024, 6}, {4096, 8192, 5},
+    {4096, 16384, 6}, {4096, ANY, 5},  {ALL, 16, 5},    {ALL, 32, 6},    {ALL, 1024, 5},
+    {ALL, 2048, 6},   {ALL, 8192, 5},  {ALL, 16384, 6}, {ALL, ANY, 5}};
 static const rule_t R_REDUCE_SCATTER[] = {
-    {4, 65536, 3}, {4, 131072, 4}, {4, ANY, 3}, {8, 8, 1}, {8, 262144, 2}, {8, ANY, 3},
-    {32, 262144, 2}, {32, ANY, 3}, {64, 64, 1}, {64, 2048, 2}, {64, 524288, 4}, {64, ANY, 3},
-    {128, 256, 1}, {128, 512, 2}, {128, 2048, 4}, {128, 4096, 2}, {128, ANY, 4},
-    {256, 256, 1}, {256, 512, 2}, {256, ANY, 4}, {512, 256, 1}, {512, 1024, 2}, {512, ANY, 4},
-    {1024, 512, 1}, {1024, 2048, 2}, {1024, 8192, 4}, {1024, 16384, 2}, {1024, ANY, 4},
-    {2048, 512, 1}, {2048, 4096, 2}, {2048, 16384, 4}, {2048, 32768, 2}, {2048, ANY, 4},
-    {4096, 512, 1}, {4096, 4096, 2}, {4096, ANY, 4}, {ALL, 1024, 1}, {ALL, 8192, 2},
-    {ALL, ANY, 4}};
+    {4, 65536, 3},    {4, 131072, 4},   {4, ANY, 3},    {8, 8, 1},      {8, 262144, 2},
+    {8, ANY, 3},      {32, 262144, 2},  {32, ANY, 3},   {64, 64, 1},    {64, 2048, 2},
+    {64, 524288, 4},  {64, ANY, 3},     {128, 256, 1},  {128, 512, 2},  {128, 2048, 4},
+    {128, 4096, 2},   {128, ANY, 4},    {256, 256, 1},  {256, 512, 2},  {256, ANY, 4},
+    {512, 256, 1},    {512, 1024, 2},   {512, ANY, 4},  {1024, 512, 1}, {1024, 2048, 2},
+    {1024, 8192, 4},  {1024, 16384, 2}, {1024, ANY, 4}, {2048, 512, 1}, {2048, 4096, 2},
+    {2048, 16384, 4}, {2048, 32768, 2}, {2048, ANY, 4}, {4096, 512, 1}, {4096, 4096, 2},
+    {4096, ANY, 4},   {ALL, 1024, 1},   {ALL, 8192, 2}, {ALL, ANY, 4}};
 static const rule_t R_ALLGATHER[] = {
-    {3, ANY, 6}, {32, ANY, 3}, {64, 1024, 3}, {64, 65536, 5}, {64, ANY, 4}, {128, 512, 3},
-    {128, 65536, 5}, {128, ANY, 4}, {256, 512, 3}, {256, 131072, 5}, {256, 524288, 4},
-    {256, 1048576, 5}, {256, ANY, 4}, {512, 32, 3}, {512, 128, 2}, {512, 1024, 3},
-    {512, 131072, 5}, {512, 524288, 4}, {512, 1048576, 5}, {512, ANY, 4}, {1024, 64, 3},
-    {1024, 256, 2}, {1024, 2048, 3}, {1024, ANY, 5}, {2048, 4, 3}, {2048, 8, 2},
-    {2048, 16, 3}, {2048, 32, 2}, {2048, 256, 3}, {2048, 512, 2}, {2048, 4096, 3},
-    {2048, ANY, 5}, {4096, 32, 2}, {4096, 128, 3}, {4096, 512, 2}, {4096, 4096, 3},
-    {4096, ANY, 5}, {ALL, 2, 3}, {ALL, 8, 2}, {ALL, 16, 3}, {ALL, 512, 2}, {ALL, 4096, 3},
-    {ALL, ANY, 5}};
+    {3, ANY, 6},      {32, ANY, 3},      {64, 1024, 3},    {64, 65536, 5},    {64, ANY, 4},
+    {128, 512, 3},    {128, 65536, 5},   {128, ANY, 4},    {256, 512, 3},     {256, 131072, 5},
+    {256, 524288, 4}, {256, 1048576, 5}, {256, ANY, 4},    {512, 32, 3},      {512, 128, 2},
+    {512, 1024, 3},   {512, 131072, 5},  {512, 524288, 4}, {512, 1048576, 5}, {512, ANY, 4},
+    {1024, 64, 3},    {1024, 256, 2},    {1024, 2048, 3},  {1024, ANY, 5},    {2048, 4, 3},
+    {2048, 8, 2},     {2048, 16, 3},     {2048, 32, 2},    {2048, 256, 3},    {2048, 512, 2},
+    {2048, 4096, 3},  {2048, ANY, 5},    {4096, 32, 2},    {4096, 128, 3},    {4096, 512, 2},
+    {4096, 4096, 3},  {4096, ANY, 5},    {ALL, 2, 3},      {ALL, 8, 2},       {ALL, 16, 3},
+    {ALL, 512, 2},    {ALL, 4096, 3},    {ALL, ANY, 5}};
 static const rule_t R_ALLGATHERV[] = {
-    {3, 2048, 3}, {3, 4096, 5}, {3, 8192, 3}, {3, ANY, 5}, {8, 256, 1}, {8, 4096, 4},
-    {8, 8192, 3}, {8, 16384, 4}, {8, 262144, 2}, {8, ANY, 4}, {16, 1024, 1}, {16, ANY, 2},
-    {32, 128, 1}, {32, 262144, 2}, {32, ANY, 3}, {64, 256, 1}, {64, 8192, 2}, {64, ANY, 3},
-    {128, 256, 1}, {128, 4096, 2}, {128, ANY, 3}, {256, 1024, 2}, {256, 65536, 4},
-    {256, ANY, 3}, {512, 1024, 2}, {512, ANY, 3}, {1024, 512, 2}, {1024, 1024, 1},
-    {1024, 4096, 2}, {1024, 1048576, 4}, {1024, ANY, 3}, {ALL, 4096, 2}, {ALL, ANY, 4}};
-static const rule_t R_GATHER[] = {
-    {4, 2, 3}, {4, 4, 1}, {4, 32768, 2}, {4, 65536, 1}, {4, 131072, 2}, {4, ANY, 3},
-    {8, 1024, 2}, {8, 8192, 1}, {8, 32768, 2}, {8, 262144, 1}, {8, ANY, 3}, {256, ANY, 2},
-    {512, 2048, 2}, {512, 8192, 1}, {512, ANY, 2}, {ALL, ANY, 2}};
+    {3, 2048, 3},   {3, 4096, 5},   {3, 8192, 3},    {3, ANY, 5},     {8, 256, 1},
+    {8, 4096, 4},   {8, 8192, 3},   {8, 16384, 4},   {8, 262144, 2},  {8, ANY, 4},
+    {16, 1024, 1},  {16, ANY, 2},   {32, 128, 1},    {32, 262144, 2}, {32, ANY, 3},
+    {64, 256, 1},   {64, 8192, 2},  {64, ANY, 3},    {128, 256, 1},   {128, 4096, 2},
+    {128, ANY, 3},  {256, 1024, 2}, {256, 65536, 4}, {256, ANY, 3},   {512, 1024, 2},
+    {512, ANY, 3},  {1024, 512, 2}, {1024, 1024, 1}, {1024, 4096, 2}, {1024, 1048576, 4},
+    {1024, ANY, 3}, {ALL, 4096, 2}, {ALL, ANY, 4}};
+static const rule_t R_GATHER[] = {{4, 2, 3},      {4, 4, 1},      {4, 32768, 2}, {4, 65536, 1},
+                                  {4, 131072, 2}, {4, ANY, 3},    {8, 1024, 2},  {8, 8192, 1},
+                                  {8, 32768, 2},  {8, 262144, 1}, {8, ANY, 3},   {256, ANY, 2},
+                                  {512, 2048, 2}, {512, 8192, 1}, {512, ANY, 2}, {ALL, ANY, 2}};
 static const rule_t R_SCATTER[] = {
-    {4, 2, 3}, {4, 131072, 1}, {4, 262144, 3}, {4, ANY, 1}, {8, 2048, 2}, {8, 4096, 1},
-    {8, 8192, 2}, {8, 32768, 1}, {8, 1048576, 3}, {8, ANY, 1}, {16, 16384, 2},
-    {16, 1048576, 3}, {16, ANY, 1}, {32, 16384, 2}, {32, 32768, 1}, {32, ANY, 3},
-    {64, 512, 2}, {64, 8192, 3}, {64, 16384, 2}, {64, ANY, 3}, {ALL, 512, 2}, {ALL, ANY, 3}};
+    {4, 2, 3},      {4, 131072, 1}, {4, 262144, 3},  {4, ANY, 1},  {8, 2048, 2},   {8, 4096, 1},
+    {8, 8192, 2},   {8, 32768, 1},  {8, 1048576, 3}, {8, ANY, 1},  {16, 16384, 2}, {16, 1048576, 3},
+    {16, ANY, 1},   {32, 16384, 2}, {32, 32768, 1},  {32, ANY, 3}, {64, 512, 2},   {64, 8192, 3},
+    {64, 16384, 2}, {64, ANY, 3},   {ALL, 512, 2},   {ALL, ANY, 3}};
 
 /* Open MPI's algorithm numbers per collective, as coll_tuned_<coll>_algorithm counts them. */
 #define MAXALG 10
 typedef struct tuned_coll_s {
     const rule_t *rules;
     size_t nrules;
-    ts_param_id forced;   /* coll_tuned_<coll>_algorithm */
+    ts_param_id forced;      /* coll_tuned_<coll>_algorithm */
     ts_coll_alg alg[MAXALG]; /* index = Open MPI's number; 0 unused */
 } tuned_coll_t;
 
 #define RULES(r) r, sizeof r / sizeof r[0]
 static const tuned_coll_t *tuned_of(int op)
 {
-    static const tuned_coll_t allreduce = {
-        RULES(R_ALLREDUCE), TS_P_MCA_COLL_TUNED_ALLREDUCE_ALG,
-        {0, TS_CALG_LINEAR, TS_CALG_NONOVERLAPPING, TS_CALG_RECURSIVE_DOUBLING, TS_CALG_RING,
-         TS_CALG_SEGMENTED_RING, TS_CALG_RABENSEIFNER}};
-    static const tuned_coll_t bcast = {
-        RULES(R_BCAST), TS_P_MCA_COLL_TUNED_BCAST_ALG,
-        {0, TS_CALG_LINEAR, TS_CALG_CHAIN, TS_CALG_PIPELINE, TS_CALG_SPLIT_BINARY,
-         TS_CALG_BINARY, TS_CALG_BINOMIAL, TS_CALG_KNOMIAL, TS_CALG_SCATTER_ALLGATHER,
-         TS_CALG_SCATTER_ALLGATHER_RING}};
-    static const tuned_coll_t reduce = {
-        RULES(R_REDUCE), TS_P_MCA_COLL_TUNED_REDUCE_ALG,
-        {0, TS_CALG_LINEAR, TS_CALG_CHAIN, TS_CALG_PIPELINE, TS_CALG_BINARY, TS_CALG_BINOMIAL,
-         TS_CALG_IN_ORDER_BINARY, TS_CALG_RABENSEIFNER}};
-    static const tuned_coll_t allgather = {
-        RULES(R_ALLGATHER), TS_P_MCA_COLL_TUNED_ALLGATHER_ALG,
-        {0, TS_CALG_LINEAR, TS_CALG_BRUCK, TS_CALG_RECURSIVE_DOUBLING, TS_CALG_RING,
-         TS_CALG_NEIGHBOR, TS_CALG_TWO_PROC}};
+    static const tuned_coll_t allreduce = {RULES(R_ALLREDUCE),
+                                           TS_P_MCA_COLL_TUNED_ALLREDUCE_ALG,
+                                           {0, TS_CALG_LINEAR, TS_CALG_NONOVERLAPPING,
+                                            TS_CALG_RECURSIVE_DOUBLING, TS_CALG_RING,
+                                            TS_CALG_SEGMENTED_RING, TS_CALG_RABENSEIFNER}};
+    static const tuned_coll_t bcast = {RULES(R_BCAST),
+                                       TS_P_MCA_COLL_TUNED_BCAST_ALG,
+                                       {0, TS_CALG_LINEAR, TS_CALG_CHAIN, TS_CALG_PIPELINE,
+                                        TS_CALG_SPLIT_BINARY, TS_CALG_BINARY, TS_CALG_BINOMIAL,
+                                        TS_CALG_KNOMIAL, TS_CALG_SCATTER_ALLGATHER,
+                                        TS_CALG_SCATTER_ALLGATHER_RING}};
+    static const tuned_coll_t reduce = {RULES(R_REDUCE),
+                                        TS_P_MCA_COLL_TUNED_REDUCE_ALG,
+                                        {0, TS_CALG_LINEAR, TS_CALG_CHAIN, TS_CALG_PIPELINE,
+                                         TS_CALG_BINARY, TS_CALG_BINOMIAL, TS_CALG_IN_ORDER_BINARY,
+                                         TS_CALG_RABENSEIFNER}};
+    static const tuned_coll_t allgather = {RULES(R_ALLGATHER),
+                                           TS_P_MCA_COLL_TUNED_ALLGATHER_ALG,
+                                           {0, TS_CALG_LINEAR, TS_CALG_BRUCK,
+                                            TS_CALG_RECURSIVE_DOUBLING, TS_CALG_RING,
+                                            TS_CALG_NEIGHBOR, TS_CALG_TWO_PROC}};
     static const tuned_coll_t allgatherv = {
-        RULES(R_ALLGATHERV), TS_P_MCA_COLL_TUNED_ALLGATHERV_ALG,
+        RULES(R_ALLGATHERV),
+        TS_P_MCA_COLL_TUNED_ALLGATHERV_ALG,
         {0, TS_CALG_LINEAR, TS_CALG_BRUCK, TS_CALG_RING, TS_CALG_NEIGHBOR, TS_CALG_TWO_PROC}};
-    static const tuned_coll_t alltoall = {
-        RULES(R_ALLTOALL), TS_P_MCA_COLL_TUNED_ALLTOALL_ALG,
-        {0, TS_CALG_LINEAR, TS_CALG_PAIRWISE, TS_CALG_BRUCK, TS_CALG_LINEAR_SYNC,
-         TS_CALG_TWO_PROC}};
-    static const tuned_coll_t alltoallv = {RULES(R_ALLTOALLV), TS_P_MCA_COLL_TUNED_ALLTOALLV_ALG,
+    static const tuned_coll_t alltoall = {RULES(R_ALLTOALL),
+                                          TS_P_MCA_COLL_TUNED_ALLTOALL_ALG,
+                                          {0, TS_CALG_LINEAR, TS_CALG_PAIRWISE, TS_CALG_BRUCK,
+                                           TS_CALG_LINEAR_SYNC, TS_CALG_TWO_PROC}};
+    static const tuned_coll_t alltoallv = {RULES(R_ALLTOALLV),
+                                           TS_P_MCA_COLL_TUNED_ALLTOALLV_ALG,
                                            {0, TS_CALG_LINEAR, TS_CALG_PAIRWISE}};
-    static const tuned_coll_t barrier = {
-        RULES(R_BARRIER), TS_P_MCA_COLL_TUNED_BARRIER_ALG,
-        {0, TS_CALG_LINEAR, TS_CALG_DOUBLE_RING, TS_CALG_RECURSIVE_DOUBLING, TS_CALG_BRUCK,
-         TS_CALG_TWO_PROC, TS_CALG_TREE}};
-    static const tuned_coll_t gather = {
-        RULES(R_GATHER), TS_P_MCA_COLL_TUNED_GATHER_ALG,
-        {0, TS_CALG_LINEAR, TS_CALG_BINOMIAL, TS_CALG_LINEAR_SYNC}};
-    static const tuned_coll_t scatter = {
-        RULES(R_SCATTER), TS_P_MCA_COLL_TUNED_SCATTER_ALG,
-        {0, TS_CALG_LINEAR, TS_CALG_BINOMIAL, TS_CALG_LINEAR_NB}};
+    static const tuned_coll_t barrier = {RULES(R_BARRIER),
+                                         TS_P_MCA_COLL_TUNED_BARRIER_ALG,
+                                         {0, TS_CALG_LINEAR, TS_CALG_DOUBLE_RING,
+                                          TS_CALG_RECURSIVE_DOUBLING, TS_CALG_BRUCK,
+                                          TS_CALG_TWO_PROC, TS_CALG_TREE}};
+    static const tuned_coll_t gather = {RULES(R_GATHER),
+                                        TS_P_MCA_COLL_TUNED_GATHER_ALG,
+                                        {0, TS_CALG_LINEAR, TS_CALG_BINOMIAL, TS_CALG_LINEAR_SYNC}};
+    static const tuned_coll_t scatter = {RULES(R_SCATTER),
+                                         TS_P_MCA_COLL_TUNED_SCATTER_ALG,
+                                         {0, TS_CALG_LINEAR, TS_CALG_BINOMIAL, TS_CALG_LINEAR_NB}};
     static const tuned_coll_t reduce_scatter = {
-        RULES(R_REDUCE_SCATTER), TS_P_MCA_COLL_TUNED_REDUCE_SCATTER_ALG,
-        {0, TS_CALG_NONOVERLAPPING, TS_CALG_RECURSIVE_HALVING, TS_CALG_RING,
-         TS_CALG_BUTTERFLY}};
+        RULES(R_REDUCE_SCATTER),
+        TS_P_MCA_COLL_TUNED_REDUCE_SCATTER_ALG,
+        {0, TS_CALG_NONOVERLAPPING, TS_CALG_RECURSIVE_HALVING, TS_CALG_RING, TS_CALG_BUTTERFLY}};
     switch (op) {
-    case TS_COLL_ALLREDUCE: return &allreduce;
-    case TS_COLL_BCAST: return &bcast;
-    case TS_COLL_REDUCE: return &reduce;
-    case TS_COLL_ALLGATHER: return &allgather;
-    case TS_COLL_ALLGATHERV: return &allgatherv;
-    case TS_COLL_ALLTOALL: return &alltoall;
+    case TS_COLL_ALLREDUCE:
+        return &allreduce;
+    case TS_COLL_BCAST:
+        return &bcast;
+    case TS_COLL_REDUCE:
+        return &reduce;
+    case TS_COLL_ALLGATHER:
+        return &allgather;
+    case TS_COLL_ALLGATHERV:
+        return &allgatherv;
+    case TS_COLL_ALLTOALL:
+        return &alltoall;
     case TS_COLL_ALLTOALLV:
-    case TS_COLL_ALLTOALLW: return &alltoallv;
-    case TS_COLL_BARRIER: return &barrier;
-    case TS_COLL_GATHER: return &gather;
-    case TS_COLL_SCATTER: return &scatter;
+    case TS_COLL_ALLTOALLW:
+        return &alltoallv;
+    case TS_COLL_BARRIER:
+        return &barrier;
+    case TS_COLL_GATHER:
+        return &gather;
+    case TS_COLL_SCATTER:
+        return &scatter;
     case TS_COLL_REDUCE_SCATTER:
-    case TS_COLL_REDUCE_SCATTER_BLOCK: return &reduce_scatter;
-    default: return NULL; /* Gatherv, Scatterv, Scan, Exscan: coll/basic's linear algorithm */
+    case TS_COLL_REDUCE_SCATTER_BLOCK:
+        return &reduce_scatter;
+    default:
+        return NULL; /* Gatherv, Scatterv, Scan, Exscan: coll/basic's linear algorithm */
     }
 }
 
@@ -224,7 +245,7 @@ struct ts_coll_model_s {
     int enabled[TS_CCOMP__COUNT];
     int64_t prio[TS_CCOMP__COUNT];
     int dynamic;
-    int forced[TS_COLL__COUNT];      /* Open MPI's number, 0 = fixed rules */
+    int forced[TS_COLL__COUNT];       /* Open MPI's number, 0 = fixed rules */
     uint64_t segsize[TS_COLL__COUNT]; /* for forced algorithms */
     uint64_t elem;
     int32_t chain_fanout, knomial_radix, sm_radix, net_radix, ucc_radix;
@@ -391,12 +412,20 @@ void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, uint64_t bytes,
     if (best == TS_CCOMP_UCC) {
         switch (op) {
         case TS_COLL_ALLREDUCE:
-        case TS_COLL_BARRIER: out->alg = TS_CALG_KN_RECURSIVE; break;
+        case TS_COLL_BARRIER:
+            out->alg = TS_CALG_KN_RECURSIVE;
+            break;
         case TS_COLL_BCAST:
-        case TS_COLL_REDUCE: out->alg = TS_CALG_KNOMIAL; break;
+        case TS_COLL_REDUCE:
+            out->alg = TS_CALG_KNOMIAL;
+            break;
         case TS_COLL_ALLGATHER:
-        case TS_COLL_ALLGATHERV: out->alg = TS_CALG_RING; break;
-        default: out->alg = TS_CALG_PAIRWISE; break;
+        case TS_COLL_ALLGATHERV:
+            out->alg = TS_CALG_RING;
+            break;
+        default:
+            out->alg = TS_CALG_PAIRWISE;
+            break;
         }
     } else if (best == TS_CCOMP_HCOLL && (op == TS_COLL_ALLTOALL || op == TS_COLL_ALLTOALLV)) {
         out->alg = TS_CALG_PAIRWISE; /* HCOLL's alltoall is point-to-point over UCX */
@@ -431,8 +460,8 @@ void ts_coll_choice_why(const ts_coll_model_t *m, int op, const ts_coll_choice_t
         if (r->comm_lt == ALL)
             snprintf(buf, len, "fixed rule: >= %d ranks, %s-%s", (int)lo_n, a, b);
         else
-            snprintf(buf, len, "fixed rule: %d-%d ranks, %s-%s", (int)lo_n,
-                     (int)r->comm_lt - 1, a, b);
+            snprintf(buf, len, "fixed rule: %d-%d ranks, %s-%s", (int)lo_n, (int)r->comm_lt - 1, a,
+                     b);
     }
 }
 
@@ -591,9 +620,9 @@ static uint64_t block_bytes(uint64_t total, uint64_t elem, int32_t k, int32_t i)
 enum { TREE_STAR, TREE_CHAIN, TREE_BINARY, TREE_BINOMIAL, TREE_KNOMIAL };
 
 typedef struct tree_s {
-    int32_t parent;       /* vrank, -1 at the root */
+    int32_t parent; /* vrank, -1 at the root */
     int32_t nchild;
-    int32_t child[64];    /* vranks, largest subtree first */
+    int32_t child[64]; /* vranks, largest subtree first */
 } tree_t;
 
 /* Node v (a rank relative to the root: v = (rank - root) mod n) of a tree of n ranks. */
@@ -799,8 +828,8 @@ static void tree_gather(build_t *b, const gview_t *g, int kind, int32_t root, ui
 
 /* Linear gather / scatter as coll/basic does them: the root handles one peer at a time in
  * rank order (blocking calls), or all at once (nonblocking variants). */
-static void linear_gather(build_t *b, const gview_t *g, int32_t root, uint64_t block,
-                          int scatter, int all_at_once)
+static void linear_gather(build_t *b, const gview_t *g, int32_t root, uint64_t block, int scatter,
+                          int all_at_once)
 {
     if (g->me != root) {
         if (scatter)
@@ -1808,8 +1837,7 @@ typedef struct hier_s {
 
 /* The leader of rank i's group at a level: the root when it shares the group, else the
  * group's lowest rank. level 0: socket (or NUMA domain) within the node; 1: the node. */
-static int32_t leader_of(const ts_coll_topo_t *t, int32_t root, int level, int32_t i,
-                         int by_numa)
+static int32_t leader_of(const ts_coll_topo_t *t, int32_t root, int level, int32_t i, int by_numa)
 {
     const int32_t *grp = level ? t->node : by_numa ? t->numa : t->socket;
     const int32_t *low = level ? t->low_node : by_numa ? t->low_numa : t->low_socket;
@@ -1818,8 +1846,8 @@ static int32_t leader_of(const ts_coll_topo_t *t, int32_t root, int level, int32
     return low[i];
 }
 
-static int hier_build(const ts_coll_topo_t *t, int32_t me, int32_t root, int two_level,
-                      int by_numa, hier_t *h)
+static int hier_build(const ts_coll_topo_t *t, int32_t me, int32_t root, int two_level, int by_numa,
+                      hier_t *h)
 {
     int32_t n = t->n;
     memset(h, 0, sizeof *h);
@@ -1835,7 +1863,8 @@ static int hier_build(const ts_coll_topo_t *t, int32_t me, int32_t root, int two
     /* Leaders first in each list, so that index 0 is the group's root. */
     l0[n0++] = my_l0;
     for (int32_t j = 0; j < n; j++)
-        if (j != my_l0 && t->node[j] == t->node[me] && leader_of(t, root, lvl0, j, by_numa) == my_l0)
+        if (j != my_l0 && t->node[j] == t->node[me] &&
+            leader_of(t, root, lvl0, j, by_numa) == my_l0)
             l0[n0++] = j;
     for (int32_t i = 0; i < n0; i++)
         if (l0[i] == me)

@@ -32,34 +32,34 @@ typedef enum ts_coll_comp {
 } ts_coll_comp;
 
 /* Algorithms, across all operations (Open MPI's names). */
-#define TS_COLL_ALG_MAP(X)                                                                       \
-    X(NONE, "none")                                                                              \
-    X(LINEAR, "linear")                                                                          \
-    X(NONOVERLAPPING, "nonoverlapping")                                                          \
-    X(RECURSIVE_DOUBLING, "recursive_doubling")                                                  \
-    X(RING, "ring")                                                                              \
-    X(SEGMENTED_RING, "segmented_ring")                                                          \
-    X(RABENSEIFNER, "rabenseifner")                                                              \
-    X(CHAIN, "chain")                                                                            \
-    X(PIPELINE, "pipeline")                                                                      \
-    X(SPLIT_BINARY, "split_binary_tree")                                                         \
-    X(BINARY, "binary_tree")                                                                     \
-    X(BINOMIAL, "binomial")                                                                      \
-    X(KNOMIAL, "knomial")                                                                        \
-    X(SCATTER_ALLGATHER, "scatter_allgather")                                                    \
-    X(SCATTER_ALLGATHER_RING, "scatter_allgather_ring")                                          \
-    X(IN_ORDER_BINARY, "in-order_binary")                                                        \
-    X(BRUCK, "bruck")                                                                            \
-    X(NEIGHBOR, "neighbor")                                                                      \
-    X(TWO_PROC, "two_proc")                                                                      \
-    X(PAIRWISE, "pairwise")                                                                      \
-    X(LINEAR_SYNC, "linear_sync")                                                                \
-    X(LINEAR_NB, "linear_nb")                                                                    \
-    X(DOUBLE_RING, "double_ring")                                                                \
-    X(TREE, "tree")                                                                              \
-    X(RECURSIVE_HALVING, "recursive_halving")                                                    \
-    X(BUTTERFLY, "butterfly")                                                                    \
-    X(HIER, "hierarchical")                                                                      \
+#define TS_COLL_ALG_MAP(X)                                                                         \
+    X(NONE, "none")                                                                                \
+    X(LINEAR, "linear")                                                                            \
+    X(NONOVERLAPPING, "nonoverlapping")                                                            \
+    X(RECURSIVE_DOUBLING, "recursive_doubling")                                                    \
+    X(RING, "ring")                                                                                \
+    X(SEGMENTED_RING, "segmented_ring")                                                            \
+    X(RABENSEIFNER, "rabenseifner")                                                                \
+    X(CHAIN, "chain")                                                                              \
+    X(PIPELINE, "pipeline")                                                                        \
+    X(SPLIT_BINARY, "split_binary_tree")                                                           \
+    X(BINARY, "binary_tree")                                                                       \
+    X(BINOMIAL, "binomial")                                                                        \
+    X(KNOMIAL, "knomial")                                                                          \
+    X(SCATTER_ALLGATHER, "scatter_allgather")                                                      \
+    X(SCATTER_ALLGATHER_RING, "scatter_allgather_ring")                                            \
+    X(IN_ORDER_BINARY, "in-order_binary")                                                          \
+    X(BRUCK, "bruck")                                                                              \
+    X(NEIGHBOR, "neighbor")                                                                        \
+    X(TWO_PROC, "two_proc")                                                                        \
+    X(PAIRWISE, "pairwise")                                                                        \
+    X(LINEAR_SYNC, "linear_sync")                                                                  \
+    X(LINEAR_NB, "linear_nb")                                                                      \
+    X(DOUBLE_RING, "double_ring")                                                                  \
+    X(TREE, "tree")                                                                                \
+    X(RECURSIVE_HALVING, "recursive_halving")                                                      \
+    X(BUTTERFLY, "butterfly")                                                                      \
+    X(HIER, "hierarchical")                                                                        \
     X(KN_RECURSIVE, "knomial_recursive")
 
 typedef enum ts_coll_alg {
@@ -103,9 +103,9 @@ void ts_coll_model_free(ts_coll_model_t *m);
 
 typedef struct ts_coll_choice_s {
     ts_coll_comp comp;
-    ts_coll_alg alg;      /* the top-level algorithm (HIER for HCOLL / HAN) */
-    uint64_t segsize;     /* 0: unsegmented */
-    int16_t rule;         /* tuned's fixed rule that decided (index in op's table), or -1 */
+    ts_coll_alg alg;  /* the top-level algorithm (HIER for HCOLL / HAN) */
+    uint64_t segsize; /* 0: unsegmented */
+    int16_t rule;     /* tuned's fixed rule that decided (index in op's table), or -1 */
 } ts_coll_choice_t;
 
 /* Which component and algorithm serve op (ts_coll_op) on a communicator of n ranks, for the
@@ -136,7 +136,7 @@ typedef enum ts_cstep_kind {
 
 typedef struct ts_cstep_s {
     uint8_t kind;
-    int32_t peer;   /* communicator rank */
+    int32_t peer; /* communicator rank */
     uint64_t bytes;
 } ts_cstep_t;
 

@@ -33,7 +33,7 @@ typedef enum ts_param_type {
 
 /* Special sizes: "auto" and "inf". Real sizes are below both. */
 #define TS_SIZE_AUTO UINT64_MAX
-#define TS_SIZE_INF (UINT64_MAX - 1)
+#define TS_SIZE_INF  (UINT64_MAX - 1)
 
 /* UCX transports (bits of ts_params_tls). */
 typedef enum ts_tl {
@@ -95,7 +95,7 @@ int ts_params_bool(const ts_params_t *p, ts_param_id id);
 /* ENUM: the chosen word as the table spells it; any other type: the text as set (or the
  * default's text). Owned by p: valid until the parameter is set again or p is freed. */
 const char *ts_params_str(const ts_params_t *p, ts_param_id id);
-unsigned ts_params_tls(const ts_params_t *p);                     /* ts_tl bits */
+unsigned ts_params_tls(const ts_params_t *p); /* ts_tl bits */
 /* The model file applied last (--model FILE) and the platform it was made for; "" when
  * none. ts_model_apply_file records them with ts_params_note_model (texts copied, truncated
  * to 255 / 63 characters), so that a replay can refuse a model made for another platform. */
@@ -113,23 +113,23 @@ enum {
 #undef TS__PARAM_TYPE
 };
 /* Compile-time check that parameter ID (a table id without TS_P_) has type TYPE. */
-#define TS__PARAM_CHECK(id, type)                                                          \
-    ((void)sizeof(struct {                                                                 \
-        _Static_assert((int)TS_PT_OF_##id == (int)TS_PT_##type,                            \
-                       "parameter " #id " is not " #type);                                 \
-        int ts__unused;                                                                    \
+#define TS__PARAM_CHECK(id, type)                                                                  \
+    ((void)sizeof(struct {                                                                         \
+        _Static_assert((int)TS_PT_OF_##id == (int)TS_PT_##type,                                    \
+                       "parameter " #id " is not " #type);                                         \
+        int ts__unused;                                                                            \
     }))
 /* Typed reads by table id, e.g. TS_PARAM_SIZE2(p, UCX_RNDV_THRESH, 1): a wrong type does not
  * compile. */
 #define TS_PARAM_SIZE(p, id) (TS__PARAM_CHECK(id, SIZE), ts_params_size((p), TS_P_##id, 0))
-#define TS_PARAM_SIZE2(p, id, inter)                                                       \
+#define TS_PARAM_SIZE2(p, id, inter)                                                               \
     (TS__PARAM_CHECK(id, SIZE2), ts_params_size((p), TS_P_##id, (inter)))
 #define TS_PARAM_SECONDS(p, id) (TS__PARAM_CHECK(id, TIME), ts_params_seconds((p), TS_P_##id))
-#define TS_PARAM_BW(p, id) (TS__PARAM_CHECK(id, BW), ts_params_bw((p), TS_P_##id))
-#define TS_PARAM_INT(p, id) (TS__PARAM_CHECK(id, INT), ts_params_int((p), TS_P_##id))
-#define TS_PARAM_DOUBLE(p, id) (TS__PARAM_CHECK(id, DOUBLE), ts_params_double((p), TS_P_##id))
-#define TS_PARAM_BOOL(p, id) (TS__PARAM_CHECK(id, BOOL), ts_params_bool((p), TS_P_##id))
-#define TS_PARAM_ENUM(p, id) (TS__PARAM_CHECK(id, ENUM), ts_params_str((p), TS_P_##id))
+#define TS_PARAM_BW(p, id)      (TS__PARAM_CHECK(id, BW), ts_params_bw((p), TS_P_##id))
+#define TS_PARAM_INT(p, id)     (TS__PARAM_CHECK(id, INT), ts_params_int((p), TS_P_##id))
+#define TS_PARAM_DOUBLE(p, id)  (TS__PARAM_CHECK(id, DOUBLE), ts_params_double((p), TS_P_##id))
+#define TS_PARAM_BOOL(p, id)    (TS__PARAM_CHECK(id, BOOL), ts_params_bool((p), TS_P_##id))
+#define TS_PARAM_ENUM(p, id)    (TS__PARAM_CHECK(id, ENUM), ts_params_str((p), TS_P_##id))
 
 /* Write the settings that differ from the defaults as "KEY=VALUE" lines, in table order,
  * VALUE as the user wrote it (for reports; identical sets print identically). A parameter set

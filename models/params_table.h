@@ -16,290 +16,310 @@
 #ifndef TS_PARAMS_TABLE_H
 #define TS_PARAMS_TABLE_H
 
-#define TS_PARAM_TABLE(X)                                                                         \
-    /* ---- UCX environment variables (mpirun -x) ---------------------------------------- */  \
-    X(UCX_TLS, "UCX_TLS", TLS, "all", "", "reference/ucx-protocols.md, Transports",              \
-      "transports UCX may use: all, self, sm|shm (posix,sysv,xpmem,knem,cma), mm "              \
-      "(posix,sysv,xpmem), rc, ud, dc, tcp, or single transports; ^ excludes")                  \
-    X(UCX_RNDV_THRESH, "UCX_RNDV_THRESH", SIZE2, "auto", "bytes",                                \
-      "reference/ucx-protocols.md, Thresholds", "eager -> rendezvous switch; one size or "      \
-      "intra:SIZE,inter:SIZE (on-host / off-host peers)")                                       \
-    X(UCX_ZCOPY_THRESH, "UCX_ZCOPY_THRESH", SIZE, "auto", "bytes",                               \
-      "reference/ucx-protocols.md, Thresholds", "bcopy -> zcopy switch")                        \
-    X(UCX_BCOPY_THRESH, "UCX_BCOPY_THRESH", SIZE, "auto", "bytes",                               \
-      "reference/ucx-protocols.md, Thresholds", "short -> bcopy switch")                        \
-    X(UCX_RNDV_SEND_NBR_THRESH, "UCX_RNDV_SEND_NBR_THRESH", SIZE, "256kb", "bytes",              \
-      "reference/ucx-protocols.md, Thresholds",                                                  \
-      "rendezvous threshold of blocking sends (MPI_Send) while UCX_RNDV_THRESH is auto")        \
-    X(UCX_RNDV_SCHEME, "UCX_RNDV_SCHEME", ENUM, "auto", "",                                      \
-      "reference/ucx-protocols.md, Thresholds",                                                  \
-      "rendezvous data path {auto|get_zcopy|put_zcopy|rkey_ptr|am}")                            \
-    X(UCX_BCOPY_BW, "UCX_BCOPY_BW", BW, "7000MB/s", "bytes/s",                                   \
-      "reference/ucx-protocols.md, Thresholds (auto = 7,000 MB/s)",                              \
-      "copy bandwidth UCX assumes when estimating protocol costs")                              \
-    X(UCX_RNDV_PERF_DIFF, "UCX_RNDV_PERF_DIFF", DOUBLE, "1", "%",                                \
-      "reference/ucx-protocols.md, Auto thresholds", "margin (percent) rendezvous must win by") \
-    X(UCX_MAX_EAGER_LANES, "UCX_MAX_EAGER_LANES", INT, "1", "lanes",                             \
-      "reference/ucx-protocols.md, Thresholds", "rails used by eager protocols")                \
-    X(UCX_MAX_RNDV_LANES, "UCX_MAX_RNDV_LANES", INT, "2", "lanes",                               \
-      "reference/ucx-protocols.md, Thresholds", "rails used by rendezvous")                     \
-    X(UCX_NET_DEVICES, "UCX_NET_DEVICES", STRING, "all", "",                                     \
-      "reference/simplefoam-motorbike-72.md (runs pass mlx5_2:1)",                               \
-      "network devices; the modelled node has one RDMA NIC, so this has no effect")             \
-    /* ---- Open MPI MCA parameters (mpirun --mca) --------------------------------------- */  \
-    X(MCA_PML, "pml", ENUM, "ucx", "", "reference/bm-optimized3.36.md (Open MPI + UCX)",         \
-      "point-to-point layer {ucx|ob1}")                                                         \
-    X(MCA_COLL_HCOLL_ENABLE, "coll_hcoll_enable", BOOL, "1", "",                                 \
-      "reference/openmpi-collectives.md, Components", "use HCOLL hierarchical collectives")    \
-    X(MCA_COLL_UCC_ENABLE, "coll_ucc_enable", BOOL, "0", "",                                     \
-      "reference/openmpi-collectives.md, Components", "use UCC collectives")                   \
-    X(MCA_PML_UCX_TLS, "pml_ucx_tls", STRING, "any", "", "reference/ucx-protocols.md",           \
-      "transports the UCX pml may select (recorded)")                                           \
-    X(MCA_PML_UCX_DEVICES, "pml_ucx_devices", STRING, "any", "", "reference/ucx-protocols.md",   \
-      "devices the UCX pml may select (recorded)")                                              \
-    X(MCA_BTL, "btl", STRING, "all", "", "Open MPI 4.1 default (every BTL)",                     \
-      "byte transfer layers for ob1 and one-sided (recorded; the UCX pml does not use them)")    \
-    X(MCA_OSC, "osc", STRING, "all", "", "Open MPI 4.1 default",                                \
-      "one-sided component (recorded; traces replay no RMA)")                                   \
-    X(UCX_LOG_LEVEL, "UCX_LOG_LEVEL", STRING, "warn", "", "UCX default",                         \
-      "UCX's logging (recorded; no effect on the models)")                                      \
-    X(MCA_MPI_YIELD_WHEN_IDLE, "mpi_yield_when_idle", BOOL, "0", "",                             \
-      "reference/simplefoam-motorbike-72.md (used when oversubscribed)",                         \
-      "yield the core while waiting (recorded)")                                                \
-    /* ---- ob1 pml over the vader / tcp BTLs (--mca pml ob1) ---------------------------- */ \
-    X(MCA_BTL_VADER_EAGER_LIMIT, "btl_vader_eager_limit", SIZE, "4096b", "bytes",               \
-      "Open MPI 4.1 default (ompi_info --param btl vader)",                                      \
-      "largest vader fragment sent eagerly, ob1's match header included")                       \
-    X(MCA_BTL_VADER_SINGLE_COPY_MECHANISM, "btl_vader_single_copy_mechanism", ENUM, "cma", "",  \
-      "Open MPI 4.1 default on Linux without xpmem (Debian's build)",                            \
-      "how vader moves rendezvous data {cma|xpmem|knem|none}; none: copy-in/copy-out fragments") \
-    X(MCA_BTL_VADER_MAX_SEND_SIZE, "btl_vader_max_send_size", SIZE, "32kb", "bytes",            \
-      "Open MPI 4.1 default", "fragment size of large messages when there is no single copy")  \
-    X(MCA_BTL_TCP_EAGER_LIMIT, "btl_tcp_eager_limit", SIZE, "64kb", "bytes",                    \
-      "Open MPI 4.1 default", "largest tcp BTL fragment sent eagerly, header included")         \
-    X(MCA_BTL_TCP_MAX_SEND_SIZE, "btl_tcp_max_send_size", SIZE, "128kb", "bytes",               \
-      "Open MPI 4.1 default", "fragment size of large messages over the tcp BTL")              \
-    X(OB1_MATCH_HEADER, "model.ob1.match_header", SIZE, "16b", "bytes",                         \
-      "Open MPI 4.1 pml/ob1 match header (16 B)", "bytes of each eager fragment ob1's header takes") \
-    X(OB1_OVERHEAD, "model.ob1.overhead", TIME, "150ns", "s",                                   \
-      "assumed: ob1's send + match path; calibrated by tunesim-probe with --mca pml ob1",         \
-      "software overhead of one ob1 message (each side)")                                       \
-    X(VADER_LATENCY, "model.vader.latency", TIME, "0.4us", "s",                                 \
-      "assumed (a little above model.shm.latency: ob1 adds its matching); calibrated by "        \
-      "tunesim-probe with --mca pml ob1", "one-way latency of a vader fragment (same NUMA)")    \
-    X(VADER_BANDWIDTH, "model.vader.bandwidth", BW, "12179MB/s", "bytes/s",                     \
-      "assumed equal to model.shm.bandwidth (both memcpy through shared memory); calibrated by " \
-      "tunesim-probe with --mca pml ob1", "copy bandwidth of vader's copy-in / copy-out")      \
-    X(VADER_CMA_OVERHEAD, "model.vader.cma_overhead", TIME, "1us", "s",                         \
+#define TS_PARAM_TABLE(X)                                                                          \
+    /* ---- UCX environment variables (mpirun -x) ---------------------------------------- */      \
+    X(UCX_TLS, "UCX_TLS", TLS, "all", "", "reference/ucx-protocols.md, Transports",                \
+      "transports UCX may use: all, self, sm|shm (posix,sysv,xpmem,knem,cma), mm "                 \
+      "(posix,sysv,xpmem), rc, ud, dc, tcp, or single transports; ^ excludes")                     \
+    X(UCX_RNDV_THRESH, "UCX_RNDV_THRESH", SIZE2, "auto", "bytes",                                  \
+      "reference/ucx-protocols.md, Thresholds",                                                    \
+      "eager -> rendezvous switch; one size or "                                                   \
+      "intra:SIZE,inter:SIZE (on-host / off-host peers)")                                          \
+    X(UCX_ZCOPY_THRESH, "UCX_ZCOPY_THRESH", SIZE, "auto", "bytes",                                 \
+      "reference/ucx-protocols.md, Thresholds", "bcopy -> zcopy switch")                           \
+    X(UCX_BCOPY_THRESH, "UCX_BCOPY_THRESH", SIZE, "auto", "bytes",                                 \
+      "reference/ucx-protocols.md, Thresholds", "short -> bcopy switch")                           \
+    X(UCX_RNDV_SEND_NBR_THRESH, "UCX_RNDV_SEND_NBR_THRESH", SIZE, "256kb", "bytes",                \
+      "reference/ucx-protocols.md, Thresholds",                                                    \
+      "rendezvous threshold of blocking sends (MPI_Send) while UCX_RNDV_THRESH is auto")           \
+    X(UCX_RNDV_SCHEME, "UCX_RNDV_SCHEME", ENUM, "auto", "",                                        \
+      "reference/ucx-protocols.md, Thresholds",                                                    \
+      "rendezvous data path {auto|get_zcopy|put_zcopy|rkey_ptr|am}")                               \
+    X(UCX_BCOPY_BW, "UCX_BCOPY_BW", BW, "7000MB/s", "bytes/s",                                     \
+      "reference/ucx-protocols.md, Thresholds (auto = 7,000 MB/s)",                                \
+      "copy bandwidth UCX assumes when estimating protocol costs")                                 \
+    X(UCX_RNDV_PERF_DIFF, "UCX_RNDV_PERF_DIFF", DOUBLE, "1", "%",                                  \
+      "reference/ucx-protocols.md, Auto thresholds", "margin (percent) rendezvous must win by")    \
+    X(UCX_MAX_EAGER_LANES, "UCX_MAX_EAGER_LANES", INT, "1", "lanes",                               \
+      "reference/ucx-protocols.md, Thresholds", "rails used by eager protocols")                   \
+    X(UCX_MAX_RNDV_LANES, "UCX_MAX_RNDV_LANES", INT, "2", "lanes",                                 \
+      "reference/ucx-protocols.md, Thresholds", "rails used by rendezvous")                        \
+    X(UCX_NET_DEVICES, "UCX_NET_DEVICES", STRING, "all", "",                                       \
+      "reference/simplefoam-motorbike-72.md (runs pass mlx5_2:1)",                                 \
+      "network devices; the modelled node has one RDMA NIC, so this has no effect")                \
+    /* ---- Open MPI MCA parameters (mpirun --mca) --------------------------------------- */      \
+    X(MCA_PML, "pml", ENUM, "ucx", "", "reference/bm-optimized3.36.md (Open MPI + UCX)",           \
+      "point-to-point layer {ucx|ob1}")                                                            \
+    X(MCA_COLL_HCOLL_ENABLE, "coll_hcoll_enable", BOOL, "1", "",                                   \
+      "reference/openmpi-collectives.md, Components", "use HCOLL hierarchical collectives")        \
+    X(MCA_COLL_UCC_ENABLE, "coll_ucc_enable", BOOL, "0", "",                                       \
+      "reference/openmpi-collectives.md, Components", "use UCC collectives")                       \
+    X(MCA_PML_UCX_TLS, "pml_ucx_tls", STRING, "any", "", "reference/ucx-protocols.md",             \
+      "transports the UCX pml may select (recorded)")                                              \
+    X(MCA_PML_UCX_DEVICES, "pml_ucx_devices", STRING, "any", "", "reference/ucx-protocols.md",     \
+      "devices the UCX pml may select (recorded)")                                                 \
+    X(MCA_BTL, "btl", STRING, "all", "", "Open MPI 4.1 default (every BTL)",                       \
+      "byte transfer layers for ob1 and one-sided (recorded; the UCX pml does not use them)")      \
+    X(MCA_OSC, "osc", STRING, "all", "", "Open MPI 4.1 default",                                   \
+      "one-sided component (recorded; traces replay no RMA)")                                      \
+    X(UCX_LOG_LEVEL, "UCX_LOG_LEVEL", STRING, "warn", "", "UCX default",                           \
+      "UCX's logging (recorded; no effect on the models)")                                         \
+    X(MCA_MPI_YIELD_WHEN_IDLE, "mpi_yield_when_idle", BOOL, "0", "",                               \
+      "reference/simplefoam-motorbike-72.md (used when oversubscribed)",                           \
+      "yield the core while waiting (recorded)")                                                   \
+    /* ---- ob1 pml over the vader / tcp BTLs (--mca pml ob1) ---------------------------- */      \
+    X(MCA_BTL_VADER_EAGER_LIMIT, "btl_vader_eager_limit", SIZE, "4096b", "bytes",                  \
+      "Open MPI 4.1 default (ompi_info --param btl vader)",                                        \
+      "largest vader fragment sent eagerly, ob1's match header included")                          \
+    X(MCA_BTL_VADER_SINGLE_COPY_MECHANISM, "btl_vader_single_copy_mechanism", ENUM, "cma", "",     \
+      "Open MPI 4.1 default on Linux without xpmem (Debian's build)",                              \
+      "how vader moves rendezvous data {cma|xpmem|knem|none}; none: copy-in/copy-out fragments")   \
+    X(MCA_BTL_VADER_MAX_SEND_SIZE, "btl_vader_max_send_size", SIZE, "32kb", "bytes",               \
+      "Open MPI 4.1 default", "fragment size of large messages when there is no single copy")      \
+    X(MCA_BTL_TCP_EAGER_LIMIT, "btl_tcp_eager_limit", SIZE, "64kb", "bytes",                       \
+      "Open MPI 4.1 default", "largest tcp BTL fragment sent eagerly, header included")            \
+    X(MCA_BTL_TCP_MAX_SEND_SIZE, "btl_tcp_max_send_size", SIZE, "128kb", "bytes",                  \
+      "Open MPI 4.1 default", "fragment size of large messages over the tcp BTL")                  \
+    X(OB1_MATCH_HEADER, "model.ob1.match_header", SIZE, "16b", "bytes",                            \
+      "Open MPI 4.1 pml/ob1 match header (16 B)",                                                  \
+      "bytes of each eager fragment ob1's header takes")                                           \
+    X(OB1_OVERHEAD, "model.ob1.overhead", TIME, "150ns", "s",                                      \
+      "assumed: ob1's send + match path; calibrated by tunesim-probe with --mca pml ob1",          \
+      "software overhead of one ob1 message (each side)")                                          \
+    X(VADER_LATENCY, "model.vader.latency", TIME, "0.4us", "s",                                    \
+      "assumed (a little above model.shm.latency: ob1 adds its matching); calibrated by "          \
+      "tunesim-probe with --mca pml ob1",                                                          \
+      "one-way latency of a vader fragment (same NUMA)")                                           \
+    X(VADER_BANDWIDTH, "model.vader.bandwidth", BW, "12179MB/s", "bytes/s",                        \
+      "assumed equal to model.shm.bandwidth (both memcpy through shared memory); calibrated by "   \
+      "tunesim-probe with --mca pml ob1",                                                          \
+      "copy bandwidth of vader's copy-in / copy-out")                                              \
+    X(VADER_CMA_OVERHEAD, "model.vader.cma_overhead", TIME, "1us", "s",                            \
       "assumed: one process_vm_readv system call; calibrated by tunesim-probe with --mca pml ob1", \
-      "fixed cost of one CMA single-copy read")                                                 \
-    X(VADER_CMA_BANDWIDTH, "model.vader.cma_bandwidth", BW, "9000MB/s", "bytes/s",              \
-      "assumed: a kernel copy across address spaces, below memcpy; calibrated by tunesim-probe " \
-      "with --mca pml ob1", "bandwidth of the CMA single-copy read")                             \
-    X(TCP_BTL_LATENCY, "model.tcp_btl.latency", TIME, "15us", "s",                              \
-      "assumed equal to model.tcp.latency (same kernel sockets); calibrated by tunesim-probe "   \
-      "with --mca pml ob1 --mca btl self,tcp", "one-way latency of the tcp BTL")              \
-    X(TCP_BTL_BANDWIDTH, "model.tcp_btl.bandwidth", BW, "5000MB/s", "bytes/s",                  \
-      "assumed equal to model.tcp.bandwidth; calibrated by tunesim-probe with --mca pml ob1 "   \
-      "--mca btl self,tcp", "bandwidth of the tcp BTL")                                          \
-    /* ---- UCX protocol cost constants --------------------------------------------------- */ \
-    X(UCX_OVH_SINGLE, "model.ucx.overhead_single", TIME, "5ns", "s",                             \
-      "reference/ucx-protocols.md, Constants", "per-message overhead, single-fragment")         \
-    X(UCX_OVH_MULTI, "model.ucx.overhead_multi", TIME, "10ns", "s",                              \
-      "reference/ucx-protocols.md, Constants", "per-fragment overhead, multi-fragment")         \
-    X(UCX_OVH_RTS, "model.ucx.overhead_rts", TIME, "275ns", "s",                                 \
-      "reference/ucx-protocols.md, Constants", "rendezvous RTS handling")                       \
-    X(UCX_OVH_RTR, "model.ucx.overhead_rtr", TIME, "40ns", "s",                                  \
-      "reference/ucx-protocols.md, Constants", "rendezvous RTR handling")                       \
-    X(UCX_OVH_SW, "model.ucx.overhead_sw", TIME, "40ns", "s",                                    \
-      "reference/ucx-protocols.md, Constants", "software (am) protocol handling")               \
-    /* ---- progress and per-call software costs ------------------------------------------ */ \
-    X(MPI_PROGRESS, "model.mpi.progress", ENUM, "calls", "",                                     \
-      "Open MPI ompi/mca/pml/ucx/pml_ucx.c (UCX is progressed from opal_progress, i.e. inside "  \
-      "MPI calls; UCX starts no progress thread by default)",                                    \
-      "when rendezvous steps run {calls|async}: calls = only while the rank that must act is "   \
-      "inside an MPI call (RTS at the receiver, RTR at the sender); async = at once")            \
-    X(UCX_SEND_CALL, "model.ucx.send_call", TIME, "0.04us", "s",                                 \
-      "tunesim-probe --percall, median of 18 values (6 runs, 8 and 64 B; 0.03-0.24 us), Open "   \
-      "MPI 4.1 + UCX 1.13 on this project's machine: platforms/calibrations/probe-localhost/"    \
-      "percall-ucx.txt",                                                                         \
-      "CPU of one MPI_Isend / MPI_Send through pml_ucx and ucp_tag_send_nbx, besides the "       \
-      "transport's own work")                                                                    \
-    X(UCX_RECV_CALL, "model.ucx.recv_call", TIME, "0.3us", "s",                                  \
-      "tunesim-probe --percall, median of 18 values: MPI_Irecv post (0.014 us) + completion of " \
-      "an arrived 8-64 B message in MPI_Waitall (0.16-0.41 us): platforms/calibrations/"         \
-      "probe-localhost/percall-ucx.txt",                                                         \
-      "CPU of posting and completing one receive through pml_ucx")                              \
-    X(UCX_RNDV_OVERHEAD, "model.ucx.rndv_overhead", TIME, "0.67us", "s",                         \
-      "tunesim-probe ping-pong with UCX_RNDV_THRESH=1kb over active messages (UCX_TLS=self,"     \
-      "sysv,posix: no kernel call) beside the all-eager run, fitted by tunesim calibrate: "      \
-      "0.670 +- 0.023 us, 9 points, Open MPI 4.1 + UCX 1.13 on this project's machine "          \
-      "(platforms/calibrations/README.md, probe-localhost/rndv-*.txt)",                         \
-      "software cost of one rendezvous handshake beyond what UCX's own estimate counts (RTS "    \
-      "275 ns, RTR 40 ns): the request, packing and handling the RTS and the ATS, the remote "   \
-      "key's unpack and cache lookups; UCX's protocol choice does not see it, the message "      \
-      "pays it")                                                                                 \
-    X(CMA_OVERHEAD, "model.cma.overhead", TIME, "1.7us", "s",                                    \
-      "the same fit on the cma run (UCX_RNDV_THRESH=1kb, get_zcopy over cma): 1.70 +- 0.04 us, " \
-      "8 points (probe-localhost/rndv-cma-1kb.txt)",                                             \
-      "the process_vm_readv / process_vm_writev system call of one cma rendezvous (on-host, "    \
-      "without xpmem); UCX's estimate does not see it")                                          \
-    X(RC_WQE_OVERHEAD, "model.rc.wqe_overhead", TIME, "40ns", "s",                               \
-      "UCX src/uct/ib/mlx5/rc/rc_mlx5_common.h (UCT_RC_MLX5_IFACE_OVERHEAD 40e-9)",              \
-      "CPU per work request posted or completed on rc_mlx5 / dc_mlx5 (each side, per fragment)") \
-    X(UD_WQE_OVERHEAD, "model.ud.wqe_overhead", TIME, "80ns", "s",                               \
-      "UCX src/uct/ib/mlx5/ud/ud_mlx5.c (UCT_UD_MLX5_IFACE_OVERHEAD 80e-9: software "            \
-      "reliability, PSNs, acknowledgements)",                                                    \
-      "CPU per datagram posted or received on ud_mlx5 (each side, per fragment)")               \
-    X(UD_EXTRA_LATENCY, "model.ud.extra_latency", TIME, "30ns", "s",                             \
-      "UCX src/uct/ib/ud/base/ud_iface.c (latency += 30e-9: UD lacks scatter to CQE)",           \
-      "latency UD adds to rc's one-way latency")                                                \
-    X(UD_SEG_SIZE, "model.ud.seg_size", SIZE, "4096b", "bytes",                                  \
-      "UCX src/uct/ib/ud/base/ud_iface.c (segment = min(path MTU, UCX_IB_SEG_SIZE)); RoCE's "   \
-      "largest path MTU is 4096 B", "largest UD datagram payload (bcopy / am fragment)")         \
-    /* ---- network transports (off-host) ------------------------------------------------- */ \
-    X(NET_LATENCY, "model.net.latency", TIME, "1.66us", "s",                                     \
-      "reference/bm-optimized3.36.md (IMB PingPong 0 B, same leaf)",                             \
-      "end-to-end MPI latency between nodes under one leaf switch")                             \
-    X(NET_SPINE_LATENCY, "model.net.spine_latency", TIME, "3.03us", "s",                         \
-      "reference/bm-optimized3.36.md (IMB PingPong 0 B, across spine)",                          \
-      "end-to-end MPI latency between nodes under different leaves")                            \
-    X(NET_BW, "model.net.bandwidth", BW, "12254MB/s", "bytes/s",                                 \
+      "fixed cost of one CMA single-copy read")                                                    \
+    X(VADER_CMA_BANDWIDTH, "model.vader.cma_bandwidth", BW, "9000MB/s", "bytes/s",                 \
+      "assumed: a kernel copy across address spaces, below memcpy; calibrated by tunesim-probe "   \
+      "with --mca pml ob1",                                                                        \
+      "bandwidth of the CMA single-copy read")                                                     \
+    X(TCP_BTL_LATENCY, "model.tcp_btl.latency", TIME, "15us", "s",                                 \
+      "assumed equal to model.tcp.latency (same kernel sockets); calibrated by tunesim-probe "     \
+      "with --mca pml ob1 --mca btl self,tcp",                                                     \
+      "one-way latency of the tcp BTL")                                                            \
+    X(TCP_BTL_BANDWIDTH, "model.tcp_btl.bandwidth", BW, "5000MB/s", "bytes/s",                     \
+      "assumed equal to model.tcp.bandwidth; calibrated by tunesim-probe with --mca pml ob1 "      \
+      "--mca btl self,tcp",                                                                        \
+      "bandwidth of the tcp BTL")                                                                  \
+    /* ---- UCX protocol cost constants --------------------------------------------------- */     \
+    X(UCX_OVH_SINGLE, "model.ucx.overhead_single", TIME, "5ns", "s",                               \
+      "reference/ucx-protocols.md, Constants", "per-message overhead, single-fragment")            \
+    X(UCX_OVH_MULTI, "model.ucx.overhead_multi", TIME, "10ns", "s",                                \
+      "reference/ucx-protocols.md, Constants", "per-fragment overhead, multi-fragment")            \
+    X(UCX_OVH_RTS, "model.ucx.overhead_rts", TIME, "275ns", "s",                                   \
+      "reference/ucx-protocols.md, Constants", "rendezvous RTS handling")                          \
+    X(UCX_OVH_RTR, "model.ucx.overhead_rtr", TIME, "40ns", "s",                                    \
+      "reference/ucx-protocols.md, Constants", "rendezvous RTR handling")                          \
+    X(UCX_OVH_SW, "model.ucx.overhead_sw", TIME, "40ns", "s",                                      \
+      "reference/ucx-protocols.md, Constants", "software (am) protocol handling")                  \
+    /* ---- progress and per-call software costs ------------------------------------------ */     \
+    X(MPI_PROGRESS, "model.mpi.progress", ENUM, "calls", "",                                       \
+      "Open MPI ompi/mca/pml/ucx/pml_ucx.c (UCX is progressed from opal_progress, i.e. inside "    \
+      "MPI calls; UCX starts no progress thread by default)",                                      \
+      "when rendezvous steps run {calls|async}: calls = only while the rank that must act is "     \
+      "inside an MPI call (RTS at the receiver, RTR at the sender); async = at once")              \
+    X(UCX_SEND_CALL, "model.ucx.send_call", TIME, "0.04us", "s",                                   \
+      "tunesim-probe --percall, median of 18 values (6 runs, 8 and 64 B; 0.03-0.24 us), Open "     \
+      "MPI 4.1 + UCX 1.13 on this project's machine: platforms/calibrations/probe-localhost/"      \
+      "percall-ucx.txt",                                                                           \
+      "CPU of one MPI_Isend / MPI_Send through pml_ucx and ucp_tag_send_nbx, besides the "         \
+      "transport's own work")                                                                      \
+    X(UCX_RECV_CALL, "model.ucx.recv_call", TIME, "0.3us", "s",                                    \
+      "tunesim-probe --percall, median of 18 values: MPI_Irecv post (0.014 us) + completion of "   \
+      "an arrived 8-64 B message in MPI_Waitall (0.16-0.41 us): platforms/calibrations/"           \
+      "probe-localhost/percall-ucx.txt",                                                           \
+      "CPU of posting and completing one receive through pml_ucx")                                 \
+    X(UCX_RNDV_OVERHEAD, "model.ucx.rndv_overhead", TIME, "0.67us", "s",                           \
+      "tunesim-probe ping-pong with UCX_RNDV_THRESH=1kb over active messages (UCX_TLS=self,"       \
+      "sysv,posix: no kernel call) beside the all-eager run, fitted by tunesim calibrate: "        \
+      "0.670 +- 0.023 us, 9 points, Open MPI 4.1 + UCX 1.13 on this project's machine "            \
+      "(platforms/calibrations/README.md, probe-localhost/rndv-*.txt)",                            \
+      "software cost of one rendezvous handshake beyond what UCX's own estimate counts (RTS "      \
+      "275 ns, RTR 40 ns): the request, packing and handling the RTS and the ATS, the remote "     \
+      "key's unpack and cache lookups; UCX's protocol choice does not see it, the message "        \
+      "pays it")                                                                                   \
+    X(CMA_OVERHEAD, "model.cma.overhead", TIME, "1.7us", "s",                                      \
+      "the same fit on the cma run (UCX_RNDV_THRESH=1kb, get_zcopy over cma): 1.70 +- 0.04 us, "   \
+      "8 points (probe-localhost/rndv-cma-1kb.txt)",                                               \
+      "the process_vm_readv / process_vm_writev system call of one cma rendezvous (on-host, "      \
+      "without xpmem); UCX's estimate does not see it")                                            \
+    X(RC_WQE_OVERHEAD, "model.rc.wqe_overhead", TIME, "40ns", "s",                                 \
+      "UCX src/uct/ib/mlx5/rc/rc_mlx5_common.h (UCT_RC_MLX5_IFACE_OVERHEAD 40e-9)",                \
+      "CPU per work request posted or completed on rc_mlx5 / dc_mlx5 (each side, per fragment)")   \
+    X(UD_WQE_OVERHEAD, "model.ud.wqe_overhead", TIME, "80ns", "s",                                 \
+      "UCX src/uct/ib/mlx5/ud/ud_mlx5.c (UCT_UD_MLX5_IFACE_OVERHEAD 80e-9: software "              \
+      "reliability, PSNs, acknowledgements)",                                                      \
+      "CPU per datagram posted or received on ud_mlx5 (each side, per fragment)")                  \
+    X(UD_EXTRA_LATENCY, "model.ud.extra_latency", TIME, "30ns", "s",                               \
+      "UCX src/uct/ib/ud/base/ud_iface.c (latency += 30e-9: UD lacks scatter to CQE)",             \
+      "latency UD adds to rc's one-way latency")                                                   \
+    X(UD_SEG_SIZE, "model.ud.seg_size", SIZE, "4096b", "bytes",                                    \
+      "UCX src/uct/ib/ud/base/ud_iface.c (segment = min(path MTU, UCX_IB_SEG_SIZE)); RoCE's "      \
+      "largest path MTU is 4096 B",                                                                \
+      "largest UD datagram payload (bcopy / am fragment)")                                         \
+    /* ---- network transports (off-host) ------------------------------------------------- */     \
+    X(NET_LATENCY, "model.net.latency", TIME, "1.66us", "s",                                       \
+      "reference/bm-optimized3.36.md (IMB PingPong 0 B, same leaf)",                               \
+      "end-to-end MPI latency between nodes under one leaf switch")                                \
+    X(NET_SPINE_LATENCY, "model.net.spine_latency", TIME, "3.03us", "s",                           \
+      "reference/bm-optimized3.36.md (IMB PingPong 0 B, across spine)",                            \
+      "end-to-end MPI latency between nodes under different leaves")                               \
+    X(NET_BW, "model.net.bandwidth", BW, "12254MB/s", "bytes/s",                                   \
       "reference/microbench/osu_bw_2node.txt (256 MiB)", "NIC bandwidth per node (100 Gbps RoCE)") \
-    X(NET_NODES_PER_LEAF, "model.net.nodes_per_leaf", INT, "16", "nodes",                         \
-      "assumed: leaf radix not published; reference runs use 2-4 nodes under one leaf",          \
-      "nodes under one leaf switch")                                                            \
-    X(RC_MAX_SHORT, "model.rc.max_short", SIZE, "2007b", "bytes",                                \
-      "reference/ucx-protocols.md (rc_mlx5 eager short 0-2007)", "largest eager-short message, rc") \
-    X(UD_MAX_SHORT, "model.ud.max_short", SIZE, "2007b", "bytes",                                \
-      "assumed equal to rc (same mlx5 inline limit)", "largest eager-short message, ud")        \
-    X(DC_MAX_SHORT, "model.dc.max_short", SIZE, "2007b", "bytes",                                \
-      "assumed equal to rc (same mlx5 inline limit)", "largest eager-short message, dc")        \
-    X(NET_SEG_SIZE, "model.net.seg_size", SIZE, "8192b", "bytes",                                \
-      "reference/ucx-protocols.md, Constants (IB segment)", "bcopy fragment size on IB")        \
-    X(NET_REG_COST, "model.net.reg_cost", TIME, "0.5us", "s",                                    \
-      "assumed: not published; to be calibrated (registration step in tunesim-probe)",           \
-      "memory registration, fixed part (a cache hit costs nothing)")                            \
-    X(NET_REG_COST_PER_BYTE, "model.net.reg_cost_per_byte", TIME, "0.01ns", "s",                 \
-      "assumed: not published; to be calibrated (tunesim-probe)",                                \
-      "memory registration, per byte")                                                          \
-    X(TCP_LATENCY, "model.tcp.latency", TIME, "15us", "s",                                       \
-      "assumed: typical kernel TCP round trip/2; to be calibrated (tunesim-probe)",              \
-      "end-to-end MPI latency over tcp")                                                        \
-    X(TCP_BW, "model.tcp.bandwidth", BW, "5000MB/s", "bytes/s",                                  \
-      "assumed; to be calibrated (tunesim-probe)", "tcp bandwidth")                             \
-    /* ---- shared-memory transports (on-host) -------------------------------------------- */ \
-    X(SHM_LATENCY, "model.shm.latency", TIME, "0.3us", "s",                                      \
-      "assumed: no intra-node ping-pong published (reference/bm-optimized3.36.md); calibrated "  \
-      "from microbench/osu_alltoall_1x36.txt in the calibration issue",                          \
-      "end-to-end MPI latency between ranks on one socket")                                     \
-    X(SHM_CROSS_SOCKET_LATENCY, "model.shm.cross_socket_latency", TIME, "0.5us", "s",           \
-      "assumed (see model.shm.latency)", "on-host latency between sockets (UPI)")               \
-    X(SHM_CROSS_NUMA_LATENCY, "model.shm.cross_numa_latency", TIME, "0.35us", "s",              \
-      "assumed (see model.shm.latency)", "on-host latency between NUMA domains of a socket (NPS2)") \
-    X(SHM_BW, "model.shm.bandwidth", BW, "12179MB/s", "bytes/s",                                 \
-      "reference/bm-optimized3.36.md (UCX shared-memory default per pair)",                      \
-      "copy bandwidth of one pair of ranks")                                                    \
-    X(NODE_MEM_BW, "model.node.memory_bandwidth", BW, "295800MB/s", "bytes/s",                   \
-      "reference/bm-optimized3.36.md (STREAM Copy per node)", "memory bandwidth of one node")   \
-    X(SHM_MAX_SHORT, "model.shm.max_short", SIZE, "92b", "bytes",                                \
-      "reference/ucx-protocols.md (sysv eager short 0-92)", "largest eager-short message, shm") \
-    X(SHM_SEG_SIZE, "model.shm.seg_size", SIZE, "8248b", "bytes",                                \
-      "reference/ucx-protocols.md (sysv+xpmem bcopy single fragment 93-8248)",                   \
-      "bcopy fragment size in shared memory")                                                   \
-    X(CMA_SEG_SIZE, "model.cma.seg_size", SIZE, "512kb", "bytes",                                \
-      "reference/ucx-protocols.md, Constants", "cma/knem zero-copy fragment size")              \
-    /* ---- CPU ---------------------------------------------------------------------------- */ \
-    X(CPU_SPEED_RATIO, "model.cpu.speed_ratio", DOUBLE, "1", "",                                 \
-      "assumed: traced CPU = target CPU unless told", "traced CPU speed / target CPU speed; "    \
-      "compute bursts are scaled by it")                                                        \
-    X(CPU_NPS2_RATIO, "model.cpu.nps2_compute_ratio", DOUBLE, "0.982", "",                       \
-      "reference/bm-optimized3.36.md, NPS and OpenFOAM (Oracle: HPC_Motorbike, 36 ranks per "    \
-      "node, NPS2 1.8 % shorter than NPS1)",                                                    \
-      "compute bursts under NPS2 take this fraction of their NPS1 time (memory bandwidth "      \
-      "per NUMA domain for a bandwidth-bound solver)")                                          \
-    X(CPU_REDUCE_BW, "model.cpu.reduce_bandwidth", BW, "5000MB/s", "bytes/s",                    \
-      "assumed: one core combining two double arrays from cache; calibrated from the "          \
-      "large-size points of microbench/osu_allreduce_4x36.txt in the calibration issue",         \
-      "bytes per second a rank reduces (MPI_SUM on doubles) in reduction collectives")          \
-    /* ---- collectives: component selection (Open MPI MCA) ------------------------------- */ \
-    X(MCA_COLL_HCOLL_PRIORITY, "coll_hcoll_priority", INT, "90", "",                             \
-      "reference/openmpi-collectives.md, Components", "HCOLL's priority (highest wins)")        \
-    X(MCA_COLL_UCC_PRIORITY, "coll_ucc_priority", INT, "100", "",                                \
-      "reference/openmpi-collectives.md, Components (Oracle sets 100; Open MPI's own is 10)",    \
-      "UCC's priority when coll_ucc_enable=1")                                                  \
-    X(MCA_COLL_HAN_PRIORITY, "coll_han_priority", INT, "0", "",                                  \
-      "reference/openmpi-collectives.md, Components (4.1: 0 = off; 5.0: 35)",                    \
-      "HAN's priority; 0 disables it (Open MPI 4.1), 35 is Open MPI 5.0's default")             \
-    X(MCA_COLL_TUNED_PRIORITY, "coll_tuned_priority", INT, "30", "",                             \
-      "reference/openmpi-collectives.md, Components", "tuned's priority")                       \
-    X(MCA_COLL_TUNED_DYNAMIC, "coll_tuned_use_dynamic_rules", BOOL, "0", "",                     \
-      "Open MPI default", "let coll_tuned_<coll>_algorithm override the fixed decision rules")  \
-    X(MCA_COLL_TUNED_ALLREDUCE_ALG, "coll_tuned_allreduce_algorithm", INT, "0", "",              \
-      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 basic_linear, 2 nonoverlapping, " \
-      "3 recursive_doubling, 4 ring, 5 segmented_ring, 6 rabenseifner")                         \
-    X(MCA_COLL_TUNED_ALLREDUCE_SEG, "coll_tuned_allreduce_algorithm_segmentsize", SIZE, "0b",    \
-      "bytes", "Open MPI default", "segment size of a forced segmented_ring (0: none)")         \
-    X(MCA_COLL_TUNED_BCAST_ALG, "coll_tuned_bcast_algorithm", INT, "0", "",                      \
-      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 basic_linear, 2 chain, "          \
-      "3 pipeline, 4 split_binary_tree, 5 binary_tree, 6 binomial, 7 knomial, "                 \
-      "8 scatter_allgather, 9 scatter_allgather_ring")                                          \
-    X(MCA_COLL_TUNED_BCAST_SEG, "coll_tuned_bcast_algorithm_segmentsize", SIZE, "0b", "bytes",   \
-      "Open MPI default", "segment size of forced bcast trees (0: unsegmented)")                \
-    X(MCA_COLL_TUNED_REDUCE_ALG, "coll_tuned_reduce_algorithm", INT, "0", "",                    \
-      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 linear, 2 chain, 3 pipeline, "    \
-      "4 binary, 5 binomial, 6 in-order_binary, 7 rabenseifner")                                \
-    X(MCA_COLL_TUNED_REDUCE_SEG, "coll_tuned_reduce_algorithm_segmentsize", SIZE, "0b", "bytes", \
-      "Open MPI default", "segment size of forced reduce trees (0: unsegmented)")               \
-    X(MCA_COLL_TUNED_ALLGATHER_ALG, "coll_tuned_allgather_algorithm", INT, "0", "",              \
-      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 linear, 2 bruck, "                \
-      "3 recursive_doubling, 4 ring, 5 neighbor, 6 two_proc")                                   \
-    X(MCA_COLL_TUNED_ALLGATHERV_ALG, "coll_tuned_allgatherv_algorithm", INT, "0", "",            \
-      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 default (gatherv + bcast), "      \
-      "2 bruck, 3 ring, 4 neighbor, 5 two_proc")                                                \
-    X(MCA_COLL_TUNED_ALLTOALL_ALG, "coll_tuned_alltoall_algorithm", INT, "0", "",                \
-      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 linear, 2 pairwise, "             \
-      "3 modified_bruck, 4 linear_sync, 5 two_proc")                                            \
-    X(MCA_COLL_TUNED_ALLTOALLV_ALG, "coll_tuned_alltoallv_algorithm", INT, "0", "",              \
-      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 basic_linear, 2 pairwise")        \
-    X(MCA_COLL_TUNED_BARRIER_ALG, "coll_tuned_barrier_algorithm", INT, "0", "",                  \
-      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 linear, 2 double_ring, "          \
-      "3 recursive_doubling, 4 bruck, 5 two_proc, 6 tree")                                      \
-    X(MCA_COLL_TUNED_GATHER_ALG, "coll_tuned_gather_algorithm", INT, "0", "",                    \
-      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 basic_linear, 2 binomial, "       \
-      "3 linear_sync")                                                                          \
-    X(MCA_COLL_TUNED_SCATTER_ALG, "coll_tuned_scatter_algorithm", INT, "0", "",                  \
-      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 basic_linear, 2 binomial, "       \
-      "3 linear_nb")                                                                            \
-    X(MCA_COLL_TUNED_REDUCE_SCATTER_ALG, "coll_tuned_reduce_scatter_algorithm", INT, "0", "",    \
-      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 non-overlapping, "                \
-      "2 recursive_halving, 3 ring, 4 butterfly")                                               \
-    /* ---- collectives: model constants --------------------------------------------------- */ \
-    X(COLL_DATATYPE_SIZE, "model.coll.datatype_size", INT, "8", "bytes",                         \
-      "assumed: OpenFOAM reduces doubles; traces record bytes, not datatypes",                  \
-      "element size behind Open MPI's count-based fallbacks (ring with count < ranks)")         \
-    X(COLL_CHAIN_FANOUT, "model.coll.chain_fanout", INT, "4", "chains",                          \
-      "Open MPI coll_tuned default chain fanout", "chains of the chain bcast / reduce")          \
-    X(COLL_KNOMIAL_RADIX, "model.coll.knomial_radix", INT, "4", "",                              \
-      "Open MPI coll_tuned default knomial radix", "radix of the tuned knomial bcast tree")     \
-    X(HCOLL_GROUP, "model.hcoll.group", ENUM, "socket", "",                                      \
-      "reference/openmpi-collectives.md, HCOLL (subgroup basesmsocket)",                         \
-      "first shared-memory level of HCOLL's hierarchy {socket|numa}")                           \
-    X(HCOLL_SM_RADIX, "model.hcoll.sm_radix", INT, "4", "",                                      \
-      "assumed: HCOLL is closed source; calibrated from microbench/osu_allreduce_4x36.txt",      \
-      "radix of HCOLL's shared-memory fan-in / fan-out trees")                                  \
-    X(HCOLL_NET_RADIX, "model.hcoll.net_radix", INT, "2", "",                                    \
-      "reference/openmpi-collectives.md, HCOLL (recursive doubling or k-nomial among leaders)",  \
-      "radix of the exchange among node leaders (2 = recursive doubling)")                      \
-    X(HAN_SEGMENT, "model.han.segment", SIZE, "64kb", "bytes",                                   \
-      "reference/openmpi-collectives.md, Components (han segment 64 KiB)",                       \
-      "HAN's pipeline segment")                                                                 \
-    X(NET_FLOWLESS_BYTES, "model.net.flowless_bytes", SIZE, "256b", "bytes",                     \
-      "assumed: 256 B is under 25 ns of any link here, against microseconds of latency",        \
-      "eager messages up to this size arrive latency + size/bandwidth after they leave, "      \
-      "without a network flow (they cannot measurably contend; collectives replay ~3x faster)") \
-    X(UCC_RADIX, "model.ucc.radix", INT, "4", "",                                                \
-      "assumed: UCC TL/UCP's knomial radix; to be calibrated",                                   \
+    X(NET_NODES_PER_LEAF, "model.net.nodes_per_leaf", INT, "16", "nodes",                          \
+      "assumed: leaf radix not published; reference runs use 2-4 nodes under one leaf",            \
+      "nodes under one leaf switch")                                                               \
+    X(RC_MAX_SHORT, "model.rc.max_short", SIZE, "2007b", "bytes",                                  \
+      "reference/ucx-protocols.md (rc_mlx5 eager short 0-2007)",                                   \
+      "largest eager-short message, rc")                                                           \
+    X(UD_MAX_SHORT, "model.ud.max_short", SIZE, "2007b", "bytes",                                  \
+      "assumed equal to rc (same mlx5 inline limit)", "largest eager-short message, ud")           \
+    X(DC_MAX_SHORT, "model.dc.max_short", SIZE, "2007b", "bytes",                                  \
+      "assumed equal to rc (same mlx5 inline limit)", "largest eager-short message, dc")           \
+    X(NET_SEG_SIZE, "model.net.seg_size", SIZE, "8192b", "bytes",                                  \
+      "reference/ucx-protocols.md, Constants (IB segment)", "bcopy fragment size on IB")           \
+    X(NET_REG_COST, "model.net.reg_cost", TIME, "0.5us", "s",                                      \
+      "assumed: not published; to be calibrated (registration step in tunesim-probe)",             \
+      "memory registration, fixed part (a cache hit costs nothing)")                               \
+    X(NET_REG_COST_PER_BYTE, "model.net.reg_cost_per_byte", TIME, "0.01ns", "s",                   \
+      "assumed: not published; to be calibrated (tunesim-probe)", "memory registration, per byte") \
+    X(TCP_LATENCY, "model.tcp.latency", TIME, "15us", "s",                                         \
+      "assumed: typical kernel TCP round trip/2; to be calibrated (tunesim-probe)",                \
+      "end-to-end MPI latency over tcp")                                                           \
+    X(TCP_BW, "model.tcp.bandwidth", BW, "5000MB/s", "bytes/s",                                    \
+      "assumed; to be calibrated (tunesim-probe)", "tcp bandwidth")                                \
+    /* ---- shared-memory transports (on-host) -------------------------------------------- */     \
+    X(SHM_LATENCY, "model.shm.latency", TIME, "0.3us", "s",                                        \
+      "assumed: no intra-node ping-pong published (reference/bm-optimized3.36.md); calibrated "    \
+      "from microbench/osu_alltoall_1x36.txt in the calibration issue",                            \
+      "end-to-end MPI latency between ranks on one socket")                                        \
+    X(SHM_CROSS_SOCKET_LATENCY, "model.shm.cross_socket_latency", TIME, "0.5us", "s",              \
+      "assumed (see model.shm.latency)", "on-host latency between sockets (UPI)")                  \
+    X(SHM_CROSS_NUMA_LATENCY, "model.shm.cross_numa_latency", TIME, "0.35us", "s",                 \
+      "assumed (see model.shm.latency)",                                                           \
+      "on-host latency between NUMA domains of a socket (NPS2)")                                   \
+    X(SHM_BW, "model.shm.bandwidth", BW, "12179MB/s", "bytes/s",                                   \
+      "reference/bm-optimized3.36.md (UCX shared-memory default per pair)",                        \
+      "copy bandwidth of one pair of ranks")                                                       \
+    X(NODE_MEM_BW, "model.node.memory_bandwidth", BW, "295800MB/s", "bytes/s",                     \
+      "reference/bm-optimized3.36.md (STREAM Copy per node)", "memory bandwidth of one node")      \
+    X(SHM_MAX_SHORT, "model.shm.max_short", SIZE, "92b", "bytes",                                  \
+      "reference/ucx-protocols.md (sysv eager short 0-92)", "largest eager-short message, shm")    \
+    X(SHM_SEG_SIZE, "model.shm.seg_size", SIZE, "8248b", "bytes",                                  \
+      "reference/ucx-protocols.md (sysv+xpmem bcopy single fragment 93-8248)",                     \
+      "bcopy fragment size in shared memory")                                                      \
+    X(CMA_SEG_SIZE, "model.cma.seg_size", SIZE, "512kb", "bytes",                                  \
+      "reference/ucx-protocols.md, Constants", "cma/knem zero-copy fragment size")                 \
+    /* ---- CPU ---------------------------------------------------------------------------- */    \
+    X(CPU_SPEED_RATIO, "model.cpu.speed_ratio", DOUBLE, "1", "",                                   \
+      "assumed: traced CPU = target CPU unless told",                                              \
+      "traced CPU speed / target CPU speed; "                                                      \
+      "compute bursts are scaled by it")                                                           \
+    X(CPU_NPS2_RATIO, "model.cpu.nps2_compute_ratio", DOUBLE, "0.982", "",                         \
+      "reference/bm-optimized3.36.md, NPS and OpenFOAM (Oracle: HPC_Motorbike, 36 ranks per "      \
+      "node, NPS2 1.8 % shorter than NPS1)",                                                       \
+      "compute bursts under NPS2 take this fraction of their NPS1 time (memory bandwidth "         \
+      "per NUMA domain for a bandwidth-bound solver)")                                             \
+    X(CPU_REDUCE_BW, "model.cpu.reduce_bandwidth", BW, "5000MB/s", "bytes/s",                      \
+      "assumed: one core combining two double arrays from cache; calibrated from the "             \
+      "large-size points of microbench/osu_allreduce_4x36.txt in the calibration issue",           \
+      "bytes per second a rank reduces (MPI_SUM on doubles) in reduction collectives")             \
+    /* ---- collectives: component selection (Open MPI MCA) ------------------------------- */     \
+    X(MCA_COLL_HCOLL_PRIORITY, "coll_hcoll_priority", INT, "90", "",                               \
+      "reference/openmpi-collectives.md, Components", "HCOLL's priority (highest wins)")           \
+    X(MCA_COLL_UCC_PRIORITY, "coll_ucc_priority", INT, "100", "",                                  \
+      "reference/openmpi-collectives.md, Components (Oracle sets 100; Open MPI's own is 10)",      \
+      "UCC's priority when coll_ucc_enable=1")                                                     \
+    X(MCA_COLL_HAN_PRIORITY, "coll_han_priority", INT, "0", "",                                    \
+      "reference/openmpi-collectives.md, Components (4.1: 0 = off; 5.0: 35)",                      \
+      "HAN's priority; 0 disables it (Open MPI 4.1), 35 is Open MPI 5.0's default")                \
+    X(MCA_COLL_TUNED_PRIORITY, "coll_tuned_priority", INT, "30", "",                               \
+      "reference/openmpi-collectives.md, Components", "tuned's priority")                          \
+    X(MCA_COLL_TUNED_DYNAMIC, "coll_tuned_use_dynamic_rules", BOOL, "0", "", "Open MPI default",   \
+      "let coll_tuned_<coll>_algorithm override the fixed decision rules")                         \
+    X(MCA_COLL_TUNED_ALLREDUCE_ALG, "coll_tuned_allreduce_algorithm", INT, "0", "",                \
+      "Open MPI default (0 = fixed rules)",                                                        \
+      "0 fixed rules, 1 basic_linear, 2 nonoverlapping, "                                          \
+      "3 recursive_doubling, 4 ring, 5 segmented_ring, 6 rabenseifner")                            \
+    X(MCA_COLL_TUNED_ALLREDUCE_SEG, "coll_tuned_allreduce_algorithm_segmentsize", SIZE, "0b",      \
+      "bytes", "Open MPI default", "segment size of a forced segmented_ring (0: none)")            \
+    X(MCA_COLL_TUNED_BCAST_ALG, "coll_tuned_bcast_algorithm", INT, "0", "",                        \
+      "Open MPI default (0 = fixed rules)",                                                        \
+      "0 fixed rules, 1 basic_linear, 2 chain, "                                                   \
+      "3 pipeline, 4 split_binary_tree, 5 binary_tree, 6 binomial, 7 knomial, "                    \
+      "8 scatter_allgather, 9 scatter_allgather_ring")                                             \
+    X(MCA_COLL_TUNED_BCAST_SEG, "coll_tuned_bcast_algorithm_segmentsize", SIZE, "0b", "bytes",     \
+      "Open MPI default", "segment size of forced bcast trees (0: unsegmented)")                   \
+    X(MCA_COLL_TUNED_REDUCE_ALG, "coll_tuned_reduce_algorithm", INT, "0", "",                      \
+      "Open MPI default (0 = fixed rules)",                                                        \
+      "0 fixed rules, 1 linear, 2 chain, 3 pipeline, "                                             \
+      "4 binary, 5 binomial, 6 in-order_binary, 7 rabenseifner")                                   \
+    X(MCA_COLL_TUNED_REDUCE_SEG, "coll_tuned_reduce_algorithm_segmentsize", SIZE, "0b", "bytes",   \
+      "Open MPI default", "segment size of forced reduce trees (0: unsegmented)")                  \
+    X(MCA_COLL_TUNED_ALLGATHER_ALG, "coll_tuned_allgather_algorithm", INT, "0", "",                \
+      "Open MPI default (0 = fixed rules)",                                                        \
+      "0 fixed rules, 1 linear, 2 bruck, "                                                         \
+      "3 recursive_doubling, 4 ring, 5 neighbor, 6 two_proc")                                      \
+    X(MCA_COLL_TUNED_ALLGATHERV_ALG, "coll_tuned_allgatherv_algorithm", INT, "0", "",              \
+      "Open MPI default (0 = fixed rules)",                                                        \
+      "0 fixed rules, 1 default (gatherv + bcast), "                                               \
+      "2 bruck, 3 ring, 4 neighbor, 5 two_proc")                                                   \
+    X(MCA_COLL_TUNED_ALLTOALL_ALG, "coll_tuned_alltoall_algorithm", INT, "0", "",                  \
+      "Open MPI default (0 = fixed rules)",                                                        \
+      "0 fixed rules, 1 linear, 2 pairwise, "                                                      \
+      "3 modified_bruck, 4 linear_sync, 5 two_proc")                                               \
+    X(MCA_COLL_TUNED_ALLTOALLV_ALG, "coll_tuned_alltoallv_algorithm", INT, "0", "",                \
+      "Open MPI default (0 = fixed rules)", "0 fixed rules, 1 basic_linear, 2 pairwise")           \
+    X(MCA_COLL_TUNED_BARRIER_ALG, "coll_tuned_barrier_algorithm", INT, "0", "",                    \
+      "Open MPI default (0 = fixed rules)",                                                        \
+      "0 fixed rules, 1 linear, 2 double_ring, "                                                   \
+      "3 recursive_doubling, 4 bruck, 5 two_proc, 6 tree")                                         \
+    X(MCA_COLL_TUNED_GATHER_ALG, "coll_tuned_gather_algorithm", INT, "0", "",                      \
+      "Open MPI default (0 = fixed rules)",                                                        \
+      "0 fixed rules, 1 basic_linear, 2 binomial, "                                                \
+      "3 linear_sync")                                                                             \
+    X(MCA_COLL_TUNED_SCATTER_ALG, "coll_tuned_scatter_algorithm", INT, "0", "",                    \
+      "Open MPI default (0 = fixed rules)",                                                        \
+      "0 fixed rules, 1 basic_linear, 2 binomial, "                                                \
+      "3 linear_nb")                                                                               \
+    X(MCA_COLL_TUNED_REDUCE_SCATTER_ALG, "coll_tuned_reduce_scatter_algorithm", INT, "0", "",      \
+      "Open MPI default (0 = fixed rules)",                                                        \
+      "0 fixed rules, 1 non-overlapping, "                                                         \
+      "2 recursive_halving, 3 ring, 4 butterfly")                                                  \
+    /* ---- collectives: model constants --------------------------------------------------- */    \
+    X(COLL_DATATYPE_SIZE, "model.coll.datatype_size", INT, "8", "bytes",                           \
+      "assumed: OpenFOAM reduces doubles; traces record bytes, not datatypes",                     \
+      "element size behind Open MPI's count-based fallbacks (ring with count < ranks)")            \
+    X(COLL_CHAIN_FANOUT, "model.coll.chain_fanout", INT, "4", "chains",                            \
+      "Open MPI coll_tuned default chain fanout", "chains of the chain bcast / reduce")            \
+    X(COLL_KNOMIAL_RADIX, "model.coll.knomial_radix", INT, "4", "",                                \
+      "Open MPI coll_tuned default knomial radix", "radix of the tuned knomial bcast tree")        \
+    X(HCOLL_GROUP, "model.hcoll.group", ENUM, "socket", "",                                        \
+      "reference/openmpi-collectives.md, HCOLL (subgroup basesmsocket)",                           \
+      "first shared-memory level of HCOLL's hierarchy {socket|numa}")                              \
+    X(HCOLL_SM_RADIX, "model.hcoll.sm_radix", INT, "4", "",                                        \
+      "assumed: HCOLL is closed source; calibrated from microbench/osu_allreduce_4x36.txt",        \
+      "radix of HCOLL's shared-memory fan-in / fan-out trees")                                     \
+    X(HCOLL_NET_RADIX, "model.hcoll.net_radix", INT, "2", "",                                      \
+      "reference/openmpi-collectives.md, HCOLL (recursive doubling or k-nomial among leaders)",    \
+      "radix of the exchange among node leaders (2 = recursive doubling)")                         \
+    X(HAN_SEGMENT, "model.han.segment", SIZE, "64kb", "bytes",                                     \
+      "reference/openmpi-collectives.md, Components (han segment 64 KiB)",                         \
+      "HAN's pipeline segment")                                                                    \
+    X(NET_FLOWLESS_BYTES, "model.net.flowless_bytes", SIZE, "256b", "bytes",                       \
+      "assumed: 256 B is under 25 ns of any link here, against microseconds of latency",           \
+      "eager messages up to this size arrive latency + size/bandwidth after they leave, "          \
+      "without a network flow (they cannot measurably contend; collectives replay ~3x faster)")    \
+    X(UCC_RADIX, "model.ucc.radix", INT, "4", "",                                                  \
+      "assumed: UCC TL/UCP's knomial radix; to be calibrated",                                     \
       "radix of UCC's knomial allreduce, bcast and barrier")
 
 #endif

@@ -33,7 +33,7 @@ typedef struct tr_info_s {
     const char *name;
     unsigned tl_bit; /* ts_tl bit in UCX_TLS */
     unsigned caps;
-    int on_host;     /* shared-memory transport (on-host peers only) */
+    int on_host; /* shared-memory transport (on-host peers only) */
 } tr_info_t;
 
 static const tr_info_t TRANSPORTS[TS_TR__COUNT] = {
@@ -65,9 +65,9 @@ typedef struct lane_s {
     ts_transport eager, rndv;
     double latency, bandwidth;
     uint64_t max_short, seg_size;
-    double wqe;     /* CPU per fragment posted / received (rc, dc, ud work requests) */
-    int net;        /* the eager lane is a network transport */
-    int loopback;   /* a network transport between ranks of one host (tcp over loopback) */
+    double wqe;   /* CPU per fragment posted / received (rc, dc, ud work requests) */
+    int net;      /* the eager lane is a network transport */
+    int loopback; /* a network transport between ranks of one host (tcp over loopback) */
 } lane_t;
 
 static void loopback_wire(ts_msg_plan_t *pl, int loopback);
@@ -84,18 +84,18 @@ enum { BTL_SELF = 1 << 0, BTL_VADER = 1 << 1, BTL_TCP = 1 << 2 };
 typedef enum { SC_CMA, SC_XPMEM, SC_KNEM, SC_NONE } single_copy_t;
 
 typedef struct ob1_s {
-    unsigned btls;                  /* BTL_* bits the btl MCA parameter leaves */
+    unsigned btls; /* BTL_* bits the btl MCA parameter leaves */
     single_copy_t single_copy;
     uint64_t vader_eager, vader_max_send, tcp_eager, tcp_max_send, header;
-    double overhead;                /* ob1's per-message software cost */
+    double overhead; /* ob1's per-message software cost */
     double vader_lat, vader_bw, cma_ovh, cma_bw;
     double cross_numa_extra, cross_socket_extra; /* on-host latency beyond the same NUMA */
     double tcp_lat, tcp_bw, spine_extra;
-    unsigned progress;              /* TS_PROG_RECV when rendezvous waits for MPI calls */
+    unsigned progress; /* TS_PROG_RECV when rendezvous waits for MPI calls */
 } ob1_t;
 
 struct ts_proto_model_s {
-    int ob1;  /* MCA_PML is ob1: plan with `o`, not the UCX lanes */
+    int ob1; /* MCA_PML is ob1: plan with `o`, not the UCX lanes */
     ob1_t o;
     lane_t lane[TS_LOC__COUNT];
     uint64_t rndv_thresh[2]; /* [0] on-host, [1] off-host; TS_SIZE_AUTO / _INF / size */
@@ -111,7 +111,7 @@ struct ts_proto_model_s {
 };
 
 static const char *const PROTO_NAMES[TS_PROTO__COUNT] = {
-    "eager short", "eager bcopy", "eager zcopy", "rndv get_zcopy",
+    "eager short",    "eager bcopy",   "eager zcopy", "rndv get_zcopy",
     "rndv put_zcopy", "rndv rkey_ptr", "rndv am"};
 
 const char *ts_transport_name(int tr)
@@ -124,9 +124,15 @@ const char *ts_proto_name(int proto)
     return (proto >= 0 && proto < TS_PROTO__COUNT) ? PROTO_NAMES[proto] : "?";
 }
 
-int ts_proto_is_rndv(int proto) { return proto >= TS_PROTO_RNDV_GET && proto < TS_PROTO__COUNT; }
+int ts_proto_is_rndv(int proto)
+{
+    return proto >= TS_PROTO_RNDV_GET && proto < TS_PROTO__COUNT;
+}
 
-static int on_host(ts_locality loc) { return loc < TS_LOC_SAME_LEAF; }
+static int on_host(ts_locality loc)
+{
+    return loc < TS_LOC_SAME_LEAF;
+}
 
 static int first_enabled(unsigned tls, const ts_transport *order, size_t n, ts_transport *out)
 {
@@ -163,11 +169,11 @@ static void resolve_lane(ts_proto_model_t *m, const ts_params_t *p, ts_locality 
             /* Without a zero-copy shared-memory transport, rendezvous runs over the FIFO as
              * active messages. */
             l->rndv = first_enabled(tls, SHM_RNDV_ORDER, 3, &rndv) ? rndv : eager;
-            static const ts_param_id lat[] = {
-                [TS_LOC_SELF] = TS_P_SHM_LATENCY,
-                [TS_LOC_SAME_NUMA] = TS_P_SHM_LATENCY,
-                [TS_LOC_SAME_SOCKET] = TS_P_SHM_CROSS_NUMA_LATENCY,
-                [TS_LOC_CROSS_SOCKET] = TS_P_SHM_CROSS_SOCKET_LATENCY};
+            static const ts_param_id lat[] = {[TS_LOC_SELF] = TS_P_SHM_LATENCY,
+                                              [TS_LOC_SAME_NUMA] = TS_P_SHM_LATENCY,
+                                              [TS_LOC_SAME_SOCKET] = TS_P_SHM_CROSS_NUMA_LATENCY,
+                                              [TS_LOC_CROSS_SOCKET] =
+                                                  TS_P_SHM_CROSS_SOCKET_LATENCY};
             /* A farther pair is never faster than a same-NUMA one (a calibration may raise
              * model.shm.latency above the assumed cross-domain defaults). */
             double same = ts_params_seconds(p, TS_P_SHM_LATENCY);
@@ -192,8 +198,8 @@ static void resolve_lane(ts_proto_model_t *m, const ts_params_t *p, ts_locality 
         l->bandwidth = ts_params_bw(p, TS_P_TCP_BW);
         l->max_short = ts_params_size(p, TS_P_RC_MAX_SHORT, 0);
     } else {
-        l->latency = ts_params_seconds(
-            p, loc == TS_LOC_CROSS_SPINE ? TS_P_NET_SPINE_LATENCY : TS_P_NET_LATENCY);
+        l->latency = ts_params_seconds(p, loc == TS_LOC_CROSS_SPINE ? TS_P_NET_SPINE_LATENCY
+                                                                    : TS_P_NET_LATENCY);
         l->bandwidth = ts_params_bw(p, TS_P_NET_BW);
         ts_param_id ms = net == TS_TR_UD   ? TS_P_UD_MAX_SHORT
                          : net == TS_TR_DC ? TS_P_DC_MAX_SHORT
@@ -208,10 +214,10 @@ static void resolve_lane(ts_proto_model_t *m, const ts_params_t *p, ts_locality 
         }
     }
     if (loc == TS_LOC_CROSS_SPINE && net == TS_TR_TCP)
-        l->latency += ts_params_seconds(p, TS_P_NET_SPINE_LATENCY) -
-                      ts_params_seconds(p, TS_P_NET_LATENCY);
-    l->seg_size = net == TS_TR_UD ? TS_PARAM_SIZE(p, UD_SEG_SIZE)
-                                  : ts_params_size(p, TS_P_NET_SEG_SIZE, 0);
+        l->latency +=
+            ts_params_seconds(p, TS_P_NET_SPINE_LATENCY) - ts_params_seconds(p, TS_P_NET_LATENCY);
+    l->seg_size =
+        net == TS_TR_UD ? TS_PARAM_SIZE(p, UD_SEG_SIZE) : ts_params_size(p, TS_P_NET_SEG_SIZE, 0);
 }
 
 static ts_status ob1_resolve(ts_proto_model_t *m, const ts_params_t *p, ts_error_t *err);
@@ -267,7 +273,10 @@ ts_status ts_proto_model_new(const ts_params_t *p, ts_proto_model_t **out, ts_er
     return TS_OK;
 }
 
-void ts_proto_model_free(ts_proto_model_t *m) { free(m); }
+void ts_proto_model_free(ts_proto_model_t *m)
+{
+    free(m);
+}
 
 static int ob1_btl(const ob1_t *o, ts_locality loc);
 
@@ -276,19 +285,19 @@ ts_status ts_proto_model_check(const ts_proto_model_t *m, ts_locality loc, ts_er
     if (m->ob1) {
         if (loc >= 0 && loc < TS_LOC__COUNT && ob1_btl(&m->o, loc) >= 0)
             return TS_OK;
-        return ts_error_set(err, TS_EARG, "pml ob1: the btl parameter leaves no BTL for %s "
-                            "peers (enable %s)", ts_locality_name(loc),
+        return ts_error_set(err, TS_EARG,
+                            "pml ob1: the btl parameter leaves no BTL for %s "
+                            "peers (enable %s)",
+                            ts_locality_name(loc),
                             loc == TS_LOC_SELF ? "self, vader or tcp"
                             : on_host(loc)     ? "vader or tcp"
                                                : "tcp");
     }
     if (loc >= 0 && loc < TS_LOC__COUNT && m->lane[loc].reachable)
         return TS_OK;
-    return ts_error_set(err, TS_EARG,
-                        "UCX_TLS leaves no transport for %s peers (enable %s)",
-                        ts_locality_name(loc),
-                        on_host(loc) ? "sm, posix, sysv or a network transport"
-                                     : "rc, dc, ud or tcp");
+    return ts_error_set(
+        err, TS_EARG, "UCX_TLS leaves no transport for %s peers (enable %s)", ts_locality_name(loc),
+        on_host(loc) ? "sm, posix, sysv or a network transport" : "rc, dc, ud or tcp");
 }
 
 static uint32_t fragments(uint64_t size, uint64_t seg)
@@ -331,7 +340,8 @@ static ts_status parse_btls(const char *s, unsigned *out, ts_error_t *err)
     if (!*out)
         return ts_error_set(err, TS_EARG,
                             "btl=%s: leaves none of the BTLs ob1 is modelled with (self, vader, "
-                            "tcp)", s);
+                            "tcp)",
+                            s);
     return TS_OK;
 }
 
@@ -356,8 +366,10 @@ static ts_status ob1_resolve(ts_proto_model_t *m, const ts_params_t *p, ts_error
                            "btl_tcp_eager_limit", "btl_tcp_max_send_size"};
     for (int i = 0; i < 4; i++)
         if (sizes[i] == TS_SIZE_AUTO || sizes[i] == TS_SIZE_INF || sizes[i] == 0)
-            return ts_error_set(err, TS_EARG, "%s: Open MPI takes a size in bytes here, not "
-                                "auto, inf or 0", names[i]);
+            return ts_error_set(err, TS_EARG,
+                                "%s: Open MPI takes a size in bytes here, not "
+                                "auto, inf or 0",
+                                names[i]);
     o->overhead = TS_PARAM_SECONDS(p, OB1_OVERHEAD);
     o->vader_lat = TS_PARAM_SECONDS(p, VADER_LATENCY);
     o->vader_bw = TS_PARAM_BW(p, VADER_BANDWIDTH);
@@ -366,7 +378,8 @@ static ts_status ob1_resolve(ts_proto_model_t *m, const ts_params_t *p, ts_error
     o->tcp_lat = TS_PARAM_SECONDS(p, TCP_BTL_LATENCY);
     o->tcp_bw = TS_PARAM_BW(p, TCP_BTL_BANDWIDTH);
     if (o->vader_bw <= 0 || o->cma_bw <= 0 || o->tcp_bw <= 0)
-        return ts_error_set(err, TS_EARG, "model.vader.bandwidth, model.vader.cma_bandwidth "
+        return ts_error_set(err, TS_EARG,
+                            "model.vader.bandwidth, model.vader.cma_bandwidth "
                             "and model.tcp_btl.bandwidth must be bandwidths, not auto");
     /* The placement's latency steps apply to vader as they do to UCX's shared memory. */
     double shm = TS_PARAM_SECONDS(p, SHM_LATENCY);
@@ -663,7 +676,7 @@ static int plan_of(const ts_proto_model_t *m, ts_proto proto, uint64_t size, ts_
     const lane_t *l = &m->lane[loc];
     if (!l->reachable)
         return 0;
-    int cls = proto == TS_PROTO_EAGER_SHORT ? 0
+    int cls = proto == TS_PROTO_EAGER_SHORT   ? 0
               : proto == TS_PROTO_EAGER_BCOPY ? 1
               : proto == TS_PROTO_EAGER_ZCOPY ? 2
                                               : 3;
@@ -673,8 +686,7 @@ static int plan_of(const ts_proto_model_t *m, ts_proto proto, uint64_t size, ts_
     return 1;
 }
 
-double ts_proto_estimate(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
-                         ts_locality loc)
+double ts_proto_estimate(const ts_proto_model_t *m, ts_proto proto, uint64_t size, ts_locality loc)
 {
     ts_msg_plan_t pl;
     return plan_of(m, proto, size, loc, &pl) ? plan_time(&pl, size) : -1;
@@ -764,9 +776,8 @@ void ts_proto_model_print(const ts_proto_model_t *m, FILE *fp)
                     else
                         s = mid;
                 }
-                fprintf(fp, " %llu-%llu %s/%s,", (unsigned long long)lo,
-                        (unsigned long long)same, ts_proto_name(a.proto),
-                        ts_transport_name(a.transport));
+                fprintf(fp, " %llu-%llu %s/%s,", (unsigned long long)lo, (unsigned long long)same,
+                        ts_proto_name(a.proto), ts_transport_name(a.transport));
                 lo = s;
                 ts_proto_plan(m, lo, l, blocking, &a);
             }

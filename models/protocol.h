@@ -71,29 +71,29 @@ int ts_proto_is_rndv(int proto);
 typedef struct ts_msg_plan_s {
     ts_proto proto;
     ts_transport transport;
-    uint32_t fragments;     /* fragments of bcopy / zcopy (1 when single) */
-    double send_cpu;        /* fixed software overheads at the sender */
-    uint64_t send_copy;     /* bytes the sender copies (bcopy copy-in) */
-    double send_reg;        /* registration at the sender, skipped on a cache hit */
-    uint64_t wire_bytes;    /* bytes through the platform route */
-    double latency;         /* one-way latency before the data arrives */
-    double bandwidth;       /* per-flow bandwidth cap of the transport, bytes/s */
-    uint64_t recv_copy;     /* bytes the receiver copies (bcopy copy-out) */
+    uint32_t fragments;       /* fragments of bcopy / zcopy (1 when single) */
+    double send_cpu;          /* fixed software overheads at the sender */
+    uint64_t send_copy;       /* bytes the sender copies (bcopy copy-in) */
+    double send_reg;          /* registration at the sender, skipped on a cache hit */
+    uint64_t wire_bytes;      /* bytes through the platform route */
+    double latency;           /* one-way latency before the data arrives */
+    double bandwidth;         /* per-flow bandwidth cap of the transport, bytes/s */
+    uint64_t recv_copy;       /* bytes the receiver copies (bcopy copy-out) */
     uint64_t unexpected_copy; /* extra bytes copied when the message was unexpected */
-    double recv_reg;        /* rndv: registration / mapping at the receiver */
-    double rts_latency;     /* rndv: RTS one-way */
-    double ack_latency;     /* zcopy, rndv: completion notice back to the sender */
-    double rtr_latency;     /* rndv put / am: the receiver's RTR (or ob1's ACK) back to the
-                             * sender, which then moves the data */
-    double recv_cpu;        /* software cost of completing the receive, charged in its wait */
-    double handshake;       /* rndv: software of the handshake UCX's estimate leaves out
-                             * (model.ucx.rndv_overhead, + model.cma.overhead over cma):
-                             * receiver CPU in the call that completes the receive; not part
-                             * of the protocol choice */
-    unsigned progress;      /* TS_PROG_* bits: steps that happen only inside an MPI call of
-                             * the rank that must act (no progress thread) */
-    double copy_bw;         /* bytes/s of the copies above (UCX_BCOPY_BW) */
-    int completes_locally;  /* the send completes after the sender's own work */
+    double recv_reg;          /* rndv: registration / mapping at the receiver */
+    double rts_latency;       /* rndv: RTS one-way */
+    double ack_latency;       /* zcopy, rndv: completion notice back to the sender */
+    double rtr_latency;       /* rndv put / am: the receiver's RTR (or ob1's ACK) back to the
+                               * sender, which then moves the data */
+    double recv_cpu;          /* software cost of completing the receive, charged in its wait */
+    double handshake;         /* rndv: software of the handshake UCX's estimate leaves out
+                               * (model.ucx.rndv_overhead, + model.cma.overhead over cma):
+                               * receiver CPU in the call that completes the receive; not part
+                               * of the protocol choice */
+    unsigned progress;        /* TS_PROG_* bits: steps that happen only inside an MPI call of
+                               * the rank that must act (no progress thread) */
+    double copy_bw;           /* bytes/s of the copies above (UCX_BCOPY_BW) */
+    int completes_locally;    /* the send completes after the sender's own work */
 } ts_msg_plan_t;
 
 /* Who must be inside an MPI call for a rendezvous to advance (model.mpi.progress = calls):
@@ -126,8 +126,7 @@ void ts_proto_plan(const ts_proto_model_t *m, uint64_t size, ts_locality loc, in
 
 /* The estimated one-way time UCX's selection uses for proto at this size and locality, or a
  * negative value when the protocol is not available there. Exposed for tests and reports. */
-double ts_proto_estimate(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
-                         ts_locality loc);
+double ts_proto_estimate(const ts_proto_model_t *m, ts_proto proto, uint64_t size, ts_locality loc);
 
 /* The one-way time the model charges for proto when nothing contends: UCX's estimate plus the
  * costs UCX's estimate leaves out (the rendezvous handshake's software). What a ping-pong

@@ -24,9 +24,10 @@ cd "$root"
 #   slurm-client
 #   `tunesim calibrate` fits parameters with GSL's nonlinear least squares: libgsl-dev
 #   model files are XML written, read and schema-checked with libxml2: libxml2-dev
+#   the sources' formatting (.clang-format) is checked by ctest `format`: clang-format
 packages=(cmake gcc make pkg-config libotf2-trace-dev otf2-tools zlib1g-dev liblz4-dev libjson-c-dev
           libcunit1-dev openmpi-bin libopenmpi-dev libsimgrid-dev gnuplot-nox slurm-client
-          libgsl-dev libxml2-dev)
+          libgsl-dev libxml2-dev clang-format)
 
 install_packages() {
     if [ "${TUNESIM_SKIP_APT:-0}" = 1 ]; then

@@ -60,8 +60,8 @@ void ts_coll_report_text(const ts_replay_result_t *r, FILE *fp)
         else
             snprintf(range, sizeof range, "%" PRIu64 "-%" PRIu64, s->bytes_min, s->bytes_max);
         fprintf(fp, "  %-15s %-6s %-20s %21s %12" PRIu64 " %12" PRIu64 " %12.6f  %s\n",
-                ts_coll_op_name(s->op), ts_coll_comp_name(s->comp), ts_coll_alg_name(s->alg),
-                range, s->calls, s->msgs, s->time, s->why);
+                ts_coll_op_name(s->op), ts_coll_comp_name(s->comp), ts_coll_alg_name(s->alg), range,
+                s->calls, s->msgs, s->time, s->why);
         any_v |= is_v(s->op);
     }
     if (any_v)
@@ -78,8 +78,7 @@ json_object *ts_coll_report_json(const ts_replay_result_t *r)
         const ts_coll_stat_t *s = v[i];
         json_object *o = json_object_new_object();
         json_object_object_add(o, "op", json_object_new_string(ts_coll_op_name(s->op)));
-        json_object_object_add(o, "component",
-                               json_object_new_string(ts_coll_comp_name(s->comp)));
+        json_object_object_add(o, "component", json_object_new_string(ts_coll_comp_name(s->comp)));
         json_object_object_add(o, "algorithm", json_object_new_string(ts_coll_alg_name(s->alg)));
         json_object_object_add(o, "decision", json_object_new_string(s->why));
         json_object_object_add(o, "bytes_min", json_object_new_uint64(s->bytes_min));

@@ -47,26 +47,26 @@ enum { PROG_RING = 16 };
 /* A request of a rank: a send or a receive. */
 typedef struct req_s {
     int is_send;
-    msg_t *msg;                 /* NULL for a receive not matched yet */
-    int32_t comm, peer, tag;    /* what a receive waits for */
+    msg_t *msg;              /* NULL for a receive not matched yet */
+    int32_t comm, peer, tag; /* what a receive waits for */
     uint64_t bytes;
     double post_time;
-    int done;                   /* a send that completed locally */
-    struct req_s *next;         /* in a channel's posted-receive queue */
+    int done;           /* a send that completed locally */
+    struct req_s *next; /* in a channel's posted-receive queue */
 } req_t;
 
 struct msg_s {
     int32_t src, dst, comm, tag;
     uint64_t bytes;
     ts_msg_plan_t plan;
-    req_t *rreq;                /* the matched receive */
-    req_t *sreq;                /* the send (identity only: it may be freed before us) */
-    courier_t *carrier;         /* the courier carrying it */
+    req_t *rreq;        /* the matched receive */
+    req_t *sreq;        /* the send (identity only: it may be freed before us) */
+    courier_t *carrier; /* the courier carrying it */
     int matched, arrived, send_done;
     double recv_post_time, arrival_time;
-    int refs;                   /* message actor, send request, receive side (queued or
-                                 * matched): freed when all three are done with it */
-    msg_t *next;                /* in a channel's unexpected queue */
+    int refs;    /* message actor, send request, receive side (queued or
+                  * matched): freed when all three are done with it */
+    msg_t *next; /* in a channel's unexpected queue */
 };
 
 /* The messages and posted receives of one (communicator, source, tag) at a receiver. */
@@ -80,33 +80,33 @@ struct rank_s {
     int32_t id;
     sg_host_t host;
     sg_actor_t actor;
-    sg_mutex_t mu;              /* its couriers wait on their condition variables with it */
+    sg_mutex_t mu; /* its couriers wait on their condition variables with it */
     ts_cursor_t *cur;
-    ts_recv_ahead_t *look;      /* finds each receive's envelope further on */
-    ts_u64map_t *reqs;          /* request id -> req_t */
-    ts_u64map_t *chans;         /* (comm, source, tag) -> chan_t */
-    ts_u64map_t *rcache;        /* registered sizes (UCX's registration cache) */
-    ts_csched_t sched;          /* the current collective's schedule (reused) */
-    req_t **coll_reqs;          /* messages of the current collective round */
+    ts_recv_ahead_t *look; /* finds each receive's envelope further on */
+    ts_u64map_t *reqs;     /* request id -> req_t */
+    ts_u64map_t *chans;    /* (comm, source, tag) -> chan_t */
+    ts_u64map_t *rcache;   /* registered sizes (UCX's registration cache) */
+    ts_csched_t sched;     /* the current collective's schedule (reused) */
+    req_t **coll_reqs;     /* messages of the current collective round */
     size_t ncoll_reqs, capcoll_reqs;
-    req_t **call_reqs;          /* blocking operations of the current call */
+    req_t **call_reqs; /* blocking operations of the current call */
     size_t ncall, capcall;
     int32_t func;
     double enter;
     int finished;
     double end;
-    double debt;                /* time this rank has spent but not yet slept (see spend) */
-    char waiting[256];          /* what the rank waits for, for the deadlock report */
-    const req_t *awaited;       /* the request the rank is blocked on, or NULL */
-    courier_t *idle;            /* couriers waiting for a message to carry */
-    courier_t *couriers;        /* all of them, to free at the end */
+    double debt;          /* time this rank has spent but not yet slept (see spend) */
+    char waiting[256];    /* what the rank waits for, for the deadlock report */
+    const req_t *awaited; /* the request the rank is blocked on, or NULL */
+    courier_t *idle;      /* couriers waiting for a message to carry */
+    courier_t *couriers;  /* all of them, to free at the end */
     /* Progress (model.mpi.progress = calls): a rendezvous step this rank must act on waits
      * until the rank is inside an MPI call. The rank is there while suspended in a wait
      * (awaited is set), and at each wait it enters, whose (virtual) times the ring keeps: a
      * rank that runs ahead of the clock has passed them before a courier asks. */
     double prog_at[PROG_RING];
-    unsigned nprog;             /* progress points recorded (the ring keeps the last ones) */
-    courier_t *prog_waiters;    /* couriers waiting for this rank's next progress point */
+    unsigned nprog;          /* progress points recorded (the ring keeps the last ones) */
+    courier_t *prog_waiters; /* couriers waiting for this rank's next progress point */
 };
 
 struct engine_s {
@@ -116,15 +116,15 @@ struct engine_s {
     rank_t *ranks;
     ts_replay_result_t *res;
     const ts_coll_model_t *coll;
-    ts_coll_model_t *own_coll;  /* built from the defaults when the spec brings none */
-    ts_coll_topo_t **topo;      /* per communicator, built on first use */
-    size_t capcoll;             /* capacity of res->coll */
-    int32_t nfinished;          /* ranks that reached the end of their stream */
-    int shutdown;               /* all ranks have: idle couriers may end */
-    ts_status status;           /* first error inside the simulation */
+    ts_coll_model_t *own_coll; /* built from the defaults when the spec brings none */
+    ts_coll_topo_t **topo;     /* per communicator, built on first use */
+    size_t capcoll;            /* capacity of res->coll */
+    int32_t nfinished;         /* ranks that reached the end of their stream */
+    int shutdown;              /* all ranks have: idle couriers may end */
+    ts_status status;          /* first error inside the simulation */
     ts_error_t *err;
-    void *spare_msgs;           /* freed messages and requests, reused: a replay makes and */
-    void *spare_reqs;           /* drops one of each per message */
+    void *spare_msgs; /* freed messages and requests, reused: a replay makes and */
+    void *spare_reqs; /* drops one of each per message */
 };
 
 /* ---- helpers ------------------------------------------------------------------------ */
@@ -295,7 +295,7 @@ struct courier_s {
     sg_cond_t cv;
     courier_t *next_idle;
     courier_t *next_all;
-    courier_t *next_prog;       /* in a rank's prog_waiters */
+    courier_t *next_prog; /* in a rank's prog_waiters */
 };
 
 /* The first progress point of rank r at or after time since, or -1 if it has none yet. */
@@ -482,8 +482,13 @@ static req_t *post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint6
     const ts_msg_plan_t *p = &m->plan;
     spend(r, p->send_cpu + (double)p->send_copy / p->copy_bw + reg_cost(r, bytes, p->send_reg));
 
-    *m = (msg_t){.src = r->id, .dst = dst, .comm = comm, .tag = tag, .bytes = bytes,
-                 .plan = m->plan, .refs = 3}; /* message actor, send and receive sides */
+    *m = (msg_t){.src = r->id,
+                 .dst = dst,
+                 .comm = comm,
+                 .tag = tag,
+                 .bytes = bytes,
+                 .plan = m->plan,
+                 .refs = 3}; /* message actor, send and receive sides */
     q->is_send = 1;
     q->msg = m;
     m->sreq = q;
@@ -511,8 +516,8 @@ static req_t *post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint6
         /* Too small to load a link measurably: no courier, no flow. The message is "arrived"
          * with a future arrival time; the receiver sleeps until then (wait_req). */
         m->arrived = 1;
-        m->arrival_time = vnow(r) + p->latency +
-                          (p->bandwidth > 0 ? (double)p->wire_bytes / p->bandwidth : 0);
+        m->arrival_time =
+            vnow(r) + p->latency + (p->bandwidth > 0 ? (double)p->wire_bytes / p->bandwidth : 0);
         m->refs--; /* no courier holds it */
         if (m->matched)
             notify(d, m->rreq);
@@ -528,8 +533,7 @@ static req_t *post_recv(rank_t *r, int32_t src, int32_t comm, int32_t tag, uint6
     req_t *q = req_new(r->e);
     if (!q)
         return NULL;
-    *q = (req_t){.comm = comm, .peer = src, .tag = tag, .bytes = bytes,
-                 .post_time = vnow(r)};
+    *q = (req_t){.comm = comm, .peer = src, .tag = tag, .bytes = bytes, .post_time = vnow(r)};
     chan_t *c = chan_get(r, comm, src, tag);
     if (!c)
         return q;
@@ -562,8 +566,8 @@ static void describe(rank_t *r, const req_t *q)
     const char *fn = r->func >= 0 ? ts_trace_func_name(r->e->t, r->func) : "replay";
     if (q->is_send)
         snprintf(r->waiting, sizeof r->waiting,
-                 "%s: send of %llu bytes to rank %d (tag %d, communicator %d) not completed",
-                 fn, (unsigned long long)q->msg->bytes, (int)q->msg->dst, (int)q->msg->tag,
+                 "%s: send of %llu bytes to rank %d (tag %d, communicator %d) not completed", fn,
+                 (unsigned long long)q->msg->bytes, (int)q->msg->dst, (int)q->msg->tag,
                  (int)q->msg->comm);
     else
         snprintf(r->waiting, sizeof r->waiting,
@@ -652,8 +656,8 @@ static const ts_coll_topo_t *comm_topo(engine_t *e, int32_t comm)
         return e->topo[comm];
     const ts_comm_info_t *ci = ts_trace_comm(e->t, comm);
     const ts_replay_layout_t *lay = &e->spec->layout;
-    if (ts_coll_topo_new(ci->size, ci->members, lay->locality, lay->locality_ctx,
-                         &e->topo[comm]) != TS_OK)
+    if (ts_coll_topo_new(ci->size, ci->members, lay->locality, lay->locality_ctx, &e->topo[comm]) !=
+        TS_OK)
         fail(e, TS_ENOMEM, "out of memory");
     return e->topo[comm];
 }
@@ -679,8 +683,11 @@ static ts_coll_stat_t *coll_stat(engine_t *e, int op, const ts_coll_choice_t *ch
         e->capcoll = cap;
     }
     ts_coll_stat_t *st = &res->coll[res->ncoll++];
-    *st = (ts_coll_stat_t){.op = (uint8_t)op, .comp = (uint8_t)ch->comp,
-                           .alg = (uint8_t)ch->alg, .rule = ch->rule, .bytes_min = UINT64_MAX};
+    *st = (ts_coll_stat_t){.op = (uint8_t)op,
+                           .comp = (uint8_t)ch->comp,
+                           .alg = (uint8_t)ch->alg,
+                           .rule = ch->rule,
+                           .bytes_min = UINT64_MAX};
     ts_coll_choice_why(e->coll, op, ch, st->why, sizeof st->why);
     return st;
 }
@@ -709,8 +716,7 @@ static void collective(rank_t *r, const ts_event_t *ev)
     const ts_coll_topo_t *topo = comm_topo(e, ev->comm);
     if (!topo)
         return;
-    uint64_t b = ts_coll_payload(ev->op, ci->size, ev->peer == r->id, me, ev->bytes,
-                                 ev->bytes2);
+    uint64_t b = ts_coll_payload(ev->op, ci->size, ev->peer == r->id, me, ev->bytes, ev->bytes2);
     /* The decision must be the same on every rank: Allgatherv decides on the mean of all
      * counts (sizeReceived / N, equal everywhere) as Open MPI's rule does. */
     uint64_t decide = ev->op == TS_COLL_ALLGATHERV ? ev->bytes2 / (uint64_t)ci->size : b;
@@ -819,9 +825,8 @@ static void rank_main(int argc, char **argv)
         case TS_EV_IRECV_DONE:
             q = ts_u64map_remove(r->reqs, ev.req);
             if (!q) {
-                fail(e, TS_EUNMATCHED,
-                     "rank %d: %s completes request %llu, which was never posted", (int)r->id,
-                     r->func >= 0 ? ts_trace_func_name(e->t, r->func) : "a call",
+                fail(e, TS_EUNMATCHED, "rank %d: %s completes request %llu, which was never posted",
+                     (int)r->id, r->func >= 0 ? ts_trace_func_name(e->t, r->func) : "a call",
                      (unsigned long long)ev.req);
                 break;
             }
@@ -925,8 +930,8 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
         return ts_error_set(err, TS_EARG,
                             "%s: %d ranks and %d communicators: the engine handles up to "
                             "1,048,575 ranks and 4,095 communicators",
-                            spec->trace_name ? spec->trace_name : ts_trace_path(t),
-                            (int)e.nranks, (int)ts_trace_ncomms(t));
+                            spec->trace_name ? spec->trace_name : ts_trace_path(t), (int)e.nranks,
+                            (int)ts_trace_ncomms(t));
     e.res = xcalloc(&e, 1, sizeof *e.res);
     if (e.res) {
         e.res->nfuncs = ts_trace_nfuncs(t);
@@ -957,10 +962,14 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
      * tightest link; latencies are the models', not the platform's. Every message has an
      * actor of its own, so stacks are small (the actors' code is shallow) and without guard
      * pages: mapping and protecting them took half of a replay's time in the kernel. */
-    char *sg_argv[] = {"tunesim", "--cfg=network/model:CM02", "--cfg=network/TCP-gamma:0",
-                       "--cfg=network/crosstraffic:0", "--cfg=contexts/stack-size:32",
+    char *sg_argv[] = {"tunesim",
+                       "--cfg=network/model:CM02",
+                       "--cfg=network/TCP-gamma:0",
+                       "--cfg=network/crosstraffic:0",
+                       "--cfg=contexts/stack-size:32",
                        "--cfg=contexts/guard-size:0",
-                       "--log=root.app:file:/dev/null", NULL};
+                       "--log=root.app:file:/dev/null",
+                       NULL};
     int sg_argc = 7;
     simgrid_init(&sg_argc, sg_argv);
     simgrid_load_platform(spec->layout.platform_xml);
@@ -1006,16 +1015,15 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
             if (e.ranks[i].finished)
                 continue;
             if (blocked++ < 4)
-                used += (size_t)snprintf(report + used, sizeof report - used, "%srank %d in %s",
-                                         blocked > 1 ? "; " : "", (int)i,
-                                         e.ranks[i].waiting[0] ? e.ranks[i].waiting
-                                                               : "an unknown wait");
+                used += (size_t)snprintf(
+                    report + used, sizeof report - used, "%srank %d in %s", blocked > 1 ? "; " : "",
+                    (int)i, e.ranks[i].waiting[0] ? e.ranks[i].waiting : "an unknown wait");
             if (used >= sizeof report)
                 used = sizeof report - 1;
         }
         if (blocked)
-            fail(&e, TS_EUNMATCHED, "the trace cannot complete: %d ranks blocked: %s%s",
-                 blocked, report, blocked > 4 ? "; ..." : "");
+            fail(&e, TS_EUNMATCHED, "the trace cannot complete: %d ranks blocked: %s%s", blocked,
+                 report, blocked > 4 ? "; ..." : "");
     }
     if (e.status == TS_OK) {
         for (int32_t i = 0; i < e.nranks; i++)

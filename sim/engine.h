@@ -20,15 +20,15 @@
 /* Where ranks run, as the engine needs it: a SimGrid host per rank and the locality class
  * of every pair (from platforms/placement). */
 typedef struct ts_replay_layout_s {
-    const char *platform_xml;         /* SimGrid platform file */
-    const char *const *rank_host;     /* host name per world rank */
+    const char *platform_xml;     /* SimGrid platform file */
+    const char *const *rank_host; /* host name per world rank */
     ts_locality (*locality)(const void *ctx, int32_t a, int32_t b);
     const void *locality_ctx;
 } ts_replay_layout_t;
 
 typedef struct ts_replay_spec_s {
     const ts_trace_t *trace;
-    const char *trace_name;   /* for messages; NULL: the trace's path */
+    const char *trace_name; /* for messages; NULL: the trace's path */
     const ts_proto_model_t *proto;
     const ts_coll_model_t *coll; /* collective selection and schedules; NULL: the defaults */
     ts_replay_layout_t layout;
@@ -43,7 +43,7 @@ typedef struct ts_replay_spec_s {
  * counted per rank (a 72-rank Allreduce is 72 calls), time is summed over ranks. */
 typedef struct ts_coll_stat_s {
     uint8_t op, comp, alg;
-    int16_t rule;                  /* as in ts_coll_choice_t */
+    int16_t rule; /* as in ts_coll_choice_t */
     uint64_t calls;
     uint64_t bytes_min, bytes_max; /* per-rank payload */
     uint64_t msgs;                 /* point-to-point messages the schedules sent */
@@ -57,14 +57,14 @@ typedef struct ts_proto_count_s {
 } ts_proto_count_t;
 
 typedef struct ts_replay_result_s {
-    double makespan;        /* simulated time until the last rank finished */
-    double rank0_elapsed;   /* rank 0's finish time (what OpenFOAM's ExecutionTime mirrors) */
-    int32_t nfuncs;         /* as in the trace */
-    uint64_t *visits;       /* per function, summed over ranks */
-    double *time;           /* per function, simulated seconds summed over ranks */
-    double compute_time;    /* summed over ranks */
+    double makespan;      /* simulated time until the last rank finished */
+    double rank0_elapsed; /* rank 0's finish time (what OpenFOAM's ExecutionTime mirrors) */
+    int32_t nfuncs;       /* as in the trace */
+    uint64_t *visits;     /* per function, summed over ranks */
+    double *time;         /* per function, simulated seconds summed over ranks */
+    double compute_time;  /* summed over ranks */
     ts_proto_count_t count[TS_TR__COUNT][TS_PROTO__COUNT];
-    ts_coll_stat_t *coll;   /* per (op, component, algorithm, decision), in first-use order */
+    ts_coll_stat_t *coll; /* per (op, component, algorithm, decision), in first-use order */
     size_t ncoll;
 } ts_replay_result_t;
 

@@ -24,12 +24,12 @@
 /* ---- the trace ---------------------------------------------------------------------- */
 
 struct ts_job_trace_s {
-    ts_trace_t *trace;  /* what replays read: the whole trace, or the window's cut */
-    ts_trace_t *whole;  /* the trace as opened, once a window is cut (else NULL) */
-    ts_iters_t *iters;  /* of the whole trace, found on first use */
+    ts_trace_t *trace;     /* what replays read: the whole trace, or the window's cut */
+    ts_trace_t *whole;     /* the trace as opened, once a window is cut (else NULL) */
+    ts_iters_t *iters;     /* of the whole trace, found on first use */
     int32_t wfirst, wlast; /* the window; 0 when none */
-    char tss[PATH_MAX]; /* temporary store made from an OTF2 input; "" if none */
-    pid_t owner;  /* only the opening process removes it */
+    char tss[PATH_MAX];    /* temporary store made from an OTF2 input; "" if none */
+    pid_t owner;           /* only the opening process removes it */
 };
 
 ts_status ts_job_trace_open(const char *path, ts_job_trace_t **out, ts_error_t *err)
@@ -64,7 +64,10 @@ ts_status ts_job_trace_open(const char *path, ts_job_trace_t **out, ts_error_t *
     return TS_OK;
 }
 
-const ts_trace_t *ts_job_trace(const ts_job_trace_t *jt) { return jt->trace; }
+const ts_trace_t *ts_job_trace(const ts_job_trace_t *jt)
+{
+    return jt->trace;
+}
 
 static const ts_trace_t *whole_trace(const ts_job_trace_t *jt)
 {
@@ -177,8 +180,8 @@ ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_p
     job->params = params;
     ts_placement_opts_t place = opts->place;
     place.nodes_per_leaf = (int)ts_params_int(params, TS_P_NET_NODES_PER_LEAF);
-    ts_status st = open_platform(opts->platform ? opts->platform : "bm-optimized3.36", &job->pf,
-                                 err);
+    ts_status st =
+        open_platform(opts->platform ? opts->platform : "bm-optimized3.36", &job->pf, err);
     /* A calibration holds one platform's costs: on another it predicts nothing meaningful. */
     const char *mp = ts_params_model_platform(params);
     if (st == TS_OK && mp[0] && strcmp(mp, ts_platform_name(job->pf)) != 0)
@@ -212,8 +215,14 @@ ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_p
     return TS_OK;
 }
 
-const ts_platform_t *ts_job_platform(const ts_job_t *job) { return job->pf; }
-const ts_placement_t *ts_job_placement(const ts_job_t *job) { return job->pl; }
+const ts_platform_t *ts_job_platform(const ts_job_t *job)
+{
+    return job->pf;
+}
+const ts_placement_t *ts_job_placement(const ts_job_t *job)
+{
+    return job->pl;
+}
 
 /* Traced burst -> simulated burst: the CPU speed ratio, and under NPS2 the published
  * NPS2 / NPS1 ratio of a memory-bandwidth-bound solver (model.cpu.nps2_compute_ratio). */
@@ -264,7 +273,10 @@ ts_status ts_job_run(ts_job_t *job, ts_error_t *err)
     return st;
 }
 
-const ts_replay_result_t *ts_job_result(const ts_job_t *job) { return job->res; }
+const ts_replay_result_t *ts_job_result(const ts_job_t *job)
+{
+    return job->res;
+}
 
 void ts_job_close(ts_job_t *job)
 {
@@ -317,8 +329,8 @@ void ts_job_print_text(const ts_job_t *job, FILE *fp)
     fprintf(fp, "trace       %s (%d ranks)\n", job->trace_name, (int)ts_trace_nranks(t));
     fprintf(fp, "platform    %s: %d nodes x %d ranks, %s, NPS%d, %d leaf switch%s\n",
             ts_platform_name(pf), ts_placement_nodes(pl), ts_placement_ppn(pl),
-            ts_map_by_name(ts_placement_map_by(pl)), ts_placement_nps(pl),
-            ts_placement_leaves(pl), ts_placement_leaves(pl) == 1 ? "" : "es");
+            ts_map_by_name(ts_placement_map_by(pl)), ts_placement_nps(pl), ts_placement_leaves(pl),
+            ts_placement_leaves(pl) == 1 ? "" : "es");
     fprintf(fp, "settings   ");
     char *buf = NULL;
     size_t len = 0;
@@ -422,8 +434,7 @@ void ts_job_print_json(const ts_job_t *job, FILE *fp)
     if (!root)
         return;
     fprintf(fp, "%s\n",
-            json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-                                                     JSON_C_TO_STRING_SPACED |
+            json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
                                                      JSON_C_TO_STRING_NOSLASHESCAPE));
     json_object_put(root);
 }

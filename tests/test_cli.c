@@ -11,13 +11,11 @@
 
 #include "testutil.h"
 
-
 static int exists(const char *p)
 {
     struct stat st;
     return stat(p, &st) == 0;
 }
-
 
 static void test_usage_errors(void)
 {
@@ -46,8 +44,8 @@ static void test_usage_errors(void)
  * a usage mistake is one line saying what is wrong with the command's usage (exit 2). */
 static void test_help_everywhere(void)
 {
-    static const char *const cmds[] = {"info",   "convert",   "record",  "replay",
-                                       "sweep",  "params",    "calibrate", "validate"};
+    static const char *const cmds[] = {"info",  "convert", "record",    "replay",
+                                       "sweep", "params",  "calibrate", "validate"};
     char *out, *err, args[256], want[64];
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         snprintf(want, sizeof want, "usage: tunesim %s", cmds[i]);

@@ -29,26 +29,35 @@ static int sample(ts_event_t *ev)
     int n = 0;
     ev[n++] = (ts_event_t){.kind = TS_EV_COMPUTE, .time = 1500};
     ev[n++] = (ts_event_t){.kind = TS_EV_ENTER, .func = 3, .time = 1500};
-    ev[n++] = (ts_event_t){.kind = TS_EV_ISEND, .peer = 7, .comm = 0, .tag = -5,
-                           .bytes = 2048, .req = 10};
+    ev[n++] = (ts_event_t){
+        .kind = TS_EV_ISEND, .peer = 7, .comm = 0, .tag = -5, .bytes = 2048, .req = 10};
     ev[n++] = (ts_event_t){.kind = TS_EV_LEAVE, .time = 1600};
     ev[n++] = (ts_event_t){.kind = TS_EV_ENTER, .func = 1, .time = 1590}; /* clock step back */
     ev[n++] = (ts_event_t){.kind = TS_EV_IRECV_POST, .req = 4};
     ev[n++] = (ts_event_t){.kind = TS_EV_LEAVE, .time = 1700};
     ev[n++] = (ts_event_t){.kind = TS_EV_COMPUTE, .time = 0};
     ev[n++] = (ts_event_t){.kind = TS_EV_ENTER, .func = 65535, .time = 1700};
-    ev[n++] = (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = 2, .comm = 3, .tag = 99,
-                           .bytes = UINT64_MAX, .req = 4};
+    ev[n++] = (ts_event_t){
+        .kind = TS_EV_IRECV_DONE, .peer = 2, .comm = 3, .tag = 99, .bytes = UINT64_MAX, .req = 4};
     ev[n++] = (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = 10};
     ev[n++] = (ts_event_t){.kind = TS_EV_CANCELLED, .req = 11};
     ev[n++] = (ts_event_t){.kind = TS_EV_REQ_TEST, .req = 12};
     ev[n++] = (ts_event_t){.kind = TS_EV_SEND, .peer = 0, .comm = 1, .tag = 0, .bytes = 0};
     ev[n++] = (ts_event_t){.kind = TS_EV_RECV, .peer = 1, .comm = 1, .tag = 1, .bytes = 8};
-    ev[n++] = (ts_event_t){.kind = TS_EV_COLL, .op = TS_COLL_ALLREDUCE, .peer = TS_ROOT_NONE,
-                           .comm = 0, .bytes = 576, .bytes2 = 576};
+    ev[n++] = (ts_event_t){.kind = TS_EV_COLL,
+                           .op = TS_COLL_ALLREDUCE,
+                           .peer = TS_ROOT_NONE,
+                           .comm = 0,
+                           .bytes = 576,
+                           .bytes2 = 576};
     ev[n++] = (ts_event_t){.kind = TS_EV_ICOLL_POST, .req = 13};
-    ev[n++] = (ts_event_t){.kind = TS_EV_ICOLL_DONE, .op = TS_COLL_BCAST, .peer = 3, .comm = 2,
-                           .bytes = 0, .bytes2 = 64, .req = 13};
+    ev[n++] = (ts_event_t){.kind = TS_EV_ICOLL_DONE,
+                           .op = TS_COLL_BCAST,
+                           .peer = 3,
+                           .comm = 2,
+                           .bytes = 0,
+                           .bytes2 = 64,
+                           .req = 13};
     ev[n++] = (ts_event_t){.kind = TS_EV_LEAVE, .time = INT64_MAX / 2};
     return n;
 }

@@ -15,7 +15,7 @@
 #include "platforms/platform.h"
 #include "traces/events.h"
 
-#define MAXN 80
+#define MAXN  80
 #define WORDS ((MAXN + 63) / 64)
 
 typedef struct know_s {
@@ -66,7 +66,7 @@ static ts_locality loc_apart(const void *ctx, int32_t a, int32_t b)
 typedef struct sim_s {
     int n;
     ts_csched_t s[MAXN];
-    size_t pos[MAXN];     /* first step of the current round */
+    size_t pos[MAXN]; /* first step of the current round */
     know_t know[MAXN];
     int sent_total;
 } sim_t;
@@ -93,7 +93,7 @@ static int run_sim(sim_t *S)
             while (end < s->n && s->step[end].kind != TS_CSTEP_END)
                 end++;
             CU_ASSERT_FATAL(end < s->n); /* every round is closed */
-            if (!posted[r]) { /* post the round: sends carry what r knows now */
+            if (!posted[r]) {            /* post the round: sends carry what r knows now */
                 for (size_t i = S->pos[r]; i < end; i++) {
                     const ts_cstep_t *st = &s->step[i];
                     CU_ASSERT_FATAL(st->peer >= 0 && st->peer < n && st->peer != r);
@@ -219,34 +219,60 @@ typedef struct algcase_s {
 } algcase_t;
 
 static const algcase_t FLAT[] = {
-    {TS_COLL_ALLREDUCE, TS_CALG_LINEAR},         {TS_COLL_ALLREDUCE, TS_CALG_NONOVERLAPPING},
-    {TS_COLL_ALLREDUCE, TS_CALG_RECURSIVE_DOUBLING}, {TS_COLL_ALLREDUCE, TS_CALG_RING},
-    {TS_COLL_ALLREDUCE, TS_CALG_SEGMENTED_RING}, {TS_COLL_ALLREDUCE, TS_CALG_RABENSEIFNER},
-    {TS_COLL_ALLREDUCE, TS_CALG_KN_RECURSIVE},   {TS_COLL_BCAST, TS_CALG_LINEAR},
-    {TS_COLL_BCAST, TS_CALG_CHAIN},              {TS_COLL_BCAST, TS_CALG_PIPELINE},
-    {TS_COLL_BCAST, TS_CALG_SPLIT_BINARY},       {TS_COLL_BCAST, TS_CALG_BINARY},
-    {TS_COLL_BCAST, TS_CALG_BINOMIAL},           {TS_COLL_BCAST, TS_CALG_KNOMIAL},
-    {TS_COLL_BCAST, TS_CALG_SCATTER_ALLGATHER},  {TS_COLL_BCAST, TS_CALG_SCATTER_ALLGATHER_RING},
-    {TS_COLL_REDUCE, TS_CALG_LINEAR},            {TS_COLL_REDUCE, TS_CALG_CHAIN},
-    {TS_COLL_REDUCE, TS_CALG_PIPELINE},          {TS_COLL_REDUCE, TS_CALG_BINARY},
-    {TS_COLL_REDUCE, TS_CALG_BINOMIAL},          {TS_COLL_REDUCE, TS_CALG_IN_ORDER_BINARY},
-    {TS_COLL_REDUCE, TS_CALG_RABENSEIFNER},      {TS_COLL_REDUCE, TS_CALG_KNOMIAL},
-    {TS_COLL_ALLGATHER, TS_CALG_LINEAR},         {TS_COLL_ALLGATHER, TS_CALG_BRUCK},
-    {TS_COLL_ALLGATHER, TS_CALG_RECURSIVE_DOUBLING}, {TS_COLL_ALLGATHER, TS_CALG_RING},
-    {TS_COLL_ALLGATHER, TS_CALG_NEIGHBOR},       {TS_COLL_ALLGATHER, TS_CALG_TWO_PROC},
-    {TS_COLL_ALLGATHERV, TS_CALG_RING},          {TS_COLL_ALLTOALL, TS_CALG_LINEAR},
-    {TS_COLL_ALLTOALL, TS_CALG_PAIRWISE},        {TS_COLL_ALLTOALL, TS_CALG_BRUCK},
-    {TS_COLL_ALLTOALL, TS_CALG_LINEAR_SYNC},     {TS_COLL_ALLTOALLV, TS_CALG_PAIRWISE},
-    {TS_COLL_BARRIER, TS_CALG_LINEAR},           {TS_COLL_BARRIER, TS_CALG_DOUBLE_RING},
-    {TS_COLL_BARRIER, TS_CALG_RECURSIVE_DOUBLING}, {TS_COLL_BARRIER, TS_CALG_BRUCK},
-    {TS_COLL_BARRIER, TS_CALG_TREE},             {TS_COLL_BARRIER, TS_CALG_KN_RECURSIVE},
-    {TS_COLL_GATHER, TS_CALG_LINEAR},            {TS_COLL_GATHER, TS_CALG_BINOMIAL},
-    {TS_COLL_GATHER, TS_CALG_LINEAR_SYNC},       {TS_COLL_GATHERV, TS_CALG_LINEAR},
-    {TS_COLL_SCATTER, TS_CALG_LINEAR},           {TS_COLL_SCATTER, TS_CALG_BINOMIAL},
-    {TS_COLL_SCATTER, TS_CALG_LINEAR_NB},        {TS_COLL_SCATTERV, TS_CALG_LINEAR},
+    {TS_COLL_ALLREDUCE, TS_CALG_LINEAR},
+    {TS_COLL_ALLREDUCE, TS_CALG_NONOVERLAPPING},
+    {TS_COLL_ALLREDUCE, TS_CALG_RECURSIVE_DOUBLING},
+    {TS_COLL_ALLREDUCE, TS_CALG_RING},
+    {TS_COLL_ALLREDUCE, TS_CALG_SEGMENTED_RING},
+    {TS_COLL_ALLREDUCE, TS_CALG_RABENSEIFNER},
+    {TS_COLL_ALLREDUCE, TS_CALG_KN_RECURSIVE},
+    {TS_COLL_BCAST, TS_CALG_LINEAR},
+    {TS_COLL_BCAST, TS_CALG_CHAIN},
+    {TS_COLL_BCAST, TS_CALG_PIPELINE},
+    {TS_COLL_BCAST, TS_CALG_SPLIT_BINARY},
+    {TS_COLL_BCAST, TS_CALG_BINARY},
+    {TS_COLL_BCAST, TS_CALG_BINOMIAL},
+    {TS_COLL_BCAST, TS_CALG_KNOMIAL},
+    {TS_COLL_BCAST, TS_CALG_SCATTER_ALLGATHER},
+    {TS_COLL_BCAST, TS_CALG_SCATTER_ALLGATHER_RING},
+    {TS_COLL_REDUCE, TS_CALG_LINEAR},
+    {TS_COLL_REDUCE, TS_CALG_CHAIN},
+    {TS_COLL_REDUCE, TS_CALG_PIPELINE},
+    {TS_COLL_REDUCE, TS_CALG_BINARY},
+    {TS_COLL_REDUCE, TS_CALG_BINOMIAL},
+    {TS_COLL_REDUCE, TS_CALG_IN_ORDER_BINARY},
+    {TS_COLL_REDUCE, TS_CALG_RABENSEIFNER},
+    {TS_COLL_REDUCE, TS_CALG_KNOMIAL},
+    {TS_COLL_ALLGATHER, TS_CALG_LINEAR},
+    {TS_COLL_ALLGATHER, TS_CALG_BRUCK},
+    {TS_COLL_ALLGATHER, TS_CALG_RECURSIVE_DOUBLING},
+    {TS_COLL_ALLGATHER, TS_CALG_RING},
+    {TS_COLL_ALLGATHER, TS_CALG_NEIGHBOR},
+    {TS_COLL_ALLGATHER, TS_CALG_TWO_PROC},
+    {TS_COLL_ALLGATHERV, TS_CALG_RING},
+    {TS_COLL_ALLTOALL, TS_CALG_LINEAR},
+    {TS_COLL_ALLTOALL, TS_CALG_PAIRWISE},
+    {TS_COLL_ALLTOALL, TS_CALG_BRUCK},
+    {TS_COLL_ALLTOALL, TS_CALG_LINEAR_SYNC},
+    {TS_COLL_ALLTOALLV, TS_CALG_PAIRWISE},
+    {TS_COLL_BARRIER, TS_CALG_LINEAR},
+    {TS_COLL_BARRIER, TS_CALG_DOUBLE_RING},
+    {TS_COLL_BARRIER, TS_CALG_RECURSIVE_DOUBLING},
+    {TS_COLL_BARRIER, TS_CALG_BRUCK},
+    {TS_COLL_BARRIER, TS_CALG_TREE},
+    {TS_COLL_BARRIER, TS_CALG_KN_RECURSIVE},
+    {TS_COLL_GATHER, TS_CALG_LINEAR},
+    {TS_COLL_GATHER, TS_CALG_BINOMIAL},
+    {TS_COLL_GATHER, TS_CALG_LINEAR_SYNC},
+    {TS_COLL_GATHERV, TS_CALG_LINEAR},
+    {TS_COLL_SCATTER, TS_CALG_LINEAR},
+    {TS_COLL_SCATTER, TS_CALG_BINOMIAL},
+    {TS_COLL_SCATTER, TS_CALG_LINEAR_NB},
+    {TS_COLL_SCATTERV, TS_CALG_LINEAR},
     {TS_COLL_REDUCE_SCATTER, TS_CALG_NONOVERLAPPING},
     {TS_COLL_REDUCE_SCATTER, TS_CALG_RECURSIVE_HALVING},
-    {TS_COLL_REDUCE_SCATTER, TS_CALG_RING},      {TS_COLL_REDUCE_SCATTER, TS_CALG_BUTTERFLY},
+    {TS_COLL_REDUCE_SCATTER, TS_CALG_RING},
+    {TS_COLL_REDUCE_SCATTER, TS_CALG_BUTTERFLY},
     {TS_COLL_SCAN, TS_CALG_LINEAR},
 };
 
@@ -267,15 +293,17 @@ static void test_all_algorithms_complete(void)
             uint64_t sizes[2] = {8, 1 << 20};
             for (int ri = 0; ri < 3; ri++)
                 for (int bi = 0; bi < 2; bi++) {
-                    ts_coll_choice_t ch = {.comp = TS_CCOMP_TUNED, .alg = FLAT[a].alg,
-                                           .segsize = bi ? 65536 : 0};
+                    ts_coll_choice_t ch = {
+                        .comp = TS_CCOMP_TUNED, .alg = FLAT[a].alg, .segsize = bi ? 65536 : 0};
                     int ok = simulate(m, topo, FLAT[a].op, &ch, roots[ri], sizes[bi], &S);
                     char why[128] = "";
                     if (ok != 1 || !outcome_ok(FLAT[a].op, &S, roots[ri], why, sizeof why)) {
                         fprintf(stderr, "\n  %s/%s n=%d root=%d bytes=%llu: %s\n",
                                 ts_coll_op_name(FLAT[a].op), ts_coll_alg_name(FLAT[a].alg), n,
                                 (int)roots[ri], (unsigned long long)sizes[bi],
-                                ok < 0 ? "not applicable" : ok == 0 ? "deadlock/unmatched" : why);
+                                ok < 0    ? "not applicable"
+                                : ok == 0 ? "deadlock/unmatched"
+                                          : why);
                         CU_FAIL("schedule does not implement the collective");
                     }
                     cases++;
@@ -320,13 +348,13 @@ static void sched_of(const ts_coll_model_t *m, int op, int alg, int n, int32_t m
     ts_coll_topo_free(topo);
 }
 
-#define ROUND_IS(s, k, text)                                                                 \
-    do {                                                                                     \
-        char got_[512];                                                                      \
-        round_text((s), (k), got_, sizeof got_);                                             \
-        if (strcmp(got_, (text)) != 0)                                                       \
-            fprintf(stderr, "\n  round %d: got '%s', want '%s'\n", (k), got_, (text));       \
-        CU_ASSERT_STRING_EQUAL(got_, (text));                                                \
+#define ROUND_IS(s, k, text)                                                                       \
+    do {                                                                                           \
+        char got_[512];                                                                            \
+        round_text((s), (k), got_, sizeof got_);                                                   \
+        if (strcmp(got_, (text)) != 0)                                                             \
+            fprintf(stderr, "\n  round %d: got '%s', want '%s'\n", (k), got_, (text));             \
+        CU_ASSERT_STRING_EQUAL(got_, (text));                                                      \
     } while (0)
 
 /* Recursive doubling: 8 ranks exchange with r^1, r^2, r^4 and combine; 5 ranks fold rank 0
@@ -543,14 +571,18 @@ static void test_component_selection(void)
     ts_coll_model_free(m);
 
     /* A forced algorithm counts only with dynamic rules on, as in Open MPI. */
-    const char *forced[] = {"coll_hcoll_enable", "0", "coll_tuned_allreduce_algorithm", "4",
-                            NULL};
+    const char *forced[] = {"coll_hcoll_enable", "0", "coll_tuned_allreduce_algorithm", "4", NULL};
     m = model_with(forced);
     ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 8, &c);
     CU_ASSERT(c.alg == TS_CALG_RECURSIVE_DOUBLING);
     ts_coll_model_free(m);
-    const char *dyn[] = {"coll_hcoll_enable", "0", "coll_tuned_use_dynamic_rules", "1",
-                         "coll_tuned_allreduce_algorithm", "4", NULL};
+    const char *dyn[] = {"coll_hcoll_enable",
+                         "0",
+                         "coll_tuned_use_dynamic_rules",
+                         "1",
+                         "coll_tuned_allreduce_algorithm",
+                         "4",
+                         NULL};
     m = model_with(dyn);
     ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 8, &c);
     CU_ASSERT(c.alg == TS_CALG_RING);
@@ -670,9 +702,9 @@ static void test_components_complete(void)
     const char *han[] = {"coll_hcoll_enable", "0", "coll_han_priority", "35", NULL};
     const char *ucc[] = {"coll_hcoll_enable", "0", "coll_ucc_enable", "1", NULL};
     const char *const *sets[] = {hc, han, ucc};
-    static const int ops[] = {TS_COLL_ALLREDUCE, TS_COLL_BCAST,    TS_COLL_REDUCE,
+    static const int ops[] = {TS_COLL_ALLREDUCE, TS_COLL_BCAST,     TS_COLL_REDUCE,
                               TS_COLL_BARRIER,   TS_COLL_ALLGATHER, TS_COLL_ALLTOALL,
-                              TS_COLL_GATHER,    TS_COLL_SCATTER,  TS_COLL_ALLGATHERV};
+                              TS_COLL_GATHER,    TS_COLL_SCATTER,   TS_COLL_ALLGATHERV};
     static sim_t S;
     for (int k = 0; k < 3; k++) {
         ts_coll_model_t *m = model_with(sets[k]);

@@ -24,9 +24,9 @@
 #include "traces/trace_impl.h"
 
 #define L_NET 2e-6
-#define B 1e10
-#define C 5e9
-#define R 1.0001e-6
+#define B     1e10
+#define C     5e9
+#define R     1.0001e-6
 
 /* ---- building traces ------------------------------------------------------------------ */
 
@@ -70,14 +70,12 @@ static void call(tb_t *b, int32_t rank, int32_t func, ts_event_t rec)
 
 static void send_(tb_t *b, int32_t from, int32_t to, uint64_t size)
 {
-    call(b, from, b->f_send,
-         (ts_event_t){.kind = TS_EV_SEND, .peer = to, .tag = 7, .bytes = size});
+    call(b, from, b->f_send, (ts_event_t){.kind = TS_EV_SEND, .peer = to, .tag = 7, .bytes = size});
 }
 
 static void recv_(tb_t *b, int32_t at, int32_t from, uint64_t size)
 {
-    call(b, at, b->f_recv,
-         (ts_event_t){.kind = TS_EV_RECV, .peer = from, .tag = 7, .bytes = size});
+    call(b, at, b->f_recv, (ts_event_t){.kind = TS_EV_RECV, .peer = from, .tag = 7, .bytes = size});
 }
 
 static void compute(tb_t *b, int32_t rank, int64_t ns)
@@ -109,8 +107,9 @@ static void write_platform(const char *path, int nranks, const int *node, int du
                 "\"https://simgrid.org/simgrid.dtd\">\n<platform version=\"4.1\">\n"
                 "<zone id=\"z\" routing=\"Full\">\n");
     for (int i = 0; i < nranks; i++)
-        fprintf(fp, "<host id=\"h%d\" speed=\"1Gf\"/>\n<link id=\"p%d\" bandwidth=\"1000GBps\" "
-                    "latency=\"0\"/>\n",
+        fprintf(fp,
+                "<host id=\"h%d\" speed=\"1Gf\"/>\n<link id=\"p%d\" bandwidth=\"1000GBps\" "
+                "latency=\"0\"/>\n",
                 i, i);
     for (int n = 0; n < nranks; n++)
         fprintf(fp, "<link id=\"nic%d\" bandwidth=\"%.0fBps\" latency=\"0\"%s/>\n", n, B,
@@ -127,8 +126,7 @@ static void write_platform(const char *path, int nranks, const int *node, int du
         for (int j = i + 1; j < nranks; j++) {
             fprintf(fp, "<route src=\"h%d\" dst=\"h%d\"><link_ctn id=\"p%d\"/>", i, j, i);
             if (node[i] != node[j])
-                fprintf(fp, "<link_ctn id=\"nic%d\"/><link_ctn id=\"nic%d\"/>", node[i],
-                        node[j]);
+                fprintf(fp, "<link_ctn id=\"nic%d\"/><link_ctn id=\"nic%d\"/>", node[i], node[j]);
             else /* on-host copies run at B too */
                 fprintf(fp, "<link_ctn id=\"nic%d\"/>", node[i]);
             fprintf(fp, "<link_ctn id=\"p%d\"/></route>\n", j);
@@ -156,16 +154,16 @@ static outcome_t replay_ex(tb_t *b, const int *node, const char *const *extra, i
     if (pid == 0) {
         close(fd[0]);
         static const char *const set[][2] = {
-            {"model.net.latency", "2us"},          {"model.net.bandwidth", "10000MB/s"},
-            {"UCX_BCOPY_BW", "5000MB/s"},          {"model.net.reg_cost", "1.0001us"},
+            {"model.net.latency", "2us"},           {"model.net.bandwidth", "10000MB/s"},
+            {"UCX_BCOPY_BW", "5000MB/s"},           {"model.net.reg_cost", "1.0001us"},
             {"model.net.reg_cost_per_byte", "0ns"}, {"model.ucx.overhead_single", "0ns"},
-            {"model.ucx.overhead_multi", "0ns"},   {"model.ucx.overhead_rts", "0ns"},
-            {"model.ucx.overhead_rtr", "0ns"},     {"model.ucx.overhead_sw", "0ns"},
-            {"model.rc.max_short", "1000b"},       {"model.shm.latency", "0.5us"},
-            {"model.shm.bandwidth", "10000MB/s"},  {"model.shm.max_short", "100b"},
-            {"model.ucx.send_call", "0ns"},        {"model.ucx.recv_call", "0ns"},
-            {"model.rc.wqe_overhead", "0ns"},      {"model.ud.wqe_overhead", "0ns"},
-            {"model.ucx.rndv_overhead", "0ns"},    {"model.cma.overhead", "0ns"}};
+            {"model.ucx.overhead_multi", "0ns"},    {"model.ucx.overhead_rts", "0ns"},
+            {"model.ucx.overhead_rtr", "0ns"},      {"model.ucx.overhead_sw", "0ns"},
+            {"model.rc.max_short", "1000b"},        {"model.shm.latency", "0.5us"},
+            {"model.shm.bandwidth", "10000MB/s"},   {"model.shm.max_short", "100b"},
+            {"model.ucx.send_call", "0ns"},         {"model.ucx.recv_call", "0ns"},
+            {"model.rc.wqe_overhead", "0ns"},       {"model.ud.wqe_overhead", "0ns"},
+            {"model.ucx.rndv_overhead", "0ns"},     {"model.cma.overhead", "0ns"}};
         ts_params_t *p;
         ts_error_t err;
         ts_params_new(&p);
@@ -185,10 +183,14 @@ static outcome_t replay_ex(tb_t *b, const int *node, const char *const *extra, i
             snprintf(names[i], sizeof names[i], "h%d", i);
             hosts[i] = names[i];
         }
-        ts_replay_spec_t spec = {.trace = b->t, .proto = m, .coll = cm, .compute_scale = 1.0,
-                                 .flowless_bytes = ts_params_size(p, TS_P_NET_FLOWLESS_BYTES, 0),
-                                 .layout = {.platform_xml = xml, .rank_host = hosts,
-                                            .locality = loc_fn, .locality_ctx = node}};
+        ts_replay_spec_t spec = {
+            .trace = b->t,
+            .proto = m,
+            .coll = cm,
+            .compute_scale = 1.0,
+            .flowless_bytes = ts_params_size(p, TS_P_NET_FLOWLESS_BYTES, 0),
+            .layout = {
+                .platform_xml = xml, .rank_host = hosts, .locality = loc_fn, .locality_ctx = node}};
         ts_replay_result_t *res = NULL;
         o.status = ts_replay_run(&spec, &res, &err);
         if (o.status == TS_OK) {
@@ -216,14 +218,14 @@ static outcome_t replay(tb_t *b, const int *node)
     return replay_ex(b, node, NULL, 0);
 }
 
-#define CHECK_TIME(o, want)                                                                     \
-    do {                                                                                        \
-        if ((o).status != TS_OK)                                                                \
-            printf("\n  replay failed: %s\n", (o).msg);                                         \
-        else if (fabs((o).makespan - (want)) > 1e-12)                                           \
-            printf("\n  makespan %.12g, expected %.12g\n", (o).makespan, (double)(want));       \
-        CU_ASSERT_EQUAL((o).status, TS_OK);                                                     \
-        CU_ASSERT_DOUBLE_EQUAL((o).makespan, want, 1e-12);                                      \
+#define CHECK_TIME(o, want)                                                                        \
+    do {                                                                                           \
+        if ((o).status != TS_OK)                                                                   \
+            printf("\n  replay failed: %s\n", (o).msg);                                            \
+        else if (fabs((o).makespan - (want)) > 1e-12)                                              \
+            printf("\n  makespan %.12g, expected %.12g\n", (o).makespan, (double)(want));          \
+        CU_ASSERT_EQUAL((o).status, TS_OK);                                                        \
+        CU_ASSERT_DOUBLE_EQUAL((o).makespan, want, 1e-12);                                         \
     } while (0)
 
 static const int TWO_NODES[] = {0, 1, 0, 1};
@@ -300,7 +302,7 @@ static void test_zcopy(void)
     isend_irecv(&b, 0, 1, 12000);
     outcome_t o = replay(&b, TWO_NODES);
     double landed = R + L_NET + 12000 / B;
-    CHECK_TIME(o, landed + 12000 / C);                       /* the receiver ends last */
+    CHECK_TIME(o, landed + 12000 / C);                            /* the receiver ends last */
     CU_ASSERT_DOUBLE_EQUAL(o.rank_end[0], landed + L_NET, 1e-12); /* rank 0's completion */
 }
 
@@ -360,9 +362,9 @@ static void test_rkey_ptr_copy_waits_for_progress(void)
         compute(&b, 1, 10000);
         call(&b, 1, b.f_irecv, (ts_event_t){.kind = TS_EV_IRECV_POST, .req = 1});
         compute(&b, 1, 50000);
-        call(&b, 1, b.f_wait,
-             (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = 0, .tag = 3, .bytes = 100000,
-                          .req = 1});
+        call(
+            &b, 1, b.f_wait,
+            (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = 0, .tag = 3, .bytes = 100000, .req = 1});
         const char *const extra[] = {"UCX_RNDV_THRESH", "1kb", "model.mpi.progress",
                                      async ? "async" : "calls", NULL};
         outcome_t o = replay_ex(&b, ONE_NODE, extra, 0);
@@ -464,8 +466,12 @@ static void coll_call(tb_t *b, int op, int32_t n, uint64_t pb, int32_t root)
             recvd = pb;
         }
         call(b, r, f,
-             (ts_event_t){.kind = TS_EV_COLL, .op = (uint8_t)op, .comm = 0,
-                          .peer = root, .bytes = sent, .bytes2 = recvd});
+             (ts_event_t){.kind = TS_EV_COLL,
+                          .op = (uint8_t)op,
+                          .comm = 0,
+                          .peer = root,
+                          .bytes = sent,
+                          .bytes2 = recvd});
     }
 }
 
@@ -490,9 +496,15 @@ static void test_coll_recursive_doubling(void)
  * 3 allgather rounds. */
 static void test_coll_ring(void)
 {
-    static const char *const ring[] = {"coll_hcoll_enable", "0", "model.cpu.reduce_bandwidth",
-                                       "1000MB/s", "coll_tuned_use_dynamic_rules", "1",
-                                       "coll_tuned_allreduce_algorithm", "4", NULL};
+    static const char *const ring[] = {"coll_hcoll_enable",
+                                       "0",
+                                       "model.cpu.reduce_bandwidth",
+                                       "1000MB/s",
+                                       "coll_tuned_use_dynamic_rules",
+                                       "1",
+                                       "coll_tuned_allreduce_algorithm",
+                                       "4",
+                                       NULL};
     tb_t b = tb_new(4);
     coll_call(&b, TS_COLL_ALLREDUCE, 4, 4000, TS_ROOT_NONE);
     outcome_t o = replay_ex(&b, APART, ring, 1);
@@ -556,7 +568,8 @@ int main(void)
     CU_add_test(s, "rendezvous", test_rendezvous);
     CU_add_test(s, "eager zcopy", test_zcopy);
     CU_add_test(s, "on-host rendezvous", test_on_host_rendezvous);
-    CU_add_test(s, "rendezvous waits for the receiver's MPI call", test_rendezvous_waits_for_receiver);
+    CU_add_test(s, "rendezvous waits for the receiver's MPI call",
+                test_rendezvous_waits_for_receiver);
     CU_add_test(s, "put rendezvous waits for the sender's MPI call", test_put_waits_for_sender);
     CU_add_test(s, "rkey_ptr's copy waits for the receiver's progress",
                 test_rkey_ptr_copy_waits_for_progress);

@@ -254,10 +254,12 @@ static void test_cli(void)
     char sets[1024];
     snprintf(sets, sizeof sets, "%s/two.sets", tu_tmpdir());
     write_file(sets, "[asis]\n[noh]\ncoll_hcoll_enable = 0\n");
-    snprintf(args, sizeof args, "sweep %s --sets %s --nodes 2 --ppn 1 -j 1 --window 2:3 --profile %s",
-             pd, sets, prof2);
+    snprintf(args, sizeof args,
+             "sweep %s --sets %s --nodes 2 --ppn 1 -j 1 --window 2:3 --profile %s", pd, sets,
+             prof2);
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "full run per set (ExecutionTime; gain against asis"));
+    CU_ASSERT_PTR_NOT_NULL(out &&
+                           strstr(out, "full run per set (ExecutionTime; gain against asis"));
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "compute    3.000 s per rank"));
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "  noh  "));
     free(out);

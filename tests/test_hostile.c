@@ -15,13 +15,11 @@
 #include "common/tmpfiles.h"
 #include "testutil.h"
 
-
 static int exists(const char *p)
 {
     struct stat st;
     return lstat(p, &st) == 0;
 }
-
 
 /* A path under the test's temporary directory, in one of a few rotating static buffers. */
 static const char *tmp(const char *name)
@@ -487,7 +485,8 @@ static void test_smaller_ones(void)
     fwrite(text, 1, sizeof text - 1, fp);
     fclose(fp);
     char *out = NULL, *err = NULL, args[4096];
-    snprintf(args, sizeof args, "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1", tu_bundled(), sets);
+    snprintf(args, sizeof args, "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1", tu_bundled(),
+             sets);
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
     CU_ASSERT(err && strstr(err, "nul.sets:2: a NUL byte in the line (expected text)"));
     free(out);

@@ -35,7 +35,6 @@ static ts_status try_set(ts_params_t **p, const char *name, const char *value, t
     return ts_params_set(*p, name, value, err);
 }
 
-
 /* Everything fp received, malloc'ed, via open_memstream. */
 typedef struct {
     FILE *fp;

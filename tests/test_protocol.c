@@ -21,15 +21,15 @@
 static ts_params_t *round_params(void)
 {
     static const char *const set[][2] = {
-        {"model.net.latency", "2us"},        {"model.net.spine_latency", "3us"},
+        {"model.net.latency", "2us"},         {"model.net.spine_latency", "3us"},
         {"model.net.bandwidth", "10000MB/s"}, {"UCX_BCOPY_BW", "5000MB/s"},
-        {"model.net.reg_cost", "1.0001us"},       {"model.net.reg_cost_per_byte", "0ns"},
+        {"model.net.reg_cost", "1.0001us"},   {"model.net.reg_cost_per_byte", "0ns"},
         {"model.ucx.overhead_single", "0ns"}, {"model.ucx.overhead_multi", "0ns"},
-        {"model.ucx.overhead_rts", "0ns"},   {"model.ucx.overhead_rtr", "0ns"},
-        {"model.ucx.overhead_sw", "0ns"},    {"model.rc.max_short", "1000b"},
-        {"model.ucx.send_call", "0ns"},      {"model.ucx.recv_call", "0ns"},
-        {"model.rc.wqe_overhead", "0ns"},    {"model.ud.wqe_overhead", "0ns"},
-        {"model.shm.latency", "0.5us"},      {"model.shm.bandwidth", "10000MB/s"},
+        {"model.ucx.overhead_rts", "0ns"},    {"model.ucx.overhead_rtr", "0ns"},
+        {"model.ucx.overhead_sw", "0ns"},     {"model.rc.max_short", "1000b"},
+        {"model.ucx.send_call", "0ns"},       {"model.ucx.recv_call", "0ns"},
+        {"model.rc.wqe_overhead", "0ns"},     {"model.ud.wqe_overhead", "0ns"},
+        {"model.shm.latency", "0.5us"},       {"model.shm.bandwidth", "10000MB/s"},
         {"model.shm.max_short", "100b"},      {"model.ucx.rndv_overhead", "0ns"},
         {"model.cma.overhead", "0ns"},
     };
@@ -68,13 +68,13 @@ static ts_proto proto_at(const ts_proto_model_t *m, uint64_t size, ts_locality l
     return pl.proto;
 }
 
-#define CHECK_PROTO(m, size, loc, blocking, want)                                               \
-    do {                                                                                        \
-        ts_proto got_ = proto_at(m, size, loc, blocking);                                       \
-        if (got_ != (want))                                                                     \
-            printf("\n  size %llu %s: got %s, expected %s\n", (unsigned long long)(size),      \
-                   ts_locality_name(loc), ts_proto_name(got_), ts_proto_name(want));            \
-        CU_ASSERT_EQUAL(got_, want);                                                            \
+#define CHECK_PROTO(m, size, loc, blocking, want)                                                  \
+    do {                                                                                           \
+        ts_proto got_ = proto_at(m, size, loc, blocking);                                          \
+        if (got_ != (want))                                                                        \
+            printf("\n  size %llu %s: got %s, expected %s\n", (unsigned long long)(size),          \
+                   ts_locality_name(loc), ts_proto_name(got_), ts_proto_name(want));               \
+        CU_ASSERT_EQUAL(got_, want);                                                               \
     } while (0)
 
 static void test_auto_boundaries_off_host(void)
@@ -93,8 +93,7 @@ static void test_auto_boundaries_off_host(void)
     CU_ASSERT_DOUBLE_EQUAL(ts_proto_estimate(m, TS_PROTO_EAGER_BCOPY, 4000, loc), 4e-6, 1e-12);
     CU_ASSERT_DOUBLE_EQUAL(ts_proto_estimate(m, TS_PROTO_EAGER_ZCOPY, 10000, loc), 6.0001e-6,
                            1e-12);
-    CU_ASSERT_DOUBLE_EQUAL(ts_proto_estimate(m, TS_PROTO_RNDV_GET, 20000, loc), 10.0002e-6,
-                           1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_proto_estimate(m, TS_PROTO_RNDV_GET, 20000, loc), 10.0002e-6, 1e-12);
     CU_ASSERT(ts_proto_estimate(m, TS_PROTO_EAGER_SHORT, 1001, loc) < 0); /* too long */
     ts_proto_model_free(m);
 }
@@ -245,7 +244,8 @@ static void test_on_host_cma_copies(void)
 
     /* UCX_TLS=self,tcp between ranks of one host: tcp over the kernel's loopback, the data's
      * time at model.tcp.bandwidth counted in flight. */
-    const char *const tcp[][2] = {{"UCX_TLS", "self,tcp"}, {"model.tcp.bandwidth", "1000MB/s"},
+    const char *const tcp[][2] = {{"UCX_TLS", "self,tcp"},
+                                  {"model.tcp.bandwidth", "1000MB/s"},
                                   {"model.tcp.latency", "20us"}};
     m = model_with(tcp, 3);
     ts_proto_plan(m, 500, TS_LOC_SAME_NUMA, 0, &pl);
@@ -384,10 +384,10 @@ static void test_ob1_vader_eager_limit(void)
 
     ts_proto_plan(m, 4081, loc, 0, &pl);
     CU_ASSERT_EQUAL(pl.transport, TS_TR_VADER);
-    CU_ASSERT_EQUAL(pl.send_copy, 0);   /* the receiver reads the sender's buffer */
+    CU_ASSERT_EQUAL(pl.send_copy, 0); /* the receiver reads the sender's buffer */
     CU_ASSERT_EQUAL(pl.recv_copy, 4081);
     CU_ASSERT_EQUAL(pl.unexpected_copy, 0);
-    CU_ASSERT(!pl.completes_locally);   /* the send completes on the receiver's FIN */
+    CU_ASSERT(!pl.completes_locally); /* the send completes on the receiver's FIN */
     CU_ASSERT_DOUBLE_EQUAL(pl.rts_latency, 1e-6, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(pl.latency, 2e-6, 1e-15);
     CU_ASSERT_DOUBLE_EQUAL(pl.ack_latency, 1e-6, 1e-15);
@@ -516,8 +516,8 @@ static void test_ob1_tcp_and_localities(void)
 static void test_call_and_transport_costs(void)
 {
     static const char *const rc[][2] = {
-        {"model.ucx.send_call", "0.2us"}, {"model.ucx.recv_call", "0.3us"},
-        {"model.rc.wqe_overhead", "40ns"}, {"model.ud.wqe_overhead", "80ns"},
+        {"model.ucx.send_call", "0.2us"},   {"model.ucx.recv_call", "0.3us"},
+        {"model.rc.wqe_overhead", "40ns"},  {"model.ud.wqe_overhead", "80ns"},
         {"model.ud.extra_latency", "30ns"}, {"model.ud.seg_size", "4096b"},
         {"UCX_TLS", "self,sm,rc"}};
     ts_proto_model_t *m = model_with(rc, sizeof rc / sizeof rc[0]);
@@ -545,10 +545,10 @@ static void test_call_and_transport_costs(void)
     ts_proto_model_free(m);
 
     static const char *const ud[][2] = {
-        {"model.ucx.send_call", "0.2us"}, {"model.ucx.recv_call", "0.3us"},
-        {"model.rc.wqe_overhead", "40ns"}, {"model.ud.wqe_overhead", "80ns"},
+        {"model.ucx.send_call", "0.2us"},   {"model.ucx.recv_call", "0.3us"},
+        {"model.rc.wqe_overhead", "40ns"},  {"model.ud.wqe_overhead", "80ns"},
         {"model.ud.extra_latency", "30ns"}, {"model.ud.seg_size", "4096b"},
-        {"UCX_TLS", "self,sm,ud"}, {"UCX_ZCOPY_THRESH", "128kb"},
+        {"UCX_TLS", "self,sm,ud"},          {"UCX_ZCOPY_THRESH", "128kb"},
         {"UCX_RNDV_THRESH", "128kb"}};
     m = model_with(ud, sizeof ud / sizeof ud[0]);
     /* ud eager bcopy of 10,000 B: three 4,096 B datagrams, 80 ns each on each side, and
@@ -583,7 +583,8 @@ int main(void)
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 1;
     CU_pSuite s = CU_add_suite("protocol", NULL, NULL);
-    CU_add_test(s, "per-call, per-work-request and UD costs; progress", test_call_and_transport_costs);
+    CU_add_test(s, "per-call, per-work-request and UD costs; progress",
+                test_call_and_transport_costs);
     CU_add_test(s, "auto boundaries off-host", test_auto_boundaries_off_host);
     CU_add_test(s, "rendezvous and bcopy plans", test_rendezvous_plan);
     CU_add_test(s, "set thresholds at, below, above", test_set_thresholds);
@@ -592,7 +593,8 @@ int main(void)
     CU_add_test(s, "UCX_BCOPY_BW=auto", test_bcopy_bw_auto);
     CU_add_test(s, "protocol ranges report", test_print_ranges);
     CU_add_test(s, "on-host cma copies and tcp loopback", test_on_host_cma_copies);
-    CU_add_test(s, "handshake costs stay out of the protocol choice", test_handshake_outside_choice);
+    CU_add_test(s, "handshake costs stay out of the protocol choice",
+                test_handshake_outside_choice);
     CU_add_test(s, "which rendezvous steps wait for an MPI call", test_progress_bits);
     CU_add_test(s, "ob1: vader eager limit (at, below, above)", test_ob1_vader_eager_limit);
     CU_add_test(s, "ob1: single-copy mechanisms", test_ob1_single_copy_mechanisms);

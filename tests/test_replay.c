@@ -11,8 +11,6 @@
 
 #include "testutil.h"
 
-
-
 /* Replay with extra arguments; returns the parsed JSON (or NULL) and the exit status. */
 static json_object *replay_json(const char *trace, const char *extra, int *rc)
 {
@@ -150,9 +148,11 @@ static void test_nps2_compute(void)
     int rc;
     json_object *n1 = replay_json(tu_bundled(), "--nodes 1 --ppn 2 --nps 1", &rc);
     json_object *n2 = replay_json(tu_bundled(), "--nodes 1 --ppn 2 --nps 2", &rc);
-    json_object *half = replay_json(
-        tu_bundled(), "--nodes 1 --ppn 2 --nps 2 --set model.cpu.nps2_compute_ratio=0.5 "
-                   "--set model.cpu.speed_ratio=0.5", &rc);
+    json_object *half =
+        replay_json(tu_bundled(),
+                    "--nodes 1 --ppn 2 --nps 2 --set model.cpu.nps2_compute_ratio=0.5 "
+                    "--set model.cpu.speed_ratio=0.5",
+                    &rc);
     CU_ASSERT_PTR_NOT_NULL_FATAL(n1);
     CU_ASSERT_PTR_NOT_NULL_FATAL(n2);
     CU_ASSERT_PTR_NOT_NULL_FATAL(half);
@@ -199,8 +199,8 @@ static void test_scorep_traces(void)
         return;
     }
     static const char *const traces[] = {
-        "sstmacro-otf2_test_traces", "tracer-stencil4d-32",       "tracer-stencil4d-64",
-        "casita-10_scorep_mpi_tags", "casita-4_mpi_ls_barr",      "casita-2_jacobi_blame_cpu_015",
+        "sstmacro-otf2_test_traces", "tracer-stencil4d-32",      "tracer-stencil4d-64",
+        "casita-10_scorep_mpi_tags", "casita-4_mpi_ls_barr",     "casita-2_jacobi_blame_cpu_015",
         "pipit-ping-pong-otf2",      "pipit-ping-pong-otf2-papi"};
     for (size_t i = 0; i < sizeof traces / sizeof traces[0]; i++) {
         int rc;

@@ -83,8 +83,9 @@ static void test_sections(void)
     const ts_set_place_t *p0 = ts_sets_place(s, 0);
     CU_ASSERT(p0->nodes == 0 && p0->ppn == 0 && p0->nps == 0 && p0->map_by == NULL);
     /* Table order, values as written; the application's own -x variable is not a setting. */
-    expect_changes(s, 1, "UCX_TLS=self,sm,rc\nUCX_RNDV_THRESH=intra:16kb,inter:128kb\n"
-                         "UCX_ZCOPY_THRESH=128kb\ncoll_hcoll_enable=0\n");
+    expect_changes(s, 1,
+                   "UCX_TLS=self,sm,rc\nUCX_RNDV_THRESH=intra:16kb,inter:128kb\n"
+                   "UCX_ZCOPY_THRESH=128kb\ncoll_hcoll_enable=0\n");
     const ts_set_place_t *p1 = ts_sets_place(s, 1);
     CU_ASSERT(p1->nodes == 2 && p1->ppn == 1 && p1->nps == 2);
     CU_ASSERT(p1->map_by && strcmp(p1->map_by, "cyclic") == 0);
@@ -115,8 +116,9 @@ static void test_grid(void)
         CU_ASSERT_STRING_EQUAL(ts_sets_name(s, i), names[i]);
     expect_changes(s, 1, "UCX_ZCOPY_THRESH=128kb\n"); /* all and auto are the defaults */
     expect_changes(s, 10, "UCX_TLS=self,sm,rc\nUCX_RNDV_THRESH=16kb\nUCX_ZCOPY_THRESH=128kb\n");
-    expect_changes(s, 12, "UCX_TLS=self,sm,rc\nUCX_RNDV_THRESH=intra:64kb,inter:128kb\n"
-                          "UCX_ZCOPY_THRESH=128kb\n");
+    expect_changes(s, 12,
+                   "UCX_TLS=self,sm,rc\nUCX_RNDV_THRESH=intra:64kb,inter:128kb\n"
+                   "UCX_ZCOPY_THRESH=128kb\n");
     for (int i = 1; i <= 12; i++) {
         const ts_set_place_t *p = ts_sets_place(s, i);
         CU_ASSERT_EQUAL(p->nps, (i - 1) % 2 + 1);
@@ -136,25 +138,25 @@ static void test_grid(void)
 /* Every error names the file and its line, one line each, and all come at once. */
 static void test_all_errors_at_once(void)
 {
-    ts_sets_t *s = parse("-x UCX_TLS=rc\n"                         /* 1: before a section */
-                         "[ok]\n"                                  /* 2 */
-                         "[bad1]\n"                                /* 3 */
-                         "-x UCX_RNDV_TRESH=8kb\n"                 /* 4: did you mean */
-                         "[bad2]\n"                                /* 5 */
-                         "UCX_ZCOPY_THRESH = 12qb\n"               /* 6: bad value */
-                         "nps = 3x\n"                              /* 7: bad count */
-                         "[bad name]\n"                            /* 8: bad name */
-                         "[grid g]\n"                              /* 9 */
-                         "UCX_TLS = all | bogus\n"                 /* 10: one bad value */
-                         "map-by = block | diagonal\n"             /* 11: bad placement */
-                         "[plain]\n"                               /* 12 */
-                         "UCX_TLS = all | self\n"                  /* 13: not a grid */
-                         "--frob 1\n"                              /* 14: unknown word */
-                         "-x UCX_TLS\n"                            /* 15: environment */
-                         "just words\n"                            /* 16: no KEY=VALUE */
-                         "-x 'UCX_TLS=rc\n"                        /* 17: open quote */
-                         "[ok]\n"                                  /* 18: duplicate */
-                         "[unclosed\n");                           /* 19 */
+    ts_sets_t *s = parse("-x UCX_TLS=rc\n"             /* 1: before a section */
+                         "[ok]\n"                      /* 2 */
+                         "[bad1]\n"                    /* 3 */
+                         "-x UCX_RNDV_TRESH=8kb\n"     /* 4: did you mean */
+                         "[bad2]\n"                    /* 5 */
+                         "UCX_ZCOPY_THRESH = 12qb\n"   /* 6: bad value */
+                         "nps = 3x\n"                  /* 7: bad count */
+                         "[bad name]\n"                /* 8: bad name */
+                         "[grid g]\n"                  /* 9 */
+                         "UCX_TLS = all | bogus\n"     /* 10: one bad value */
+                         "map-by = block | diagonal\n" /* 11: bad placement */
+                         "[plain]\n"                   /* 12 */
+                         "UCX_TLS = all | self\n"      /* 13: not a grid */
+                         "--frob 1\n"                  /* 14: unknown word */
+                         "-x UCX_TLS\n"                /* 15: environment */
+                         "just words\n"                /* 16: no KEY=VALUE */
+                         "-x 'UCX_TLS=rc\n"            /* 17: open quote */
+                         "[ok]\n"                      /* 18: duplicate */
+                         "[unclosed\n");               /* 19 */
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
     static const char *const want[] = {
         "test.sets:1: a setting before any [NAME] section",
@@ -254,13 +256,16 @@ static void test_reference_sets(void)
         CU_ASSERT_STRING_EQUAL(ts_sets_name(s, i), names[i]);
     expect_changes(s, 0, "");
     CU_ASSERT_EQUAL(ts_sets_place(s, 0)->nps, 0);
-    expect_changes(s, 1, "UCX_TLS=self,sm,rc\nUCX_RNDV_THRESH=intra:128kb,inter:128kb\n"
-                         "UCX_ZCOPY_THRESH=128kb\n");
+    expect_changes(s, 1,
+                   "UCX_TLS=self,sm,rc\nUCX_RNDV_THRESH=intra:128kb,inter:128kb\n"
+                   "UCX_ZCOPY_THRESH=128kb\n");
     CU_ASSERT_EQUAL(ts_sets_place(s, 1)->nps, 1);
-    expect_changes(s, 4, "UCX_TLS=self,sm,ud\nUCX_RNDV_THRESH=intra:16kb,inter:128kb\n"
-                         "UCX_ZCOPY_THRESH=128kb\n");
-    expect_changes(s, 9, "UCX_TLS=self,sm,ud\nUCX_RNDV_THRESH=intra:64kb,inter:128kb\n"
-                         "UCX_ZCOPY_THRESH=128kb\ncoll_hcoll_enable=0\ncoll_ucc_enable=1\n");
+    expect_changes(s, 4,
+                   "UCX_TLS=self,sm,ud\nUCX_RNDV_THRESH=intra:16kb,inter:128kb\n"
+                   "UCX_ZCOPY_THRESH=128kb\n");
+    expect_changes(s, 9,
+                   "UCX_TLS=self,sm,ud\nUCX_RNDV_THRESH=intra:64kb,inter:128kb\n"
+                   "UCX_ZCOPY_THRESH=128kb\ncoll_hcoll_enable=0\ncoll_ucc_enable=1\n");
     for (int i = 2; i < 10; i++)
         CU_ASSERT_EQUAL(ts_sets_place(s, i)->nps, 2);
     ts_sets_free(s);

@@ -44,20 +44,31 @@ static ts_trace_t *synthetic(void)
             evs[n++] = (ts_event_t){.kind = TS_EV_IRECV_POST, .req = req};
             evs[n++] = (ts_event_t){.kind = TS_EV_LEAVE, .time = now += 100};
             evs[n++] = (ts_event_t){.kind = TS_EV_ENTER, .func = (uint16_t)isend, .time = now};
-            evs[n++] = (ts_event_t){.kind = TS_EV_ISEND, .peer = right, .comm = 0, .tag = it,
-                                    .bytes = 2048, .req = req + 1};
+            evs[n++] = (ts_event_t){.kind = TS_EV_ISEND,
+                                    .peer = right,
+                                    .comm = 0,
+                                    .tag = it,
+                                    .bytes = 2048,
+                                    .req = req + 1};
             evs[n++] = (ts_event_t){.kind = TS_EV_LEAVE, .time = now += 200};
             evs[n++] = (ts_event_t){.kind = TS_EV_ENTER, .func = (uint16_t)waitall, .time = now};
-            evs[n++] = (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = left, .comm = 0,
-                                    .tag = it, .bytes = 2048, .req = req};
+            evs[n++] = (ts_event_t){.kind = TS_EV_IRECV_DONE,
+                                    .peer = left,
+                                    .comm = 0,
+                                    .tag = it,
+                                    .bytes = 2048,
+                                    .req = req};
             evs[n++] = (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = req + 1};
             evs[n++] = (ts_event_t){.kind = TS_EV_LEAVE, .time = now += 3000};
             req += 2;
             if (r != 1) {
-                evs[n++] = (ts_event_t){.kind = TS_EV_ENTER, .func = (uint16_t)allred,
-                                        .time = now};
-                evs[n++] = (ts_event_t){.kind = TS_EV_COLL, .op = TS_COLL_ALLREDUCE, .comm = 1,
-                                        .peer = TS_ROOT_NONE, .bytes = 16, .bytes2 = 16};
+                evs[n++] = (ts_event_t){.kind = TS_EV_ENTER, .func = (uint16_t)allred, .time = now};
+                evs[n++] = (ts_event_t){.kind = TS_EV_COLL,
+                                        .op = TS_COLL_ALLREDUCE,
+                                        .comm = 1,
+                                        .peer = TS_ROOT_NONE,
+                                        .bytes = 16,
+                                        .bytes2 = 16};
                 evs[n++] = (ts_event_t){.kind = TS_EV_LEAVE, .time = now += 700};
             }
             for (int i = 0; i < n; i++) {
@@ -136,10 +147,10 @@ static void test_damaged(void)
     uint8_t *good = (uint8_t *)tu_read_file(path, &n);
     uint8_t *buf = malloc(n);
 
-    expect_error(good, 10, TS_ENOTTRACE);       /* too short for the magic */
-    expect_error(good, 30, TS_ETRUNC);          /* header cut */
-    expect_error(good, n - 1, TS_ETRUNC);       /* event chunks cut */
-    expect_error(good, 60, TS_ETRUNC);          /* head cut */
+    expect_error(good, 10, TS_ENOTTRACE); /* too short for the magic */
+    expect_error(good, 30, TS_ETRUNC);    /* header cut */
+    expect_error(good, n - 1, TS_ETRUNC); /* event chunks cut */
+    expect_error(good, 60, TS_ETRUNC);    /* head cut */
     /* A bit flipped in an event chunk: the store opens (chunks are read lazily), and the
      * cursor that reaches the chunk reports it, naming the rank and the chunk. */
     memcpy(buf, good, n);
@@ -166,10 +177,10 @@ static void test_damaged(void)
     CU_ASSERT_EQUAL(bad, 1);
     ts_trace_close(t2);
     memcpy(buf, good, n);
-    buf[17] ^= 0x01;                            /* header bit flip (version field) */
+    buf[17] ^= 0x01; /* header bit flip (version field) */
     expect_error(buf, n, TS_ECORRUPT);
     memcpy(buf, good, n);
-    buf[0] = 'X';                               /* foreign file */
+    buf[0] = 'X'; /* foreign file */
     expect_error(buf, n, TS_ENOTTRACE);
     free(buf);
     free(good);

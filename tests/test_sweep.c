@@ -181,8 +181,9 @@ static void test_schema_and_jobs(void)
     /* CSV: the documented header, a row per set in the JSON's order. */
     char *csv = tu_read_file(g_ref_csv, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
-    CU_ASSERT(strncmp(csv, "rank,name,predicted_time_s,rank0_elapsed_s,gain_vs_baseline_pct,"
-                           "settings,nodes,ppn,nps,map_by,time_s:",
+    CU_ASSERT(strncmp(csv,
+                      "rank,name,predicted_time_s,rank0_elapsed_s,gain_vs_baseline_pct,"
+                      "settings,nodes,ppn,nps,map_by,time_s:",
                       96) == 0);
     CU_ASSERT_EQUAL(count_lines(g_ref_csv), NSETS + 1);
     j = json_object_from_file(g_ref_json);
@@ -318,8 +319,14 @@ static void resume_after(int victim)
     CU_ASSERT(same_file(json, g_ref_json));
 }
 
-static void test_resume_after_killed_worker(void) { resume_after(0); }
-static void test_resume_after_killed_sweep(void) { resume_after(1); }
+static void test_resume_after_killed_worker(void)
+{
+    resume_after(0);
+}
+static void test_resume_after_killed_sweep(void)
+{
+    resume_after(1);
+}
 
 /* Every invalid set at once, each on its own line naming file:line, and nothing run. */
 static void test_invalid_sets(void)
@@ -340,19 +347,19 @@ static void test_invalid_sets(void)
           "UCX_ZCOPY_THRESH = 12qb\n",
           fp);
     fclose(fp);
-    snprintf(args, sizeof args, "sweep '%s' --sets '%s' --nodes 2 --ppn 1 --json '%s' "
-                                "--baseline nope",
+    snprintf(args, sizeof args,
+             "sweep '%s' --sets '%s' --nodes 2 --ppn 1 --json '%s' "
+             "--baseline nope",
              g_trace, bad, json);
     char *out = NULL, *err = NULL;
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
     CU_ASSERT_STRING_EQUAL(out ? out : "x", "");
-    static const char *const want[] = {
-        "tunesim: ", ":3: [typo] unknown parameter 'UCX_RNDV_TRESH'",
-        "tunesim: ", ":9: [value] UCX_ZCOPY_THRESH",
-        "tunesim: ", "--baseline nope: no set of that name",
-        "tunesim: ", ":4: [shm-only] UCX_TLS leaves no transport",
-        "tunesim: ", ":6: [crowded] placement: 2 ranks do not fit",
-        "tunesim: ", "5 mistakes in"};
+    static const char *const want[] = {"tunesim: ", ":3: [typo] unknown parameter 'UCX_RNDV_TRESH'",
+                                       "tunesim: ", ":9: [value] UCX_ZCOPY_THRESH",
+                                       "tunesim: ", "--baseline nope: no set of that name",
+                                       "tunesim: ", ":4: [shm-only] UCX_TLS leaves no transport",
+                                       "tunesim: ", ":6: [crowded] placement: 2 ranks do not fit",
+                                       "tunesim: ", "5 mistakes in"};
     char *line = err;
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i += 2) {
         char *end = line ? strchr(line, '\n') : NULL;
@@ -418,8 +425,8 @@ static void test_slurm(void)
         fclose(fp);
         for (int s = 0; s < 2; s++) {
             snprintf(cmd, sizeof cmd,
-                     "SLURM_CONF='%s' timeout 30 sbatch --test-only '%s/%s' >'%s' 2>&1", conf,
-                     dir, s ? "merge.sh" : "sweep.sbatch", log);
+                     "SLURM_CONF='%s' timeout 30 sbatch --test-only '%s/%s' >'%s' 2>&1", conf, dir,
+                     s ? "merge.sh" : "sweep.sbatch", log);
             int rc = system(cmd);
             char *l = tu_read_file(log, NULL);
             int parsed = l && strstr(l, "Unable to contact slurm controller") &&

@@ -225,7 +225,8 @@ static void test_dir_and_manifest(void)
 
     /* Manifest: paths relative to the manifest, comments, several logs a line. */
     const char *man = tmp_path("manifest.txt");
-    write_file(man, "# setting logs\nslow logs/b/run1.log logs/b/run2.log\n\nquick logs/a/run1.log\n");
+    write_file(man,
+               "# setting logs\nslow logs/b/run1.log logs/b/run2.log\n\nquick logs/a/run1.log\n");
     CU_ASSERT_FATAL(ts_measured_new(&m, &err) == TS_OK);
     CU_ASSERT_EQUAL(ts_measured_read_manifest(m, man, &err), TS_OK);
     CU_ASSERT_EQUAL_FATAL(ts_measured_count(m), 2);
@@ -248,8 +249,10 @@ static void test_dir_and_manifest(void)
 static void write_timed_log(const char *path, double exec, double clock)
 {
     char text[256];
-    snprintf(text, sizeof text, "Exec   : simpleFoam -parallel\nTime = 1\n\nExecutionTime = %g s"
-             "  ClockTime = %g s\n\nEnd\n", exec, clock);
+    snprintf(text, sizeof text,
+             "Exec   : simpleFoam -parallel\nTime = 1\n\nExecutionTime = %g s"
+             "  ClockTime = %g s\n\nEnd\n",
+             exec, clock);
     write_file(path, text);
 }
 
@@ -466,7 +469,8 @@ static void test_predictions_errors(void)
          "sets[1]: expected a number \"predicted_time_s\""},
         {"{\"sets\": [{\"name\": \"a\", \"predicted_time_s\": -1}]}", "must be positive"},
         {"{\"sets\": [{\"name\": \"a\", \"predicted_time_s\": 1}, {\"name\": \"a\", "
-         "\"predicted_time_s\": 2}]}", "set 'a' appears twice"},
+         "\"predicted_time_s\": 2}]}",
+         "set 'a' appears twice"},
         {"{\"sets\": []}", "no predicted sets"},
     };
     for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
@@ -523,8 +527,9 @@ static void test_cli(void)
                                        "either as --predicted", "unknown option"};
     for (size_t i = 0; i < sizeof WANT / sizeof WANT[0]; i++) {
         if (i == 0)
-            snprintf(args, sizeof args, "validate --measured-csv %s --predicted %s --json %s/no.json",
-                     bad, pj, tu_tmpdir());
+            snprintf(args, sizeof args,
+                     "validate --measured-csv %s --predicted %s --json %s/no.json", bad, pj,
+                     tu_tmpdir());
         else if (i == 1)
             snprintf(args, sizeof args, "validate --predicted %s", pj);
         else if (i == 2)
@@ -570,8 +575,8 @@ static void test_cli_runs_sweep(void)
     CU_ASSERT(json_object_object_get_ex(root, "settings", &rows));
     CU_ASSERT_EQUAL(json_object_array_length(rows), 2);
     for (size_t i = 0; i < 2; i++) {
-        CU_ASSERT(json_object_object_get_ex(json_object_array_get_idx(rows, i),
-                                            "predicted_raw_s", &x));
+        CU_ASSERT(
+            json_object_object_get_ex(json_object_array_get_idx(rows, i), "predicted_raw_s", &x));
         CU_ASSERT(json_object_get_double(x) > 0);
     }
     json_object_put(root);
@@ -629,7 +634,7 @@ static void check_committed(const char *run)
         CU_ASSERT(runs >= 5);
     }
     static const char *const KEYS[] = {"predicted_s", "measured_s", "median_s", "min_s",
-                                       "max_s", "spread_s", "error_pct"};
+                                       "max_s",       "spread_s",   "error_pct"};
     for (size_t i = 0; i < v->n; i++) {
         json_object *r = json_object_array_get_idx(rows, i), *x;
         const ts_validate_row_t *row = &v->rows[i];
@@ -638,9 +643,8 @@ static void check_committed(const char *run)
         CU_ASSERT(json_object_object_get_ex(r, "runs", &x));
         CU_ASSERT_EQUAL(json_object_get_int(x), (int)row->measured.n);
         CU_ASSERT(row->measured.n >= 1);
-        const double got[] = {row->predicted,      row->measured.trimmed_mean,
-                              row->measured.median, row->measured.min,
-                              row->measured.max,    row->measured.spread,
+        const double got[] = {row->predicted,    row->measured.trimmed_mean, row->measured.median,
+                              row->measured.min, row->measured.max,          row->measured.spread,
                               row->error_pct};
         for (size_t k = 0; k < sizeof KEYS / sizeof KEYS[0]; k++) {
             CU_ASSERT(json_object_object_get_ex(r, KEYS[k], &x));

@@ -43,8 +43,6 @@ char *tu_read_file(const char *path, size_t *size);
  * failed, else TS_TEST_SKIP if a part was skipped (tu_skip), else 0. */
 int tu_run_all(void);
 
-
-
 #include "traces/trace.h"
 /* 1 if both traces have the same definitions and event streams, event by event. */
 int tu_traces_equal(const ts_trace_t *a, const ts_trace_t *b);

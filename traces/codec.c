@@ -34,8 +34,14 @@ static unsigned width_code(uint64_t v)
     return v < (1ull << 8) ? 0 : v < (1ull << 16) ? 1 : v < (1ull << 32) ? 2 : 3;
 }
 
-static uint64_t zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
-static int64_t unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
+static uint64_t zigzag(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+static int64_t unzigzag(uint64_t v)
+{
+    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
 
 /* ---- encoding --------------------------------------------------------------------------- */
 
@@ -150,8 +156,8 @@ ts_status ts_codec_put(ts_codec_buf_t *b, const ts_event_t *ev)
         uint64_t comm = zigzag(ev->comm), root = zigzag(ev->peer);
         uint64_t dreq = zigzag((int64_t)(ev->req - b->last_req));
         int has_req = kind == TS_EV_ICOLL_DONE;
-        unsigned wb = width_code(ev->bytes), wb2 = width_code(ev->bytes2),
-                 wc = width_code(comm), wo = width_code(root), wr = has_req ? width_code(dreq) : 0;
+        unsigned wb = width_code(ev->bytes), wb2 = width_code(ev->bytes2), wc = width_code(comm),
+                 wo = width_code(root), wr = has_req ? width_code(dreq) : 0;
         b->data[b->size++] = (uint8_t)(kind | wb << 4 | wb2 << 6);
         b->data[b->size++] = (uint8_t)(wc | wo << 2 | wr << 4);
         b->data[b->size++] = ev->op;

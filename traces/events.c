@@ -3,20 +3,34 @@
 #include "events.h"
 
 static const char *const kind_names[TS_EV__COUNT] = {
-    "COMPUTE",    "ENTER",      "LEAVE",     "SEND",     "ISEND",
-    "RECV",       "IRECV_POST", "IRECV_DONE", "ISEND_DONE", "CANCELLED",
-    "REQ_TEST",   "COLL",       "ICOLL_POST", "ICOLL_DONE",
+    "COMPUTE",    "ENTER",      "LEAVE",     "SEND",     "ISEND", "RECV",       "IRECV_POST",
+    "IRECV_DONE", "ISEND_DONE", "CANCELLED", "REQ_TEST", "COLL",  "ICOLL_POST", "ICOLL_DONE",
 };
 
 static const char *const op_names[TS_COLL__COUNT] = {
-    "Barrier",        "Bcast",          "Gather",
-    "Gatherv",        "Scatter",        "Scatterv",
-    "Allgather",      "Allgatherv",     "Alltoall",
-    "Alltoallv",      "Alltoallw",      "Allreduce",
-    "Reduce",         "Reduce_scatter", "Scan",
-    "Exscan",         "Reduce_scatter_block", "Create_handle",
-    "Destroy_handle", "Allocate",       "Deallocate",
-    "Create_handle_and_allocate", "Destroy_handle_and_deallocate",
+    "Barrier",
+    "Bcast",
+    "Gather",
+    "Gatherv",
+    "Scatter",
+    "Scatterv",
+    "Allgather",
+    "Allgatherv",
+    "Alltoall",
+    "Alltoallv",
+    "Alltoallw",
+    "Allreduce",
+    "Reduce",
+    "Reduce_scatter",
+    "Scan",
+    "Exscan",
+    "Reduce_scatter_block",
+    "Create_handle",
+    "Destroy_handle",
+    "Allocate",
+    "Deallocate",
+    "Create_handle_and_allocate",
+    "Destroy_handle_and_deallocate",
 };
 
 const char *ts_event_kind_name(int kind)

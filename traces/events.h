@@ -75,16 +75,16 @@ typedef enum ts_coll_op {
 #define TS_ROOT_NONE (-1)
 
 typedef struct ts_event_s {
-    uint8_t kind;   /* ts_event_kind */
-    uint8_t op;     /* ts_coll_op for COLL / ICOLL_DONE */
-    uint16_t func;  /* ENTER: index in the function table */
-    int32_t peer;   /* world rank of the peer; COLL: world rank of the root or TS_ROOT_NONE */
-    int32_t comm;   /* communicator index */
-    int32_t tag;    /* message tag */
-    uint64_t bytes; /* message bytes; COLL: sizeSent */
-    uint64_t bytes2;/* COLL: sizeReceived */
-    uint64_t req;   /* request id */
-    int64_t time;   /* ENTER / LEAVE: ns since trace start; COMPUTE: duration in ns */
+    uint8_t kind;    /* ts_event_kind */
+    uint8_t op;      /* ts_coll_op for COLL / ICOLL_DONE */
+    uint16_t func;   /* ENTER: index in the function table */
+    int32_t peer;    /* world rank of the peer; COLL: world rank of the root or TS_ROOT_NONE */
+    int32_t comm;    /* communicator index */
+    int32_t tag;     /* message tag */
+    uint64_t bytes;  /* message bytes; COLL: sizeSent */
+    uint64_t bytes2; /* COLL: sizeReceived */
+    uint64_t req;    /* request id */
+    int64_t time;    /* ENTER / LEAVE: ns since trace start; COMPUTE: duration in ns */
 } ts_event_t;
 
 /* Name of an event kind ("ISEND") and of a collective op ("Allreduce"); never NULL. */

@@ -22,8 +22,16 @@
  * treated as corrupt rather than allocated. */
 #define MAX_DEF_ID (1u << 24)
 
-typedef struct stn_def_s { int present; OTF2_StringRef name, cls; OTF2_SystemTreeNodeRef parent; } stn_def_t;
-typedef struct lg_def_s { int present; OTF2_LocationGroupType type; OTF2_SystemTreeNodeRef parent; } lg_def_t;
+typedef struct stn_def_s {
+    int present;
+    OTF2_StringRef name, cls;
+    OTF2_SystemTreeNodeRef parent;
+} stn_def_t;
+typedef struct lg_def_s {
+    int present;
+    OTF2_LocationGroupType type;
+    OTF2_SystemTreeNodeRef parent;
+} lg_def_t;
 typedef struct loc_def_s {
     OTF2_LocationRef id;
     OTF2_LocationType type;
@@ -44,42 +52,53 @@ typedef struct group_def_s {
     uint32_t n;
     uint64_t *members;
 } group_def_t;
-typedef struct comm_def_s { int present; OTF2_StringRef name; OTF2_GroupRef group; } comm_def_t;
+typedef struct comm_def_s {
+    int present;
+    OTF2_StringRef name;
+    OTF2_GroupRef group;
+} comm_def_t;
 
 typedef struct defs_s {
-    char **strings; size_t nstrings;
-    stn_def_t *stns; size_t nstns;
-    lg_def_t *lgs; size_t nlgs;
-    region_def_t *regions; size_t nregions;
-    group_def_t *groups; size_t ngroups;
-    comm_def_t *comms; size_t ncomms;
-    loc_def_t *locs; size_t nlocs, caplocs;
+    char **strings;
+    size_t nstrings;
+    stn_def_t *stns;
+    size_t nstns;
+    lg_def_t *lgs;
+    size_t nlgs;
+    region_def_t *regions;
+    size_t nregions;
+    group_def_t *groups;
+    size_t ngroups;
+    comm_def_t *comms;
+    size_t ncomms;
+    loc_def_t *locs;
+    size_t nlocs, caplocs;
     uint64_t resolution, offset, length;
-    int bad;          /* a definition was malformed */
+    int bad; /* a definition was malformed */
     char bad_msg[200];
 } defs_t;
 
 /* Per-location event state while reading. */
 typedef struct loc_state_s {
     struct reader_s *rd;
-    int32_t rank;          /* -1: non-master location (only counted) */
+    int32_t rank; /* -1: non-master location (only counted) */
     ts_codec_buf_t *buf;
     uint64_t *nevents;
-    int depth;             /* nesting of MPI regions; > 0 inside an MPI call */
-    int64_t last_time;     /* end of the previous MPI call, ns */
+    int depth;         /* nesting of MPI regions; > 0 inside an MPI call */
+    int64_t last_time; /* end of the previous MPI call, ns */
     int64_t max_time;
-    uint64_t records;      /* OTF2 records seen, for error messages */
+    uint64_t records; /* OTF2 records seen, for error messages */
 } loc_state_t;
 
 typedef struct reader_s {
     const char *anchor;
     ts_trace_t *trace;
     defs_t defs;
-    int32_t *comm_map;     /* OTF2 comm id -> trace comm index, -1 if not MPI */
+    int32_t *comm_map; /* OTF2 comm id -> trace comm index, -1 if not MPI */
     ts_status status;
     ts_error_t *err;
-    uint64_t mpi_records;  /* MPI records on master threads */
-    char otf2_msg[256];    /* last message from OTF2's error handler */
+    uint64_t mpi_records; /* MPI records on master threads */
+    char otf2_msg[256];   /* last message from OTF2's error handler */
 } reader_t;
 
 /* ---- small helpers ---------------------------------------------------------------------- */
@@ -271,8 +290,8 @@ static void defs_free(defs_t *d)
 /* OTF2 prints its errors to stderr by default; we keep the last one for our own one-line
  * message instead. */
 static OTF2_ErrorCode otf2_error_handler(void *ud, const char *file, uint64_t line,
-                                         const char *func, OTF2_ErrorCode code,
-                                         const char *fmt, va_list va)
+                                         const char *func, OTF2_ErrorCode code, const char *fmt,
+                                         va_list va)
 {
     (void)file, (void)line, (void)func;
     reader_t *rd = ud;
@@ -422,8 +441,8 @@ static ts_status build_comms(reader_t *rd)
         OTF2_GroupRef g = d->comms[c].group;
         if (g >= d->ngroups || !d->groups[g].present)
             return ts_error_set(rd->err, TS_ECORRUPT,
-                                "%s: communicator %zu refers to undefined group %u", rd->anchor,
-                                c, (unsigned)g);
+                                "%s: communicator %zu refers to undefined group %u", rd->anchor, c,
+                                (unsigned)g);
         group_def_t *gr = &d->groups[g];
         if (gr->paradigm != OTF2_PARADIGM_MPI)
             continue; /* OpenMP, CUDA, measurement-system communicators */
@@ -525,8 +544,8 @@ static OTF2_CallbackCode end_call(loc_state_t *ls, int64_t t)
     return emit(ls, &e);
 }
 
-static OTF2_CallbackCode cb_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
-                                  void *ud, OTF2_AttributeList *attrs, OTF2_RegionRef region)
+static OTF2_CallbackCode cb_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
+                                  OTF2_AttributeList *attrs, OTF2_RegionRef region)
 {
     (void)loc, (void)pos, (void)attrs;
     loc_state_t *ls = ud;
@@ -547,8 +566,8 @@ static OTF2_CallbackCode cb_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uin
     return begin_call(ls, func_of_region(ls, region), to_ns(d, time));
 }
 
-static OTF2_CallbackCode cb_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
-                                  void *ud, OTF2_AttributeList *attrs, OTF2_RegionRef region)
+static OTF2_CallbackCode cb_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
+                                  OTF2_AttributeList *attrs, OTF2_RegionRef region)
 {
     (void)loc, (void)pos, (void)attrs;
     loc_state_t *ls = ud;
@@ -564,8 +583,8 @@ static OTF2_CallbackCode cb_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uin
 }
 
 /* Switching measurement off inside an MPI call loses its Leave: close the call there. */
-static OTF2_CallbackCode cb_onoff(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
-                                  void *ud, OTF2_AttributeList *attrs, OTF2_MeasurementMode mode)
+static OTF2_CallbackCode cb_onoff(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
+                                  OTF2_AttributeList *attrs, OTF2_MeasurementMode mode)
 {
     (void)loc, (void)pos, (void)attrs;
     loc_state_t *ls = ud;
@@ -611,8 +630,7 @@ static int translate(loc_state_t *ls, OTF2_CommRef comm, uint32_t peer, int allo
 {
     reader_t *rd = ls->rd;
     if (comm >= rd->defs.ncomms || rd->comm_map[comm] < 0) {
-        fail_event(ls, TS_ECORRUPT, "communicator %u is not an MPI communicator",
-                   (unsigned)comm);
+        fail_event(ls, TS_ECORRUPT, "communicator %u is not an MPI communicator", (unsigned)comm);
         return -1;
     }
     *tcomm = rd->comm_map[comm];
@@ -627,8 +645,8 @@ static int translate(loc_state_t *ls, OTF2_CommRef comm, uint32_t peer, int allo
     }
     if (peer >= (uint32_t)c->size) {
         fail_event(ls, TS_ECORRUPT,
-                   "peer %u is outside communicator %u of size %d (expected a rank below %d)",
-                   peer, (unsigned)comm, (int)c->size, (int)c->size);
+                   "peer %u is outside communicator %u of size %d (expected a rank below %d)", peer,
+                   (unsigned)comm, (int)c->size, (int)c->size);
         return -1;
     }
     *world = c->is_self ? ls->rank : c->members[peer];
@@ -636,8 +654,8 @@ static int translate(loc_state_t *ls, OTF2_CommRef comm, uint32_t peer, int allo
 }
 
 static OTF2_CallbackCode p2p(loc_state_t *ls, OTF2_TimeStamp time, uint8_t kind,
-                             const char *implied, uint32_t peer, OTF2_CommRef comm,
-                             uint32_t tag, uint64_t len, uint64_t req)
+                             const char *implied, uint32_t peer, OTF2_CommRef comm, uint32_t tag,
+                             uint64_t len, uint64_t req)
 {
     int synthetic;
     int rc = mpi_record(ls, time, implied, &synthetic);
@@ -661,8 +679,8 @@ static OTF2_CallbackCode req_only(loc_state_t *ls, OTF2_TimeStamp time, uint8_t 
 }
 
 static OTF2_CallbackCode coll(loc_state_t *ls, OTF2_TimeStamp time, uint8_t kind,
-                              OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
-                              uint64_t sent, uint64_t recvd, uint64_t req)
+                              OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                              uint64_t recvd, uint64_t req)
 {
     char implied[64];
     snprintf(implied, sizeof implied, "MPI_%s%s", kind == TS_EV_ICOLL_DONE ? "I" : "",
@@ -681,8 +699,8 @@ static OTF2_CallbackCode coll(loc_state_t *ls, OTF2_TimeStamp time, uint8_t kind
     return finish_record(ls, &ev, synthetic, time);
 }
 
-#define EVT_ARGS OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud, \
-                 OTF2_AttributeList *attrs
+#define EVT_ARGS                                                                                   \
+    OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud, OTF2_AttributeList *attrs
 #define EVT_UNUSED (void)loc, (void)pos, (void)attrs
 
 static OTF2_CallbackCode cb_send(EVT_ARGS, uint32_t peer, OTF2_CommRef comm, uint32_t tag,
@@ -715,11 +733,11 @@ static OTF2_CallbackCode cb_irecv(EVT_ARGS, uint32_t peer, OTF2_CommRef comm, ui
 
 /* Records that carry only a request id differ in the event kind they become and in the
  * function named when no enclosing call was recorded. */
-#define REQ_CALLBACK(name, kind, implied)                                                    \
-    static OTF2_CallbackCode name(EVT_ARGS, uint64_t req)                                    \
-    {                                                                                        \
-        EVT_UNUSED;                                                                          \
-        return req_only(ud, time, kind, implied, req);                                       \
+#define REQ_CALLBACK(name, kind, implied)                                                          \
+    static OTF2_CallbackCode name(EVT_ARGS, uint64_t req)                                          \
+    {                                                                                              \
+        EVT_UNUSED;                                                                                \
+        return req_only(ud, time, kind, implied, req);                                             \
     }
 
 REQ_CALLBACK(cb_isend_done, TS_EV_ISEND_DONE, "MPI_Wait")
@@ -736,8 +754,7 @@ static OTF2_CallbackCode cb_coll_end(EVT_ARGS, OTF2_CollectiveOp op, OTF2_CommRe
 }
 
 static OTF2_CallbackCode cb_icoll_done(EVT_ARGS, OTF2_CollectiveOp op, OTF2_CommRef comm,
-                                       uint32_t root, uint64_t sent, uint64_t recvd,
-                                       uint64_t req)
+                                       uint32_t root, uint64_t sent, uint64_t recvd, uint64_t req)
 {
     EVT_UNUSED;
     return coll(ud, time, TS_EV_ICOLL_DONE, op, comm, root, sent, recvd, req);
@@ -837,8 +854,7 @@ static ts_status read_global_defs(reader_t *rd, OTF2_Reader *r)
     if (ec != OTF2_SUCCESS)
         return otf2_fail(rd, ec, "reading global definitions");
     if (n == 0)
-        return ts_error_set(rd->err, TS_ECORRUPT, "%s: global definitions are empty",
-                            rd->anchor);
+        return ts_error_set(rd->err, TS_ECORRUPT, "%s: global definitions are empty", rd->anchor);
     return TS_OK;
 }
 
@@ -857,7 +873,7 @@ static ts_status location_fail(reader_t *rd, OTF2_ErrorCode code, const loc_def_
              code == OTF2_ERROR_INDEX_OUT_OF_BOUNDS)
         st = TS_ETRUNC;
     rd->status = ts_error_set(rd->err, st, "%s: %s of rank %d: %s", path, what, (int)l->rank,
-                              st == TS_ENOENT ? "file is missing"
+                              st == TS_ENOENT   ? "file is missing"
                               : rd->otf2_msg[0] ? rd->otf2_msg
                                                 : OTF2_Error_GetDescription(code));
     return rd->status;
@@ -1001,8 +1017,8 @@ ts_status ts__otf2_read(const char *anchor, ts_trace_t **out, ts_error_t *err)
         goto done;
     }
     if (rd.defs.length && rd.defs.resolution) {
-        int64_t len = (int64_t)((__int128)rd.defs.length * 1000000000 /
-                                (__int128)rd.defs.resolution);
+        int64_t len =
+            (int64_t)((__int128)rd.defs.length * 1000000000 / (__int128)rd.defs.resolution);
         if (len > rd.trace->duration_ns)
             rd.trace->duration_ns = len;
     }

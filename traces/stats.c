@@ -36,8 +36,14 @@ struct ts_stats_s {
     ts_match_summary_t match;
 };
 
-uint64_t ts_hist_lo(int k) { return k == 0 ? 0 : (uint64_t)1 << (k - 1); }
-uint64_t ts_hist_hi(int k) { return k == 0 ? 1 : (k >= 64 ? UINT64_MAX : (uint64_t)1 << k); }
+uint64_t ts_hist_lo(int k)
+{
+    return k == 0 ? 0 : (uint64_t)1 << (k - 1);
+}
+uint64_t ts_hist_hi(int k)
+{
+    return k == 0 ? 1 : (k >= 64 ? UINT64_MAX : (uint64_t)1 << k);
+}
 
 static int bucket_of(uint64_t v)
 {
@@ -76,7 +82,10 @@ static int cmp_key(const msg_key_t *a, const msg_key_t *b)
     return 0;
 }
 
-static int cmp_msg(const void *a, const void *b) { return cmp_key(a, b); }
+static int cmp_msg(const void *a, const void *b)
+{
+    return cmp_key(a, b);
+}
 
 /* Messages of one (src, dst, comm, tag) stream are matched in FIFO order by MPI's rule;
  * receives appear in completion order, so only counts and byte totals per stream are
@@ -234,8 +243,7 @@ static ts_status scan_rank(ts_stats_t *s, const ts_trace_t *t, int32_t rank, msg
                 break;
             const ts_comm_info_t *ci = ts_trace_comm(t, ev.comm);
             int32_t me = ts_trace_comm_rank(t, ev.comm, rank);
-            uint64_t b = ts_coll_payload(ev.op, ci->size, ev.peer == rank, me, ev.bytes,
-                                         ev.bytes2);
+            uint64_t b = ts_coll_payload(ev.op, ci->size, ev.peer == rank, me, ev.bytes, ev.bytes2);
             s->coll[ev.op].count[bucket_of(b)]++;
             s->coll_used[ev.op] = 1;
             break;
@@ -289,18 +297,36 @@ const ts_func_stats_t *ts_stats_func(const ts_stats_t *s, int32_t func)
     return (func >= 0 && func < s->nfuncs) ? &s->funcs[func] : NULL;
 }
 
-uint64_t ts_stats_events(const ts_stats_t *s) { return s->events; }
-int64_t ts_stats_mpi_ns(const ts_stats_t *s) { return s->mpi_ns; }
-int64_t ts_stats_compute_ns(const ts_stats_t *s) { return s->compute_ns; }
-const ts_hist_t *ts_stats_p2p_hist(const ts_stats_t *s) { return &s->p2p; }
+uint64_t ts_stats_events(const ts_stats_t *s)
+{
+    return s->events;
+}
+int64_t ts_stats_mpi_ns(const ts_stats_t *s)
+{
+    return s->mpi_ns;
+}
+int64_t ts_stats_compute_ns(const ts_stats_t *s)
+{
+    return s->compute_ns;
+}
+const ts_hist_t *ts_stats_p2p_hist(const ts_stats_t *s)
+{
+    return &s->p2p;
+}
 
 const ts_hist_t *ts_stats_coll_hist(const ts_stats_t *s, int op)
 {
     return (op >= 0 && op < TS_COLL__COUNT && s->coll_used[op]) ? &s->coll[op] : NULL;
 }
 
-const ts_matrix_summary_t *ts_stats_matrix(const ts_stats_t *s) { return &s->matrix; }
-const ts_match_summary_t *ts_stats_match(const ts_stats_t *s) { return &s->match; }
+const ts_matrix_summary_t *ts_stats_matrix(const ts_stats_t *s)
+{
+    return &s->matrix;
+}
+const ts_match_summary_t *ts_stats_match(const ts_stats_t *s)
+{
+    return &s->match;
+}
 
 uint64_t ts_stats_pair_bytes(const ts_stats_t *s, int32_t src, int32_t dst)
 {

@@ -31,19 +31,19 @@ uint64_t ts_hist_lo(int k);
 uint64_t ts_hist_hi(int k);
 
 typedef struct ts_matrix_summary_s {
-    uint64_t pairs;               /* ordered (src, dst) pairs with at least one message */
+    uint64_t pairs; /* ordered (src, dst) pairs with at least one message */
     uint64_t neighbours_min, neighbours_max;
-    double neighbours_mean;       /* distinct destinations per rank */
+    double neighbours_mean; /* distinct destinations per rank */
     uint64_t pair_bytes_min, pair_bytes_max;
     double pair_bytes_mean;
     uint64_t intra_msgs, intra_bytes, inter_msgs, inter_bytes;
 } ts_matrix_summary_t;
 
 typedef struct ts_match_summary_s {
-    uint64_t sends, recvs;        /* point-to-point messages sent / received */
-    uint64_t unmatched_sends;     /* sends no receive consumed */
-    uint64_t unmatched_recvs;     /* receives no send produced */
-    uint64_t byte_mismatches;     /* (src, dst, comm, tag) streams whose byte totals differ */
+    uint64_t sends, recvs;    /* point-to-point messages sent / received */
+    uint64_t unmatched_sends; /* sends no receive consumed */
+    uint64_t unmatched_recvs; /* receives no send produced */
+    uint64_t byte_mismatches; /* (src, dst, comm, tag) streams whose byte totals differ */
 } ts_match_summary_t;
 
 /* Compute the statistics. On failure (a damaged stream) err names the rank and event. */

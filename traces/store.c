@@ -151,8 +151,8 @@ static void serialise_chunks(const uint64_t *nevents, ts__chunk_t *const *chunks
 /* Compress one chunk of encoded events onto data and note it in the rank's table. Every
  * chunk but the store's first is compressed against the first as a dictionary: ranks repeat
  * each other's patterns, which chunks compressed alone would not see. */
-static int flush_chunk(const ts_codec_buf_t *cb, const uint8_t *dict, int dict_size,
-                       wbuf_t *data, ts__chunk_t **chunks, uint32_t *n)
+static int flush_chunk(const ts_codec_buf_t *cb, const uint8_t *dict, int dict_size, wbuf_t *data,
+                       ts__chunk_t **chunks, uint32_t *n)
 {
     if (cb->size == 0)
         return 0;
@@ -172,8 +172,8 @@ static int flush_chunk(const ts_codec_buf_t *cb, const uint8_t *dict, int dict_s
         if (hc) {
             LZ4_resetStreamHC_fast(hc, STORE_LZ4HC_LEVEL);
             LZ4_loadDictHC(hc, (const char *)dict, dict_size);
-            zlen = LZ4_compress_HC_continue(hc, (const char *)cb->data, (char *)z,
-                                            (int)cb->size, cap);
+            zlen =
+                LZ4_compress_HC_continue(hc, (const char *)cb->data, (char *)z, (int)cb->size, cap);
             LZ4_freeStreamHC(hc);
         }
     } else {
@@ -367,8 +367,7 @@ static char *r_str(rbuf_t *r)
 /* Parse the decompressed head: definitions, then per rank its event count and chunk table.
  * Chunks live at data_base + offset in the file, data_size bytes being there. */
 static ts_status parse_body(const uint8_t *raw, size_t rawsize, uint64_t data_base,
-                            uint64_t data_size, const char *name, ts_trace_t **out,
-                            ts_error_t *err)
+                            uint64_t data_size, const char *name, ts_trace_t **out, ts_error_t *err)
 {
     rbuf_t r = {raw, raw + rawsize, 0};
     ts_trace_t *t = NULL;
@@ -477,8 +476,8 @@ bad:
     return ts_error_set(err, TS_ECORRUPT, "%s: corrupt store: malformed %s", name, what);
 }
 
-ts_status ts_store_parse_body(const uint8_t *body, size_t size, const char *name,
-                              ts_trace_t **out, ts_error_t *err)
+ts_status ts_store_parse_body(const uint8_t *body, size_t size, const char *name, ts_trace_t **out,
+                              ts_error_t *err)
 {
     /* No chunk data comes with a bare head: every chunk must lie in an empty range. */
     return parse_body(body, size, 0, 0, name, out, err);
@@ -555,8 +554,7 @@ static ts_status check_header(const uint8_t *hdr, uint64_t file_size, const char
     int check_crc = 1;
 #endif
     if (check_crc && (uint32_t)get_le(hdr + 44, 4) != (uint32_t)crc32(0L, hdr, 44))
-        return ts_error_set(err, TS_ECORRUPT, "%s: corrupt store: header checksum mismatch",
-                            name);
+        return ts_error_set(err, TS_ECORRUPT, "%s: corrupt store: header checksum mismatch", name);
     uint32_t version = (uint32_t)get_le(hdr + 16, 4);
     if (version != TS_STORE_VERSION)
         return ts_error_set(err, TS_EVERSION,
@@ -578,13 +576,12 @@ static ts_status check_header(const uint8_t *hdr, uint64_t file_size, const char
 
 /* Decompress and parse the head (zhead: zlen bytes) of a store of file_size bytes. */
 static ts_status load_head(const uint8_t *hdr, const uint8_t *zhead, uint64_t zlen,
-                           uint64_t rawsize, uint64_t file_size, const char *name,
-                           ts_trace_t **out, ts_error_t *err)
+                           uint64_t rawsize, uint64_t file_size, const char *name, ts_trace_t **out,
+                           ts_error_t *err)
 {
 #ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
     if ((uint32_t)get_le(hdr + 40, 4) != (uint32_t)crc32(0L, zhead, (uInt)zlen))
-        return ts_error_set(err, TS_ECORRUPT, "%s: corrupt store: head checksum mismatch",
-                            name);
+        return ts_error_set(err, TS_ECORRUPT, "%s: corrupt store: head checksum mismatch", name);
 #else
     (void)hdr;
 #endif
@@ -596,8 +593,8 @@ static ts_status load_head(const uint8_t *hdr, const uint8_t *zhead, uint64_t zl
     if (got < 0 || (uint64_t)got != rawsize)
         st = ts_error_set(err, TS_ECORRUPT, "%s: corrupt store: head does not decompress", name);
     else
-        st = parse_body(raw, (size_t)rawsize, HDR_SIZE + zlen, file_size - HDR_SIZE - zlen,
-                        name, out, err);
+        st = parse_body(raw, (size_t)rawsize, HDR_SIZE + zlen, file_size - HDR_SIZE - zlen, name,
+                        out, err);
     free(raw);
     return st;
 }

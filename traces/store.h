@@ -26,7 +26,7 @@ ts_status ts_store_parse(const uint8_t *data, size_t size, const char *name, ts_
 
 /* Parse an already decompressed store body (copied). For the fuzzer, which reaches the
  * body parser this way instead of through checksums and compression. */
-ts_status ts_store_parse_body(const uint8_t *body, size_t size, const char *name,
-                              ts_trace_t **out, ts_error_t *err);
+ts_status ts_store_parse_body(const uint8_t *body, size_t size, const char *name, ts_trace_t **out,
+                              ts_error_t *err);
 
 #endif

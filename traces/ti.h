@@ -9,9 +9,9 @@
 #include "trace.h"
 
 typedef struct ts_ti_report_s {
-    uint64_t lines;              /* actions written */
-    uint64_t skipped_subcomm;    /* collectives on sub-communicators: TI has only WORLD */
-    uint64_t skipped_other;      /* records TI cannot express (cancel, persistent reuse) */
+    uint64_t lines;           /* actions written */
+    uint64_t skipped_subcomm; /* collectives on sub-communicators: TI has only WORLD */
+    uint64_t skipped_other;   /* records TI cannot express (cancel, persistent reuse) */
 } ts_ti_report_t;
 
 /* Write dir/ti.txt (the list of per-rank files) and dir/rank-N.txt (one per rank)

@@ -38,8 +38,7 @@ static char *dup_str(const char *s)
     return p;
 }
 
-ts_status ts__trace_new(const char *path, ts_trace_format format, int32_t nranks,
-                        ts_trace_t **out)
+ts_status ts__trace_new(const char *path, ts_trace_format format, int32_t nranks, ts_trace_t **out)
 {
     *out = NULL;
     ts_trace_t *t = calloc(1, sizeof *t);
@@ -214,11 +213,26 @@ void ts_trace_close(ts_trace_t *t)
     free(t);
 }
 
-const char *ts_trace_path(const ts_trace_t *t) { return t->path; }
-ts_trace_format ts_trace_format_of(const ts_trace_t *t) { return t->format; }
-uint64_t ts_trace_source_bytes(const ts_trace_t *t) { return t->source_bytes; }
-int32_t ts_trace_nranks(const ts_trace_t *t) { return t->nranks; }
-int32_t ts_trace_nnodes(const ts_trace_t *t) { return t->nnodes; }
+const char *ts_trace_path(const ts_trace_t *t)
+{
+    return t->path;
+}
+ts_trace_format ts_trace_format_of(const ts_trace_t *t)
+{
+    return t->format;
+}
+uint64_t ts_trace_source_bytes(const ts_trace_t *t)
+{
+    return t->source_bytes;
+}
+int32_t ts_trace_nranks(const ts_trace_t *t)
+{
+    return t->nranks;
+}
+int32_t ts_trace_nnodes(const ts_trace_t *t)
+{
+    return t->nnodes;
+}
 
 const char *ts_trace_node_name(const ts_trace_t *t, int32_t node)
 {
@@ -230,7 +244,10 @@ int32_t ts_trace_rank_node(const ts_trace_t *t, int32_t rank)
     return (rank >= 0 && rank < t->nranks) ? t->ranks[rank].node : -1;
 }
 
-int32_t ts_trace_ncomms(const ts_trace_t *t) { return t->ncomms; }
+int32_t ts_trace_ncomms(const ts_trace_t *t)
+{
+    return t->ncomms;
+}
 
 const ts_comm_info_t *ts_trace_comm(const ts_trace_t *t, int32_t comm)
 {
@@ -250,7 +267,10 @@ int32_t ts_trace_comm_rank(const ts_trace_t *t, int32_t comm, int32_t world)
     return -1;
 }
 
-int32_t ts_trace_nfuncs(const ts_trace_t *t) { return t->nfuncs; }
+int32_t ts_trace_nfuncs(const ts_trace_t *t)
+{
+    return t->nfuncs;
+}
 
 const char *ts_trace_func_name(const ts_trace_t *t, int32_t func)
 {
@@ -265,8 +285,14 @@ int32_t ts_trace_func_find(const ts_trace_t *t, const char *name)
     return -1;
 }
 
-int64_t ts_trace_duration_ns(const ts_trace_t *t) { return t->duration_ns; }
-uint64_t ts_trace_timer_resolution(const ts_trace_t *t) { return t->timer_resolution; }
+int64_t ts_trace_duration_ns(const ts_trace_t *t)
+{
+    return t->duration_ns;
+}
+uint64_t ts_trace_timer_resolution(const ts_trace_t *t)
+{
+    return t->timer_resolution;
+}
 
 uint64_t ts_trace_rank_nevents(const ts_trace_t *t, int32_t rank)
 {
@@ -281,7 +307,10 @@ uint64_t ts_trace_nevents(const ts_trace_t *t)
     return n;
 }
 
-uint64_t ts_trace_nonmaster_mpi_records(const ts_trace_t *t) { return t->nonmaster_mpi; }
+uint64_t ts_trace_nonmaster_mpi_records(const ts_trace_t *t)
+{
+    return t->nonmaster_mpi;
+}
 
 ts_status ts_cursor_open(const ts_trace_t *t, int32_t rank, ts_cursor_t **out)
 {
@@ -306,8 +335,8 @@ ts_status ts_cursor_open(const ts_trace_t *t, int32_t rank, ts_cursor_t **out)
     }
     /* The decoder checks indices against the tables, whatever bytes a damaged store holds.
      * A store rank starts empty: refill() loads its first chunk. */
-    ts_codec_reader_init(&c->reader, t->ranks[rank].data, t->ranks[rank].size, t->nranks,
-                         t->ncomms, t->nfuncs);
+    ts_codec_reader_init(&c->reader, t->ranks[rank].data, t->ranks[rank].size, t->nranks, t->ncomms,
+                         t->nfuncs);
     *out = c;
     return TS_OK;
 }
@@ -336,8 +365,8 @@ static int refill(ts_cursor_t *c, ts_error_t *err)
     if (rc > 0 && c->index + (uint64_t)rc > rk->nevents)
         rc = TS_ECORRUPT; /* more events than the store announced */
     if (rc < 0)
-        return ts_error_set(err, rc, "%s: rank %d, event %llu: %s in the event stream",
-                            t->path, (int)c->rank, (unsigned long long)c->index,
+        return ts_error_set(err, rc, "%s: rank %d, event %llu: %s in the event stream", t->path,
+                            (int)c->rank, (unsigned long long)c->index,
                             rc == TS_ETRUNC ? "stream ends early" : "undecodable event");
     c->nbuf = rc;
     c->next = 0;

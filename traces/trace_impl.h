@@ -10,20 +10,20 @@
  * cut at an event boundary, read only when a cursor reaches it. */
 #define TS__CHUNK_RAW (64 * 1024)
 typedef struct ts__chunk_s {
-    uint64_t offset;   /* in the store file */
-    uint32_t zsize;    /* compressed bytes */
-    uint32_t rawsize;  /* encoded bytes */
-    uint32_t crc;      /* CRC-32 of the compressed bytes */
+    uint64_t offset;  /* in the store file */
+    uint32_t zsize;   /* compressed bytes */
+    uint32_t rawsize; /* encoded bytes */
+    uint32_t crc;     /* CRC-32 of the compressed bytes */
 } ts__chunk_t;
 
 /* One rank's encoded events (codec.h): in memory (OTF2 input, owned by buf, data/size) or
  * as chunks of a store, which cursors read from the file one at a time, so that memory does
  * not grow with the trace. */
 typedef struct ts__rank_s {
-    ts_codec_buf_t buf;     /* owned encoding, when built in memory */
-    const uint8_t *data;    /* encoded events in memory */
-    size_t size;            /* bytes at data */
-    ts__chunk_t *chunks;    /* store chunks (owned), or NULL */
+    ts_codec_buf_t buf;  /* owned encoding, when built in memory */
+    const uint8_t *data; /* encoded events in memory */
+    size_t size;         /* bytes at data */
+    ts__chunk_t *chunks; /* store chunks (owned), or NULL */
     uint32_t nchunks;
     uint64_t nevents;
     int32_t node;
@@ -50,10 +50,10 @@ struct ts_trace_s {
     int64_t duration_ns;
     uint64_t timer_resolution;
     uint64_t nonmaster_mpi;
-    int fd;                 /* store file the chunks are read from, or -1 */
-    const uint8_t *mem;     /* or a store image in memory (owned; tests, fuzzing) */
+    int fd;             /* store file the chunks are read from, or -1 */
+    const uint8_t *mem; /* or a store image in memory (owned; tests, fuzzing) */
     size_t mem_size;
-    uint8_t *dict;          /* the store's first chunk, dictionary of the others (owned) */
+    uint8_t *dict; /* the store's first chunk, dictionary of the others (owned) */
     uint32_t dict_size;
     uint64_t dict_offset;
 };
@@ -65,8 +65,7 @@ ts_status ts__store_read_chunk(const ts_trace_t *t, const ts__chunk_t *ch, uint8
                                uint8_t *raw);
 
 /* Builder: allocate an empty trace for nranks ranks. */
-ts_status ts__trace_new(const char *path, ts_trace_format format, int32_t nranks,
-                        ts_trace_t **out);
+ts_status ts__trace_new(const char *path, ts_trace_format format, int32_t nranks, ts_trace_t **out);
 /* Add a node name, a communicator (members copied; NULL for self), a function name; each
  * returns the new index or a negative status. */
 int32_t ts__trace_add_node(ts_trace_t *t, const char *name);

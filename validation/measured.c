@@ -46,18 +46,30 @@ void ts_measured_free(ts_measured_t *m)
     free(m);
 }
 
-void ts_measured_set_max_clock_ratio(ts_measured_t *m, double ratio) { m->max_clock_ratio = ratio; }
+void ts_measured_set_max_clock_ratio(ts_measured_t *m, double ratio)
+{
+    m->max_clock_ratio = ratio;
+}
 
-double ts_measured_max_clock_ratio(const ts_measured_t *m) { return m->max_clock_ratio; }
+double ts_measured_max_clock_ratio(const ts_measured_t *m)
+{
+    return m->max_clock_ratio;
+}
 
-size_t ts_measured_rejected_count(const ts_measured_t *m) { return m->nrej; }
+size_t ts_measured_rejected_count(const ts_measured_t *m)
+{
+    return m->nrej;
+}
 
 const ts_measured_rejected_t *ts_measured_rejected(const ts_measured_t *m, size_t i)
 {
     return i < m->nrej ? &m->rej[i] : NULL;
 }
 
-size_t ts_measured_count(const ts_measured_t *m) { return m->n; }
+size_t ts_measured_count(const ts_measured_t *m)
+{
+    return m->n;
+}
 
 const ts_measured_setting_t *ts_measured_get(const ts_measured_t *m, size_t i)
 {
@@ -89,8 +101,8 @@ ts_status ts_measured_add(ts_measured_t *m, const char *name, double seconds, co
 {
     if (!valid_name(name))
         return ts_error_set(err, TS_EARG,
-                            "%s: setting name '%s': expected 1-63 letters, digits or ._+-:",
-                            source, name);
+                            "%s: setting name '%s': expected 1-63 letters, digits or ._+-:", source,
+                            name);
     if (!(seconds >= 0) || !isfinite(seconds))
         return ts_error_set(err, TS_EARG, "%s: expected a non-negative time in seconds", source);
     ts_measured_setting_t *s = (ts_measured_setting_t *)ts_measured_find(m, name);
@@ -202,8 +214,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* Sorted names of dir's subdirectories (want_dirs) or of its regular *.log files; malloc'ed. */
-static ts_status list_dir(const char *dir, int want_dirs, char ***out, size_t *n,
-                          ts_error_t *err)
+static ts_status list_dir(const char *dir, int want_dirs, char ***out, size_t *n, ts_error_t *err)
 {
     *out = NULL;
     *n = 0;
@@ -384,7 +395,8 @@ ts_status ts_measured_read_manifest(ts_measured_t *m, const char *path, ts_error
         if (!valid_name(w[0])) {
             st = ts_error_set(err, TS_ECORRUPT,
                               "%s:%ld: setting name '%s': expected 1-63 letters, digits or "
-                              "._+-:", path, lineno, w[0]);
+                              "._+-:",
+                              path, lineno, w[0]);
             break;
         }
         for (size_t i = 1; st == TS_OK && i < n; i++) {
@@ -430,8 +442,7 @@ ts_status ts_measured_read_csv(ts_measured_t *m, const char *path, ts_error_t *e
             continue;
         char *comma = strchr(s, ',');
         if (!comma || strchr(comma + 1, ',')) {
-            st = ts_error_set(err, TS_ECORRUPT, "%s:%ld: expected 'setting,seconds'", path,
-                              lineno);
+            st = ts_error_set(err, TS_ECORRUPT, "%s:%ld: expected 'setting,seconds'", path, lineno);
             break;
         }
         *comma = '\0';
@@ -446,8 +457,8 @@ ts_status ts_measured_read_csv(ts_measured_t *m, const char *path, ts_error_t *e
         double x = strtod(val, &end);
         if (end == val || *end || errno || !(x >= 0) || !isfinite(x)) {
             st = ts_error_set(err, TS_ECORRUPT,
-                              "%s:%ld: expected a non-negative number of seconds, got '%s'",
-                              path, lineno, val);
+                              "%s:%ld: expected a non-negative number of seconds, got '%s'", path,
+                              lineno, val);
             break;
         }
         char src[4200];

@@ -74,7 +74,7 @@ ts_status ts_measured_read_csv(ts_measured_t *m, const char *path, ts_error_t *e
  * (a 20 % trimmed mean: the middle three of five, the middle six of ten; for n < 5 the plain
  * mean), so one outlier run in five does not move it. */
 typedef struct ts_runstats_s {
-    size_t n, trimmed; /* values, and values dropped at each end */
+    size_t n, trimmed;                             /* values, and values dropped at each end */
     double trimmed_mean, median, min, max, spread; /* spread = max - min */
 } ts_runstats_t;
 void ts_runstats_compute(const double *v, size_t n, ts_runstats_t *out);

@@ -336,8 +336,8 @@ enum { PERCALL_N = 512, PERCALL_RECV_N = 128 };
 /* Seconds per call of one timed batch on rank a, best of BLOCKS batches: MPI_Isend of size
  * bytes (b has posted the receives), MPI_Irecv posts, and the completion of PERCALL_RECV_N of
  * those receives whose messages arrived while a made no MPI call (so its MPI_Waitall does the
- * matching and the copy-out). Only a's own CPU is timed: what the model charges as send_call, the post
- * half of recv_call, and the completion half of recv_call. */
+ * matching and the copy-out). Only a's own CPU is timed: what the model charges as send_call, the
+ * post half of recv_call, and the completion half of recv_call. */
 static void percall_batch(probe_t *p, int a, int b, size_t size, double out[3])
 {
     static MPI_Request req[PERCALL_N];

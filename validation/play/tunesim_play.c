@@ -43,7 +43,7 @@ typedef struct play_s {
     ts_recv_ahead_t *look; /* finds each receive's envelope further on */
     char *sbuf;            /* one send buffer for every send (MPI lets sends share a buffer) */
     size_t sbuf_size;
-    char *cbuf;            /* the receive buffer of collectives (one at a time) */
+    char *cbuf; /* the receive buffer of collectives (one at a time) */
     size_t cbuf_size;
     MPI_Request *call; /* requests to complete at the end of the current call */
     void **call_bufs;  /* their receive buffers, freed then */
