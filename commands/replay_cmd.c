@@ -133,26 +133,13 @@ typedef struct iter_run_s {
     double *time;
 } iter_run_t;
 
-static int write_all(int fd, const void *p, size_t n)
-{
-    const char *c = p;
-    while (n) {
-        ssize_t k = write(fd, c, n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return -1;
-        c += k;
-        n -= (size_t)k;
-    }
-    return 0;
-}
-
-static int read_all(int fd, void *p, size_t n)
+/* Move all n bytes through a pipe end (write when out, else read), across EINTR and short
+ * transfers: 0, or -1 on an error or an early end. */
+static int pipe_all(int fd, void *p, size_t n, int out)
 {
     char *c = p;
     while (n) {
-        ssize_t k = read(fd, c, n);
+        ssize_t k = out ? write(fd, c, n) : read(fd, c, n);
         if (k < 0 && errno == EINTR)
             continue;
         if (k <= 0)
@@ -190,25 +177,27 @@ static void run_iteration(ts_job_trace_t *jt, int32_t k, const char *name,
             ts_job_prepare(cut, name, params, jo, &job, &e) == TS_OK &&
             ts_job_run(job, &e) == TS_OK) {
             const ts_replay_result_t *r = ts_job_result(job);
-            if (write_all(fds[1], &r->makespan, sizeof r->makespan) == 0 &&
-                write_all(fds[1], &r->nfuncs, sizeof r->nfuncs) == 0 &&
-                write_all(fds[1], r->visits, (size_t)r->nfuncs * sizeof *r->visits) == 0 &&
-                write_all(fds[1], r->time, (size_t)r->nfuncs * sizeof *r->time) == 0)
+            double makespan = r->makespan;
+            int32_t nfuncs = r->nfuncs;
+            if (pipe_all(fds[1], &makespan, sizeof makespan, 1) == 0 &&
+                pipe_all(fds[1], &nfuncs, sizeof nfuncs, 1) == 0 &&
+                pipe_all(fds[1], r->visits, (size_t)nfuncs * sizeof *r->visits, 1) == 0 &&
+                pipe_all(fds[1], r->time, (size_t)nfuncs * sizeof *r->time, 1) == 0)
                 rc = 0;
         }
         close(fds[1]);
         _exit(rc);
     }
     close(fds[1]);
-    int ok = read_all(fds[0], &run->makespan, sizeof run->makespan) == 0 &&
-             read_all(fds[0], &run->nfuncs, sizeof run->nfuncs) == 0 && run->nfuncs >= 0 &&
+    int ok = pipe_all(fds[0], &run->makespan, sizeof run->makespan, 0) == 0 &&
+             pipe_all(fds[0], &run->nfuncs, sizeof run->nfuncs, 0) == 0 && run->nfuncs >= 0 &&
              run->nfuncs < 65536;
     if (ok) {
         run->visits = calloc((size_t)run->nfuncs + 1, sizeof *run->visits);
         run->time = calloc((size_t)run->nfuncs + 1, sizeof *run->time);
         ok = run->visits && run->time &&
-             read_all(fds[0], run->visits, (size_t)run->nfuncs * sizeof *run->visits) == 0 &&
-             read_all(fds[0], run->time, (size_t)run->nfuncs * sizeof *run->time) == 0;
+             pipe_all(fds[0], run->visits, (size_t)run->nfuncs * sizeof *run->visits, 0) == 0 &&
+             pipe_all(fds[0], run->time, (size_t)run->nfuncs * sizeof *run->time, 0) == 0;
     }
     close(fds[0]);
     int status = 0;
