@@ -1,8 +1,8 @@
 /* info_cmd.h - `tunesim info`: the first look at a trace (ranks, nodes, duration, events, the
  * per-MPI-function profile in scorep-score's layout, message-size histograms, communication
  * matrix summary, send/receive matching), as text or JSON. */
-#ifndef TS_INFO_H
-#define TS_INFO_H
+#ifndef TS_INFO_CMD_H
+#define TS_INFO_CMD_H
 
 #include <stdio.h>
 

@@ -1,7 +1,7 @@
 /* record_cmd.h - `tunesim record`: run an MPI program under the PMPI tracer libtunesim-trace.so
  * and leave an OTF2 trace (Score-P's convention) in a directory. */
-#ifndef TS_RECORD_H
-#define TS_RECORD_H
+#ifndef TS_RECORD_CMD_H
+#define TS_RECORD_CMD_H
 
 #include "../common/status.h"
 

@@ -7,6 +7,8 @@
  * (extrapolate.h), with an interval from replaying each of its iterations alone. */
 #include "replay_cmd.h"
 
+#include "../common/numparse.h"
+
 #include <errno.h>
 #include <float.h>
 #include <stdint.h>
@@ -38,16 +40,6 @@ typedef struct replay_opts_s {
     int mpirun_ranks; /* -n of --mpirun; 0 where absent (its -N becomes place.ppn) */
 } replay_opts_t;
 
-static int parse_int(const char *s, int lo, int hi, int *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || v < lo || v > hi)
-        return -1;
-    *out = (int)v;
-    return 0;
-}
-
 static ts_status parse_opts(int argc, char **argv, ts_params_t *params, replay_opts_t *o,
                             ts_error_t *err)
 {
@@ -73,20 +65,20 @@ static ts_status parse_opts(int argc, char **argv, ts_params_t *params, replay_o
         else if (strcmp(a, "--profile") == 0 && has)
             o->profile = argv[++i];
         else if (strcmp(a, "--iterations") == 0 && has) {
-            if (parse_int(argv[++i], 1, 100000000, &o->iterations))
+            if (ts_parse_int(argv[++i], 1, 100000000, &o->iterations))
                 st = ts_error_set(err, TS_EUSAGE,
                                   "replay: --iterations expects a count of iterations, got '%s'",
                                   argv[i]);
         } else if (strcmp(a, "--nodes") == 0 && has) {
-            if (parse_int(argv[++i], 1, 1 << 20, &o->place.nodes))
+            if (ts_parse_int(argv[++i], 1, 1 << 20, &o->place.nodes))
                 st = ts_error_set(err, TS_EUSAGE, "replay: --nodes expects a count, got '%s'",
                                   argv[i]);
         } else if (strcmp(a, "--ppn") == 0 && has) {
-            if (parse_int(argv[++i], 1, 1 << 20, &o->place.ppn))
+            if (ts_parse_int(argv[++i], 1, 1 << 20, &o->place.ppn))
                 st = ts_error_set(err, TS_EUSAGE, "replay: --ppn expects a count, got '%s'",
                                   argv[i]);
         } else if (strcmp(a, "--nps") == 0 && has) {
-            if (parse_int(argv[++i], 1, 64, &o->place.nps))
+            if (ts_parse_int(argv[++i], 1, 64, &o->place.nps))
                 st =
                     ts_error_set(err, TS_EUSAGE, "replay: --nps expects 1 or 2, got '%s'", argv[i]);
         } else if (strcmp(a, "--map-by") == 0 && has) {

@@ -25,6 +25,7 @@
 #include <json-c/json.h>
 #include <zlib.h>
 
+#include "../common/numparse.h"
 #include "../common/infile.h"
 #include "../common/outfile.h"
 #include "../models/params.h"
@@ -82,17 +83,6 @@ typedef struct sweep_s {
 
 /* ---- options ------------------------------------------------------------------------------- */
 
-static int parse_int(const char *s, int lo, int hi, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || errno || v < lo || v > hi)
-        return -1;
-    *out = (int)v;
-    return 0;
-}
-
 static ts_status parse_opts(int argc, char **argv, sweep_opts_t *o, ts_error_t *err)
 {
     memset(o, 0, sizeof *o);
@@ -121,26 +111,26 @@ static ts_status parse_opts(int argc, char **argv, sweep_opts_t *o, ts_error_t *
         if (strcmp(a, "--only") == 0 && has) {
             o->only[o->nonly++] = argv[++i];
         } else if ((strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) && has) {
-            if (parse_int(argv[++i], 1, 4096, &o->jobs))
+            if (ts_parse_int(argv[++i], 1, 4096, &o->jobs))
                 st = ts_error_set(err, TS_EUSAGE, "sweep: -j expects a count, got '%s'", argv[i]);
         } else if (strncmp(a, "-j", 2) == 0 && a[2]) {
-            if (parse_int(a + 2, 1, 4096, &o->jobs))
+            if (ts_parse_int(a + 2, 1, 4096, &o->jobs))
                 st = ts_error_set(err, TS_EUSAGE, "sweep: -j expects a count, got '%s'", a + 2);
         } else if (strcmp(a, "--iterations") == 0 && has) {
-            if (parse_int(argv[++i], 1, 100000000, &o->iterations))
+            if (ts_parse_int(argv[++i], 1, 100000000, &o->iterations))
                 st = ts_error_set(err, TS_EUSAGE,
                                   "sweep: --iterations expects a count of iterations, got '%s'",
                                   argv[i]);
         } else if (strcmp(a, "--nodes") == 0 && has) {
-            if (parse_int(argv[++i], 1, 1 << 20, &o->place.nodes))
+            if (ts_parse_int(argv[++i], 1, 1 << 20, &o->place.nodes))
                 st = ts_error_set(err, TS_EUSAGE, "sweep: --nodes expects a count, got '%s'",
                                   argv[i]);
         } else if (strcmp(a, "--ppn") == 0 && has) {
-            if (parse_int(argv[++i], 1, 1 << 20, &o->place.ppn))
+            if (ts_parse_int(argv[++i], 1, 1 << 20, &o->place.ppn))
                 st =
                     ts_error_set(err, TS_EUSAGE, "sweep: --ppn expects a count, got '%s'", argv[i]);
         } else if (strcmp(a, "--nps") == 0 && has) {
-            if (parse_int(argv[++i], 1, 64, &o->place.nps))
+            if (ts_parse_int(argv[++i], 1, 64, &o->place.nps))
                 st = ts_error_set(err, TS_EUSAGE, "sweep: --nps expects 1 or 2, got '%s'", argv[i]);
         } else if (strcmp(a, "--map-by") == 0 && has) {
             o->map_by_text = argv[++i];

@@ -24,6 +24,8 @@
  * Every error is one line, "FILE:LINE: ..." or "FILE: missing key ...". */
 #include "platform.h"
 
+#include "../common/numparse.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -96,18 +98,6 @@ static char *trim(char *s)
     return s;
 }
 
-/* A whole-string decimal integer in [lo, hi]; 0 on success. */
-static int parse_int(const char *s, long lo, long hi, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end != '\0' || v < lo || v > hi)
-        return -1;
-    *out = (int)v;
-    return 0;
-}
-
 /* A whole-string finite number in lo .. hi (lo > 0); 0 on success. The bounds keep SimGrid's
  * rates meaningful: a rate of 1e-300 bytes/s gave a run time of 1e302 s. */
 static int parse_positive(const char *s, double lo, double hi, double *out)
@@ -132,7 +122,7 @@ static int parse_nps_list(char *s, ts_platform_t *pf)
         if (comma)
             *comma = '\0';
         int v;
-        if (parse_int(trim(tok), 1, MAX_NPS - 1, &v) != 0 || (mask & (1ull << v)))
+        if (ts_parse_int(trim(tok), 1, MAX_NPS - 1, &v) != 0 || (mask & (1ull << v)))
             return -1;
         mask |= 1ull << v;
         int n =
@@ -171,17 +161,17 @@ static ts_status set_key(parse_t *ps, ts_platform_t *pf, enum key_id k, char *va
     int ok = 0;
     switch (k) {
     case K_NODES:
-        ok = parse_int(value, 1, 1000000, &pf->nodes) == 0;
+        ok = ts_parse_int(value, 1, 1000000, &pf->nodes) == 0;
         break;
     case K_SOCKETS:
-        ok = parse_int(value, 1, 64, &pf->sockets) == 0;
+        ok = ts_parse_int(value, 1, 64, &pf->sockets) == 0;
         break;
     case K_CORES:
         if (strcmp(value, "auto") == 0) {
             ps->cores_auto = 1;
             ok = 1;
         } else {
-            ok = parse_int(value, 1, 4096, &pf->cores_per_socket) == 0;
+            ok = ts_parse_int(value, 1, 4096, &pf->cores_per_socket) == 0;
         }
         break;
     case K_NPS_OPTIONS: {
@@ -191,14 +181,14 @@ static ts_status set_key(parse_t *ps, ts_platform_t *pf, enum key_id k, char *va
         break;
     }
     case K_NPS:
-        ok = parse_int(value, 1, MAX_NPS - 1, &pf->nps) == 0;
+        ok = ts_parse_int(value, 1, MAX_NPS - 1, &pf->nps) == 0;
         break;
     case K_NIC_SOCKET:
         if (strcmp(value, "none") == 0) {
             pf->nic_socket = -1;
             ok = 1;
         } else {
-            ok = parse_int(value, 0, 63, &pf->nic_socket) == 0;
+            ok = ts_parse_int(value, 0, 63, &pf->nic_socket) == 0;
         }
         break;
     case K_CORE_SPEED:

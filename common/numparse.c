@@ -1,0 +1,16 @@
+/* numparse.c - whole-string numbers (see numparse.h). */
+#include "numparse.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+int ts_parse_int(const char *s, long lo, long hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end != '\0' || v < lo || v > hi)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
