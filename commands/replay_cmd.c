@@ -8,6 +8,7 @@
 #include "replay_cmd.h"
 
 #include "../common/numparse.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <float.h>
@@ -328,6 +329,8 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
     if (o.profile && (st = ts_score_read(o.profile, &prof, err)) != TS_OK)
         goto done;
     ts_job_opts_t jo = {.platform = o.platform, .place = o.place};
+    ts_progress_t progress;
+    ts_progress_init(&progress, "replay");
     if ((st = ts_job_trace_open(o.trace, &jt, err)) != TS_OK)
         goto done;
     if (prof &&
@@ -392,7 +395,12 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
         snprintf(name, sizeof name, "%s (iterations %d:%d)", o.trace, (int)wa, (int)wb);
     else
         snprintf(name, sizeof name, "%s", o.trace);
-    if ((st = ts_job_prepare(ts_job_trace(jt), name, params, &jo, &job, err)) != TS_OK)
+    /* The progress line is the main replay's only: the per-iteration children stay quiet. */
+    jo.progress = ts_progress_update;
+    jo.progress_ctx = &progress;
+    st = ts_job_prepare(ts_job_trace(jt), name, params, &jo, &job, err);
+    jo.progress = NULL;
+    if (st != TS_OK)
         goto done;
     if (first > 0) {
         /* Each iteration alone, before this process runs SimGrid (once per process). */
@@ -405,7 +413,10 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
         for (int32_t k = 0; k < nruns; k++)
             run_iteration(jt, first + k, o.trace, params, &jo, &runs[k]);
     }
-    if ((st = ts_job_run(job, err)) != TS_OK)
+    ts_progress_init(&progress, "replay");
+    st = ts_job_run(job, err);
+    ts_progress_end(&progress);
+    if (st != TS_OK)
         goto done;
     if (o.json)
         ts_job_print_json(job, stdout);

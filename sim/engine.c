@@ -120,8 +120,10 @@ struct engine_s {
     ts_coll_topo_t **topo;     /* per communicator, built on first use */
     size_t capcoll;            /* capacity of res->coll */
     int32_t nfinished;         /* ranks that reached the end of their stream */
-    int shutdown;              /* all ranks have: idle couriers may end */
-    ts_status status;          /* first error inside the simulation */
+    uint64_t events_done;      /* events replayed so far, all ranks: for spec->progress */
+    uint64_t events_total;
+    int shutdown;     /* all ranks have: idle couriers may end */
+    ts_status status; /* first error inside the simulation */
     ts_error_t *err;
     void *spare_msgs; /* freed messages and requests, reused: a replay makes and */
     void *spare_reqs; /* drops one of each per message */
@@ -780,6 +782,8 @@ static void rank_main(int argc, char **argv)
     int rc;
     while (e->status == TS_OK && (rc = ts_cursor_next(r->cur, &ev, &err)) == 1) {
         req_t *q;
+        if ((++e->events_done & 0xffff) == 0 && e->spec->progress)
+            e->spec->progress(e->spec->progress_ctx, e->events_done, e->events_total);
         switch (ev.kind) {
         case TS_EV_COMPUTE:
             spend(r, (double)ev.time * 1e-9 * scale);
@@ -925,7 +929,11 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
 {
     *out = NULL;
     const ts_trace_t *t = spec->trace;
-    engine_t e = {.spec = spec, .t = t, .nranks = ts_trace_nranks(t), .err = err};
+    engine_t e = {.spec = spec,
+                  .t = t,
+                  .nranks = ts_trace_nranks(t),
+                  .err = err,
+                  .events_total = ts_trace_nevents(t)};
     if (e.nranks >= (1 << 20) || ts_trace_ncomms(t) >= (1 << 12))
         return ts_error_set(err, TS_EARG,
                             "%s: %d ranks and %d communicators: the engine handles up to "

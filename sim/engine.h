@@ -37,6 +37,11 @@ typedef struct ts_replay_spec_s {
      * without a network flow: they arrive latency + bytes / transport bandwidth after they
      * leave (model.net.flowless_bytes). 0: only empty messages skip the network. */
     uint64_t flowless_bytes;
+    /* Called now and then (every 65,536 events, all ranks together) with the events replayed
+     * so far and the trace's total, for a progress display; NULL: none. It must not call
+     * SimGrid. */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
 } ts_replay_spec_t;
 
 /* Collective calls served by one (operation, component, algorithm, decision): calls are

@@ -154,6 +154,8 @@ struct ts_job_s {
     ts_proto_model_t *pm;
     ts_coll_model_t *coll;
     ts_replay_result_t *res;
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
 };
 
 static ts_status open_platform(const char *name, ts_platform_t **out, ts_error_t *err)
@@ -179,6 +181,8 @@ ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_p
     job->trace_name = trace_name;
     job->params = params;
     ts_placement_opts_t place = opts->place;
+    job->progress = opts->progress;
+    job->progress_ctx = opts->progress_ctx;
     place.nodes_per_leaf = (int)ts_params_int(params, TS_P_NET_NODES_PER_LEAF);
     ts_status st =
         open_platform(opts->platform ? opts->platform : "bm-optimized3.36", &job->pf, err);
@@ -266,6 +270,8 @@ ts_status ts_job_run(ts_job_t *job, ts_error_t *err)
                    .locality_ctx = job->pl},
         .compute_scale = compute_scale(job),
         .flowless_bytes = ts_params_size(job->params, TS_P_NET_FLOWLESS_BYTES, 0),
+        .progress = job->progress,
+        .progress_ctx = job->progress_ctx,
     };
     st = ts_replay_run(&spec, &job->res, err);
     fclose(fp);

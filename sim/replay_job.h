@@ -52,6 +52,9 @@ ts_status ts_job_trace_cut(ts_job_trace_t *jt, int32_t first, int32_t last, ts_t
 typedef struct ts_job_opts_s {
     const char *platform;      /* platform name or .platform file; NULL: bm-optimized3.36 */
     ts_placement_opts_t place; /* nodes_per_leaf is taken from the parameters */
+    /* Passed on to the engine (ts_replay_spec_t.progress): NULL, none. */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *progress_ctx;
 } ts_job_opts_t;
 
 typedef struct ts_job_s ts_job_t;

@@ -4,7 +4,8 @@
 # them identical (issue 13's "predictions byte-identical"), so this fails on any difference and
 # prints it. A change of the models that is meant to move predictions regenerates them with
 # `bash tests/golden.sh build/tunesim --update` in the same commit, which then shows the new
-# numbers beside the model change. Run from ctest (test golden); needs no ../shared.
+# numbers beside the model change. Standard error must stay empty (not a terminal: no progress
+# line). Run from ctest (test golden); needs no ../shared.
 set -euo pipefail
 tunesim=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 update=${2:-}
@@ -36,6 +37,10 @@ for c in "${CASES[@]}"; do
         echo "golden: $name: tunesim $cmd failed: $(tail -1 "$work/$name.err")"
         fail=1
         continue
+    fi
+    if [ -s "$work/$name.err" ]; then # e.g. the progress line, which is for terminals only
+        echo "golden: $name: tunesim $cmd wrote to standard error: $(head -c 200 "$work/$name.err")"
+        fail=1
     fi
     if [ "$update" = --update ]; then
         mkdir -p "$gold"
