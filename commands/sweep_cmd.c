@@ -992,38 +992,53 @@ static ts_status write_text(const char *path, const char *text, size_t len, int 
     return ts_outfile_commit(of, err);
 }
 
-static ts_status emit_slurm(sweep_t *sw, ts_error_t *err)
+/* What the emitted files name: the job directory, the tunesim executable and the trace, all
+ * absolute (the job runs elsewhere), and the split of the sets into array tasks. */
+typedef struct emit_s {
+    char dir[4096], exe[4096], trace[4096];
+    int ntasks, chunk;
+} emit_t;
+
+/* The job directory with results/ and logs/, the absolute paths, and a copy of the sets file:
+ * the sets file travels with the job, so later edits of the original do not change it. */
+static ts_status emit_prepare(const sweep_t *sw, emit_t *em, ts_error_t *err)
 {
     const char *d = sw->o.emit;
+    char path[4200];
     ts_status st = mkdir_p(d, err);
-    char dir[4096], exe[4096], trace[4096], path[4200];
-    if (st == TS_OK && !realpath(d, dir))
+    if (st == TS_OK && !realpath(d, em->dir))
         st = ts_error_set(err, TS_EIO, "%s: %s", d, strerror(errno));
-    if (st == TS_OK && !realpath(sw->o.trace, trace))
+    if (st == TS_OK && !realpath(sw->o.trace, em->trace))
         st = ts_error_set(err, TS_EIO, "%s: %s", sw->o.trace, strerror(errno));
-    ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    ssize_t el = readlink("/proc/self/exe", em->exe, sizeof em->exe - 1);
     if (st == TS_OK && el <= 0)
         st = ts_error_set(err, TS_EIO, "cannot find the tunesim executable: %s", strerror(errno));
     if (st != TS_OK)
         return st;
-    exe[el] = '\0';
+    em->exe[el] = '\0';
     for (const char *sub = "results\0logs\0"; *sub && st == TS_OK; sub += strlen(sub) + 1) {
-        snprintf(path, sizeof path, "%s/%s", dir, sub);
+        snprintf(path, sizeof path, "%s/%s", em->dir, sub);
         st = mkdir_p(path, err);
     }
-    /* The sets file travels with the job: later edits of the original do not change it. */
     size_t len;
     char *text = read_file(sw->o.sets, &len);
     if (st == TS_OK && !text)
         st = ts_error_set(err, TS_EIO, "%s: cannot read: %s", sw->o.sets, strerror(errno));
-    snprintf(path, sizeof path, "%s/sweep.sets", dir);
+    snprintf(path, sizeof path, "%s/sweep.sets", em->dir);
     if (st == TS_OK)
         st = write_text(path, text, len, 0, err);
     free(text);
-    if (st != TS_OK)
-        return st;
+    em->ntasks = sw->n < SLURM_MAX_TASKS ? sw->n : SLURM_MAX_TASKS;
+    em->chunk = (sw->n + em->ntasks - 1) / em->ntasks;
+    em->ntasks = (sw->n + em->chunk - 1) / em->chunk;
+    return st;
+}
 
-    /* The plan: what --merge needs without the trace. */
+/* plan.json: what --merge needs without the trace. */
+static ts_status emit_plan(const sweep_t *sw, const emit_t *em, ts_error_t *err)
+{
+    char path[4200];
+    ts_status st;
     json_object *plan = json_object_new_object();
     json_object_object_add(plan, "trace", json_object_new_string(sw->o.trace));
     json_object_object_add(plan, "platform", json_object_new_string(sw->platform_name));
@@ -1040,7 +1055,7 @@ static ts_status emit_slurm(sweep_t *sw, ts_error_t *err)
     json_object_object_add(plan, "sets", arr);
     const char *pj = json_object_to_json_string_ext(
         plan, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
-    snprintf(path, sizeof path, "%s/plan.json", dir);
+    snprintf(path, sizeof path, "%s/plan.json", em->dir);
     char *pjn;
     if (asprintf(&pjn, "%s\n", pj) < 0)
         st = ts_error_set(err, TS_ENOMEM, "out of memory");
@@ -1048,12 +1063,16 @@ static ts_status emit_slurm(sweep_t *sw, ts_error_t *err)
         st = write_text(path, pjn, strlen(pjn), 0, err);
     free(pjn);
     json_object_put(plan);
-    if (st != TS_OK)
-        return st;
+    return st;
+}
 
-    int ntasks = sw->n < SLURM_MAX_TASKS ? sw->n : SLURM_MAX_TASKS;
-    int chunk = (sw->n + ntasks - 1) / ntasks;
-    ntasks = (sw->n + chunk - 1) / chunk;
+/* sweep.sbatch: the Slurm job array, chunk sets per task. */
+static ts_status emit_sbatch(const sweep_t *sw, const emit_t *em, ts_error_t *err)
+{
+    const char *dir = em->dir, *exe = em->exe, *trace = em->trace;
+    int ntasks = em->ntasks, chunk = em->chunk;
+    char path[4200];
+    ts_status st;
     char *buf = NULL;
     size_t blen = 0;
     FILE *fp = open_memstream(&buf, &blen);
@@ -1116,10 +1135,18 @@ static ts_status emit_slurm(sweep_t *sw, ts_error_t *err)
     snprintf(path, sizeof path, "%s/sweep.sbatch", dir);
     st = write_text(path, buf, blen, 1, err);
     free(buf);
-    if (st != TS_OK)
-        return st;
+    return st;
+}
 
-    buf = NULL;
+/* merge.sh: the step after the array that ranks the results. */
+static ts_status emit_merge(const sweep_t *sw, const emit_t *em, ts_error_t *err)
+{
+    const char *dir = em->dir, *exe = em->exe;
+    char path[4200];
+    ts_status st;
+    char *buf = NULL;
+    size_t blen = 0;
+    FILE *fp;
     if (!(fp = open_memstream(&buf, &blen)))
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     fprintf(fp,
@@ -1145,6 +1172,22 @@ static ts_status emit_slurm(sweep_t *sw, ts_error_t *err)
     snprintf(path, sizeof path, "%s/merge.sh", dir);
     st = write_text(path, buf, blen, 1, err);
     free(buf);
+    return st;
+}
+
+/* --emit-slurm DIR: a job array and its merge step instead of a local run. */
+static ts_status emit_slurm(sweep_t *sw, ts_error_t *err)
+{
+    emit_t em = {.ntasks = 0};
+    ts_status st = emit_prepare(sw, &em, err);
+    if (st == TS_OK)
+        st = emit_plan(sw, &em, err);
+    if (st == TS_OK)
+        st = emit_sbatch(sw, &em, err);
+    if (st == TS_OK)
+        st = emit_merge(sw, &em, err);
+    const char *dir = em.dir;
+    int ntasks = em.ntasks, chunk = em.chunk;
     if (st == TS_OK)
         printf("wrote %s/sweep.sbatch (%d array task%s, %d set%s each), %s/merge.sh and "
                "%s/plan.json\nsubmit: job=$(sbatch --parsable %s/sweep.sbatch) && "
