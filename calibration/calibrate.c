@@ -946,6 +946,136 @@ static ts_status fit_groups(ts_calib_t *c, const fitctx_t *fc, const double *jac
     return st;
 }
 
+/* The candidates' start values: the base parameters (UCX's default where one is "auto"). */
+static ts_status calib_start_values(ts_calib_t *c, const ts_params_t *base, ts_error_t *err)
+{
+    ts_params_t *defaults = NULL;
+    if (ts_params_new(&defaults) != TS_OK)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    ts_status st = TS_OK;
+    for (int k = 0; k < NCAND; k++) {
+        c->params[k].name = ts_param_def(CANDIDATES[k])->name;
+        c->params[k].id = CANDIDATES[k];
+        c->params[k].is_bw = cand_is_bw(k);
+        c->params[k].value = read_value(base, k);
+        if (c->params[k].value <= 0) /* UCX_BCOPY_BW=auto: UCX's default, as protocol.c does */
+            c->params[k].value = read_value(defaults, k);
+        c->start[k] = c->params[k].value;
+        c->params[k].stderr_value = -1;
+        c->params[k].why = c->why[k];
+        if (!(c->params[k].value > 0)) {
+            st = ts_error_set(err, TS_EARG, "%s must be positive to be fitted", c->params[k].name);
+            break;
+        }
+    }
+    ts_params_free(defaults);
+    return st;
+}
+
+/* Every benchmark point, with its series' settings applied to a copy of the base. */
+static ts_status calib_load_points(ts_calib_t *c, const ts_params_t *base, ts_error_t *err)
+{
+    ts_status st = TS_OK;
+    size_t at = 0;
+    for (size_t s = 0; s < c->set->nseries && st == TS_OK; s++) {
+        const ts_bench_series_t *sr = &c->set->series[s];
+        if (ts_params_copy(base, &c->sbase[s]) != TS_OK) {
+            st = ts_error_set(err, TS_ENOMEM, "out of memory");
+            break;
+        }
+        st = apply_settings(sr, c->sbase[s], &c->ignored[s], err);
+        for (size_t i = 0; i < sr->npoints; i++, at++) {
+            c->pts[at].series = sr;
+            c->pts[at].index = i;
+            c->pts[at].measured = sr->points[i].value;
+            c->pts[at].predicted = -1;
+            c->ipts[at] = (ipt_t){.series = s,
+                                  .index = i,
+                                  .kind = sr->kind,
+                                  .size = sr->points[i].size,
+                                  .meas = sr->points[i].value};
+        }
+    }
+    return st;
+}
+
+/* Each point's protocol region at the current values; *changed when one moved. */
+static ts_status calib_classify(ts_calib_t *c, int *changed, ts_error_t *err)
+{
+    ts_status st = TS_OK;
+    double values[NCAND];
+    for (int k = 0; k < NCAND; k++)
+        values[k] = c->params[k].value;
+    for (size_t s = 0; s < c->set->nseries && st == TS_OK; s++) {
+        ts_params_t *p;
+        if (ts_params_copy(c->sbase[s], &p) != TS_OK) {
+            st = ts_error_set(err, TS_ENOMEM, "out of memory");
+            break;
+        }
+        for (int k = 0; k < NCAND && st == TS_OK; k++)
+            st = set_value(p, k, values[k], err);
+        models_t m;
+        if (st == TS_OK && (st = models_build(p, &m, err)) == TS_OK) {
+            for (size_t i = 0; i < c->npts; i++) {
+                if (c->ipts[i].series != s)
+                    continue;
+                ipt_t before = c->ipts[i];
+                const char *why = classify(&m, &c->set->series[s], &c->ipts[i]);
+                c->pts[i].why_not = why;
+                c->pts[i].region[0] = '\0';
+                if (!why)
+                    region_name(&c->ipts[i], c->pts[i].region, sizeof c->pts[i].region);
+                *changed |= before.proto != c->ipts[i].proto ||
+                            before.transport != c->ipts[i].transport ||
+                            before.modelled != c->ipts[i].modelled;
+            }
+            models_free(&m);
+        }
+        ts_params_free(p);
+    }
+    return st;
+}
+
+/* Final predictions and residuals at the fitted values, and why each point not fitted is
+ * not. */
+static ts_status calib_finish_points(ts_calib_t *c, const fitctx_t *fc, ts_error_t *err)
+{
+    ts_status st;
+    double values[NCAND], *pred = calloc(c->npts + 1, sizeof(double));
+    if (!pred)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    for (int k = 0; k < NCAND; k++)
+        values[k] = c->params[k].value;
+    for (size_t i = 0; i < c->npts; i++)
+        pred[i] = -1;
+    st = predict_all(c, values, pred, err);
+    for (size_t i = 0; i < c->npts && st == TS_OK; i++) {
+        ts_calib_point_t *pt = &c->pts[i];
+        pt->predicted = c->ipts[i].modelled ? pred[i] : -1;
+        pt->residual = pt->predicted >= 0 ? pt->predicted / pt->measured - 1 : 0;
+    }
+    for (size_t r = 0; r < fc->nrows; r++)
+        c->pts[fc->rows[r]].used = 1;
+    for (size_t i = 0; i < c->npts; i++) {
+        if (!c->ipts[i].modelled || c->pts[i].used)
+            continue;
+        if (c->ipts[i].kind == TS_BENCH_ALLTOALL)
+            c->pts[i].why_not = "a check only: ping-pong points measure this latency "
+                                "directly";
+        else if (c->ipts[i].kind == TS_BENCH_BW && c->ipts[i].size < BW_MIN_SIZE)
+            c->pts[i].why_not = "a check only: below 8 KiB a bandwidth test measures the "
+                                "message rate (per-message costs the models do not have)";
+        else if (c->pts[i].predicted == 0)
+            c->pts[i].why_not = "a check only: the model charges no such cost on this "
+                                "transport";
+        else
+            c->pts[i].why_not = "a check only: its parameters are determined by the "
+                                "points of the region where they dominate";
+    }
+    free(pred);
+    return st;
+}
+
 ts_status ts_calibrate(const ts_bench_set_t *set, const ts_params_t *base, ts_calib_t **out,
                        ts_error_t *err)
 {
@@ -969,87 +1099,15 @@ ts_status ts_calibrate(const ts_bench_set_t *set, const ts_params_t *base, ts_ca
         st = ts_error_set(err, TS_ENOMEM, "out of memory");
         goto done;
     }
-    ts_params_t *defaults = NULL;
-    if (ts_params_new(&defaults) != TS_OK) {
-        st = ts_error_set(err, TS_ENOMEM, "out of memory");
+    if ((st = calib_start_values(c, base, err)) != TS_OK ||
+        (st = calib_load_points(c, base, err)) != TS_OK)
         goto done;
-    }
-    for (int k = 0; k < NCAND; k++) {
-        c->params[k].name = ts_param_def(CANDIDATES[k])->name;
-        c->params[k].id = CANDIDATES[k];
-        c->params[k].is_bw = cand_is_bw(k);
-        c->params[k].value = read_value(base, k);
-        if (c->params[k].value <= 0) /* UCX_BCOPY_BW=auto: UCX's default, as protocol.c does */
-            c->params[k].value = read_value(defaults, k);
-        c->start[k] = c->params[k].value;
-        c->params[k].stderr_value = -1;
-        c->params[k].why = c->why[k];
-        if (!(c->params[k].value > 0)) {
-            st = ts_error_set(err, TS_EARG, "%s must be positive to be fitted", c->params[k].name);
-            break;
-        }
-    }
-    ts_params_free(defaults);
-    if (st != TS_OK)
-        goto done;
-    size_t at = 0;
-    for (size_t s = 0; s < set->nseries && st == TS_OK; s++) {
-        const ts_bench_series_t *sr = &set->series[s];
-        if (ts_params_copy(base, &c->sbase[s]) != TS_OK) {
-            st = ts_error_set(err, TS_ENOMEM, "out of memory");
-            break;
-        }
-        st = apply_settings(sr, c->sbase[s], &c->ignored[s], err);
-        for (size_t i = 0; i < sr->npoints; i++, at++) {
-            c->pts[at].series = sr;
-            c->pts[at].index = i;
-            c->pts[at].measured = sr->points[i].value;
-            c->pts[at].predicted = -1;
-            c->ipts[at] = (ipt_t){.series = s,
-                                  .index = i,
-                                  .kind = sr->kind,
-                                  .size = sr->points[i].size,
-                                  .meas = sr->points[i].value};
-        }
-    }
-    if (st != TS_OK)
-        goto done;
-
     gsl_error_handler_t *old = gsl_set_error_handler_off();
     int force_round = 0;
     for (c->rounds = 1; c->rounds <= MAX_ROUNDS && st == TS_OK; c->rounds++) {
         /* Regions at the current values; stop once they no longer move. */
         int changed = 0;
-        double values[NCAND];
-        for (int k = 0; k < NCAND; k++)
-            values[k] = c->params[k].value;
-        for (size_t s = 0; s < set->nseries && st == TS_OK; s++) {
-            ts_params_t *p;
-            if (ts_params_copy(c->sbase[s], &p) != TS_OK) {
-                st = ts_error_set(err, TS_ENOMEM, "out of memory");
-                break;
-            }
-            for (int k = 0; k < NCAND && st == TS_OK; k++)
-                st = set_value(p, k, values[k], err);
-            models_t m;
-            if (st == TS_OK && (st = models_build(p, &m, err)) == TS_OK) {
-                for (size_t i = 0; i < n; i++) {
-                    if (c->ipts[i].series != s)
-                        continue;
-                    ipt_t before = c->ipts[i];
-                    const char *why = classify(&m, &set->series[s], &c->ipts[i]);
-                    c->pts[i].why_not = why;
-                    c->pts[i].region[0] = '\0';
-                    if (!why)
-                        region_name(&c->ipts[i], c->pts[i].region, sizeof c->pts[i].region);
-                    changed |= before.proto != c->ipts[i].proto ||
-                               before.transport != c->ipts[i].transport ||
-                               before.modelled != c->ipts[i].modelled;
-                }
-                models_free(&m);
-            }
-            ts_params_free(p);
-        }
+        st = calib_classify(c, &changed, err);
         if (st != TS_OK || (c->rounds > 1 && !changed && !force_round))
             break;
         force_round = 0;
@@ -1080,43 +1138,7 @@ ts_status ts_calibrate(const ts_bench_set_t *set, const ts_params_t *base, ts_ca
     gsl_set_error_handler(old);
     if (st != TS_OK)
         goto done;
-    /* Final predictions and residuals at the fitted values. */
-    {
-        double values[NCAND], *pred = calloc(n + 1, sizeof(double));
-        if (!pred) {
-            st = ts_error_set(err, TS_ENOMEM, "out of memory");
-            goto done;
-        }
-        for (int k = 0; k < NCAND; k++)
-            values[k] = c->params[k].value;
-        for (size_t i = 0; i < n; i++)
-            pred[i] = -1;
-        st = predict_all(c, values, pred, err);
-        for (size_t i = 0; i < n && st == TS_OK; i++) {
-            ts_calib_point_t *pt = &c->pts[i];
-            pt->predicted = c->ipts[i].modelled ? pred[i] : -1;
-            pt->residual = pt->predicted >= 0 ? pt->predicted / pt->measured - 1 : 0;
-        }
-        for (size_t r = 0; r < fc.nrows; r++)
-            c->pts[fc.rows[r]].used = 1;
-        for (size_t i = 0; i < n; i++) {
-            if (!c->ipts[i].modelled || c->pts[i].used)
-                continue;
-            if (c->ipts[i].kind == TS_BENCH_ALLTOALL)
-                c->pts[i].why_not = "a check only: ping-pong points measure this latency "
-                                    "directly";
-            else if (c->ipts[i].kind == TS_BENCH_BW && c->ipts[i].size < BW_MIN_SIZE)
-                c->pts[i].why_not = "a check only: below 8 KiB a bandwidth test measures the "
-                                    "message rate (per-message costs the models do not have)";
-            else if (c->pts[i].predicted == 0)
-                c->pts[i].why_not = "a check only: the model charges no such cost on this "
-                                    "transport";
-            else
-                c->pts[i].why_not = "a check only: its parameters are determined by the "
-                                    "points of the region where they dominate";
-        }
-        free(pred);
-    }
+    st = calib_finish_points(c, &fc, err);
     if (st == TS_OK)
         st = describe_sources(c, jac, err);
     if (st == TS_OK)
