@@ -536,21 +536,15 @@ static int run_fit(fitctx_t *fc, double *x, double *sigma, double *chi2, ts_stat
     return gst;
 }
 
-/* Which candidates the modelled points determine: finite differences of every point's
- * residual in each log value. Fills c->jcol, the rows that depend on something, and the
- * active set (independent columns, in preference order). */
-static ts_status identify(ts_calib_t *c, fitctx_t *fc, double **jac_out, ts_error_t *err)
+/* Each point's share of each candidate: d log prediction / d log value, by central
+ * differences at the current values (0 where the candidate may not determine the point). */
+static ts_status jac_shares(ts_calib_t *c, double *jac, ts_error_t *err)
 {
     size_t n = c->npts;
-    double *jac = calloc(n * NCAND + 2 * n + 1, sizeof(double));
-    if (!jac)
-        return ts_error_set(err, TS_ENOMEM, "out of memory");
     double *lo = jac + n * NCAND, *hi = lo + n, values[NCAND];
     double *mid = calloc(n + 1, sizeof(double));
-    if (!mid) {
-        free(jac);
+    if (!mid)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
-    }
     for (int k = 0; k < NCAND; k++)
         values[k] = c->params[k].value;
     ts_status st = predict_all(c, values, mid, err);
@@ -573,10 +567,13 @@ static ts_status identify(ts_calib_t *c, fitctx_t *fc, double **jac_out, ts_erro
         }
     }
     free(mid);
-    if (st != TS_OK) {
-        free(jac);
-        return st;
-    }
+    return st;
+}
+
+/* The largest share of each candidate (c->jraw), then keep only the dominant shares. */
+static void keep_dominant(ts_calib_t *c, double *jac)
+{
+    size_t n = c->npts;
     for (int k = 0; k < NCAND; k++) {
         c->jraw[k] = 0;
         for (size_t i = 0; i < n; i++)
@@ -593,6 +590,12 @@ static ts_status identify(ts_calib_t *c, fitctx_t *fc, double **jac_out, ts_erro
             if (jac[i * NCAND + k] < DEP_MIN || jac[i * NCAND + k] < 0.5 * top)
                 jac[i * NCAND + k] = 0;
     }
+}
+
+/* Each candidate to the protocol region where it dominates most (c->jcol). */
+static void assign_regions(ts_calib_t *c, double *jac)
+{
+    size_t n = c->npts;
     /* Piecewise by protocol region: a parameter is determined by the points of the region
      * where it dominates most (the eager-short sizes for a latency, the rendezvous sizes for
      * a transport's bandwidth, bcopy for the copy rate); the other regions' points check the
@@ -633,7 +636,12 @@ static ts_status identify(ts_calib_t *c, fitctx_t *fc, double **jac_out, ts_erro
         for (size_t i = 0; i < n; i++)
             c->jcol[k] = jac[i * NCAND + k] > c->jcol[k] ? jac[i * NCAND + k] : c->jcol[k];
     }
-    /* Rows: modelled points that some candidate moves. */
+}
+
+/* The fit's rows: modelled points that some candidate moves. */
+static void select_rows(const ts_calib_t *c, const double *jac, fitctx_t *fc)
+{
+    size_t n = c->npts;
     fc->nrows = 0;
     for (size_t i = 0; i < n; i++) {
         int dep = 0;
@@ -642,12 +650,15 @@ static ts_status identify(ts_calib_t *c, fitctx_t *fc, double **jac_out, ts_erro
         if (dep)
             fc->rows[fc->nrows++] = i;
     }
-    /* Columns: greedy Gram-Schmidt over the rows, in preference order. */
+}
+
+/* The fit's columns: greedy Gram-Schmidt over the rows, in preference order; a candidate
+ * left out says why (c->why). */
+static ts_status select_columns(ts_calib_t *c, const double *jac, fitctx_t *fc, ts_error_t *err)
+{
     double *basis = calloc((size_t)NCAND * (fc->nrows + 1), sizeof(double));
-    if (!basis) {
-        free(jac);
+    if (!basis)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
-    }
     fc->nact = 0;
     int nb = 0;
     for (int k = 0; k < NCAND; k++) {
@@ -705,6 +716,29 @@ static ts_status identify(ts_calib_t *c, fitctx_t *fc, double **jac_out, ts_erro
         c->why[k][0] = '\0';
     }
     free(basis);
+    return TS_OK;
+}
+
+/* Which candidates the modelled points determine: finite differences of every point's
+ * residual in each log value. Fills c->jcol, the rows that depend on something, and the
+ * active set (independent columns, in preference order). */
+static ts_status identify(ts_calib_t *c, fitctx_t *fc, double **jac_out, ts_error_t *err)
+{
+    size_t n = c->npts;
+    double *jac = calloc(n * NCAND + 2 * n + 1, sizeof(double));
+    if (!jac)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    ts_status st = jac_shares(c, jac, err);
+    if (st == TS_OK) {
+        keep_dominant(c, jac);
+        assign_regions(c, jac);
+        select_rows(c, jac, fc);
+        st = select_columns(c, jac, fc, err);
+    }
+    if (st != TS_OK) {
+        free(jac);
+        return st;
+    }
     *jac_out = jac;
     return TS_OK;
 }
