@@ -684,6 +684,50 @@ static void progress(int tty, int done, int failed, int total, int ran, int left
     fflush(stderr);
 }
 
+/* Fork a worker that replays one set and writes its result line into a pipe. */
+static ts_status start_worker(sweep_t *sw, worker_t *wk, sset_t *set, ts_error_t *err)
+{
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return ts_error_set(err, TS_EIO, "sweep: cannot create a pipe: %s", strerror(errno));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return ts_error_set(err, TS_EIO, "sweep: cannot start a worker: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        worker_main(sw, set, fds[1]);
+    }
+    close(fds[1]);
+    *wk = (worker_t){.pid = pid, .fd = fds[0], .set = set};
+    return TS_OK;
+}
+
+/* Read what a worker has written so far; 1 once its pipe has ended (the worker is done and
+ * finish_worker may reap it), 0 while more may come or on an error (*st says which). */
+static int read_worker(worker_t *wk, ts_status *st, ts_error_t *err)
+{
+    if (wk->cap - wk->len < 65536) {
+        size_t cap = wk->cap ? 2 * wk->cap : 131072;
+        char *b = realloc(wk->buf, cap + 1);
+        if (!b) {
+            *st = ts_error_set(err, TS_ENOMEM, "out of memory");
+            return 0;
+        }
+        wk->buf = b;
+        wk->cap = cap;
+    }
+    ssize_t got = read(wk->fd, wk->buf + wk->len, wk->cap - wk->len);
+    if (got > 0) {
+        wk->len += (size_t)got;
+        return 0;
+    }
+    return !(got < 0 && errno == EINTR);
+}
+
 static ts_status run_sets(sweep_t *sw, ts_error_t *err)
 {
     int total = 0, done = 0, ntodo = 0;
@@ -719,25 +763,9 @@ static ts_status run_sets(sweep_t *sw, ts_error_t *err)
         for (int j = 0; j < sw->o.jobs && next < ntodo && st == TS_OK; j++) {
             if (w[j].fd >= 0)
                 continue;
-            int fds[2];
-            if (pipe2(fds, O_CLOEXEC) != 0) {
-                st = ts_error_set(err, TS_EIO, "sweep: cannot create a pipe: %s", strerror(errno));
+            if ((st = start_worker(sw, &w[j], todo[next], err)) != TS_OK)
                 break;
-            }
-            fflush(NULL);
-            pid_t pid = fork();
-            if (pid < 0) {
-                close(fds[0]);
-                close(fds[1]);
-                st = ts_error_set(err, TS_EIO, "sweep: cannot start a worker: %s", strerror(errno));
-                break;
-            }
-            if (pid == 0) {
-                close(fds[0]);
-                worker_main(sw, todo[next], fds[1]);
-            }
-            close(fds[1]);
-            w[j] = (worker_t){.pid = pid, .fd = fds[0], .set = todo[next++]};
+            next++;
             running++;
         }
         if (!running)
@@ -758,22 +786,8 @@ static ts_status run_sets(sweep_t *sw, ts_error_t *err)
             if (!pfd[k].revents)
                 continue;
             worker_t *wk = &w[map[k]];
-            if (wk->cap - wk->len < 65536) {
-                size_t cap = wk->cap ? 2 * wk->cap : 131072;
-                char *b = realloc(wk->buf, cap + 1);
-                if (!b) {
-                    st = ts_error_set(err, TS_ENOMEM, "out of memory");
-                    break;
-                }
-                wk->buf = b;
-                wk->cap = cap;
-            }
-            ssize_t got = read(wk->fd, wk->buf + wk->len, wk->cap - wk->len);
-            if (got > 0) {
-                wk->len += (size_t)got;
-                continue;
-            }
-            if (got < 0 && errno == EINTR)
+            int ended = read_worker(wk, &st, err);
+            if (!ended)
                 continue;
             sset_t *s = wk->set;
             st = finish_worker(sw, wk, err);
