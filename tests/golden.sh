@@ -38,8 +38,12 @@ for c in "${CASES[@]}"; do
         fail=1
         continue
     fi
-    if [ -s "$work/$name.err" ]; then # e.g. the progress line, which is for terminals only
-        echo "golden: $name: tunesim $cmd wrote to standard error: $(head -c 200 "$work/$name.err")"
+    # Standard error must be empty (the progress line is for terminals only), but for the
+    # warning ASan prints when SimGrid switches stacks in the sanitizer build.
+    grep -v -E '^==[0-9]+==WARNING: ASan is ignoring requested __asan_handle_no_return|^False positive error reports may follow|^For details see https://github.com/google/sanitizers/issues/189' \
+        "$work/$name.err" >"$work/$name.err2" || true
+    if [ -s "$work/$name.err2" ]; then
+        echo "golden: $name: tunesim $cmd wrote to standard error: $(head -c 200 "$work/$name.err2")"
         fail=1
     fi
     if [ "$update" = --update ]; then
