@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
 #include "../common/infile.h"
 #include "../models/params_args.h"
 #include "../platforms/placement.h"
@@ -43,7 +44,8 @@ typedef struct section_s {
     char *name;
     int line, grid;
     int bad_name; /* already reported: its lines are checked, but it makes no sets */
-    int nentries, cap;
+    int nentries;
+    size_t cap;
     entry_t *entries;
 } section_t;
 
@@ -57,9 +59,11 @@ typedef struct set_s {
 
 struct ts_sets_s {
     char *path;
-    int nsections, seccap;
+    int nsections;
+    size_t seccap;
     section_t *sections;
-    int nsets, setcap;
+    int nsets;
+    size_t setcap;
     set_t *sets;
     int nerrors, more_errors;
     char **errors;
@@ -229,14 +233,8 @@ static section_t *cur_section(ts_sets_t *s)
 
 static ts_status add_entry(section_t *sec, item_t **values, int n)
 {
-    if (sec->nentries == sec->cap) {
-        int cap = sec->cap ? 2 * sec->cap : 8;
-        entry_t *e = realloc(sec->entries, (size_t)cap * sizeof *e);
-        if (!e)
-            return TS_ENOMEM;
-        sec->entries = e;
-        sec->cap = cap;
-    }
+    if (TS_GROW(sec->entries, (size_t)sec->nentries, sec->cap, 8) != 0)
+        return TS_ENOMEM;
     item_t **v = malloc((size_t)n * sizeof *v);
     if (!v)
         return TS_ENOMEM;
@@ -333,14 +331,8 @@ static ts_status parse_header(ts_sets_t *s, char *line, int lineno)
                           s->path, lineno, MAX_NAME, in, longer ? "..." : "", MAX_NAME);
         sec_bad = 1;
     }
-    if (s->nsections == s->seccap) {
-        int cap = s->seccap ? 2 * s->seccap : 16;
-        section_t *n = realloc(s->sections, (size_t)cap * sizeof *n);
-        if (!n)
-            return TS_ENOMEM;
-        s->sections = n;
-        s->seccap = cap;
-    }
+    if (TS_GROW(s->sections, (size_t)s->nsections, s->seccap, 16) != 0)
+        return TS_ENOMEM;
     section_t *sec = &s->sections[s->nsections];
     memset(sec, 0, sizeof *sec);
     if (!(sec->name = strdup(in)))
@@ -541,14 +533,8 @@ static ts_status parse_line(ts_sets_t *s, char *raw, int lineno)
 
 static ts_status add_set(ts_sets_t *s, const section_t *sec, const char *name, const int *pick)
 {
-    if (s->nsets == s->setcap) {
-        int cap = s->setcap ? 2 * s->setcap : 16;
-        set_t *n = realloc(s->sets, (size_t)cap * sizeof *n);
-        if (!n)
-            return TS_ENOMEM;
-        s->sets = n;
-        s->setcap = cap;
-    }
+    if (TS_GROW(s->sets, (size_t)s->nsets, s->setcap, 16) != 0)
+        return TS_ENOMEM;
     set_t *set = &s->sets[s->nsets];
     memset(set, 0, sizeof *set);
     if (!(set->name = strdup(name)) ||

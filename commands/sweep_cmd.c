@@ -25,6 +25,7 @@
 #include <json-c/json.h>
 #include <zlib.h>
 
+#include "../common/grow.h"
 #include "../common/numparse.h"
 #include "../common/infile.h"
 #include "../common/outfile.h"
@@ -1245,13 +1246,8 @@ static ts_status merge(const sweep_opts_t *o, ts_error_t *err)
         size_t l = strlen(de->d_name);
         if (l < 6 || strcmp(de->d_name + l - 6, ".jsonl") != 0)
             continue;
-        if (nn == cap) {
-            cap = cap ? 2 * cap : 64;
-            char **g = realloc(names, cap * sizeof *g);
-            if (!g)
-                break;
-            names = g;
-        }
+        if (TS_GROW(names, nn, cap, 64) != 0)
+            break;
         names[nn++] = strdup(de->d_name);
     }
     if (dd)

@@ -4,8 +4,8 @@
 #ifndef TS_NUMPARSE_H
 #define TS_NUMPARSE_H
 
-/* A decimal integer filling all of s, within [lo, hi]: no sign-only, empty or trailing text,
- * no overflow. */
+/* A decimal integer filling the rest of s after any leading blanks (as strtol reads it),
+ * within [lo, hi]: no sign-only, empty or trailing text, no overflow. */
 int ts_parse_int(const char *s, long lo, long hi, int *out);
 
 #endif

@@ -8,6 +8,8 @@
  * the flat algorithms on their sub-groups. */
 #include "coll.h"
 
+#include "../common/grow.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -554,15 +556,9 @@ static void push(build_t *b, int kind, int32_t peer, uint64_t bytes)
     ts_csched_t *s = b->s;
     if (b->oom)
         return;
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 32;
-        ts_cstep_t *p = realloc(s->step, cap * sizeof *p);
-        if (!p) {
-            b->oom = 1;
-            return;
-        }
-        s->step = p;
-        s->cap = cap;
+    if (TS_GROW(s->step, s->n, s->cap, 32) != 0) {
+        b->oom = 1;
+        return;
     }
     s->step[s->n++] = (ts_cstep_t){.kind = (uint8_t)kind, .peer = peer, .bytes = bytes};
 }

@@ -34,6 +34,7 @@
 #include <simgrid/host.h>
 #include <simgrid/mutex.h>
 
+#include "../common/grow.h"
 #include "../common/u64map.h"
 #include "../traces/recv_ahead.h"
 
@@ -617,15 +618,9 @@ static void reqs_add(rank_t *r, req_t ***list, size_t *n, size_t *cap, req_t *q)
 {
     if (!q)
         return;
-    if (*n == *cap) {
-        size_t c = *cap ? *cap * 2 : 8;
-        req_t **p = realloc(*list, c * sizeof *p);
-        if (!p) {
-            fail(r->e, TS_ENOMEM, "out of memory");
-            return;
-        }
-        *list = p;
-        *cap = c;
+    if (ts_grow(list, cap, *n, sizeof **list, 8) != 0) {
+        fail(r->e, TS_ENOMEM, "out of memory");
+        return;
     }
     (*list)[(*n)++] = q;
 }

@@ -8,9 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
+
 struct ts_score_s {
     ts_score_row_t *rows;
-    int n, cap;
+    int n;
+    size_t cap;
     char *text; /* the file's bytes, NUL-terminated: the parser's working copy */
 };
 
@@ -120,14 +123,8 @@ static int split(char *line, char **tok, int max, char **starts)
 
 static ts_status add_row(ts_score_t *s, const ts_score_row_t *row)
 {
-    if (s->n == s->cap) {
-        int cap = s->cap ? 2 * s->cap : 32;
-        ts_score_row_t *r = realloc(s->rows, (size_t)cap * sizeof *r);
-        if (!r)
-            return TS_ENOMEM;
-        s->rows = r;
-        s->cap = cap;
-    }
+    if (TS_GROW(s->rows, (size_t)s->n, s->cap, 32) != 0)
+        return TS_ENOMEM;
     s->rows[s->n++] = *row;
     return TS_OK;
 }

@@ -2,6 +2,8 @@
  * communication matrix and the send/receive matching check. */
 #include "stats.h"
 
+#include "../common/grow.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,14 +59,8 @@ static int bucket_of(uint64_t v)
 
 static int push_msg(msg_vec_t *m, msg_key_t k)
 {
-    if (m->n == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 1024;
-        msg_key_t *p = realloc(m->v, cap * sizeof *p);
-        if (!p)
-            return -1;
-        m->v = p;
-        m->cap = cap;
-    }
+    if (TS_GROW(m->v, m->n, m->cap, 1024) != 0)
+        return -1;
     m->v[m->n++] = k;
     return 0;
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/grow.h"
 #include "../common/outfile.h"
 
 /* What a request id stands for, learnt from its completion (receives) or post (sends). */
@@ -32,14 +33,8 @@ typedef struct req_table_s {
 
 static int req_push(req_table_t *t, req_info_t r)
 {
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 256;
-        req_info_t *p = realloc(t->v, cap * sizeof *p);
-        if (!p)
-            return -1;
-        t->v = p;
-        t->cap = cap;
-    }
+    if (TS_GROW(t->v, t->n, t->cap, 256) != 0)
+        return -1;
     t->v[t->n++] = r;
     return 0;
 }

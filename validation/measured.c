@@ -2,6 +2,8 @@
  * CSV files, and their summary statistics (see measured.h). */
 #include "measured.h"
 
+#include "../common/grow.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -107,14 +109,8 @@ ts_status ts_measured_add(ts_measured_t *m, const char *name, double seconds, co
         return ts_error_set(err, TS_EARG, "%s: expected a non-negative time in seconds", source);
     ts_measured_setting_t *s = (ts_measured_setting_t *)ts_measured_find(m, name);
     if (!s) {
-        if (m->n == m->cap) {
-            size_t cap = m->cap ? 2 * m->cap : 8;
-            ts_measured_setting_t *p = realloc(m->set, cap * sizeof *p);
-            if (!p)
-                return ts_error_set(err, TS_ENOMEM, "out of memory");
-            m->set = p;
-            m->cap = cap;
-        }
+        if (TS_GROW(m->set, m->n, m->cap, 8) != 0)
+            return ts_error_set(err, TS_ENOMEM, "out of memory");
         s = &m->set[m->n];
         memset(s, 0, sizeof *s);
         if (!(s->name = strdup(name)))
@@ -238,14 +234,9 @@ static ts_status list_dir(const char *dir, int want_dirs, char ***out, size_t *n
             continue;
         if (want_dirs ? !S_ISDIR(sb.st_mode) : !S_ISREG(sb.st_mode))
             continue;
-        if (cnt == cap) {
-            cap = cap ? 2 * cap : 16;
-            char **p = realloc(names, cap * sizeof *p);
-            if (!p) {
-                st = ts_error_set(err, TS_ENOMEM, "out of memory");
-                break;
-            }
-            names = p;
+        if (TS_GROW(names, cnt, cap, 16) != 0) {
+            st = ts_error_set(err, TS_ENOMEM, "out of memory");
+            break;
         }
         if (!(names[cnt] = strdup(e->d_name))) {
             st = ts_error_set(err, TS_ENOMEM, "out of memory");
