@@ -8,6 +8,7 @@
 #include "replay_cmd.h"
 
 #include "../common/numparse.h"
+#include "options.h"
 #include "progress.h"
 
 #include <errno.h>
@@ -41,6 +42,73 @@ typedef struct replay_opts_s {
     int mpirun_ranks; /* -n of --mpirun; 0 where absent (its -N becomes place.ppn) */
 } replay_opts_t;
 
+/* replay's own options (the parameter words are the params layer's). */
+enum {
+    RO_JSON,
+    RO_PLATFORM,
+    RO_MPIRUN,
+    RO_WINDOW,
+    RO_PROFILE,
+    RO_ITERATIONS,
+    RO_NODES,
+    RO_PPN,
+    RO_NPS,
+    RO_MAP_BY
+};
+static const ts_opt_t REPLAY_OPTS[] = {
+    [RO_JSON] = {"json", 0, 0},       [RO_PLATFORM] = {"platform", 0, 1},
+    [RO_MPIRUN] = {"mpirun", 0, 1},   [RO_WINDOW] = {"window", 0, 1},
+    [RO_PROFILE] = {"profile", 0, 1}, [RO_ITERATIONS] = {"iterations", 0, 1},
+    [RO_NODES] = {"nodes", 0, 1},     [RO_PPN] = {"ppn", 0, 1},
+    [RO_NPS] = {"nps", 0, 1},         [RO_MAP_BY] = {"map-by", 0, 1},
+};
+
+static ts_status replay_opt(void *ctx, int opt, const char *v, ts_error_t *err)
+{
+    replay_opts_t *o = ctx;
+    switch (opt) {
+    case -1:
+        if (o->trace)
+            return ts_error_set(err, TS_EUSAGE, "replay: unexpected argument '%s'", v);
+        o->trace = v;
+        return TS_OK;
+    case RO_JSON:
+        o->json = 1;
+        return TS_OK;
+    case RO_PLATFORM:
+        o->platform = v;
+        return TS_OK;
+    case RO_MPIRUN:
+        o->mpirun = v;
+        return TS_OK;
+    case RO_WINDOW:
+        o->window = v;
+        return TS_OK;
+    case RO_PROFILE:
+        o->profile = v;
+        return TS_OK;
+    case RO_ITERATIONS:
+        if (ts_parse_int(v, 1, 100000000, &o->iterations))
+            return ts_error_set(err, TS_EUSAGE,
+                                "replay: --iterations expects a count of iterations, got '%s'", v);
+        return TS_OK;
+    case RO_NODES:
+        if (ts_parse_int(v, 1, 1 << 20, &o->place.nodes))
+            return ts_error_set(err, TS_EUSAGE, "replay: --nodes expects a count, got '%s'", v);
+        return TS_OK;
+    case RO_PPN:
+        if (ts_parse_int(v, 1, 1 << 20, &o->place.ppn))
+            return ts_error_set(err, TS_EUSAGE, "replay: --ppn expects a count, got '%s'", v);
+        return TS_OK;
+    case RO_NPS:
+        if (ts_parse_int(v, 1, 64, &o->place.nps))
+            return ts_error_set(err, TS_EUSAGE, "replay: --nps expects 1 or 2, got '%s'", v);
+        return TS_OK;
+    default: /* RO_MAP_BY */
+        return ts_map_by_parse(v, &o->place.map_by, err);
+    }
+}
+
 static ts_status parse_opts(int argc, char **argv, ts_params_t *params, replay_opts_t *o,
                             ts_error_t *err)
 {
@@ -50,48 +118,9 @@ static ts_status parse_opts(int argc, char **argv, ts_params_t *params, replay_o
     if (!used)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     ts_status st = ts_params_parse_args(params, argc - 1, argv + 1, used + 1, err);
-    for (int i = 1; i < argc && st == TS_OK; i++) {
-        if (used[i])
-            continue;
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        if (strcmp(a, "--json") == 0)
-            o->json = 1;
-        else if (strcmp(a, "--platform") == 0 && has)
-            o->platform = argv[++i];
-        else if (strcmp(a, "--mpirun") == 0 && has)
-            o->mpirun = argv[++i];
-        else if (strcmp(a, "--window") == 0 && has)
-            o->window = argv[++i];
-        else if (strcmp(a, "--profile") == 0 && has)
-            o->profile = argv[++i];
-        else if (strcmp(a, "--iterations") == 0 && has) {
-            if (ts_parse_int(argv[++i], 1, 100000000, &o->iterations))
-                st = ts_error_set(err, TS_EUSAGE,
-                                  "replay: --iterations expects a count of iterations, got '%s'",
-                                  argv[i]);
-        } else if (strcmp(a, "--nodes") == 0 && has) {
-            if (ts_parse_int(argv[++i], 1, 1 << 20, &o->place.nodes))
-                st = ts_error_set(err, TS_EUSAGE, "replay: --nodes expects a count, got '%s'",
-                                  argv[i]);
-        } else if (strcmp(a, "--ppn") == 0 && has) {
-            if (ts_parse_int(argv[++i], 1, 1 << 20, &o->place.ppn))
-                st = ts_error_set(err, TS_EUSAGE, "replay: --ppn expects a count, got '%s'",
-                                  argv[i]);
-        } else if (strcmp(a, "--nps") == 0 && has) {
-            if (ts_parse_int(argv[++i], 1, 64, &o->place.nps))
-                st =
-                    ts_error_set(err, TS_EUSAGE, "replay: --nps expects 1 or 2, got '%s'", argv[i]);
-        } else if (strcmp(a, "--map-by") == 0 && has) {
-            st = ts_map_by_parse(argv[++i], &o->place.map_by, err);
-        } else if (a[0] == '-') {
-            st = ts_error_set(err, TS_EUSAGE, "replay: unknown option or missing value '%s'", a);
-        } else if (!o->trace) {
-            o->trace = a;
-        } else {
-            st = ts_error_set(err, TS_EUSAGE, "replay: unexpected argument '%s'", a);
-        }
-    }
+    if (st == TS_OK)
+        st = ts_opts_parse("replay", argc, argv, used, REPLAY_OPTS,
+                           (int)(sizeof REPLAY_OPTS / sizeof REPLAY_OPTS[0]), replay_opt, o, err);
     free(used);
     if (st == TS_OK && !o->trace)
         st = ts_error_set(err, TS_EUSAGE, "replay: missing TRACE");

@@ -27,6 +27,7 @@
 
 #include "../common/grow.h"
 #include "../common/numparse.h"
+#include "options.h"
 #include "../common/infile.h"
 #include "../common/outfile.h"
 #include "../models/params.h"
@@ -84,66 +85,97 @@ typedef struct sweep_s {
 
 /* ---- options ------------------------------------------------------------------------------- */
 
+/* sweep's options: the ones that only name a file or a word, then the rest. */
+enum {
+    SO_SETS,
+    SO_PLATFORM,
+    SO_CSV,
+    SO_JSON,
+    SO_PLOT,
+    SO_RESULTS,
+    SO_EMIT,
+    SO_MERGE,
+    SO_BASELINE,
+    SO_WINDOW,
+    SO_PROFILE,
+    SO__STRINGS = SO_PROFILE,
+    SO_ONLY,
+    SO_JOBS,
+    SO_ITERATIONS,
+    SO_NODES,
+    SO_PPN,
+    SO_NPS,
+    SO_MAP_BY,
+    SO__COUNT
+};
+static const ts_opt_t SWEEP_OPTS[SO__COUNT] = {
+    [SO_SETS] = {"sets", 0, 1},         [SO_PLATFORM] = {"platform", 0, 1},
+    [SO_CSV] = {"csv", 0, 1},           [SO_JSON] = {"json", 0, 1},
+    [SO_PLOT] = {"plot", 0, 1},         [SO_RESULTS] = {"results", 0, 1},
+    [SO_EMIT] = {"emit-slurm", 0, 1},   [SO_MERGE] = {"merge", 0, 1},
+    [SO_BASELINE] = {"baseline", 0, 1}, [SO_WINDOW] = {"window", 0, 1},
+    [SO_PROFILE] = {"profile", 0, 1},   [SO_ONLY] = {"only", 0, 1},
+    [SO_JOBS] = {"jobs", 'j', 1},       [SO_ITERATIONS] = {"iterations", 0, 1},
+    [SO_NODES] = {"nodes", 0, 1},       [SO_PPN] = {"ppn", 0, 1},
+    [SO_NPS] = {"nps", 0, 1},           [SO_MAP_BY] = {"map-by", 0, 1},
+};
+
+static ts_status sweep_opt(void *ctx, int opt, const char *v, ts_error_t *err)
+{
+    sweep_opts_t *o = ctx;
+    const char **strs[SO__STRINGS + 1] = {
+        [SO_SETS] = &o->sets,     [SO_PLATFORM] = &o->platform, [SO_CSV] = &o->csv,
+        [SO_JSON] = &o->json,     [SO_PLOT] = &o->plot,         [SO_RESULTS] = &o->results,
+        [SO_EMIT] = &o->emit,     [SO_MERGE] = &o->merge,       [SO_BASELINE] = &o->baseline,
+        [SO_WINDOW] = &o->window, [SO_PROFILE] = &o->profile};
+    if (opt >= 0 && opt <= SO__STRINGS) {
+        *strs[opt] = v;
+        return TS_OK;
+    }
+    switch (opt) {
+    case -1:
+        if (o->trace)
+            return ts_error_set(err, TS_EUSAGE, "sweep: unexpected argument '%s'", v);
+        o->trace = v;
+        return TS_OK;
+    case SO_ONLY:
+        o->only[o->nonly++] = v;
+        return TS_OK;
+    case SO_JOBS:
+        if (ts_parse_int(v, 1, 4096, &o->jobs))
+            return ts_error_set(err, TS_EUSAGE, "sweep: -j expects a count, got '%s'", v);
+        return TS_OK;
+    case SO_ITERATIONS:
+        if (ts_parse_int(v, 1, 100000000, &o->iterations))
+            return ts_error_set(err, TS_EUSAGE,
+                                "sweep: --iterations expects a count of iterations, got '%s'", v);
+        return TS_OK;
+    case SO_NODES:
+        if (ts_parse_int(v, 1, 1 << 20, &o->place.nodes))
+            return ts_error_set(err, TS_EUSAGE, "sweep: --nodes expects a count, got '%s'", v);
+        return TS_OK;
+    case SO_PPN:
+        if (ts_parse_int(v, 1, 1 << 20, &o->place.ppn))
+            return ts_error_set(err, TS_EUSAGE, "sweep: --ppn expects a count, got '%s'", v);
+        return TS_OK;
+    case SO_NPS:
+        if (ts_parse_int(v, 1, 64, &o->place.nps))
+            return ts_error_set(err, TS_EUSAGE, "sweep: --nps expects 1 or 2, got '%s'", v);
+        return TS_OK;
+    default: /* SO_MAP_BY */
+        o->map_by_text = v;
+        return ts_map_by_parse(v, &o->place.map_by, err);
+    }
+}
+
 static ts_status parse_opts(int argc, char **argv, sweep_opts_t *o, ts_error_t *err)
 {
     memset(o, 0, sizeof *o);
     o->only = calloc((size_t)argc + 1, sizeof *o->only);
     if (!o->only)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
-    struct {
-        const char *flag;
-        const char **dst;
-    } strs[] = {
-        {"--sets", &o->sets},       {"--platform", &o->platform}, {"--csv", &o->csv},
-        {"--json", &o->json},       {"--plot", &o->plot},         {"--results", &o->results},
-        {"--emit-slurm", &o->emit}, {"--merge", &o->merge},       {"--baseline", &o->baseline},
-        {"--window", &o->window},   {"--profile", &o->profile}};
-    ts_status st = TS_OK;
-    for (int i = 1; i < argc && st == TS_OK; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc, done = 0;
-        for (size_t k = 0; k < sizeof strs / sizeof strs[0] && !done; k++)
-            if (strcmp(a, strs[k].flag) == 0 && has) {
-                *strs[k].dst = argv[++i];
-                done = 1;
-            }
-        if (done)
-            continue;
-        if (strcmp(a, "--only") == 0 && has) {
-            o->only[o->nonly++] = argv[++i];
-        } else if ((strcmp(a, "-j") == 0 || strcmp(a, "--jobs") == 0) && has) {
-            if (ts_parse_int(argv[++i], 1, 4096, &o->jobs))
-                st = ts_error_set(err, TS_EUSAGE, "sweep: -j expects a count, got '%s'", argv[i]);
-        } else if (strncmp(a, "-j", 2) == 0 && a[2]) {
-            if (ts_parse_int(a + 2, 1, 4096, &o->jobs))
-                st = ts_error_set(err, TS_EUSAGE, "sweep: -j expects a count, got '%s'", a + 2);
-        } else if (strcmp(a, "--iterations") == 0 && has) {
-            if (ts_parse_int(argv[++i], 1, 100000000, &o->iterations))
-                st = ts_error_set(err, TS_EUSAGE,
-                                  "sweep: --iterations expects a count of iterations, got '%s'",
-                                  argv[i]);
-        } else if (strcmp(a, "--nodes") == 0 && has) {
-            if (ts_parse_int(argv[++i], 1, 1 << 20, &o->place.nodes))
-                st = ts_error_set(err, TS_EUSAGE, "sweep: --nodes expects a count, got '%s'",
-                                  argv[i]);
-        } else if (strcmp(a, "--ppn") == 0 && has) {
-            if (ts_parse_int(argv[++i], 1, 1 << 20, &o->place.ppn))
-                st =
-                    ts_error_set(err, TS_EUSAGE, "sweep: --ppn expects a count, got '%s'", argv[i]);
-        } else if (strcmp(a, "--nps") == 0 && has) {
-            if (ts_parse_int(argv[++i], 1, 64, &o->place.nps))
-                st = ts_error_set(err, TS_EUSAGE, "sweep: --nps expects 1 or 2, got '%s'", argv[i]);
-        } else if (strcmp(a, "--map-by") == 0 && has) {
-            o->map_by_text = argv[++i];
-            st = ts_map_by_parse(o->map_by_text, &o->place.map_by, err);
-        } else if (a[0] == '-') {
-            st = ts_error_set(err, TS_EUSAGE, "sweep: unknown option or missing value '%s'", a);
-        } else if (!o->trace) {
-            o->trace = a;
-        } else {
-            st = ts_error_set(err, TS_EUSAGE, "sweep: unexpected argument '%s'", a);
-        }
-    }
+    ts_status st =
+        ts_opts_parse("sweep", argc, argv, NULL, SWEEP_OPTS, SO__COUNT, sweep_opt, o, err);
     if (st != TS_OK)
         return st;
     if (o->merge) {

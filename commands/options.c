@@ -1,0 +1,72 @@
+/* options.c - the commands' option layer (see options.h). getopt_long keeps its state in libc's
+ * globals (optind, optarg, optopt); each walk starts afresh (optind = 0) and reads them only
+ * here. */
+#include "options.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { LONG_BASE = 256 }; /* getopt_long's value for option k of the table: LONG_BASE + k */
+
+ts_status ts_opts_parse(const char *cmd, int argc, char **argv, const unsigned char *used,
+                        const ts_opt_t *opts, int nopts, ts_opt_fn fn, void *ctx, ts_error_t *err)
+{
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    struct option *lo = calloc((size_t)nopts + 1, sizeof *lo);
+    char *shorts = calloc(2 * (size_t)nopts + 3, 1);
+    if (!rest || !lo || !shorts) {
+        free(rest);
+        free(lo);
+        free(shorts);
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    }
+    int n = 0;
+    rest[n++] = argv[0];
+    for (int i = 1; i < argc; i++)
+        if (!used || !used[i])
+            rest[n++] = argv[i];
+    /* "-": operands come back in order (code 1); ":": a missing value is ':' not '?'. */
+    size_t ns = 0;
+    shorts[ns++] = '-';
+    shorts[ns++] = ':';
+    for (int k = 0; k < nopts; k++) {
+        lo[k] = (struct option){opts[k].name, opts[k].has_arg ? required_argument : no_argument,
+                                NULL, LONG_BASE + k};
+        if (opts[k].letter) {
+            shorts[ns++] = (char)opts[k].letter;
+            if (opts[k].has_arg)
+                shorts[ns++] = ':';
+        }
+    }
+    opterr = 0;
+    optind = 0;
+    ts_status st = TS_OK;
+    int c;
+    while (st == TS_OK && (c = getopt_long(n, rest, shorts, lo, NULL)) != -1) {
+        if (c == 1) {
+            st = fn(ctx, -1, optarg, err);
+        } else if (c >= LONG_BASE) {
+            st = fn(ctx, c - LONG_BASE, optarg, err);
+        } else if (c == '?' || c == ':') {
+            /* Name the word as the user wrote it. */
+            char shortname[3] = {'-', (char)optopt, '\0'};
+            const char *word = optopt >= LONG_BASE ? rest[optind - 1]
+                               : optopt            ? shortname
+                                                   : rest[optind - 1];
+            st =
+                ts_error_set(err, TS_EUSAGE, "%s: unknown option or missing value '%s'", cmd, word);
+        } else {
+            int k = 0;
+            while (k < nopts && opts[k].letter != c)
+                k++;
+            st = fn(ctx, k, optarg, err);
+        }
+    }
+    for (int i = optind; st == TS_OK && i < n; i++) /* after "--" */
+        st = fn(ctx, -1, rest[i], err);
+    free(rest);
+    free(lo);
+    free(shorts);
+    return st;
+}

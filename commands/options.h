@@ -1,0 +1,26 @@
+/* options.h - the commands' one option layer: getopt_long over the words that the parameter
+ * layer (models/params_args: -x, --mca, --set, --mpirun words, --model) left, with one usage
+ * message for an unknown option or a missing value. Long options take their value as the next
+ * word or after '=' (--nodes=2), as GNU programs do. */
+#ifndef TS_OPTIONS_H
+#define TS_OPTIONS_H
+
+#include "../common/status.h"
+
+typedef struct ts_opt_s {
+    const char *name; /* long name, without the dashes */
+    int letter;       /* short form ('j' for -j N / -jN), or 0 */
+    int has_arg;      /* 1: takes a value */
+} ts_opt_t;
+
+/* Called once per option, in command-line order, with its index in the table and its value
+ * (NULL without one), and once per operand with opt = -1 and the word. A status other than
+ * TS_OK stops the walk and is returned. */
+typedef ts_status (*ts_opt_fn)(void *ctx, int opt, const char *value, ts_error_t *err);
+
+/* Walk argv[1..argc-1] except the words marked in used (NULL: none), cmd naming the command
+ * in messages. Words after "--" are operands. */
+ts_status ts_opts_parse(const char *cmd, int argc, char **argv, const unsigned char *used,
+                        const ts_opt_t *opts, int nopts, ts_opt_fn fn, void *ctx, ts_error_t *err);
+
+#endif
