@@ -11,6 +11,30 @@
 #include "../models/model_file.h"
 #include "../models/params.h"
 #include "../models/params_args.h"
+#include "options.h"
+
+/* calibrate's own options (the parameter words are the params layer's); operands are the
+ * benchmark outputs, "-" among them. */
+typedef struct calib_args_s {
+    const char **inputs;
+    int ninputs;
+    const char *output, *platform;
+} calib_args_t;
+
+static const ts_opt_t CALIB_OPTS[] = {{"output", 'o', 1}, {"platform", 0, 1}};
+
+static ts_status calib_opt(void *ctx, int opt, const char *v, ts_error_t *err)
+{
+    (void)err;
+    calib_args_t *ca = ctx;
+    if (opt == 0)
+        ca->output = v;
+    else if (opt == 1)
+        ca->platform = v;
+    else
+        ca->inputs[ca->ninputs++] = v;
+    return TS_OK;
+}
 
 int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
 {
@@ -31,19 +55,12 @@ int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
     }
     /* -x / --mca / --set / --model apply to every input (settings its header does not say). */
     st = ts_params_parse_args(params, argc - 1, argv + 1, used + 1, err);
-    for (int i = 1; i < argc && st == TS_OK; i++) {
-        if (used[i])
-            continue;
-        const char *a = argv[i];
-        if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && i + 1 < argc)
-            output = argv[++i];
-        else if (strcmp(a, "--platform") == 0 && i + 1 < argc)
-            platform = argv[++i];
-        else if (a[0] == '-' && a[1])
-            st = ts_error_set(err, TS_EUSAGE, "calibrate: unknown option or missing value '%s'", a);
-        else
-            inputs[ninputs++] = a;
-    }
+    calib_args_t ca = {.inputs = inputs, .platform = platform};
+    if (st == TS_OK)
+        st = ts_opts_parse("calibrate", argc, argv, used, CALIB_OPTS, 2, calib_opt, &ca, err);
+    output = ca.output;
+    platform = ca.platform;
+    ninputs = ca.ninputs;
     if (st == TS_OK && ninputs == 0)
         st = ts_error_set(err, TS_EUSAGE,
                           "calibrate: expected INPUTS (OSU, IMB or "

@@ -13,6 +13,7 @@
 #include "../traces/trace.h"
 #include "calibrate_cmd.h"
 #include "info_cmd.h"
+#include "options.h"
 #include "params_cmd.h"
 #include "record_cmd.h"
 #include "replay_cmd.h"
@@ -120,20 +121,54 @@ static int fail(const ts_error_t *err)
     return EXIT_ERROR;
 }
 
+/* info's and convert's options and operands. */
+typedef struct main_args_s {
+    const char *cmd, *path, *out, *to, *fps;
+    int json;
+} main_args_t;
+
+static ts_status operand(main_args_t *a, const char *v, ts_error_t *err)
+{
+    if (a->path)
+        return ts_error_set(err, TS_EUSAGE, "%s: unexpected argument '%s'", a->cmd, v);
+    a->path = v;
+    return TS_OK;
+}
+
+static const ts_opt_t INFO_OPTS[] = {{"json", 0, 0}};
+
+static ts_status info_opt(void *ctx, int opt, const char *v, ts_error_t *err)
+{
+    main_args_t *a = ctx;
+    if (opt < 0)
+        return operand(a, v, err);
+    a->json = 1;
+    return TS_OK;
+}
+
+enum { CO_OUTPUT, CO_TO, CO_FPS };
+static const ts_opt_t CONVERT_OPTS[] = {[CO_OUTPUT] = {"output", 'o', 1},
+                                        [CO_TO] = {"to", 0, 1},
+                                        [CO_FPS] = {"flops-per-second", 0, 1}};
+
+static ts_status convert_opt(void *ctx, int opt, const char *v, ts_error_t *err)
+{
+    main_args_t *a = ctx;
+    if (opt < 0)
+        return operand(a, v, err);
+    *(opt == CO_OUTPUT ? &a->out : opt == CO_TO ? &a->to : &a->fps) = v;
+    return TS_OK;
+}
+
 static int cmd_info(int argc, char **argv)
 {
-    const char *path = NULL;
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0)
-            json = 1;
-        else if (argv[i][0] == '-')
-            return usage_error("info: unknown option '%s'", argv[i]);
-        else if (!path)
-            path = argv[i];
-        else
-            return usage_error("info: unexpected argument '%s'", argv[i]);
-    }
+    main_args_t a = {.cmd = "info"};
+    ts_error_t perr;
+    ts_error_clear(&perr);
+    if (ts_opts_parse("info", argc, argv, NULL, INFO_OPTS, 1, info_opt, &a, &perr) != TS_OK)
+        return usage_error("%s", perr.msg);
+    const char *path = a.path;
+    int json = a.json;
     if (!path)
         return usage_error("info: missing TRACE");
     ts_error_t err;
@@ -150,26 +185,21 @@ static int cmd_info(int argc, char **argv)
 
 static int cmd_convert(int argc, char **argv)
 {
-    const char *path = NULL, *out = NULL, *to = "store";
+    main_args_t a = {.cmd = "convert", .to = "store"};
+    ts_error_t perr;
+    ts_error_clear(&perr);
+    if (ts_opts_parse("convert", argc, argv, NULL, CONVERT_OPTS, 3, convert_opt, &a, &perr) !=
+        TS_OK)
+        return usage_error("%s", perr.msg);
+    const char *path = a.path, *out = a.out, *to = a.to;
     double fps = 1e9;
-    for (int i = 1; i < argc; i++) {
-        if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
-            out = argv[++i];
-        else if (strcmp(argv[i], "--to") == 0 && i + 1 < argc)
-            to = argv[++i];
-        else if (strcmp(argv[i], "--flops-per-second") == 0 && i + 1 < argc) {
-            char *end;
-            fps = strtod(argv[++i], &end);
-            if (*end || !(fps > 0))
-                return usage_error("convert: --flops-per-second expects a positive number, "
-                                   "got '%s'",
-                                   argv[i]);
-        } else if (argv[i][0] == '-')
-            return usage_error("convert: unknown option or missing value '%s'", argv[i]);
-        else if (!path)
-            path = argv[i];
-        else
-            return usage_error("convert: unexpected argument '%s'", argv[i]);
+    if (a.fps) {
+        char *end;
+        fps = strtod(a.fps, &end);
+        if (*end || end == a.fps || !(fps > 0))
+            return usage_error("convert: --flops-per-second expects a positive number, "
+                               "got '%s'",
+                               a.fps);
     }
     if (!path || !out)
         return usage_error("convert: expected TRACE and -o OUT");
