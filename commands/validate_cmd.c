@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "../common/outfile.h"
+#include "options.h"
 
 /* ---- predictions ------------------------------------------------------------------------ */
 
@@ -490,6 +491,79 @@ static const char USAGE_TEXT[] =
     "(--predicted SWEEP.json | -- SWEEP_ARGS...) [--anchor NAME] [--max-clock-ratio R] "
     "[--json FILE] [--csv FILE]";
 
+/* validate's options; the measured runs are read in command-line order on the second walk,
+ * after the first has set --max-clock-ratio. */
+enum {
+    VO_LOGS,
+    VO_MANIFEST,
+    VO_MEASURED_CSV,
+    VO_PREDICTED,
+    VO_MAX_CLOCK_RATIO,
+    VO_ANCHOR,
+    VO_JSON,
+    VO_CSV,
+    VO__COUNT
+};
+static const ts_opt_t VALIDATE_OPTS[VO__COUNT] = {
+    [VO_LOGS] = {"logs", 0, 1},
+    [VO_MANIFEST] = {"manifest", 0, 1},
+    [VO_MEASURED_CSV] = {"measured-csv", 0, 1},
+    [VO_PREDICTED] = {"predicted", 0, 1},
+    [VO_MAX_CLOCK_RATIO] = {"max-clock-ratio", 0, 1},
+    [VO_ANCHOR] = {"anchor", 0, 1},
+    [VO_JSON] = {"json", 0, 1},
+    [VO_CSV] = {"csv", 0, 1},
+};
+
+typedef struct val_args_s {
+    ts_measured_t *m;
+    int pass, inputs;
+    const char *predicted, *anchor, *json, *csv;
+} val_args_t;
+
+static ts_status validate_opt(void *ctx, int opt, const char *v, ts_error_t *err)
+{
+    val_args_t *va = ctx;
+    if (va->pass == 0) {
+        if (opt != VO_MAX_CLOCK_RATIO)
+            return TS_OK;
+        char *end = NULL;
+        double r = strtod(v, &end);
+        if (!end || end == v || *end || !(r >= 1) || !isfinite(r))
+            return ts_error_set(err, TS_EUSAGE,
+                                "validate: --max-clock-ratio expects a number >= 1, got '%s'", v);
+        ts_measured_set_max_clock_ratio(va->m, r);
+        return TS_OK;
+    }
+    switch (opt) {
+    case -1:
+        return ts_error_set(err, TS_EUSAGE, "validate: unexpected argument '%s'", v);
+    case VO_LOGS:
+        va->inputs++;
+        return ts_measured_read_dir(va->m, v, err);
+    case VO_MANIFEST:
+        va->inputs++;
+        return ts_measured_read_manifest(va->m, v, err);
+    case VO_MEASURED_CSV:
+        va->inputs++;
+        return ts_measured_read_csv(va->m, v, err);
+    case VO_PREDICTED:
+        va->predicted = v;
+        return TS_OK;
+    case VO_ANCHOR:
+        va->anchor = v;
+        return TS_OK;
+    case VO_JSON:
+        va->json = v;
+        return TS_OK;
+    case VO_CSV:
+        va->csv = v;
+        return TS_OK;
+    default: /* VO_MAX_CLOCK_RATIO: read on the first walk */
+        return TS_OK;
+    }
+}
+
 int ts_validate_cmd(int argc, char **argv, ts_error_t *err)
 {
     const char *predicted = NULL, *anchor = NULL, *json = NULL, *csv = NULL;
@@ -498,52 +572,22 @@ int ts_validate_cmd(int argc, char **argv, ts_error_t *err)
     ts_predictions_t pred = {0};
     ts_validate_t *v = NULL;
     ts_status st = ts_measured_new(&m, err);
-    /* --max-clock-ratio applies to every log, wherever it stands before the sweep's "--". */
-    for (int i = 1; st == TS_OK && i < argc && strcmp(argv[i], "--") != 0; i++)
-        if (strcmp(argv[i], "--max-clock-ratio") == 0) {
-            char *end = NULL;
-            double r = i + 1 < argc ? strtod(argv[i + 1], &end) : 0;
-            if (!end || *end || !(r >= 1) || !isfinite(r))
-                st = ts_error_set(err, TS_EUSAGE,
-                                  "validate: --max-clock-ratio expects a number "
-                                  ">= 1, got '%s'",
-                                  i + 1 < argc ? argv[i + 1] : "");
-            else
-                ts_measured_set_max_clock_ratio(m, r);
-            i++;
-        }
-    for (int i = 1; st == TS_OK && i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        if (strcmp(a, "--") == 0) {
-            sweep_at = i + 1;
-            break;
-        } else if (strcmp(a, "--logs") == 0 && has) {
-            st = ts_measured_read_dir(m, argv[++i], err);
-            inputs++;
-        } else if (strcmp(a, "--manifest") == 0 && has) {
-            st = ts_measured_read_manifest(m, argv[++i], err);
-            inputs++;
-        } else if (strcmp(a, "--measured-csv") == 0 && has) {
-            st = ts_measured_read_csv(m, argv[++i], err);
-            inputs++;
-        } else if (strcmp(a, "--predicted") == 0 && has) {
-            predicted = argv[++i];
-        } else if (strcmp(a, "--max-clock-ratio") == 0 && has) {
-            i++; /* read above */
-        } else if (strcmp(a, "--anchor") == 0 && has) {
-            anchor = argv[++i];
-        } else if (strcmp(a, "--json") == 0 && has) {
-            json = argv[++i];
-        } else if (strcmp(a, "--csv") == 0 && has) {
-            csv = argv[++i];
-        } else {
-            st = ts_error_set(err, TS_EUSAGE,
-                              "validate: unknown option or missing value '%s'; "
-                              "usage: %s",
-                              a, USAGE_TEXT);
-        }
-    }
+    /* The sweep's arguments start after "--"; validate's own options stand before it. */
+    int nown = 1;
+    while (nown < argc && strcmp(argv[nown], "--") != 0)
+        nown++;
+    if (nown < argc)
+        sweep_at = nown + 1;
+    /* Two walks: --max-clock-ratio applies to every log, wherever it stands. */
+    val_args_t va = {.m = m};
+    for (va.pass = 0; va.pass < 2 && st == TS_OK; va.pass++)
+        st = ts_opts_parse("validate", nown, argv, NULL, VALIDATE_OPTS, VO__COUNT, validate_opt,
+                           &va, err);
+    predicted = va.predicted;
+    anchor = va.anchor;
+    json = va.json;
+    csv = va.csv;
+    inputs = va.inputs;
     if (st == TS_OK)
         st = ts_measured_check_rejected(m, err);
     if (st == TS_OK && !inputs)
