@@ -9,8 +9,10 @@
 
 enum { LONG_BASE = 256 }; /* getopt_long's value for option k of the table: LONG_BASE + k */
 
-ts_status ts_opts_parse(const char *cmd, int argc, char **argv, const unsigned char *used,
-                        const ts_opt_t *opts, int nopts, ts_opt_fn fn, void *ctx, ts_error_t *err)
+/* The walk; prefix_end non-NULL: stop at the first operand (getopt's "+" mode), say where. */
+static ts_status walk(const char *cmd, int argc, char **argv, const unsigned char *used,
+                      const ts_opt_t *opts, int nopts, ts_opt_fn fn, void *ctx, int *prefix_end,
+                      ts_error_t *err)
 {
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
     struct option *lo = calloc((size_t)nopts + 1, sizeof *lo);
@@ -26,9 +28,10 @@ ts_status ts_opts_parse(const char *cmd, int argc, char **argv, const unsigned c
     for (int i = 1; i < argc; i++)
         if (!used || !used[i])
             rest[n++] = argv[i];
-    /* "-": operands come back in order (code 1); ":": a missing value is ':' not '?'. */
+    /* "-": operands come back in order (code 1), or "+": the walk stops at the first one;
+     * ":": a missing value is ':' not '?'. */
     size_t ns = 0;
-    shorts[ns++] = '-';
+    shorts[ns++] = prefix_end ? '+' : '-';
     shorts[ns++] = ':';
     for (int k = 0; k < nopts; k++) {
         lo[k] = (struct option){opts[k].name, opts[k].has_arg ? required_argument : no_argument,
@@ -63,10 +66,27 @@ ts_status ts_opts_parse(const char *cmd, int argc, char **argv, const unsigned c
             st = fn(ctx, k, optarg, err);
         }
     }
-    for (int i = optind; st == TS_OK && i < n; i++) /* after "--" */
-        st = fn(ctx, -1, rest[i], err);
+    if (prefix_end) /* rest is argv itself here (no used words) */
+        *prefix_end = optind;
+    else
+        for (int i = optind; st == TS_OK && i < n; i++) /* after "--" */
+            st = fn(ctx, -1, rest[i], err);
     free(rest);
     free(lo);
     free(shorts);
     return st;
+}
+
+ts_status ts_opts_parse(const char *cmd, int argc, char **argv, const unsigned char *used,
+                        const ts_opt_t *opts, int nopts, ts_opt_fn fn, void *ctx, ts_error_t *err)
+{
+    return walk(cmd, argc, argv, used, opts, nopts, fn, ctx, NULL, err);
+}
+
+ts_status ts_opts_parse_prefix(const char *cmd, int argc, char **argv, const ts_opt_t *opts,
+                               int nopts, ts_opt_fn fn, void *ctx, int *first_operand,
+                               ts_error_t *err)
+{
+    *first_operand = argc;
+    return walk(cmd, argc, argv, NULL, opts, nopts, fn, ctx, first_operand, err);
 }

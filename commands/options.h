@@ -23,4 +23,11 @@ typedef ts_status (*ts_opt_fn)(void *ctx, int opt, const char *value, ts_error_t
 ts_status ts_opts_parse(const char *cmd, int argc, char **argv, const unsigned char *used,
                         const ts_opt_t *opts, int nopts, ts_opt_fn fn, void *ctx, ts_error_t *err);
 
+/* The same for a command that runs another one (tunesim record -o DIR mpirun ...): the walk
+ * stops at the first operand or after "--", whose index in argv goes to *first_operand (argc
+ * when there is none); used words are not allowed here. */
+ts_status ts_opts_parse_prefix(const char *cmd, int argc, char **argv, const ts_opt_t *opts,
+                               int nopts, ts_opt_fn fn, void *ctx, int *first_operand,
+                               ts_error_t *err);
+
 #endif

@@ -1,6 +1,7 @@
 /* record_cmd.c - `tunesim record`: run an MPI command with the PMPI tracer preloaded into its
  * ranks and report where the OTF2 trace went; see record_cmd.h. */
 #include "record_cmd.h"
+#include "options.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,36 +40,35 @@ static ts_status usage(ts_error_t *err, const char *fmt, ...)
     return ts_error_set(err, TS_EUSAGE, "record: %s", msg);
 }
 
+/* record's options; the command to run starts at the first operand (or after "--"). */
+enum { RO_HELP, RO_OUTPUT, RO_CLOCK, RO__COUNT };
+static const ts_opt_t RECORD_OPTS[RO__COUNT] = {
+    [RO_HELP] = {"help", 'h', 0}, [RO_OUTPUT] = {"output", 'o', 1}, [RO_CLOCK] = {"clock", 0, 1}};
+
+static ts_status record_opt(void *ctx, int opt, const char *v, ts_error_t *err)
+{
+    (void)err;
+    record_opts_t *o = ctx;
+    if (opt == RO_HELP)
+        o->help = 1;
+    else if (opt == RO_OUTPUT)
+        o->dir = v;
+    else
+        o->clock = v;
+    return TS_OK;
+}
+
 static ts_status parse_args(int argc, char **argv, record_opts_t *o, ts_error_t *err)
 {
     *o = (record_opts_t){.dir = DEFAULT_DIR, .clock = "wall"};
-    int i = 1;
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        }
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            o->help = 1;
-            return TS_OK;
-        }
-        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            if (++i >= argc)
-                return usage(err, "%s needs a directory", a);
-            o->dir = argv[i];
-        } else if (strcmp(a, "--clock") == 0) {
-            if (++i >= argc)
-                return usage(err, "--clock needs wall or cpu");
-            o->clock = argv[i];
-        } else if (strncmp(a, "--clock=", 8) == 0) {
-            o->clock = a + 8;
-        } else if (a[0] == '-') {
-            return usage(err, "unknown option '%s'", a);
-        } else {
-            break; /* the command starts here, without "--" */
-        }
-    }
+    int i;
+    ts_error_t perr;
+    ts_error_clear(&perr);
+    if (ts_opts_parse_prefix("record", argc, argv, RECORD_OPTS, RO__COUNT, record_opt, o, &i,
+                             &perr) != TS_OK)
+        return usage(err, "%s", perr.msg + strlen("record: "));
+    if (o->help)
+        return TS_OK;
     if (strcmp(o->clock, "wall") != 0 && strcmp(o->clock, "cpu") != 0)
         return usage(err, "--clock must be wall or cpu, not '%s'", o->clock);
     if (o->dir[0] == '\0')
