@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../common/grow.h"
+#include "../common/u64map.h"
 #include "../common/outfile.h"
 
 /* What a request id stands for, learnt from its completion (receives) or post (sends). */
@@ -55,53 +56,14 @@ static const req_info_t *req_find(const req_table_t *t, uint64_t req, uint64_t s
     return bsearch(&key, t->v, t->n, sizeof *t->v, cmp_req);
 }
 
-/* Occurrence counters per request id, kept sorted-free with a small open hash. */
-typedef struct seq_map_s {
-    uint64_t *keys, *vals;
-    size_t cap, n;
-} seq_map_t;
-
-static uint64_t *seq_slot(seq_map_t *m, uint64_t key)
+/* Occurrence counters per request id (a request id is reused once its request completes):
+ * the common hash map holds next-occurrence + 1, so that an absent key (NULL) reads as 0.
+ * *seq gets this occurrence's index; -1 when out of memory. */
+static int seq_next(ts_u64map_t *m, uint64_t key, uint64_t *seq)
 {
-    if (2 * (m->n + 1) > m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 1024;
-        uint64_t *k = calloc(cap, sizeof *k), *v = calloc(cap, sizeof *v);
-        if (!k || !v) {
-            free(k);
-            free(v);
-            return NULL;
-        }
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->keys[i])
-                continue;
-            size_t h = (size_t)(m->keys[i] * 0x9e3779b97f4a7c15ull) & (cap - 1);
-            while (k[h])
-                h = (h + 1) & (cap - 1);
-            k[h] = m->keys[i];
-            v[h] = m->vals[i];
-        }
-        free(m->keys);
-        free(m->vals);
-        m->keys = k;
-        m->vals = v;
-        m->cap = cap;
-    }
-    key += 1; /* 0 marks an empty slot */
-    size_t h = (size_t)(key * 0x9e3779b97f4a7c15ull) & (m->cap - 1);
-    while (m->keys[h] && m->keys[h] != key)
-        h = (h + 1) & (m->cap - 1);
-    if (!m->keys[h]) {
-        m->keys[h] = key;
-        m->n++;
-    }
-    return &m->vals[h];
-}
-
-static void seq_free(seq_map_t *m)
-{
-    free(m->keys);
-    free(m->vals);
-    memset(m, 0, sizeof *m);
+    uintptr_t stored = (uintptr_t)ts_u64map_get(m, key);
+    *seq = stored ? (uint64_t)stored - 1 : 0;
+    return ts_u64map_put(m, key, (void *)(uintptr_t)(*seq + 2));
 }
 
 /* Pass 1: every receive completion and send post, keyed by (request id, occurrence). */
@@ -111,24 +73,24 @@ static ts_status learn_requests(const ts_trace_t *t, int32_t rank, req_table_t *
     ts_cursor_t *c;
     if (ts_cursor_open(t, rank, &c) != TS_OK)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
-    seq_map_t rseq = {0}, sseq = {0};
+    ts_u64map_t *rseq = ts_u64map_new(), *sseq = ts_u64map_new();
     ts_event_t ev;
-    int rc;
-    ts_status st = TS_OK;
+    int rc = 0;
+    ts_status st = rseq && sseq ? TS_OK : ts_error_set(err, TS_ENOMEM, "out of memory");
     while (st == TS_OK && (rc = ts_cursor_next(c, &ev, err)) == 1) {
         if (ev.kind == TS_EV_IRECV_DONE || ev.kind == TS_EV_ISEND) {
             int is_recv = ev.kind == TS_EV_IRECV_DONE;
-            uint64_t *s = seq_slot(is_recv ? &rseq : &sseq, ev.req);
-            req_info_t r = {ev.req, ev.peer, ev.tag, ev.bytes, s ? (*s)++ : 0};
-            if (!s || req_push(is_recv ? recvs : sends, r))
+            req_info_t r = {ev.req, ev.peer, ev.tag, ev.bytes, 0};
+            if (seq_next(is_recv ? rseq : sseq, ev.req, &r.seq) != 0 ||
+                req_push(is_recv ? recvs : sends, r))
                 st = ts_error_set(err, TS_ENOMEM, "out of memory");
         }
     }
     if (st == TS_OK && rc < 0)
         st = rc;
     ts_cursor_close(c);
-    seq_free(&rseq);
-    seq_free(&sseq);
+    ts_u64map_free(rseq);
+    ts_u64map_free(sseq);
     if (recvs->n)
         qsort(recvs->v, recvs->n, sizeof *recvs->v, cmp_req);
     if (sends->n)
@@ -219,8 +181,9 @@ static ts_status write_rank(const ts_trace_t *t, int32_t rank, FILE *fp, double 
     req_table_t recvs = {0}, sends = {0};
     ts_status st = learn_requests(t, rank, &recvs, &sends, err);
     ts_cursor_t *c = NULL;
-    seq_map_t post_seq = {0}, send_seq = {0}, done_seq = {0};
-    if (st == TS_OK && ts_cursor_open(t, rank, &c) != TS_OK)
+    /* Which occurrence of its request id each post and completion is. */
+    ts_u64map_t *post_seq = ts_u64map_new(), *done_seq = ts_u64map_new();
+    if (st == TS_OK && (!post_seq || !done_seq || ts_cursor_open(t, rank, &c) != TS_OK))
         st = ts_error_set(err, TS_ENOMEM, "out of memory");
     fprintf(fp, "%d init\n", rank);
     rep->lines++;
@@ -228,7 +191,7 @@ static ts_status write_rank(const ts_trace_t *t, int32_t rank, FILE *fp, double 
     int rc = 0;
     while (st == TS_OK && (rc = ts_cursor_next(c, &ev, err)) == 1) {
         const req_info_t *ri = NULL;
-        uint64_t *s;
+        uint64_t seq;
         switch (ev.kind) {
         case TS_EV_COMPUTE:
             fprintf(fp, "%d compute %.15g\n", rank, (double)ev.time * (fps / 1e9));
@@ -240,13 +203,10 @@ static ts_status write_rank(const ts_trace_t *t, int32_t rank, FILE *fp, double 
             fprintf(fp, "%d recv %d %d %" PRIu64 "\n", rank, ev.peer, ev.tag, ev.bytes);
             break;
         case TS_EV_ISEND:
-            if ((s = seq_slot(&send_seq, ev.req)))
-                (*s)++;
             fprintf(fp, "%d isend %d %d %" PRIu64 "\n", rank, ev.peer, ev.tag, ev.bytes);
             break;
         case TS_EV_IRECV_POST:
-            s = seq_slot(&post_seq, ev.req);
-            ri = s ? req_find(&recvs, ev.req, (*s)++) : NULL;
+            ri = seq_next(post_seq, ev.req, &seq) == 0 ? req_find(&recvs, ev.req, seq) : NULL;
             if (!ri) { /* never completed (cancelled or the trace ends first) */
                 rep->skipped_other++;
                 continue;
@@ -257,8 +217,7 @@ static ts_status write_rank(const ts_trace_t *t, int32_t rank, FILE *fp, double 
             fprintf(fp, "%d wait %d %d %d\n", rank, ev.peer, rank, ev.tag);
             break;
         case TS_EV_ISEND_DONE:
-            s = seq_slot(&done_seq, ev.req);
-            ri = s ? req_find(&sends, ev.req, (*s)++) : NULL;
+            ri = seq_next(done_seq, ev.req, &seq) == 0 ? req_find(&sends, ev.req, seq) : NULL;
             if (!ri) {
                 rep->skipped_other++;
                 continue;
@@ -287,9 +246,8 @@ static ts_status write_rank(const ts_trace_t *t, int32_t rank, FILE *fp, double 
     fprintf(fp, "%d finalize\n", rank);
     rep->lines++;
     ts_cursor_close(c);
-    seq_free(&post_seq);
-    seq_free(&send_seq);
-    seq_free(&done_seq);
+    ts_u64map_free(post_seq);
+    ts_u64map_free(done_seq);
     free(recvs.v);
     free(sends.v);
     return st;
