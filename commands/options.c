@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/numparse.h"
+
 enum { LONG_BASE = 256 }; /* getopt_long's value for option k of the table: LONG_BASE + k */
 
 /* The walk; prefix_end non-NULL: stop at the first operand (getopt's "+" mode), say where. */
@@ -89,4 +91,25 @@ ts_status ts_opts_parse_prefix(const char *cmd, int argc, char **argv, const ts_
 {
     *first_operand = argc;
     return walk(cmd, argc, argv, NULL, opts, nopts, fn, ctx, first_operand, err);
+}
+
+ts_status ts_opts_place(const char *cmd, int which, const char *v, ts_placement_opts_t *place,
+                        ts_error_t *err)
+{
+    switch (which) {
+    case TS_PLACE_NODES:
+        if (ts_parse_int(v, 1, 1 << 20, &place->nodes))
+            return ts_error_set(err, TS_EUSAGE, "%s: --nodes expects a count, got '%s'", cmd, v);
+        return TS_OK;
+    case TS_PLACE_PPN:
+        if (ts_parse_int(v, 1, 1 << 20, &place->ppn))
+            return ts_error_set(err, TS_EUSAGE, "%s: --ppn expects a count, got '%s'", cmd, v);
+        return TS_OK;
+    case TS_PLACE_NPS:
+        if (ts_parse_int(v, 1, 64, &place->nps))
+            return ts_error_set(err, TS_EUSAGE, "%s: --nps expects 1 or 2, got '%s'", cmd, v);
+        return TS_OK;
+    default: /* TS_PLACE_MAP_BY */
+        return ts_map_by_parse(v, &place->map_by, err);
+    }
 }

@@ -6,6 +6,7 @@
 #define TS_OPTIONS_H
 
 #include "../common/status.h"
+#include "../platforms/placement.h"
 
 typedef struct ts_opt_s {
     const char *name; /* long name, without the dashes */
@@ -22,6 +23,12 @@ typedef ts_status (*ts_opt_fn)(void *ctx, int opt, const char *value, ts_error_t
  * in messages. Words after "--" are operands. */
 ts_status ts_opts_parse(const char *cmd, int argc, char **argv, const unsigned char *used,
                         const ts_opt_t *opts, int nopts, ts_opt_fn fn, void *ctx, ts_error_t *err);
+
+/* The placement options that replay and sweep share, in this order in their tables:
+ * --nodes, --ppn, --nps, --map-by (which: 0-3). */
+enum { TS_PLACE_NODES, TS_PLACE_PPN, TS_PLACE_NPS, TS_PLACE_MAP_BY };
+ts_status ts_opts_place(const char *cmd, int which, const char *v, ts_placement_opts_t *place,
+                        ts_error_t *err);
 
 /* The same for a command that runs another one (tunesim record -o DIR mpirun ...): the walk
  * stops at the first operand or after "--", whose index in argv goes to *first_operand (argc

@@ -92,20 +92,8 @@ static ts_status replay_opt(void *ctx, int opt, const char *v, ts_error_t *err)
             return ts_error_set(err, TS_EUSAGE,
                                 "replay: --iterations expects a count of iterations, got '%s'", v);
         return TS_OK;
-    case RO_NODES:
-        if (ts_parse_int(v, 1, 1 << 20, &o->place.nodes))
-            return ts_error_set(err, TS_EUSAGE, "replay: --nodes expects a count, got '%s'", v);
-        return TS_OK;
-    case RO_PPN:
-        if (ts_parse_int(v, 1, 1 << 20, &o->place.ppn))
-            return ts_error_set(err, TS_EUSAGE, "replay: --ppn expects a count, got '%s'", v);
-        return TS_OK;
-    case RO_NPS:
-        if (ts_parse_int(v, 1, 64, &o->place.nps))
-            return ts_error_set(err, TS_EUSAGE, "replay: --nps expects 1 or 2, got '%s'", v);
-        return TS_OK;
-    default: /* RO_MAP_BY */
-        return ts_map_by_parse(v, &o->place.map_by, err);
+    default: /* RO_NODES .. RO_MAP_BY, in ts_opts_place's order */
+        return ts_opts_place("replay", opt - RO_NODES, v, &o->place, err);
     }
 }
 

@@ -150,21 +150,10 @@ static ts_status sweep_opt(void *ctx, int opt, const char *v, ts_error_t *err)
             return ts_error_set(err, TS_EUSAGE,
                                 "sweep: --iterations expects a count of iterations, got '%s'", v);
         return TS_OK;
-    case SO_NODES:
-        if (ts_parse_int(v, 1, 1 << 20, &o->place.nodes))
-            return ts_error_set(err, TS_EUSAGE, "sweep: --nodes expects a count, got '%s'", v);
-        return TS_OK;
-    case SO_PPN:
-        if (ts_parse_int(v, 1, 1 << 20, &o->place.ppn))
-            return ts_error_set(err, TS_EUSAGE, "sweep: --ppn expects a count, got '%s'", v);
-        return TS_OK;
-    case SO_NPS:
-        if (ts_parse_int(v, 1, 64, &o->place.nps))
-            return ts_error_set(err, TS_EUSAGE, "sweep: --nps expects 1 or 2, got '%s'", v);
-        return TS_OK;
-    default: /* SO_MAP_BY */
-        o->map_by_text = v;
-        return ts_map_by_parse(v, &o->place.map_by, err);
+    default: /* SO_NODES .. SO_MAP_BY, in ts_opts_place's order */
+        if (opt == SO_MAP_BY)
+            o->map_by_text = v;
+        return ts_opts_place("sweep", opt - SO_NODES, v, &o->place, err);
     }
 }
 
