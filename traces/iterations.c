@@ -17,8 +17,11 @@
  * iteration's messages must be received in it, or the iteration is marked unclean. */
 #include "iterations.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../common/numparse.h"
 
 /* Per rank and clock collective: what a cut right after it needs. */
 typedef struct mark_s {
@@ -438,34 +441,23 @@ void ts_iters_steady(const ts_iters_t *it, int32_t *first, int32_t *last, double
         *spread = it->steady_spread;
 }
 
-static int parse_index(const char *s, const char *end, int32_t *out)
+/* One window bound: digits only (no sign, no blank), within 1 .. count. */
+static int parse_bound(const char *s, int32_t count, int32_t *out)
 {
-    if (s == end || end - s > 9)
-        return -1;
-    int32_t v = 0;
-    for (const char *p = s; p < end; p++) {
-        if (*p < '0' || *p > '9')
-            return -1;
-        v = v * 10 + (*p - '0');
-    }
-    *out = v;
-    return 0;
+    return isdigit((unsigned char)s[0]) ? ts_parse_int(s, 1, count, out) : -1;
 }
 
 int ts_iters_parse_window(const char *s, int32_t count, int32_t *first, int32_t *last)
 {
-    const char *colon = strchr(s, ':');
-    const char *end = s + strlen(s);
+    char buf[32];
+    if (strlen(s) >= sizeof buf)
+        return -1;
+    strcpy(buf, s);
+    char *colon = strchr(buf, ':');
+    if (colon)
+        *colon = '\0';
     int32_t a, b;
-    if (colon) {
-        if (parse_index(s, colon, &a) || parse_index(colon + 1, end, &b))
-            return -1;
-    } else {
-        if (parse_index(s, end, &a))
-            return -1;
-        b = a;
-    }
-    if (a < 1 || a > b || b > count)
+    if (parse_bound(buf, count, &a) || parse_bound(colon ? colon + 1 : buf, count, &b) || a > b)
         return -1;
     *first = a;
     *last = b;

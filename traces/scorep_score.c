@@ -7,8 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../common/grow.h"
+#include "../common/infile.h"
 
 struct ts_score_s {
     ts_score_row_t *rows;
@@ -260,43 +262,17 @@ ts_status ts_score_parse(const char *text, size_t len, const char *name, ts_scor
 ts_status ts_score_read(const char *path, ts_score_t **out, ts_error_t *err)
 {
     *out = NULL;
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return ts_error_set(err, errno == ENOENT ? TS_ENOENT : TS_EIO, "%s: %s", path,
-                            strerror(errno));
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len == cap) {
-            if (cap >= (size_t)64 << 20) { /* scorep-score tables are small */
-                free(buf);
-                fclose(fp);
-                return ts_error_set(err, TS_EARG,
-                                    "%s: larger than 64 MiB: not scorep-score's "
-                                    "text output",
-                                    path);
-            }
-            cap = cap ? 2 * cap : 8192;
-            char *b = realloc(buf, cap);
-            if (!b) {
-                free(buf);
-                fclose(fp);
-                return ts_error_set(err, TS_ENOMEM, "out of memory");
-            }
-            buf = b;
-        }
-        size_t k = fread(buf + len, 1, cap - len, fp);
-        len += k;
-        if (k == 0)
-            break;
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (bad) {
-        free(buf);
-        return ts_error_set(err, TS_EIO, "%s: read failed", path);
-    }
-    ts_status st = ts_score_parse(buf ? buf : "", len, path, out, err);
+    /* scorep-score tables are small: refuse a huge file before reading it. */
+    struct stat sb;
+    if (stat(path, &sb) == 0 && sb.st_size > ((off_t)64 << 20))
+        return ts_error_set(err, TS_EARG, "%s: larger than 64 MiB: not scorep-score's text output",
+                            path);
+    size_t len = 0;
+    ts_status st;
+    char *buf = ts_read_whole(path, &len, &st, err);
+    if (!buf)
+        return st;
+    st = ts_score_parse(buf, len, path, out, err);
     free(buf);
     return st;
 }
