@@ -8,9 +8,11 @@
 
 #include "../common/status.h"
 #include "../common/tmpfiles.h"
+#include "../traces/denoise.h"
 #include "../traces/store.h"
 #include "../traces/ti.h"
 #include "../traces/trace.h"
+#include "../sim/replay_job.h"
 #include "calibrate_cmd.h"
 #include "info_cmd.h"
 #include "options.h"
@@ -32,24 +34,27 @@ typedef struct cmd_doc_s {
 } cmd_doc_t;
 
 static const cmd_doc_t CMDS[] = {
-    {"info", "TRACE [--json]",
-     "summarise a trace: ranks, nodes, MPI profile, message sizes, communication matrix"},
-    {"convert", "TRACE -o OUT [--to store|ti] [--flops-per-second F]",
-     "write a tunesim store (default) or SimGrid time-independent traces (a directory)"},
+    {"info", "TRACE [--json] [--window FIRST:LAST]",
+     "summarise a trace (or a window of its iterations): ranks, nodes, MPI profile, message "
+     "sizes, communication matrix, iterations"},
+    {"convert", "TRACE -o OUT [--to store|ti] [--flops-per-second F] [--min-of TRACE2]...",
+     "write a tunesim store (default) or SimGrid time-independent traces (a directory); "
+     "--min-of: each compute burst the least of several recordings of the same run"},
     {"record", "[-o DIR] [--clock wall|cpu] -- mpirun ARGS...",
      "run an MPI program under the tracer"},
     {"replay",
      "TRACE [--platform NAME|FILE] [--nodes N] [--ppn P] [--nps 1|2]\n"
      "       [--map-by block|cyclic] [-x KEY=VALUE] [--mca KEY VALUE] [--set KEY=VALUE]\n"
      "       [--mpirun \"LINE\"] [--model FILE] [--json]\n"
-     "       [--window FIRST:LAST] [--profile SCORE.txt] [--iterations N]",
+     "       [--window FIRST:LAST] [--profile SCORE.txt] [--scale-by compute|visits]\n"
+     "       [--iterations N]",
      "predict the run time under a parameter set (a window of iterations; the full run "
      "scaled with a scorep-score profile)"},
     {"sweep",
      "TRACE --sets FILE [--platform P] [--nodes N] [--ppn P] [--nps N]\n"
      "       [--map-by M] [-j N] [--csv F] [--json F] [--plot PREFIX] [--results F]\n"
      "       [--baseline NAME] [--only NAME]... [--window FIRST:LAST] [--profile SCORE.txt]\n"
-     "       [--iterations N] [--emit-slurm DIR] | --merge DIR",
+     "       [--scale-by compute|visits] [--iterations N] [--emit-slurm DIR] | --merge DIR",
      "replay every parameter set of FILE in parallel and rank them (resumable; Slurm job "
      "arrays)"},
     {"params", "[--markdown] | --check ARGS... | --protocols ARGS... | --mpirun LINE",
@@ -123,7 +128,9 @@ static int fail(const ts_error_t *err)
 
 /* info's and convert's options and operands. */
 typedef struct main_args_s {
-    const char *cmd, *path, *out, *to, *fps;
+    const char *cmd, *path, *out, *to, *fps, *window;
+    const char *min_of[TS_DENOISE_MAX]; /* convert --min-of, in order */
+    int nmin_of;
     int json;
 } main_args_t;
 
@@ -135,29 +142,71 @@ static ts_status operand(main_args_t *a, const char *v, ts_error_t *err)
     return TS_OK;
 }
 
-static const ts_opt_t INFO_OPTS[] = {{"json", 0, 0}};
+static const ts_opt_t INFO_OPTS[] = {{"json", 0, 0}, {"window", 0, 1}};
 
 static ts_status info_opt(void *ctx, int opt, const char *v, ts_error_t *err)
 {
     main_args_t *a = ctx;
     if (opt < 0)
         return operand(a, v, err);
-    a->json = 1;
+    if (opt == 1)
+        a->window = v;
+    else
+        a->json = 1;
     return TS_OK;
 }
 
-enum { CO_OUTPUT, CO_TO, CO_FPS };
+enum { CO_OUTPUT, CO_TO, CO_FPS, CO_MIN_OF, CO__COUNT };
 static const ts_opt_t CONVERT_OPTS[] = {[CO_OUTPUT] = {"output", 'o', 1},
                                         [CO_TO] = {"to", 0, 1},
-                                        [CO_FPS] = {"flops-per-second", 0, 1}};
+                                        [CO_FPS] = {"flops-per-second", 0, 1},
+                                        [CO_MIN_OF] = {"min-of", 0, 1}};
 
 static ts_status convert_opt(void *ctx, int opt, const char *v, ts_error_t *err)
 {
     main_args_t *a = ctx;
     if (opt < 0)
         return operand(a, v, err);
+    if (opt == CO_MIN_OF) {
+        if (a->nmin_of == TS_DENOISE_MAX)
+            return ts_error_set(err, TS_EUSAGE, "convert: at most %d --min-of recordings",
+                                TS_DENOISE_MAX);
+        a->min_of[a->nmin_of++] = v;
+        return TS_OK;
+    }
     *(opt == CO_OUTPUT ? &a->out : opt == CO_TO ? &a->to : &a->fps) = v;
     return TS_OK;
+}
+
+/* convert --min-of: t replaced by its compute bursts' least over the other recordings, with
+ * a line on how well each matched. */
+static ts_status min_of(const main_args_t *a, ts_trace_t **t, ts_error_t *err)
+{
+    ts_trace_t *others[TS_DENOISE_MAX] = {0}, *w = NULL;
+    ts_status st = TS_OK;
+    for (int j = 0; j < a->nmin_of && st == TS_OK; j++)
+        st = ts_trace_open(a->min_of[j], &others[j], err);
+    ts_denoise_stats_t ds;
+    if (st == TS_OK)
+        st = ts_denoise(*t, (const ts_trace_t *const *)others, a->nmin_of, &w, &ds, err);
+    for (int j = 0; st == TS_OK && j < a->nmin_of; j++) {
+        printf("min-of %s: matched %llu of %llu calls", a->min_of[j],
+               (unsigned long long)ds.matched[j], (unsigned long long)ds.calls);
+        if (ds.diverged_rank[j] >= 0)
+            printf(" (rank %d ends or differs at its call %llu)", (int)ds.diverged_rank[j],
+                   (unsigned long long)ds.diverged_call[j]);
+        printf(", the least in %llu gaps\n", (unsigned long long)ds.lowered[j]);
+    }
+    if (st == TS_OK) {
+        printf("min-of: compute %.6f s -> %.6f s summed over ranks (%.1f %% less)\n",
+               ds.compute_before, ds.compute_after,
+               ds.compute_before > 0 ? 100.0 * (1 - ds.compute_after / ds.compute_before) : 0.0);
+        ts_trace_close(*t);
+        *t = w;
+    }
+    for (int j = 0; j < a->nmin_of; j++)
+        ts_trace_close(others[j]);
+    return st;
 }
 
 static int cmd_info(int argc, char **argv)
@@ -165,7 +214,7 @@ static int cmd_info(int argc, char **argv)
     main_args_t a = {.cmd = "info"};
     ts_error_t perr;
     ts_error_clear(&perr);
-    if (ts_opts_parse("info", argc, argv, NULL, INFO_OPTS, 1, info_opt, &a, &perr) != TS_OK)
+    if (ts_opts_parse("info", argc, argv, NULL, INFO_OPTS, 2, info_opt, &a, &perr) != TS_OK)
         return usage_error("%s", perr.msg);
     const char *path = a.path;
     int json = a.json;
@@ -173,11 +222,15 @@ static int cmd_info(int argc, char **argv)
         return usage_error("info: missing TRACE");
     ts_error_t err;
     ts_error_clear(&err);
-    ts_trace_t *t;
-    if (ts_trace_open(path, &t, &err) != TS_OK)
+    ts_job_trace_t *jt;
+    if (ts_job_trace_open(path, &jt, &err) != TS_OK)
         return fail(&err);
-    ts_status st = ts_info_print(t, stdout, json, &err);
-    ts_trace_close(t);
+    ts_status st = a.window ? ts_job_trace_window(jt, "info", a.window, &err) : TS_OK;
+    if (st == TS_OK)
+        st = ts_info_print(ts_job_trace(jt), stdout, json, &err);
+    ts_job_trace_close(jt);
+    if (st == TS_EUSAGE)
+        return usage_error("%s", err.msg);
     if (st != TS_OK)
         return fail(&err);
     return fflush(stdout) == 0 ? 0 : EXIT_ERROR;
@@ -188,8 +241,8 @@ static int cmd_convert(int argc, char **argv)
     main_args_t a = {.cmd = "convert", .to = "store"};
     ts_error_t perr;
     ts_error_clear(&perr);
-    if (ts_opts_parse("convert", argc, argv, NULL, CONVERT_OPTS, 3, convert_opt, &a, &perr) !=
-        TS_OK)
+    if (ts_opts_parse("convert", argc, argv, NULL, CONVERT_OPTS, CO__COUNT, convert_opt, &a,
+                      &perr) != TS_OK)
         return usage_error("%s", perr.msg);
     const char *path = a.path, *out = a.out, *to = a.to;
     double fps = 1e9;
@@ -221,7 +274,11 @@ static int cmd_convert(int argc, char **argv)
     ts_trace_t *t;
     if (ts_trace_open(path, &t, &err) != TS_OK)
         return fail(&err);
-    ts_status st;
+    ts_status st = a.nmin_of ? min_of(&a, &t, &err) : TS_OK;
+    if (st != TS_OK) {
+        ts_trace_close(t);
+        return fail(&err);
+    }
     if (strcmp(to, "ti") == 0) {
         ts_ti_report_t rep;
         st = ts_ti_write(t, out, fps, &rep, &err);

@@ -113,3 +113,15 @@ ts_status ts_opts_place(const char *cmd, int which, const char *v, ts_placement_
         return ts_map_by_parse(v, &place->map_by, err);
     }
 }
+
+ts_status ts_opts_scale_by(const char *cmd, const char *v, ts_xp_scale *scale, ts_error_t *err)
+{
+    if (strcmp(v, "compute") == 0)
+        *scale = TS_XP_BY_COMPUTE;
+    else if (strcmp(v, "visits") == 0)
+        *scale = TS_XP_BY_VISITS;
+    else
+        return ts_error_set(err, TS_EUSAGE, "%s: --scale-by expects compute or visits, got '%s'",
+                            cmd, v);
+    return TS_OK;
+}

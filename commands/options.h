@@ -7,6 +7,7 @@
 
 #include "../common/status.h"
 #include "../platforms/placement.h"
+#include "../sim/extrapolate.h"
 
 typedef struct ts_opt_s {
     const char *name; /* long name, without the dashes */
@@ -29,6 +30,9 @@ ts_status ts_opts_parse(const char *cmd, int argc, char **argv, const unsigned c
 enum { TS_PLACE_NODES, TS_PLACE_PPN, TS_PLACE_NPS, TS_PLACE_MAP_BY };
 ts_status ts_opts_place(const char *cmd, int which, const char *v, ts_placement_opts_t *place,
                         ts_error_t *err);
+
+/* --scale-by compute|visits of replay and sweep (extrapolate.h). */
+ts_status ts_opts_scale_by(const char *cmd, const char *v, ts_xp_scale *scale, ts_error_t *err);
 
 /* The same for a command that runs another one (tunesim record -o DIR mpirun ...): the walk
  * stops at the first operand or after "--", whose index in argv goes to *first_operand (argc

@@ -1,8 +1,8 @@
 /* replay_cmd.c - `tunesim replay TRACE --platform NAME|FILE [--nodes N] [--ppn P] [--nps 1|2]
  * [--map-by block|cyclic] [-x K=V] [--mca K V] [--set K=V] [--mpirun "LINE"] [--json]
- * [--window FIRST:LAST] [--profile SCORE.txt] [--iterations N]`: parses the command line
- * into a parameter set (models/params) and placement options, and runs one replay job
- * (replay_job.h: trace, platform, placement, protocol model, SimGrid) that prints the
+ * [--window FIRST:LAST] [--profile SCORE.txt] [--scale-by compute|visits] [--iterations N]`: parses
+ * the command line into a parameter set (models/params) and placement options, and runs one replay
+ * job (replay_job.h: trace, platform, placement, protocol model, SimGrid) that prints the
  * prediction; with --profile or --iterations the window is scaled to the full run
  * (extrapolate.h), with an interval from replaying each of its iterations alone. */
 #include "replay_cmd.h"
@@ -31,12 +31,13 @@
     "tunesim replay TRACE [--platform NAME|FILE] [--nodes N] [--ppn P] [--nps 1|2] "               \
     "[--map-by block|cyclic] [-x KEY=VALUE] [--mca KEY VALUE] [--set KEY=VALUE] "                  \
     "[--mpirun \"LINE\"] [--model FILE] [--json] [--window FIRST:LAST] [--profile SCORE.txt] "     \
-    "[--iterations N]"
+    "[--scale-by compute|visits] [--iterations N]"
 
 typedef struct replay_opts_s {
     const char *trace, *platform, *mpirun;
     const char *window, *profile;
     int iterations; /* the full run's iterations; 0: not given */
+    ts_xp_scale scale;
     ts_placement_opts_t place;
     int json;
     int mpirun_ranks; /* -n of --mpirun; 0 where absent (its -N becomes place.ppn) */
@@ -50,17 +51,19 @@ enum {
     RO_WINDOW,
     RO_PROFILE,
     RO_ITERATIONS,
+    RO_SCALE_BY,
     RO_NODES,
     RO_PPN,
     RO_NPS,
     RO_MAP_BY
 };
 static const ts_opt_t REPLAY_OPTS[] = {
-    [RO_JSON] = {"json", 0, 0},       [RO_PLATFORM] = {"platform", 0, 1},
-    [RO_MPIRUN] = {"mpirun", 0, 1},   [RO_WINDOW] = {"window", 0, 1},
-    [RO_PROFILE] = {"profile", 0, 1}, [RO_ITERATIONS] = {"iterations", 0, 1},
-    [RO_NODES] = {"nodes", 0, 1},     [RO_PPN] = {"ppn", 0, 1},
-    [RO_NPS] = {"nps", 0, 1},         [RO_MAP_BY] = {"map-by", 0, 1},
+    [RO_JSON] = {"json", 0, 0},         [RO_PLATFORM] = {"platform", 0, 1},
+    [RO_MPIRUN] = {"mpirun", 0, 1},     [RO_WINDOW] = {"window", 0, 1},
+    [RO_PROFILE] = {"profile", 0, 1},   [RO_ITERATIONS] = {"iterations", 0, 1},
+    [RO_SCALE_BY] = {"scale-by", 0, 1}, [RO_NODES] = {"nodes", 0, 1},
+    [RO_PPN] = {"ppn", 0, 1},           [RO_NPS] = {"nps", 0, 1},
+    [RO_MAP_BY] = {"map-by", 0, 1},
 };
 
 static ts_status replay_opt(void *ctx, int opt, const char *v, ts_error_t *err)
@@ -92,6 +95,8 @@ static ts_status replay_opt(void *ctx, int opt, const char *v, ts_error_t *err)
             return ts_error_set(err, TS_EUSAGE,
                                 "replay: --iterations expects a count of iterations, got '%s'", v);
         return TS_OK;
+    case RO_SCALE_BY:
+        return ts_opts_scale_by("replay", v, &o->scale, err);
     default: /* RO_NODES .. RO_MAP_BY, in ts_opts_place's order */
         return ts_opts_place("replay", opt - RO_NODES, v, &o->place, err);
     }
@@ -134,10 +139,10 @@ static ts_status parse_opts(int argc, char **argv, ts_params_t *params, replay_o
 
 /* ---- one replay per iteration: the interval ------------------------------------------- */
 
-/* What a replay of one iteration sends back: its makespan and per-function totals. */
+/* What a replay of one iteration sends back: its makespan, compute and per-function totals. */
 typedef struct iter_run_s {
     int ok;
-    double makespan;
+    double makespan, compute;
     int32_t nfuncs;
     uint64_t *visits;
     double *time;
@@ -187,9 +192,10 @@ static void run_iteration(ts_job_trace_t *jt, int32_t k, const char *name,
             ts_job_prepare(cut, name, params, jo, &job, &e) == TS_OK &&
             ts_job_run(job, &e) == TS_OK) {
             const ts_replay_result_t *r = ts_job_result(job);
-            double makespan = r->makespan;
+            double makespan = r->makespan, compute = r->compute_time;
             int32_t nfuncs = r->nfuncs;
             if (pipe_all(fds[1], &makespan, sizeof makespan, 1) == 0 &&
+                pipe_all(fds[1], &compute, sizeof compute, 1) == 0 &&
                 pipe_all(fds[1], &nfuncs, sizeof nfuncs, 1) == 0 &&
                 pipe_all(fds[1], r->visits, (size_t)nfuncs * sizeof *r->visits, 1) == 0 &&
                 pipe_all(fds[1], r->time, (size_t)nfuncs * sizeof *r->time, 1) == 0)
@@ -200,6 +206,7 @@ static void run_iteration(ts_job_trace_t *jt, int32_t k, const char *name,
     }
     close(fds[1]);
     int ok = pipe_all(fds[0], &run->makespan, sizeof run->makespan, 0) == 0 &&
+             pipe_all(fds[0], &run->compute, sizeof run->compute, 0) == 0 &&
              pipe_all(fds[0], &run->nfuncs, sizeof run->nfuncs, 0) == 0 && run->nfuncs >= 0 &&
              run->nfuncs < 65536;
     if (ok) {
@@ -234,26 +241,28 @@ static ts_xp_func_t *xp_funcs(const ts_trace_t *t, int32_t nfuncs, const uint64_
 
 /* The full-run prediction and its interval, printed after the replay's own report. */
 static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const ts_score_t *prof,
-                             const ts_job_t *job, int32_t first, int32_t last, int whole,
+                             const ts_job_t *job, int32_t first, int32_t last,
                              const iter_run_t *runs, FILE *fp, ts_error_t *err)
 {
     const ts_trace_t *t = ts_job_trace(jt);
     const ts_replay_result_t *r = ts_job_result(job);
     int32_t nwin = last - first + 1;
-    if (!whole)
-        fprintf(fp, "\nwindow      iterations %d:%d of %s\n", (int)first, (int)last, o->trace);
-    else
-        fprintf(fp,
-                "\nwindow      the whole trace: start-up and iterations %d:%d of %s "
-                "(--window FIRST:LAST replays iterations only)\n",
-                (int)first, (int)last, o->trace);
-    double lo = DBL_MAX, hi = -DBL_MAX, nominal;
+    fprintf(fp, "\nwindow      iterations %d:%d of %s%s\n", (int)first, (int)last, o->trace,
+            o->window ? "" : " (start-up and shutdown left out: they happen once)");
+    double lo, hi, nominal;
+    double *each = calloc((size_t)nwin + 1, sizeof *each);
+    if (!each)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
     int nok = 0;
     if (prof) {
         ts_xp_func_t *f = xp_funcs(t, r->nfuncs, r->visits, r->time);
-        if (!f)
+        if (!f) {
+            free(each);
             return ts_error_set(err, TS_ENOMEM, "out of memory");
+        }
         ts_xp_in_t in = {.nranks = ts_trace_nranks(t),
+                         .scale = o->scale,
+                         .win_compute = r->compute_time,
                          .funcs = f,
                          .nfuncs = r->nfuncs,
                          .window_iterations = nwin,
@@ -261,8 +270,10 @@ static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const t
         ts_xp_t *x;
         ts_status st = ts_xp_predict(prof, o->profile, &in, &x, err);
         free(f);
-        if (st != TS_OK)
+        if (st != TS_OK) {
+            free(each);
             return st;
+        }
         ts_xp_print(x, fp);
         nominal = ts_xp_total(x);
         for (int32_t k = 0; k < nwin; k++) {
@@ -273,14 +284,13 @@ static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const t
             ts_xp_t *xk;
             ik.funcs = fk;
             ik.nfuncs = runs[k].nfuncs;
+            ik.win_compute = runs[k].compute;
             ik.window_iterations = 1;
             if (fk && ts_xp_predict(prof, o->profile, &ik, &xk, NULL) == TS_OK) {
                 double v = ts_xp_total(xk);
                 fprintf(fp, "  iteration %-4d alone: ExecutionTime %.3f s (MPI %.3f s per rank)\n",
                         (int)(first + k), v, ts_xp_mpi(xk));
-                lo = v < lo ? v : lo;
-                hi = v > hi ? v : hi;
-                nok++;
+                each[nok++] = v;
                 ts_xp_free(xk);
             }
             free(fk);
@@ -299,18 +309,23 @@ static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const t
             double v = runs[k].makespan * o->iterations;
             fprintf(fp, "  iteration %-4d alone: %.6f s, x %d = %.3f s\n", (int)(first + k),
                     runs[k].makespan, o->iterations, v);
-            lo = v < lo ? v : lo;
-            hi = v > hi ? v : hi;
-            nok++;
+            each[nok++] = v;
         }
         fprintf(fp, "  assumes    every iteration costs what the window's do on average; "
                     "start-up and shutdown are left out\n");
     }
-    lo = nok ? (nominal < lo ? nominal : lo) : nominal;
-    hi = nok ? (nominal > hi ? nominal : hi) : nominal;
-    fprintf(fp, "predicted   ExecutionTime %.3f s, interval %.3f-%.3f s (%s)\n", nominal, lo, hi,
-            nok ? "the window and each of its iterations replayed alone: lowest and highest"
-                : "no single iteration replayed: no interval");
+    ts_xp_interval(nominal, each, nok, &lo, &hi);
+    free(each);
+    if (nok >= 2)
+        fprintf(fp,
+                "predicted   ExecutionTime %.3f s, interval %.3f-%.3f s (95 %% from the spread "
+                "of the %d iterations, each replayed alone: Student's t)\n",
+                nominal, lo, hi, nok);
+    else
+        fprintf(fp, "predicted   ExecutionTime %.3f s, interval %.3f-%.3f s (%s)\n", nominal, lo,
+                hi,
+                nok ? "one iteration: no spread between iterations to judge by"
+                    : "no single iteration replayed: no interval");
     if (nok < nwin)
         fprintf(fp, "  warning    %d of %d iterations could not be replayed alone\n",
                 (int)(nwin - nok), (int)nwin);
@@ -327,7 +342,6 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
     ts_score_t *prof = NULL;
     iter_run_t *runs = NULL;
     int32_t first = 0, last = 0, nruns = 0;
-    int whole = 0;
     replay_opts_t o;
     ts_status st = ts_params_new(&params);
     if (st != TS_OK) {
@@ -379,20 +393,18 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
             goto done;
         }
         if (!ts_job_trace_window_of(jt, &first, &last)) {
-            if (o.profile) {
-                /* The whole trace, as scripts/predict_motorbike.sh scaled it: the profile's
-                 * visits hold the start-up's calls too. */
-                whole = 1;
-                first = 1;
-                last = ts_iters_count(it);
-            } else {
-                /* Iterations only: the steady window. */
-                char spec[32];
+            /* Iterations only: start-up and shutdown happen once, and scaled with the
+             * iterations they would count hundreds of times. With a profile every iteration
+             * (the profile's compute says how many windows the run is), without one the
+             * steady window. */
+            char spec[32];
+            first = 1;
+            last = ts_iters_count(it);
+            if (!o.profile)
                 ts_iters_steady(it, &first, &last, NULL);
-                snprintf(spec, sizeof spec, "%d:%d", (int)first, (int)last);
-                if ((st = ts_job_trace_window(jt, "replay", spec, err)) != TS_OK)
-                    goto done;
-            }
+            snprintf(spec, sizeof spec, "%d:%d", (int)first, (int)last);
+            if ((st = ts_job_trace_window(jt, "replay", spec, err)) != TS_OK)
+                goto done;
         }
     }
     /* A rank count that disagrees with the trace predicts some other run: refuse it rather
@@ -439,8 +451,7 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
         ts_job_print_json(job, stdout);
     else
         ts_job_print_text(job, stdout);
-    if (first > 0 &&
-        (st = extrapolate(jt, &o, prof, job, first, last, whole, runs, stdout, err)) != TS_OK)
+    if (first > 0 && (st = extrapolate(jt, &o, prof, job, first, last, runs, stdout, err)) != TS_OK)
         goto done;
     if (fflush(stdout) != 0)
         st = ts_error_set(err, TS_EIO, "writing the report failed");

@@ -49,6 +49,7 @@ typedef struct sweep_opts_s {
     const char *window;  /* --window FIRST:LAST: replay only those iterations */
     const char *profile; /* --profile SCORE.txt: each set scaled to the full run */
     int iterations;      /* --iterations N: the full run's iterations; 0: not given */
+    ts_xp_scale scale;   /* --scale-by compute|visits */
     ts_placement_opts_t place;
     int jobs;
     int nonly;
@@ -102,6 +103,7 @@ enum {
     SO_ONLY,
     SO_JOBS,
     SO_ITERATIONS,
+    SO_SCALE_BY,
     SO_NODES,
     SO_PPN,
     SO_NPS,
@@ -116,8 +118,9 @@ static const ts_opt_t SWEEP_OPTS[SO__COUNT] = {
     [SO_BASELINE] = {"baseline", 0, 1}, [SO_WINDOW] = {"window", 0, 1},
     [SO_PROFILE] = {"profile", 0, 1},   [SO_ONLY] = {"only", 0, 1},
     [SO_JOBS] = {"jobs", 'j', 1},       [SO_ITERATIONS] = {"iterations", 0, 1},
-    [SO_NODES] = {"nodes", 0, 1},       [SO_PPN] = {"ppn", 0, 1},
-    [SO_NPS] = {"nps", 0, 1},           [SO_MAP_BY] = {"map-by", 0, 1},
+    [SO_SCALE_BY] = {"scale-by", 0, 1}, [SO_NODES] = {"nodes", 0, 1},
+    [SO_PPN] = {"ppn", 0, 1},           [SO_NPS] = {"nps", 0, 1},
+    [SO_MAP_BY] = {"map-by", 0, 1},
 };
 
 static ts_status sweep_opt(void *ctx, int opt, const char *v, ts_error_t *err)
@@ -150,6 +153,8 @@ static ts_status sweep_opt(void *ctx, int opt, const char *v, ts_error_t *err)
             return ts_error_set(err, TS_EUSAGE,
                                 "sweep: --iterations expects a count of iterations, got '%s'", v);
         return TS_OK;
+    case SO_SCALE_BY:
+        return ts_opts_scale_by("sweep", v, &o->scale, err);
     default: /* SO_NODES .. SO_MAP_BY, in ts_opts_place's order */
         if (opt == SO_MAP_BY)
             o->map_by_text = v;
@@ -441,7 +446,7 @@ static ts_status prepare(sweep_t *sw, ts_error_t *err)
     if (sw->o.window && (st = ts_job_trace_window(sw->jt, "sweep", sw->o.window, err)) != TS_OK)
         return st;
     if (sw->o.profile || sw->o.iterations) {
-        /* As `tunesim replay`: the profile scales the window (default: the whole trace), the
+        /* As `tunesim replay`: the profile scales the window (default: every iteration), the
          * iterations alone the window (default: the steady one). */
         if (sw->o.profile &&
             ((st = ts_score_read(sw->o.profile, &sw->profile, err)) != TS_OK ||
@@ -453,15 +458,16 @@ static ts_status prepare(sweep_t *sw, ts_error_t *err)
             return err->code;
         int32_t a, b;
         if (!ts_job_trace_window_of(sw->jt, &a, &b)) {
+            /* Iterations only, as `tunesim replay`: every one with a profile, the steady
+             * window without. */
+            char spec[32];
             a = 1;
             b = ts_iters_count(it);
-            if (!sw->o.profile) {
-                char spec[32];
+            if (!sw->o.profile)
                 ts_iters_steady(it, &a, &b, NULL);
-                snprintf(spec, sizeof spec, "%d:%d", (int)a, (int)b);
-                if ((st = ts_job_trace_window(sw->jt, "sweep", spec, err)) != TS_OK)
-                    return st;
-            }
+            snprintf(spec, sizeof spec, "%d:%d", (int)a, (int)b);
+            if ((st = ts_job_trace_window(sw->jt, "sweep", spec, err)) != TS_OK)
+                return st;
         }
         sw->win_iterations = b - a + 1;
     }
@@ -889,9 +895,67 @@ static ts_status report_sweep(sweep_t *sw, ts_error_t *err)
 
 /* ---- the full run ---------------------------------------------------------------------- */
 
+/* Each set's replay scaled to the full run (extrapolate.h): with --profile, the profile's
+ * compute (or visits, --scale-by visits); with --iterations alone, N x the window's time per
+ * iteration. The result goes into the set's result as full_time_s and full_mpi_s, so that the
+ * CSV and JSON reports carry it; *first keeps one set's scaling table for the report. */
+static ts_status full_run_attach(const sweep_t *sw, ts_xp_t **first, ts_error_t *err)
+{
+    *first = NULL;
+    ts_status st = TS_OK;
+    for (int i = 0; i < sw->n && st == TS_OK; i++) {
+        const sset_t *s = &sw->s[i];
+        json_object *funcs, *mk, *comp;
+        if (!s->selected || !s->result)
+            continue;
+        double total, mpi = 0;
+        if (!sw->profile) {
+            json_object_object_get_ex(s->result, "predicted_time_s", &mk);
+            total = json_object_get_double(mk) / sw->win_iterations * sw->o.iterations;
+        } else {
+            if (!json_object_object_get_ex(s->result, "functions", &funcs))
+                continue;
+            json_object_object_get_ex(s->result, "compute_time_s", &comp);
+            int nf = json_object_object_length(funcs), k = 0;
+            ts_xp_func_t *f = calloc((size_t)nf + 1, sizeof *f);
+            if (!f)
+                return ts_error_set(err, TS_ENOMEM, "out of memory");
+            json_object_object_foreach(funcs, fname, fval)
+            {
+                json_object *v, *t;
+                json_object_object_get_ex(fval, "visits", &v);
+                json_object_object_get_ex(fval, "time_s", &t);
+                f[k++] = (ts_xp_func_t){fname, (uint64_t)json_object_get_int64(v),
+                                        json_object_get_double(t)};
+            }
+            ts_xp_in_t in = {.nranks = ts_trace_nranks(ts_job_trace(sw->jt)),
+                             .scale = sw->o.scale,
+                             .win_compute = json_object_get_double(comp),
+                             .funcs = f,
+                             .nfuncs = k,
+                             .window_iterations = sw->win_iterations,
+                             .full_iterations = sw->o.iterations};
+            ts_xp_t *x;
+            st = ts_xp_predict(sw->profile, sw->o.profile, &in, &x, err);
+            free(f);
+            if (st != TS_OK)
+                break;
+            total = ts_xp_total(x);
+            mpi = ts_xp_mpi(x);
+            if (!*first)
+                *first = x; /* its table and warnings stand for every set's */
+            else
+                ts_xp_free(x);
+        }
+        json_object_object_add(s->result, "full_time_s", json_object_new_double(total));
+        json_object_object_add(s->result, "full_mpi_s", json_object_new_double(mpi));
+    }
+    return st;
+}
+
 typedef struct full_row_s {
     const char *name;
-    double total, mpi;
+    double total;
 } full_row_t;
 
 static int cmp_full(const void *a, const void *b)
@@ -902,61 +966,22 @@ static int cmp_full(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-/* Each set's replay scaled to the full run (extrapolate.h), after the sweep's own table:
- * with --profile, the profile's visits and compute; with --iterations alone, N x the
- * window's time per iteration. No interval here: `tunesim replay` replays each iteration. */
-static ts_status full_run_report(const sweep_t *sw, ts_error_t *err)
+/* After the sweep's own table: the scaling (one set's table) and the sets ranked by their
+ * full-run time. No interval here: `tunesim replay` replays each iteration. */
+static ts_status full_run_report(const sweep_t *sw, const ts_xp_t *first, ts_error_t *err)
 {
     full_row_t *rows = calloc((size_t)sw->n + 1, sizeof *rows);
     if (!rows)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     int n = 0;
     ts_status st = TS_OK;
-    ts_xp_t *first = NULL;
-    for (int i = 0; i < sw->n && st == TS_OK; i++) {
-        const sset_t *s = &sw->s[i];
-        json_object *funcs, *mk;
-        if (!s->selected || !s->result)
-            continue;
-        if (!sw->profile) {
-            json_object_object_get_ex(s->result, "predicted_time_s", &mk);
-            rows[n++] = (full_row_t){
-                s->name, json_object_get_double(mk) / sw->win_iterations * sw->o.iterations, 0};
-            continue;
-        }
-        if (!json_object_object_get_ex(s->result, "functions", &funcs))
-            continue;
-        int nf = json_object_object_length(funcs), k = 0;
-        ts_xp_func_t *f = calloc((size_t)nf + 1, sizeof *f);
-        if (!f) {
-            st = ts_error_set(err, TS_ENOMEM, "out of memory");
-            break;
-        }
-        json_object_object_foreach(funcs, fname, fval)
-        {
-            json_object *v, *t;
-            json_object_object_get_ex(fval, "visits", &v);
-            json_object_object_get_ex(fval, "time_s", &t);
-            f[k++] = (ts_xp_func_t){fname, (uint64_t)json_object_get_int64(v),
-                                    json_object_get_double(t)};
-        }
-        ts_xp_in_t in = {.nranks = ts_trace_nranks(ts_job_trace(sw->jt)),
-                         .funcs = f,
-                         .nfuncs = k,
-                         .window_iterations = sw->win_iterations,
-                         .full_iterations = sw->o.iterations};
-        ts_xp_t *x;
-        st = ts_xp_predict(sw->profile, sw->o.profile, &in, &x, err);
-        if (st == TS_OK) {
-            rows[n++] = (full_row_t){s->name, ts_xp_total(x), ts_xp_mpi(x)};
-            if (!first)
-                first = x; /* its table and warnings stand for every set's */
-            else
-                ts_xp_free(x);
-        }
-        free(f);
+    for (int i = 0; i < sw->n; i++) {
+        json_object *ft;
+        if (sw->s[i].selected && sw->s[i].result &&
+            json_object_object_get_ex(sw->s[i].result, "full_time_s", &ft))
+            rows[n++] = (full_row_t){sw->s[i].name, json_object_get_double(ft)};
     }
-    if (st == TS_OK && n) {
+    if (n) {
         if (first)
             ts_xp_print(first, stdout);
         else
@@ -979,7 +1004,6 @@ static ts_status full_run_report(const sweep_t *sw, ts_error_t *err)
         if (fflush(stdout) != 0)
             st = ts_error_set(err, TS_EIO, "writing the report failed");
     }
-    ts_xp_free(first);
     free(rows);
     return st;
 }
@@ -1451,18 +1475,23 @@ int ts_sweep_cmd(int argc, char **argv, ts_error_t *err)
     if (st == TS_OK && sw.o.emit)
         st = emit_slurm(&sw, err);
     else if (st == TS_OK) {
-        if ((st = open_results(&sw, err)) == TS_OK && (st = run_sets(&sw, err)) == TS_OK)
+        ts_xp_t *first = NULL;
+        int full = sw.profile || sw.o.iterations;
+        if ((st = open_results(&sw, err)) == TS_OK && (st = run_sets(&sw, err)) == TS_OK && full)
+            st = full_run_attach(&sw, &first, err);
+        if (st == TS_OK)
             st = report_sweep(&sw, err);
         /* The full run also for a sweep with failed sets: the others are scaled. */
-        if ((st == TS_OK || st == TS_ECHILD) && (sw.profile || sw.o.iterations)) {
+        if ((st == TS_OK || st == TS_ECHILD) && full) {
             ts_error_t e2;
-            ts_status st2 = full_run_report(&sw, &e2);
+            ts_status st2 = full_run_report(&sw, first, &e2);
             if (st2 != TS_OK) {
                 st = st2;
                 if (err)
                     *err = e2;
             }
         }
+        ts_xp_free(first);
     }
     sweep_free(&sw);
     return st;

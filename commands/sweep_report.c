@@ -379,8 +379,14 @@ ts_status ts_sweep_write_csv(const ts_sweep_report_t *r, const char *path, ts_er
         return st;
     }
     FILE *fp = ts_outfile_stream(of);
-    fprintf(fp, "rank,name,predicted_time_s,rank0_elapsed_s,gain_vs_baseline_pct,settings,"
-                "nodes,ppn,nps,map_by");
+    /* The full run's ExecutionTime (sweep --profile / --iterations), where it was scaled. */
+    int full = 0;
+    for (int i = 0; i < k.n && !full; i++)
+        full = jget(r->entries[k.order[i]].result, "full_time_s") != NULL;
+    fprintf(fp,
+            "rank,name,predicted_time_s,rank0_elapsed_s,gain_vs_baseline_pct,settings,"
+            "nodes,ppn,nps,map_by%s",
+            full ? ",full_time_s" : "");
     for (int f = 0; f < k.nfuncs; f++) {
         fputc(',', fp);
         char col[128];
@@ -413,6 +419,8 @@ ts_status ts_sweep_write_csv(const ts_sweep_report_t *r, const char *path, ts_er
         fprintf(fp, ",%d,%d,%d,", (int)jnum(e->result, "nodes"), (int)jnum(e->result, "ppn"),
                 (int)jnum(e->result, "nps"));
         csv_field(fp, json_object_get_string(jget(e->result, "map_by")));
+        if (full)
+            fprintf(fp, ",%.9g", jnum(e->result, "full_time_s"));
         for (int f = 0; f < k.nfuncs; f++)
             fprintf(fp, ",%.9g", func_time(e->result, k.funcs[f]));
         fputc('\n', fp);

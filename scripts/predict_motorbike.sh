@@ -15,16 +15,18 @@
 #
 # How a window becomes a full run (nothing here is fitted to a measured ExecutionTime):
 #  - compute: the trace's bursts are CPU time of this machine's cores shared by 72 ranks; they
-#    are scaled with model.cpu.speed_ratio so that the mean compute per rank and iteration is
-#    the profile's (PROFILE's time outside MPI over 72 ranks and 500 iterations);
-#  - MPI: each function's simulated time per visit in the window, times the profile's visits
-#    of that function, over 72 ranks. Functions the window does not call (MPI_Test,
-#    MPI_Waitsome, MPI_Gather, MPI_Allgather with v1912) are not simulated and add nothing;
-#    MPI_Init_thread and MPI_Finalize lie outside ExecutionTime;
-#  - ExecutionTime = the profile's compute per rank + that MPI time per rank.
-# What it rests on: the window's pattern per call (v1912's GAMG cycles, messages 10-15 %
-# smaller than v2512's) stands for the reference run's; the profile's compute is profiled
-# time (Score-P's own cost per event outside MPI is in it).
+#    are scaled with model.cpu.speed_ratio so that the window's compute is the profile's (its
+#    time outside MPI) over the run's length in windows, taken from the halo exchanges
+#    (PROFILE's MPI_Isend visits over the window's: docs/extrapolation.md);
+#  - the full run: `tunesim sweep --profile PROFILE` (sim/extrapolate.h): the profile's compute
+#    per rank plus the window's simulated MPI time per rank scaled by compute (the run is as
+#    many windows long as its compute is: the same length, by the speed ratio above). MPI
+#    functions the window does not call (MPI_Test, MPI_Waitsome, MPI_Gather, MPI_Allgather
+#    with v1912) are not simulated and add nothing; MPI_Init_thread and MPI_Finalize lie
+#    outside ExecutionTime.
+# What it rests on: the window's pattern (v1912's GAMG cycles, messages 10-15 % smaller than
+# v2512's) stands for the reference run's, and MPI time grows with compute as in the window;
+# the profile's compute is profiled time (Score-P's own cost per event outside MPI is in it).
 #
 # Interval: each uncertain parameter is moved by its uncertainty (UNCERTAIN below, one sweep
 # each) and the moves' effects are added in quadrature, for each set's time and for each
@@ -72,23 +74,29 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 "$build/tunesim" convert "$trace" -o "$work/trace.tss" >/dev/null
-"$build/tunesim" info "$work/trace.tss" --json >"$work/info.json"
+# Every iteration, start-up and shutdown left out (they happen once; sweep --profile replays
+# the same window).
+niter=$("$build/tunesim" info "$work/trace.tss" --json |
+    awk '/"iterations": \{/ { f = 1 } f && /"count":/ { v = $2; gsub(",", "", v); print v; exit }')
+[ -n "$niter" ] || die "$trace: no iterations found"
+"$build/tunesim" info "$work/trace.tss" --json --window "1:$niter" >"$work/info.json"
 compute=$(sed -n 's/^  "compute_time_s": \([0-9.e+-]*\).*/\1/p' "$work/info.json")
-# The profile's compute (time outside MPI, summed over ranks) and its MPI visits per function.
-# Rows are "type max_buf visits time ... region" (the flt column is empty).
-awk '$NF == "simpleFoam" { gsub(",", "", $4); print "compute", $4 }
-     $1 == "MPI" && $NF ~ /^MPI_/ { gsub(",", "", $3); print $NF, $3 }' "$profile" >"$work/profile.txt"
-prof_compute=$(awk '$1 == "compute" { print $2 }' "$work/profile.txt")
+# The profile's compute (time outside MPI, summed over ranks): its simpleFoam row. Rows are
+# "type max_buf visits time ... region" (the flt column is empty).
+prof_compute=$(awk '$NF == "simpleFoam" { gsub(",", "", $4); print $4 }' "$profile")
 [ -n "$prof_compute" ] || die "$profile: no simpleFoam (time outside MPI) row"
-ratio=$(awk -v c="$compute" -v it="$iters" -v pc="$prof_compute" \
-    'BEGIN { printf "%.6f", (pc / 72 / 500) / (c / 72 / it) }')
-echo "predict_motorbike: traced compute $compute s over 72 ranks and $iters iterations;" \
-    "model.cpu.speed_ratio = $ratio"
-# The window's visits per function (the same for every set).
-awk '/^    "MPI_[A-Za-z_]*": \{/ { f = $1; gsub(/[":{]/, "", f) }
-     f && /"visits":/ { v = $2; gsub(",", "", v); print f, v; f = "" }' "$work/info.json" \
-    >"$work/window.txt"
-
+# The run's length in windows: its halo exchanges (MPI_Isend, the most visited function)
+# over the window's. Not 500 / ITERS: the first iterations make more solver sweeps than the
+# run's mean (docs/extrapolation.md, "The profile's compute and the window's").
+prof_isend=$(awk '$1 == "MPI" && $NF == "MPI_Isend" { gsub(",", "", $3); print $3 }' "$profile")
+win_isend=$(awk '/^    "MPI_Isend": \{/ { f = 1 } f && /"visits":/ { v = $2; gsub(",", "", v); print v; exit }' \
+    "$work/info.json")
+[ -n "$prof_isend" ] && [ -n "$win_isend" ] || die "no MPI_Isend visits in $profile or the trace"
+windows=$(awk -v p="$prof_isend" -v w="$win_isend" 'BEGIN { printf "%.6f", p / w }')
+ratio=$(awk -v c="$compute" -v n="$windows" -v pc="$prof_compute" \
+    'BEGIN { printf "%.6f", (pc / n) / c }')
+echo "predict_motorbike: iterations 1:$niter, traced compute $compute s over 72 ranks; the run is $windows windows" \
+    "(MPI_Isend $prof_isend / $win_isend); model.cpu.speed_ratio = $ratio"
 # sweep NAME [SETTING]: the reference sets with the calibration, the CPU scaling and SETTING.
 sweep() {
     local name=$1 extra=${2:-}
@@ -98,17 +106,14 @@ sweep() {
                 if (extra != "") print extra }
     ' "${SETS:-$root/sets/motorbike-72.sets}" >"$work/$name.sets"
     "$build/tunesim" sweep "$work/trace.tss" --sets "$work/$name.sets" --platform bm-optimized3.36 \
-        --nodes 2 --ppn 36 -j "$jobs" --csv "$work/$name.csv" --results "$work/$name.jsonl" \
-        >"$work/$name.txt"
+        --nodes 2 --ppn 36 -j "$jobs" --window "1:$niter" --profile "$profile" --csv "$work/$name.csv" \
+        --results "$work/$name.jsonl" >"$work/$name.txt"
 }
 
-# full NAME: "set ExecutionTime window_time" per set, extrapolated as in the header.
+# full NAME: "set ExecutionTime window_time" per set, from the sweep's CSV (full_time_s:
+# the full run as tunesim sweep --profile scaled it).
 full() {
-    awk -v pc="$prof_compute" -v win="$work/window.txt" -v prof="$work/profile.txt" -F, '
-        BEGIN {
-            while ((getline l < win) > 0) { split(l, a, " "); wv[a[1]] = a[2] }
-            while ((getline l < prof) > 0) { split(l, a, " "); pv[a[1]] = a[2] }
-        }
+    awk -F, '
         function unquote(line,    o, i, c, q) { # commas inside the quoted settings column
             o = ""; q = 0
             for (i = 1; i <= length(line); i++) {
@@ -120,17 +125,8 @@ full() {
         }
         { $0 = unquote($0) }
         NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-        {
-            mpi = 0
-            for (c in col) {
-                if (c !~ /^time_s:/) continue
-                f = substr(c, 8)
-                if (f == "MPI_Init_thread" || f == "MPI_Finalize") continue
-                if (!(f in wv) || wv[f] == 0 || !(f in pv)) continue
-                mpi += $col[c] / wv[f] * pv[f] / 72
-            }
-            printf "%s %.6f %.6f %.6f\n", $col["name"], pc / 72 + mpi, $col["predicted_time_s"], mpi
-        }' "$work/$1.csv" | sort >"$work/$1.full"
+        { printf "%s %.6f %.6f\n", $col["name"], $col["full_time_s"], $col["predicted_time_s"] }
+    ' "$work/$1.csv" | sort >"$work/$1.full"
 }
 
 echo "predict_motorbike: nominal sweep"
@@ -209,12 +205,14 @@ step_row() { # step_row LABEL BASE NAME: one row of the mechanism table
 {
     echo "# simpleFoam motorBike, 72 ranks on 2 x BM.Optimized3.36: predicted ExecutionTime"
     echo
-    echo "Made by \`scripts/predict_motorbike.sh\` on $(date -u +%Y-%m-%d) from a $iters-iteration"
+    echo "Made by \`scripts/predict_motorbike.sh\` on $(date -u +%Y-%m-%d) from \`$(basename "$trace")\`, a $niter-iteration"
     echo "trace recorded on this project's machine (OpenFOAM v1912, cpu clock, 72 ranks"
-    echo "oversubscribed), replayed with \`--model platforms/calibrations/bm-optimized3.36.xml\` and"
+    echo "oversubscribed), its iterations 1:$niter (start-up left out) replayed with"
+    echo "\`--model platforms/calibrations/bm-optimized3.36.xml\` and"
     echo "\`model.cpu.speed_ratio=$ratio\`, and extrapolated to the full run with the asis profile"
-    echo "(\`$(basename "$profile")\`): the profile's compute per rank ($(awk -v c="$prof_compute" 'BEGIN { printf "%.3f", c / 72 }') s) plus each"
-    echo "MPI function's simulated time per visit times the profile's visits. **Not anchored** on any"
+    echo "(\`$(basename "$profile")\`, \`tunesim sweep --profile\`): the profile's compute per rank"
+    echo "($(awk -v c="$prof_compute" 'BEGIN { printf "%.3f", c / 72 }') s) plus the window's simulated MPI time scaled by compute."
+    echo "**Not anchored** on any"
     echo "measured ExecutionTime. Measured on the cluster: asis 17.85 s, t0 15.91 s (10.9 % less)."
     echo
     echo "## Ranking"

@@ -2,7 +2,9 @@
  * and what it rests on: extrapolate.h). */
 #include "extrapolate.h"
 
+#include <gsl/gsl_cdf.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +18,8 @@ struct ts_xp_s {
     int estimated;
     const char *estimated_from;
     double all_time, mpi_group, pthread_group;
-    double compute, mpi, startup_prof, startup_win;
+    ts_xp_scale scale;
+    double compute, win_compute, windows, mpi, mpi_other, startup_prof, startup_win;
     ts_xp_row_t *rows;
     int nrows;
     char warn[MAX_WARN][320];
@@ -216,7 +219,7 @@ ts_status ts_xp_predict(const ts_score_t *p, const char *profile_name, const ts_
     if (x->compute < 0)
         x->compute = 0;
 
-    /* The full run's iterations, given or estimated from the most visited scaled function. */
+    /* The most visited scaled function: the iteration estimate by visits. */
     const ts_xp_row_t *ref = NULL;
     for (int i = 0; i < x->nrows; i++)
         if (x->rows[i].kind == TS_XP_SCALED && (!ref || x->rows[i].prof_visits > ref->prof_visits))
@@ -229,8 +232,25 @@ ts_status ts_xp_predict(const ts_score_t *p, const char *profile_name, const ts_
         goto fail;
     }
     double nr = (double)in->nranks, pr = (double)x->prof_ranks;
+    x->scale = in->scale;
+    x->win_compute = in->win_compute > 0 ? in->win_compute : 0;
+    if (x->win_compute > 0)
+        x->windows = x->compute / (x->win_compute / nr);
+    if (x->scale == TS_XP_BY_COMPUTE && !(x->windows > 0)) {
+        st = ts_error_set(err, TS_EARG,
+                          "%s: %s: cannot scale by compute (expected time outside MPI in both); "
+                          "scale by visits instead",
+                          profile_name,
+                          x->win_compute > 0 ? "the profile has no time outside MPI"
+                                             : "the window has no compute");
+        goto fail;
+    }
     if (in->full_iterations > 0) {
         x->iterations = in->full_iterations;
+    } else if (x->scale == TS_XP_BY_COMPUTE) {
+        x->estimated = 1;
+        x->estimated_from = "compute";
+        x->iterations = x->windows * x->window_iterations;
     } else {
         x->estimated = 1;
         x->estimated_from = ref->name;
@@ -246,8 +266,12 @@ ts_status ts_xp_predict(const ts_score_t *p, const char *profile_name, const ts_
         }
         if (r->kind != TS_XP_SCALED)
             continue;
-        r->per_rank = r->per_call * (double)r->prof_visits / pr;
+        r->visits_ratio = ((double)r->prof_visits / pr) / ((double)r->win_visits / nr);
+        double by_visits = r->per_call * (double)r->prof_visits / pr;
+        double by_compute = r->win_time / nr * x->windows;
+        r->per_rank = x->scale == TS_XP_BY_COMPUTE ? by_compute : by_visits;
         x->mpi += r->per_rank;
+        x->mpi_other += x->scale == TS_XP_BY_COMPUTE ? by_visits : by_compute;
         double prof_pi = (double)r->prof_visits / pr / x->iterations;
         double win_pi = (double)r->win_visits / nr / x->window_iterations;
         if (prof_pi > TS_XP_VISIT_FACTOR * win_pi || win_pi > TS_XP_VISIT_FACTOR * prof_pi)
@@ -268,6 +292,16 @@ fail:
 double ts_xp_total(const ts_xp_t *x)
 {
     return x->compute + x->mpi;
+}
+double ts_xp_total_other(const ts_xp_t *x)
+{
+    if (x->scale == TS_XP_BY_VISITS && !(x->windows > 0))
+        return 0;
+    return x->compute + x->mpi_other;
+}
+double ts_xp_windows(const ts_xp_t *x)
+{
+    return x->windows;
 }
 double ts_xp_compute(const ts_xp_t *x)
 {
@@ -314,26 +348,55 @@ const char *ts_xp_warning(const ts_xp_t *x, int i)
     return (i >= 0 && i < x->nwarn) ? x->warn[i] : NULL;
 }
 
+void ts_xp_interval(double nominal, const double *each, int n, double *lo, double *hi)
+{
+    *lo = *hi = nominal;
+    double mean = 0, ss = 0;
+    for (int k = 0; k < n; k++)
+        mean += each[k] / n;
+    for (int k = 0; k < n; k++) {
+        ss += (each[k] - mean) * (each[k] - mean);
+        *lo = each[k] < *lo ? each[k] : *lo;
+        *hi = each[k] > *hi ? each[k] : *hi;
+    }
+    if (n < 2)
+        return;
+    double half = gsl_cdf_tdist_Pinv(0.975, n - 1) * sqrt(ss / (n - 1)) / sqrt((double)n);
+    *lo = nominal - half < *lo ? nominal - half : *lo;
+    *hi = nominal + half > *hi ? nominal + half : *hi;
+}
+
 void ts_xp_print(const ts_xp_t *x, FILE *fp)
 {
+    int by_compute = x->scale == TS_XP_BY_COMPUTE;
     fprintf(fp, "\nfull run (scaled with %s: %d processes, ", x->profile_name, (int)x->prof_ranks);
     if (x->estimated)
-        fprintf(fp, "about %.0f iterations by %s's visits)\n", x->iterations, x->estimated_from);
+        fprintf(fp, "about %.0f iterations by %s%s)\n", x->iterations, x->estimated_from,
+                by_compute ? "" : "'s visits");
     else
         fprintf(fp, "%.0f iterations)\n", x->iterations);
     fprintf(fp,
             "  compute    %.3f s per rank: the profile's time outside MPI (ALL %.2f s - MPI "
             "%.2f s - PTHREAD %.2f s) / %d\n",
             x->compute, x->all_time, x->mpi_group, x->pthread_group, (int)x->prof_ranks);
+    if (by_compute)
+        fprintf(fp,
+                "  scaled by  compute: the run is %.3f windows long (%.6f s per rank / the "
+                "window's %.6f s); each function's window time per rank x %.3f\n",
+                x->windows, x->compute, x->win_compute / (double)x->nranks, x->windows);
+    else
+        fprintf(fp, "  scaled by  visits: each function's window time per call x the profile's "
+                    "visits per process\n");
     int nlocal = 0;
-    fprintf(fp, "  %-22s %12s %14s %13s %16s %13s\n", "MPI function", "window calls",
-            "window time[s]", "per call[us]", "x profile visits", "per rank[s]");
+    fprintf(fp, "  %-22s %12s %14s %13s %16s %9s %13s\n", "MPI function", "window calls",
+            "window time[s]", "per call[us]", "profile visits", "visits x", "per rank[s]");
     for (int i = 0; i < x->nrows; i++) {
         const ts_xp_row_t *r = &x->rows[i];
         switch (r->kind) {
         case TS_XP_SCALED:
-            fprintf(fp, "  %-22s %12" PRIu64 " %14.6f %13.3f %16" PRIu64 " %13.6f\n", r->name,
-                    r->win_visits, r->win_time, r->per_call * 1e6, r->prof_visits, r->per_rank);
+            fprintf(fp, "  %-22s %12" PRIu64 " %14.6f %13.3f %16" PRIu64 " %9.3f %13.6f\n", r->name,
+                    r->win_visits, r->win_time, r->per_call * 1e6, r->prof_visits, r->visits_ratio,
+                    r->per_rank);
             break;
         case TS_XP_STARTUP:
             fprintf(fp,
@@ -364,8 +427,12 @@ void ts_xp_print(const ts_xp_t *x, FILE *fp)
                 nlocal, nlocal == 1 ? "" : "s");
     fprintf(fp, "  ExecutionTime %.3f s = compute %.3f s + MPI %.3f s per rank\n", ts_xp_total(x),
             x->compute, x->mpi);
-    fprintf(fp, "  assumes    every iteration calls MPI as the window's do, with the window's "
-                "message sizes; per-call costs are the window's simulated ones\n");
+    if (ts_xp_total_other(x) > 0)
+        fprintf(fp, "  by %-7s  instead: ExecutionTime %.3f s (MPI %.3f s per rank)\n",
+                by_compute ? "visits" : "compute", ts_xp_total_other(x), x->mpi_other);
+    fprintf(fp, "  assumes    the window's iterations stand for the run's: the same pattern of "
+                "calls, the window's message sizes, and (by compute) MPI time in proportion "
+                "to compute\n");
     for (int i = 0; i < x->nwarn; i++)
         fprintf(fp, "  warning    %s\n", x->warn[i]);
 }

@@ -1,17 +1,24 @@
-/* extrapolate.h - a replayed window scaled to the full run: the window's simulated cost per
- * call of each MPI function times the full run's visits of it (from a scorep-score profile),
- * plus the profile's time outside MPI. Plain arithmetic, no SimGrid: the replay's numbers
- * come in, a prediction with what was scaled by what comes out.
+/* extrapolate.h - a replayed window scaled to the full run with a scorep-score profile, plus
+ * the profile's time outside MPI. Plain arithmetic, no SimGrid: the replay's numbers come
+ * in, a prediction with what was scaled by what comes out. Two ways to scale the window's
+ * MPI time, T_win(f) (simulated, summed over its N ranks) of each MPI function f:
  *
- *   ExecutionTime = compute + sum over MPI functions f of  T_win(f) / V_win(f) x V_prof(f) / P
+ *   by compute (the default):  ExecutionTime = compute + sum_f T_win(f) / N x R,
+ *                              R = compute / (C_win / N), the run's length in windows
+ *   by visits:                 ExecutionTime = compute + sum_f T_win(f) / V_win(f) x V_prof(f) / P
  *
- * with T_win, V_win the window's simulated time and visits of f summed over its ranks,
- * V_prof the profile's visits of f summed over its P processes, and compute the profile's
- * time outside MPI per process: the ALL row less the MPI and PTHREAD groups (the program's
- * own code, as scripts/predict_motorbike.sh took it). MPI_Init(_thread) and MPI_Finalize are
- * the start-up phase: reported apart, never scaled, not part of ExecutionTime (OpenFOAM's
- * ExecutionTime starts after MPI_Init). It rests on: every iteration calls MPI as the
- * window's iterations do, with the window's message sizes. */
+ * with C_win the window's simulated time outside MPI summed over its ranks, V_win, V_prof
+ * the window's and the profile's visits of f, P the profile's processes, and compute the
+ * profile's time outside MPI per process: the ALL row less the MPI and PTHREAD groups.
+ * Why compute is the default: in a bulk-synchronous solver most MPI time is waiting for the
+ * slowest rank, which grows with the compute between synchronisations, not with the number
+ * of calls. Measured on 13 iterations of the 72-rank motorBike trace (docs/extrapolation.md):
+ * iteration 9 makes 36 % more Allreduce calls than iteration 8 and spends 25 % less time in
+ * them; windows of 3 iterations predicted the 13 within -4.1..+5.4 % by compute and
+ * -8.3..+10.0 % by visits. MPI_Init(_thread) and MPI_Finalize are the start-up phase:
+ * reported apart, never scaled, not part of ExecutionTime (OpenFOAM's ExecutionTime starts
+ * after MPI_Init). Both rest on: the window's iterations stand for the run's (same pattern,
+ * same message sizes); the visits are then a check (a warning when they disagree). */
 #ifndef TS_EXTRAPOLATE_H
 #define TS_EXTRAPOLATE_H
 
@@ -32,8 +39,16 @@ typedef struct ts_xp_func_s {
     double time;
 } ts_xp_func_t;
 
+typedef enum ts_xp_scale {
+    TS_XP_BY_COMPUTE = 0, /* MPI time x the run's compute / the window's */
+    TS_XP_BY_VISITS       /* each function's cost per call x the profile's visits */
+} ts_xp_scale;
+
 typedef struct ts_xp_in_s {
-    int32_t nranks;            /* the trace's ranks */
+    int32_t nranks; /* the trace's ranks */
+    ts_xp_scale scale;
+    double win_compute;        /* the window's simulated time outside MPI, summed over ranks
+                                  (needed to scale by compute) */
     const ts_xp_func_t *funcs; /* the window's functions */
     int32_t nfuncs;
     double window_iterations; /* iterations the window's visits come from (> 0) */
@@ -53,7 +68,8 @@ typedef struct ts_xp_row_s {
     uint64_t win_visits, prof_visits;
     double win_time, prof_time; /* seconds summed over ranks (window: simulated) */
     double per_call;            /* win_time / win_visits */
-    double per_rank;            /* SCALED: per_call x prof_visits / profile ranks */
+    double visits_ratio;        /* SCALED: profile visits per process / window visits per rank */
+    double per_rank;            /* SCALED: this function's full-run seconds per rank */
 } ts_xp_row_t;
 
 typedef struct ts_xp_s ts_xp_t;
@@ -64,8 +80,9 @@ ts_status ts_xp_check(const ts_score_t *profile, const char *profile_name, int32
                       ts_error_t *err);
 
 /* Scale. profile_name names the profile in messages. Fails (one line, TS_EARG) when the
- * profile is of another rank count (its MPI_Init visits), has no ALL row, or shares no MPI
- * function with the window; other disagreements are warnings (ts_xp_warning). */
+ * profile is of another rank count (its MPI_Init visits), has no ALL row, shares no MPI
+ * function with the window, or (by compute) the window has no compute; other disagreements
+ * are warnings (ts_xp_warning). */
 ts_status ts_xp_predict(const ts_score_t *profile, const char *profile_name, const ts_xp_in_t *in,
                         ts_xp_t **out, ts_error_t *err);
 void ts_xp_free(ts_xp_t *x);
@@ -73,16 +90,30 @@ void ts_xp_free(ts_xp_t *x);
 double ts_xp_total(const ts_xp_t *x);           /* ExecutionTime, seconds */
 double ts_xp_compute(const ts_xp_t *x);         /* time outside MPI per rank */
 double ts_xp_mpi(const ts_xp_t *x);             /* scaled MPI time per rank */
+double ts_xp_windows(const ts_xp_t *x);         /* by compute: R, the run in windows */
+double ts_xp_total_other(const ts_xp_t *x);     /* ExecutionTime scaled the other way (by
+                                                   visits when by compute; by compute when by
+                                                   visits and the window's compute is known,
+                                                   else 0) */
 double ts_xp_startup_profile(const ts_xp_t *x); /* MPI_Init + MPI_Finalize per rank, profile */
 double ts_xp_startup_window(const ts_xp_t *x);  /* the same, simulated in the window */
 int32_t ts_xp_profile_ranks(const ts_xp_t *x);
-/* The full run's iterations: as given, or estimated from the most visited function. */
+/* The full run's iterations: as given, or estimated (by compute: R x the window's; by
+ * visits: from the most visited function). */
 double ts_xp_iterations(const ts_xp_t *x);
 int ts_xp_estimated(const ts_xp_t *x);
 int ts_xp_nrows(const ts_xp_t *x);
 const ts_xp_row_t *ts_xp_row(const ts_xp_t *x, int i);
 int ts_xp_nwarnings(const ts_xp_t *x);
 const char *ts_xp_warning(const ts_xp_t *x, int i);
+
+/* The interval from the spread between the window's iterations: each[k] is the full run
+ * predicted from iteration k alone (n of them). The window's prediction stands for their
+ * mean; its 95 % interval is nominal +- t(0.975, n-1) x s / sqrt(n), s their standard
+ * deviation (Student's t: with 3 iterations t is 4.30, so a small window says so by a wide
+ * interval). Widened where needed to hold every single iteration's prediction and nominal
+ * itself. n < 2: no spread, the interval is [min, max] of what there is. */
+void ts_xp_interval(double nominal, const double *each, int n, double *lo, double *hi);
 
 /* The "what was scaled by what" table, the assumption, the warnings and the totals. */
 void ts_xp_print(const ts_xp_t *x, FILE *fp);

@@ -48,6 +48,7 @@ ts_status ts_job_trace_open(const char *path, ts_job_trace_t **out, ts_error_t *
             jt->tss[0] = '\0';
         else if ((st = ts_store_write(jt->trace, jt->tss, err)) == TS_OK &&
                  (st = ts_trace_open(jt->tss, &s, err)) == TS_OK) {
+            ts_trace_rename(s, ts_trace_path(jt->trace)); /* messages name the input */
             ts_trace_close(jt->trace);
             jt->trace = s;
             /* The open store reads through its descriptor (inherited by forked workers), so

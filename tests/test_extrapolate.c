@@ -124,9 +124,14 @@ static void test_arithmetic(void)
     ts_score_t *p;
     ts_error_t err;
     CU_ASSERT_FATAL(ts_score_parse(TINY, strlen(TINY), "tiny.txt", &p, &err) == TS_OK);
-    ts_xp_in_t in = {.nranks = 4, .funcs = WINDOW, .nfuncs = 4, .window_iterations = 2};
+    ts_xp_in_t in = {.nranks = 4,
+                     .scale = TS_XP_BY_VISITS,
+                     .funcs = WINDOW,
+                     .nfuncs = 4,
+                     .window_iterations = 2};
     ts_xp_t *x;
     CU_ASSERT_FATAL(ts_xp_predict(p, "tiny.txt", &in, &x, &err) == TS_OK);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_total_other(x), 0.0, 0.0); /* no window compute: no other */
     /* compute = (100 - 40 - 4) / 4 = 14; Allreduce 0.01 x 1000 / 4 = 2.5; Isend 0.002 x 192 /
      * 4 = 0.096; ExecutionTime 16.596 */
     CU_ASSERT_DOUBLE_EQUAL(ts_xp_compute(x), 14.0, 1e-12);
@@ -169,6 +174,37 @@ static void test_arithmetic(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(ts_xp_warning(x, 0), "10 in the window"));
     ts_xp_free(x);
 
+    /* By compute: the window's 2 s outside MPI over 4 ranks are 0.5 s per rank against the
+     * profile's 14: the run is R = 28 windows, 56 iterations. MPI = (0.8 + 0.032) / 4 x 28 =
+     * 5.824 s per rank (start-up apart as before), ExecutionTime 19.824; by visits instead
+     * the 16.596 above. Allreduce: 250 / 56 = 4.46 visits per rank and iteration against the
+     * window's 10, within 10x: only the MPI_Test warning. */
+    in.full_iterations = 0;
+    in.scale = TS_XP_BY_COMPUTE;
+    in.win_compute = 2.0;
+    CU_ASSERT_FATAL(ts_xp_predict(p, "tiny.txt", &in, &x, &err) == TS_OK);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_windows(x), 28.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_iterations(x), 56.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_mpi(x), 5.824, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_total(x), 19.824, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_total_other(x), 16.596, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_startup_window(x), 0.1, 1e-12);
+    for (int i = 0; i < ts_xp_nrows(x); i++)
+        if (strcmp(ts_xp_row(x, i)->name, "MPI_Isend") == 0) {
+            CU_ASSERT_DOUBLE_EQUAL(ts_xp_row(x, i)->per_rank, 0.224, 1e-12);
+            CU_ASSERT_DOUBLE_EQUAL(ts_xp_row(x, i)->visits_ratio, 12.0, 1e-12); /* 48 / 4 */
+        }
+    CU_ASSERT_EQUAL(ts_xp_nwarnings(x), 1);
+    ts_xp_free(x);
+    /* By compute with no compute in the window: one line saying so. */
+    in.win_compute = 0;
+    x = NULL;
+    CU_ASSERT_EQUAL(ts_xp_predict(p, "tiny.txt", &in, &x, &err), TS_EARG);
+    CU_ASSERT_PTR_NULL(x);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "tiny.txt: the window has no compute"));
+    CU_ASSERT_TRUE(tu_one_line(err.msg));
+    in.scale = TS_XP_BY_VISITS;
+
     /* Another rank count is an error saying both. */
     in.nranks = 8;
     x = NULL;
@@ -178,6 +214,27 @@ static void test_arithmetic(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "the trace has 8 ranks"));
     CU_ASSERT_TRUE(tu_one_line(err.msg));
     ts_score_free(p);
+}
+
+/* The interval: nominal +- t(0.975, n-1) s / sqrt(n), widened to hold every iteration. */
+static void test_interval(void)
+{
+    double lo, hi;
+    /* 9, 10, 11: s = 1, t(0.975, 2) = 4.3027 (GSL), half 4.3027 / sqrt(3) = 2.48414 */
+    ts_xp_interval(10.0, (const double[]){9.0, 10.0, 11.0}, 3, &lo, &hi);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 10.0 - 2.484138, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 10.0 + 2.484138, 1e-6);
+    /* the same spread about a nominal of 8 (the window is not the plain mean): 5.52-10.48 */
+    ts_xp_interval(8.0, (const double[]){9.0, 10.0, 11.0}, 3, &lo, &hi);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 8.0 - 2.484138, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 11.0, 1e-12); /* widened to the highest iteration */
+    /* one iteration: no spread, [nominal, it] */
+    ts_xp_interval(10.0, (const double[]){12.0}, 1, &lo, &hi);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 10.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 12.0, 0.0);
+    ts_xp_interval(10.0, NULL, 0, &lo, &hi);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 10.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 10.0, 0.0);
 }
 
 static void write_file(const char *path, const char *text)
@@ -206,7 +263,22 @@ static void test_cli(void)
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "window      iterations 2:3 of"));
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "compute    3.000 s per rank"));
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "iteration 3    alone: ExecutionTime"));
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "predicted   ExecutionTime"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "scaled by  compute: the run is"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "by visits   instead: ExecutionTime"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "(95 % from the spread of the 2 iterations"));
+    free(out);
+    free(err);
+    snprintf(args, sizeof args,
+             "replay %s --nodes 2 --ppn 1 --window 2:3 --profile %s --scale-by visits", pd, prof2);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "scaled by  visits"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "by compute  instead: ExecutionTime"));
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "replay %s --profile %s --scale-by calls", pd, prof2);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 2);
+    CU_ASSERT_TRUE(tu_one_line(err));
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "--scale-by expects compute or visits, got 'calls'"));
     free(out);
     free(err);
     /* The 72-process profile against the 2-rank trace: one line, nothing on stdout. */
@@ -254,10 +326,27 @@ static void test_cli(void)
     char sets[1024];
     snprintf(sets, sizeof sets, "%s/two.sets", tu_tmpdir());
     write_file(sets, "[asis]\n[noh]\ncoll_hcoll_enable = 0\n");
+    char csv[1024];
+    snprintf(csv, sizeof csv, "%s/full.csv", tu_tmpdir());
     snprintf(args, sizeof args,
-             "sweep %s --sets %s --nodes 2 --ppn 1 -j 1 --window 2:3 --profile %s", pd, sets,
-             prof2);
+             "sweep %s --sets %s --nodes 2 --ppn 1 -j 1 --window 2:3 --profile %s --csv %s", pd,
+             sets, prof2, csv);
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    /* The CSV carries each set's full-run time, the table's number. */
+    char *text = tu_read_file(csv, NULL);
+    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, ",map_by,full_time_s,time_s:"));
+    const char *row = text ? strstr(text, ",noh,") : NULL, *line = NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+    for (int comma = 0; *row && comma < 10; row++) /* from the comma before field 1 to 10 */
+        comma += *row == ',';
+    double csv_full = strtod(row, NULL), table_full = 0;
+    line = out ? strstr(out, "full run per set") : NULL;
+    line = line ? strstr(line, "  noh  ") : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(line);
+    table_full = strtod(line + 5, NULL);
+    CU_ASSERT_TRUE(csv_full > 3.0);
+    CU_ASSERT_DOUBLE_EQUAL(csv_full, table_full, 0.0005);
+    free(text);
     CU_ASSERT_PTR_NOT_NULL(out &&
                            strstr(out, "full run per set (ExecutionTime; gain against asis"));
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "compute    3.000 s per rank"));
@@ -284,6 +373,20 @@ static void test_cli(void)
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "steady     3:3"));
     free(out);
     free(err);
+    /* info of a window: its own iterations and visits; a bad window is a usage error. */
+    snprintf(args, sizeof args, "info %s --window 2:3", pd);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(out &&
+                           strstr(out, "simplefoam-pitzdaily-2/traces.otf2[2:3] (tunesim store)"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "events     37982")); /* of the 66802 */
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "info %s --window 0:1", pd);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 2);
+    CU_ASSERT_TRUE(tu_one_line(err));
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "info: --window expects FIRST:LAST"));
+    free(out);
+    free(err);
 }
 
 int main(void)
@@ -298,6 +401,7 @@ int main(void)
     CU_add_test(s, "the bundled scorep-score profile", test_real_profile);
     CU_add_test(s, "malformed profiles", test_malformed);
     CU_add_test(s, "scaling arithmetic, hand-derived", test_arithmetic);
+    CU_add_test(s, "the interval from the iterations' spread", test_interval);
     CU_add_test(s, "replay --window / --profile / --iterations, info", test_cli);
     return tu_run_all();
 }

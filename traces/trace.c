@@ -407,3 +407,36 @@ void ts_cursor_close(ts_cursor_t *c)
     }
     free(c);
 }
+
+ts_status ts__trace_copy_defs(const ts_trace_t *t, ts_trace_t *w)
+{
+    for (int32_t n = 0; n < t->nnodes; n++)
+        if (ts__trace_add_node(w, t->node_names[n]) < 0)
+            return TS_ENOMEM;
+    for (int32_t c = 0; c < t->ncomms; c++) {
+        const ts_comm_info_t *ci = &t->comms[c].info;
+        if (ts__trace_add_comm(w, ci->name, ci->size, ci->is_self, ci->members) < 0)
+            return TS_ENOMEM;
+    }
+    for (int32_t f = 0; f < t->nfuncs; f++) {
+        /* Interning keeps indices: the source table holds each name once. */
+        if (ts__trace_intern_func(w, t->func_names[f]) != f)
+            return TS_ENOMEM;
+    }
+    w->duration_ns = t->duration_ns;
+    w->timer_resolution = t->timer_resolution;
+    w->nonmaster_mpi = t->nonmaster_mpi;
+    for (int32_t r = 0; r < t->nranks; r++)
+        w->ranks[r].node = t->ranks[r].node;
+    return TS_OK;
+}
+
+ts_status ts_trace_rename(ts_trace_t *t, const char *name)
+{
+    char *copy = strdup(name);
+    if (!copy)
+        return TS_ENOMEM;
+    free(t->path);
+    t->path = copy;
+    return TS_OK;
+}

@@ -34,6 +34,9 @@ ts_status ts_trace_open(const char *path, ts_trace_t **out, ts_error_t *err);
 void ts_trace_close(ts_trace_t *trace);
 
 const char *ts_trace_path(const ts_trace_t *trace);
+/* Name the trace as messages and reports should (a temporary copy by its original's name):
+ * TS_OK, or TS_ENOMEM with the old name kept. */
+ts_status ts_trace_rename(ts_trace_t *trace, const char *name);
 ts_trace_format ts_trace_format_of(const ts_trace_t *trace);
 /* Total size in bytes of the files the trace was read from. */
 uint64_t ts_trace_source_bytes(const ts_trace_t *trace);

@@ -8,30 +8,6 @@
 #include "store.h"
 #include "trace_impl.h"
 
-/* Copy the definitions of t (nodes, communicators, functions, clock) into the new trace w. */
-static ts_status copy_defs(const ts_trace_t *t, ts_trace_t *w)
-{
-    for (int32_t n = 0; n < t->nnodes; n++)
-        if (ts__trace_add_node(w, t->node_names[n]) < 0)
-            return TS_ENOMEM;
-    for (int32_t c = 0; c < t->ncomms; c++) {
-        const ts_comm_info_t *ci = &t->comms[c].info;
-        if (ts__trace_add_comm(w, ci->name, ci->size, ci->is_self, ci->members) < 0)
-            return TS_ENOMEM;
-    }
-    for (int32_t f = 0; f < t->nfuncs; f++) {
-        /* Interning keeps indices: the source table holds each name once. */
-        if (ts__trace_intern_func(w, t->func_names[f]) != f)
-            return TS_ENOMEM;
-    }
-    w->duration_ns = t->duration_ns;
-    w->timer_resolution = t->timer_resolution;
-    w->nonmaster_mpi = t->nonmaster_mpi;
-    for (int32_t r = 0; r < t->nranks; r++)
-        w->ranks[r].node = t->ranks[r].node;
-    return TS_OK;
-}
-
 static ts_status copy_range(const ts_trace_t *t, int32_t r, uint64_t from, uint64_t to,
                             ts_trace_t *w, ts_error_t *err)
 {
@@ -76,7 +52,7 @@ ts_status ts_window_cut(const ts_trace_t *t, const ts_iters_t *it, int32_t first
     ts_trace_t *w;
     if (ts__trace_new(name, TS_FORMAT_OTF2, t->nranks, &w) != TS_OK)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
-    ts_status st = copy_defs(t, w);
+    ts_status st = ts__trace_copy_defs(t, w);
     if (st != TS_OK)
         st = ts_error_set(err, st, "out of memory");
     for (int32_t r = 0; r < t->nranks && st == TS_OK; r++)
@@ -106,6 +82,9 @@ ts_status ts_window_open(const ts_trace_t *t, const ts_iters_t *it, int32_t firs
         st = ts_store_write(w, tss, err);
         if (st == TS_OK)
             st = ts_trace_open(tss, out, err);
+        /* Messages and reports name the window (TRACE[FIRST:LAST]), not the temporary file. */
+        if (st == TS_OK)
+            ts_trace_rename(*out, w->path);
         /* The open store reads through its descriptor: the name can go at once. */
         ts_tmp_remove(tss);
     }
