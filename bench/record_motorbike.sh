@@ -20,6 +20,10 @@
 #   TUNESIM=build/tunesim   the tunesim executable, with libtunesim-trace.so beside it
 #   KEEP_CASE=     a directory to keep the OpenFOAM case (DIR/motorBike) and its logs in
 #                  (default: a temporary one, removed at the end)
+#   REPEAT=1       recordings of the same run: the first into OUT_DIR, the others into
+#                  OUT_DIR-2 ... OUT_DIR-N, and OUT_DIR.tss the store whose compute bursts are
+#                  each the least of the N (tunesim convert --min-of; why: traces/denoise.h,
+#                  docs/recording-noise.md). About 2.5 minutes more each, with KEEP_CASE
 #
 # Shortcut: meshing (surfaceFeatureExtract, blockMesh, snappyHexMesh: about 3 minutes, 0.9 GB),
 # decomposePar and potentialFoam are skipped when KEEP_CASE already holds a case that a
@@ -72,6 +76,8 @@ if [ ! -x "$tunesim" ] || [ ! -f "$(dirname "$tunesim")/libtunesim-trace.so" ]; 
         "(cmake -S . -B build && cmake --build build -j1 --target tunesim tunesim-trace)"
 fi
 case "$end_time" in '' | *[!0-9]* | 0) die "END_TIME must be a positive number of iterations" ;; esac
+repeat=${REPEAT:-1}
+case "$repeat" in '' | *[!0-9]* | 0) die "REPEAT must be a positive number of recordings" ;; esac
 case "$out" in /*) ;; *) out=$PWD/$out ;; esac
 
 # Debian installs OpenFOAM's etc/ there (sourcing its bashrc only prints errors); the ranks
@@ -138,11 +144,28 @@ fi
 # not the solver's).
 foam_short_run "$end_time" || die "could not remove the function objects from system/controlDict"
 
+others=()
+for k in $(seq 2 "$repeat"); do
+    # The repeats first, each into its own directory, so that the log left is the first's.
+    find processor* -mindepth 1 -maxdepth 1 -type d -regex '.*/[0-9][0-9.e+-]*' ! -name 0 \
+        -exec rm -rf {} +
+    echo "record_motorbike: simpleFoam, recording $k of $repeat, into $out-$k"
+    step "simpleFoam -parallel under the tracer ($k)" log.simpleFoam \
+        "$tunesim" record -o "$out-$k" --clock "$clock" -- \
+        mpirun "${mpi_flags[@]}" simpleFoam -parallel
+    others+=(--min-of "$out-$k")
+done
+find processor* -mindepth 1 -maxdepth 1 -type d -regex '.*/[0-9][0-9.e+-]*' ! -name 0 \
+    -exec rm -rf {} +
 echo "record_motorbike: simpleFoam, $ranks ranks, $end_time iterations, $clock clock, into $out"
 step "simpleFoam -parallel under the tracer" log.simpleFoam \
     "$tunesim" record -o "$out" --clock "$clock" -- \
     mpirun "${mpi_flags[@]}" simpleFoam -parallel
 grep -E "^tunesim-trace|^trace written" log.simpleFoam || true
+if [ "$repeat" -gt 1 ]; then
+    echo "record_motorbike: the least compute of the $repeat recordings into $out.tss"
+    "$tunesim" convert "$out" -o "$out.tss" "${others[@]}"
+fi
 grep -c "^Time = " log.simpleFoam | sed 's/^/record_motorbike: iterations run: /' || true
 grep "ExecutionTime" log.simpleFoam | tail -1 | sed 's/^/record_motorbike: last /' || true
 du -sh "$out" | sed 's/^/record_motorbike: trace size: /'

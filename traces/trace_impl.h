@@ -73,6 +73,9 @@ int32_t ts__trace_add_comm(ts_trace_t *t, const char *name, int32_t size, int32_
                            const int32_t *members);
 /* Index of name in the function table, adding it if absent. */
 int32_t ts__trace_intern_func(ts_trace_t *t, const char *name);
+/* Copy the definitions of t (nodes, communicators, functions, clock, each rank's node) into
+ * the new trace w, keeping their indices (a window or a denoised copy of t). */
+ts_status ts__trace_copy_defs(const ts_trace_t *t, ts_trace_t *w);
 /* Point each rank's data at its owned buffer once building is done. */
 void ts__trace_seal(ts_trace_t *t);
 

@@ -1,0 +1,225 @@
+/* test_denoise.c - the least compute of several recordings (traces/denoise.h): hand-built
+ * one-rank recordings with hand-derived results, the errors, and the bundled trace against
+ * itself through `tunesim convert --min-of`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../traces/denoise.h"
+#include "../traces/store.h"
+#include "../traces/trace_impl.h"
+#include "testutil.h"
+
+/* A recording of nranks ranks, each the same: gap k's compute events (up to 2, 0 = none)
+ * then a call of funcs[k]; after the last call, tail ns of compute. Functions are interned
+ * in the order of order[] first, so that two recordings can number them differently. */
+typedef struct spec_s {
+    int ncalls;
+    const char *funcs[4];
+    int64_t gap[4][2];
+    int64_t tail;
+    const char *order[3];
+} spec_t;
+
+static ts_trace_t *build(const char *name, int32_t nranks, const spec_t *sp)
+{
+    ts_trace_t *t;
+    CU_ASSERT_FATAL(ts__trace_new(name, TS_FORMAT_OTF2, nranks, &t) == TS_OK);
+    ts__trace_add_node(t, "node-a");
+    int32_t world[4] = {0, 1, 2, 3};
+    ts__trace_add_comm(t, "MPI_COMM_WORLD", nranks, 0, world);
+    for (int i = 0; i < 3 && sp->order[i]; i++)
+        ts__trace_intern_func(t, sp->order[i]);
+    for (int32_t r = 0; r < nranks; r++) {
+        ts_codec_buf_t *b = &t->ranks[r].buf;
+        int64_t now = 0;
+        for (int k = 0; k < sp->ncalls; k++) {
+            for (int c = 0; c < 2; c++)
+                if (sp->gap[k][c]) {
+                    ts_event_t ev = {.kind = TS_EV_COMPUTE, .time = sp->gap[k][c]};
+                    ts_codec_put(b, &ev);
+                    t->ranks[r].nevents++;
+                    now += sp->gap[k][c];
+                }
+            ts_event_t enter = {.kind = TS_EV_ENTER,
+                                .func = (uint16_t)ts__trace_intern_func(t, sp->funcs[k]),
+                                .time = now};
+            ts_event_t leave = {.kind = TS_EV_LEAVE, .time = now += 10};
+            ts_codec_put(b, &enter);
+            ts_codec_put(b, &leave);
+            t->ranks[r].nevents += 2;
+        }
+        if (sp->tail) {
+            ts_event_t ev = {.kind = TS_EV_COMPUTE, .time = sp->tail};
+            ts_codec_put(b, &ev);
+            t->ranks[r].nevents++;
+        }
+    }
+    ts__trace_seal(t);
+    return t;
+}
+
+/* The compute durations of rank 0, in order. */
+static int computes(const ts_trace_t *t, int64_t *out, int max)
+{
+    ts_cursor_t *c;
+    ts_event_t ev;
+    ts_error_t err;
+    int n = 0;
+    CU_ASSERT_FATAL(ts_cursor_open(t, 0, &c) == TS_OK);
+    while (ts_cursor_next(c, &ev, &err) > 0)
+        if (ev.kind == TS_EV_COMPUTE && n < max)
+            out[n++] = ev.time;
+    ts_cursor_close(c);
+    return n;
+}
+
+static const spec_t BASE = {3,
+                            {"MPI_Allreduce", "MPI_Waitall", "MPI_Allreduce"},
+                            {{100, 0}, {50, 30}, {200, 0}},
+                            40,
+                            {"MPI_Allreduce", "MPI_Waitall", NULL}};
+
+static void test_least(void)
+{
+    /* A: 80, 100, 150, tail 10; B: 120, 60, 250, its functions numbered the other way. */
+    spec_t a = {3,
+                {"MPI_Allreduce", "MPI_Waitall", "MPI_Allreduce"},
+                {{80, 0}, {100, 0}, {150, 0}},
+                10,
+                {"MPI_Allreduce", "MPI_Waitall", NULL}};
+    spec_t b = a;
+    b.gap[0][0] = 120;
+    b.gap[1][0] = 60;
+    b.gap[2][0] = 250;
+    b.order[0] = "MPI_Waitall";
+    b.order[1] = "MPI_Allreduce";
+    ts_trace_t *base = build("base", 1, &BASE), *ta = build("a", 1, &a), *tb = build("b", 1, &b);
+    const ts_trace_t *others[] = {ta, tb};
+    ts_trace_t *out;
+    ts_denoise_stats_t st;
+    ts_error_t err;
+    CU_ASSERT_FATAL(ts_denoise(base, others, 2, &out, &st, &err) == TS_OK);
+    /* gap 1: min(100, 80, 120) = 80 (A); gap 2: min(80, 100, 60) = 60 (B), its 50 and 30
+     * scaled by 60/80 to 37 (37.5 down) and 22 (22.5 down) + 1 for the exact sum = 23;
+     * gap 3: min(200, 150, 250) = 150 (A); the tail stays 40 (no call after it to match). */
+    int64_t got[8];
+    CU_ASSERT_EQUAL_FATAL(computes(out, got, 8), 5);
+    CU_ASSERT_EQUAL(got[0], 80);
+    CU_ASSERT_EQUAL(got[1], 37);
+    CU_ASSERT_EQUAL(got[2], 23);
+    CU_ASSERT_EQUAL(got[3], 150);
+    CU_ASSERT_EQUAL(got[4], 40);
+    CU_ASSERT_EQUAL(st.calls, 3);
+    CU_ASSERT_EQUAL(st.matched[0], 3);
+    CU_ASSERT_EQUAL(st.matched[1], 3);
+    CU_ASSERT_EQUAL(st.lowered[0], 2);
+    CU_ASSERT_EQUAL(st.lowered[1], 1);
+    CU_ASSERT_EQUAL(st.diverged_rank[0], -1);
+    CU_ASSERT_DOUBLE_EQUAL(st.compute_before, 420e-9, 1e-15); /* 100 + 80 + 200 + 40 */
+    CU_ASSERT_DOUBLE_EQUAL(st.compute_after, 330e-9, 1e-15);  /* 80 + 60 + 150 + 40 */
+    CU_ASSERT_EQUAL(ts_trace_nevents(out), ts_trace_nevents(base));
+    /* Through a store and back: the same events. */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/least.tss", tu_tmpdir());
+    CU_ASSERT_FATAL(ts_store_write(out, path, &err) == TS_OK);
+    ts_trace_t *back;
+    CU_ASSERT_FATAL(ts_trace_open(path, &back, &err) == TS_OK);
+    CU_ASSERT_TRUE(tu_traces_equal(out, back));
+    ts_trace_close(back);
+    ts_trace_close(out);
+
+    /* A shorter recording (the first call only) helps where it reaches, then stops. */
+    spec_t s = a;
+    s.ncalls = 1;
+    s.tail = 0;
+    ts_trace_t *ts = build("short", 1, &s);
+    others[0] = ts;
+    CU_ASSERT_FATAL(ts_denoise(base, others, 2, &out, &st, &err) == TS_OK);
+    CU_ASSERT_EQUAL(st.matched[0], 1);
+    CU_ASSERT_EQUAL(st.diverged_rank[0], 0);
+    CU_ASSERT_EQUAL(st.diverged_call[0], 1);
+    CU_ASSERT_EQUAL(st.matched[1], 3);
+    CU_ASSERT_EQUAL(computes(out, got, 8), 5);
+    CU_ASSERT_EQUAL(got[0], 80);  /* the short one's */
+    CU_ASSERT_EQUAL(got[3], 200); /* B's 250 is above the base's 200 */
+    ts_trace_close(out);
+    ts_trace_close(ts);
+    ts_trace_close(ta);
+    ts_trace_close(tb);
+    ts_trace_close(base);
+}
+
+static void test_errors(void)
+{
+    ts_trace_t *base = build("base", 1, &BASE), *out = NULL;
+    ts_denoise_stats_t st;
+    ts_error_t err;
+    /* Another call first: another run, one line naming both files and where. */
+    spec_t c = BASE;
+    c.funcs[0] = "MPI_Bcast";
+    ts_trace_t *tc = build("other.tss", 1, &c);
+    const ts_trace_t *others[] = {tc};
+    CU_ASSERT_EQUAL(ts_denoise(base, others, 1, &out, &st, &err), TS_EARG);
+    CU_ASSERT_PTR_NULL(out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "other.tss: matches 0 of the 3 calls of base"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "rank 0 differs at its call 0"));
+    CU_ASSERT_TRUE(tu_one_line(err.msg));
+    /* Another rank count. */
+    ts_trace_t *t2 = build("two.tss", 2, &BASE);
+    others[0] = t2;
+    CU_ASSERT_EQUAL(ts_denoise(base, others, 1, &out, &st, &err), TS_EARG);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "two.tss: 2 ranks, but base has 1"));
+    CU_ASSERT_EQUAL(ts_denoise(base, others, 0, &out, &st, &err), TS_EARG);
+    ts_trace_close(t2);
+    ts_trace_close(tc);
+    ts_trace_close(base);
+}
+
+/* The bundled pitzDaily recording against itself: nothing lowered, the same events; and the
+ * command's report. */
+static void test_cli(void)
+{
+    char args[4096], out[1024], *o = NULL, *e = NULL;
+    snprintf(out, sizeof out, "%s/pd-min.tss", tu_tmpdir());
+    snprintf(args, sizeof args, "convert %s -o %s --min-of %s", tu_bundled(), out, tu_bundled());
+    CU_ASSERT_EQUAL(tu_run_cli(args, &o, &e), 0);
+    unsigned long long matched = 0, calls = 1;
+    const char *m = o ? strstr(o, "matched ") : NULL;
+    CU_ASSERT_FATAL(m && sscanf(m, "matched %llu of %llu calls", &matched, &calls) == 2);
+    CU_ASSERT_EQUAL(matched, calls); /* every call, rank 0's and rank 1's */
+    CU_ASSERT_TRUE(calls > 4000);
+    CU_ASSERT_PTR_NOT_NULL(o && strstr(o, ", the least in 0 gaps"));
+    CU_ASSERT_PTR_NOT_NULL(o && strstr(o, "(0.0 % less)"));
+    free(o);
+    free(e);
+    ts_trace_t *a, *b;
+    ts_error_t err;
+    CU_ASSERT_FATAL(ts_trace_open(tu_bundled(), &a, &err) == TS_OK);
+    CU_ASSERT_FATAL(ts_trace_open(out, &b, &err) == TS_OK);
+    CU_ASSERT_TRUE(tu_traces_equal(a, b));
+    ts_trace_close(a);
+    ts_trace_close(b);
+    /* A missing recording: one line naming it, no output file. */
+    char out2[1024];
+    snprintf(out2, sizeof out2, "%s/pd-min2.tss", tu_tmpdir());
+    snprintf(args, sizeof args, "convert %s -o %s --min-of /nonexistent/x.tss", tu_bundled(), out2);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &o, &e), 1);
+    CU_ASSERT_TRUE(tu_one_line(e));
+    CU_ASSERT_PTR_NOT_NULL(e && strstr(e, "/nonexistent/x.tss"));
+    CU_ASSERT_NOT_EQUAL(access(out2, F_OK), 0);
+    free(o);
+    free(e);
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("denoise", NULL, NULL);
+    CU_add_test(s, "the least gap of several recordings, hand-derived", test_least);
+    CU_add_test(s, "other runs and rank counts refused", test_errors);
+    CU_add_test(s, "convert --min-of on the bundled trace", test_cli);
+    return tu_run_all();
+}

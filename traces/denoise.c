@@ -1,0 +1,218 @@
+/* denoise.c - the least compute of several recordings of one run (what and why: denoise.h). */
+#include "denoise.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/grow.h"
+#include "trace_impl.h"
+
+/* One other recording on one rank: its cursor, its function indices in the base's table
+ * (-1: a name the base lacks), and whether it still matches. */
+typedef struct other_s {
+    const ts_trace_t *t;
+    ts_cursor_t *c;
+    const int32_t *fmap;
+    int alive;
+} other_t;
+
+/* Advance o to its next call: *gap gets the compute before it, *func the call's function in
+ * the base's table. 1, 0 at its end, or a negative status. */
+static int next_call(other_t *o, int64_t *gap, int32_t *func, ts_error_t *err)
+{
+    ts_event_t ev;
+    int k;
+    *gap = 0;
+    while ((k = ts_cursor_next(o->c, &ev, err)) > 0) {
+        if (ev.kind == TS_EV_COMPUTE)
+            *gap += ev.time;
+        else if (ev.kind == TS_EV_ENTER) {
+            *func = o->fmap[ev.func];
+            return 1;
+        }
+    }
+    return k;
+}
+
+/* Scale the compute events of gap[0..n) so that they sum to want (<= their sum have). */
+static void rescale(ts_event_t *gap, size_t n, int64_t have, int64_t want)
+{
+    int64_t given = 0;
+    ts_event_t *last = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (gap[i].kind != TS_EV_COMPUTE)
+            continue;
+        gap[i].time = (int64_t)((double)gap[i].time * (double)want / (double)have);
+        given += gap[i].time;
+        last = &gap[i];
+    }
+    if (last)
+        last->time += want - given; /* rounding: the sum is exact */
+}
+
+typedef struct rank_ctx_s {
+    const ts_trace_t *base;
+    ts_trace_t *out;
+    other_t *o;
+    int n;
+    ts_denoise_stats_t *stats;
+    ts_event_t *gap;
+    size_t ngap, capgap;
+} rank_ctx_t;
+
+/* The base's gap ending in a call of func (or the rank's tail, func -1 and last set): the
+ * least sum among the recordings that still match, then the events out. */
+static ts_status flush_gap(rank_ctx_t *x, int32_t r, uint64_t call, int32_t func, int last,
+                           ts_error_t *err)
+{
+    int64_t have = 0;
+    for (size_t i = 0; i < x->ngap; i++)
+        if (x->gap[i].kind == TS_EV_COMPUTE)
+            have += x->gap[i].time;
+    int64_t want = have;
+    int least = -1;
+    for (int j = 0; j < x->n && !last; j++) {
+        other_t *o = &x->o[j];
+        if (!o->alive)
+            continue;
+        int64_t g;
+        int32_t f = -1;
+        int k = next_call(o, &g, &f, err);
+        if (k < 0)
+            return (ts_status)k;
+        if (k == 0 || f != func) {
+            o->alive = 0;
+            if (x->stats->diverged_rank[j] < 0) {
+                x->stats->diverged_rank[j] = r;
+                x->stats->diverged_call[j] = call;
+            }
+            continue;
+        }
+        x->stats->matched[j]++;
+        if (g < want) {
+            want = g;
+            least = j;
+        }
+    }
+    if (least >= 0) {
+        x->stats->lowered[least]++;
+        rescale(x->gap, x->ngap, have, want);
+    }
+    x->stats->compute_before += (double)have * 1e-9;
+    x->stats->compute_after += (double)want * 1e-9;
+    for (size_t i = 0; i < x->ngap; i++) {
+        if (ts_codec_put(&x->out->ranks[r].buf, &x->gap[i]) != TS_OK)
+            return ts_error_set(err, TS_ENOMEM, "out of memory");
+        x->out->ranks[r].nevents++;
+    }
+    x->ngap = 0;
+    return TS_OK;
+}
+
+static ts_status denoise_rank(rank_ctx_t *x, int32_t r, ts_error_t *err)
+{
+    ts_cursor_t *c = NULL;
+    ts_status st = TS_OK;
+    int j = 0;
+    if (ts_cursor_open(x->base, r, &c) != TS_OK)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    for (j = 0; j < x->n; j++) {
+        x->o[j].alive = 1;
+        if (ts_cursor_open(x->o[j].t, r, &x->o[j].c) != TS_OK) {
+            st = ts_error_set(err, TS_ENOMEM, "out of memory");
+            break;
+        }
+    }
+    ts_event_t ev;
+    int k = 0;
+    uint64_t call = 0;
+    while (st == TS_OK && (k = ts_cursor_next(c, &ev, err)) > 0) {
+        if (TS_GROW(x->gap, x->ngap, x->capgap, 64) != 0) {
+            st = ts_error_set(err, TS_ENOMEM, "out of memory");
+            break;
+        }
+        x->gap[x->ngap++] = ev;
+        if (ev.kind == TS_EV_ENTER) {
+            st = flush_gap(x, r, call, ev.func, 0, err);
+            call++;
+        }
+    }
+    if (st == TS_OK && k < 0)
+        st = (ts_status)k;
+    if (st == TS_OK)
+        st = flush_gap(x, r, call, -1, 1, err);
+    x->stats->calls += call;
+    for (int i = 0; i < j && i < x->n; i++) {
+        ts_cursor_close(x->o[i].c);
+        x->o[i].c = NULL;
+    }
+    ts_cursor_close(c);
+    return st;
+}
+
+ts_status ts_denoise(const ts_trace_t *base, const ts_trace_t *const *others, int nothers,
+                     ts_trace_t **out, ts_denoise_stats_t *stats, ts_error_t *err)
+{
+    *out = NULL;
+    memset(stats, 0, sizeof *stats);
+    if (nothers < 1 || nothers > TS_DENOISE_MAX)
+        return ts_error_set(err, TS_EARG, "expected 1 to %d other recordings, got %d",
+                            TS_DENOISE_MAX, nothers);
+    for (int j = 0; j < nothers; j++) {
+        stats->diverged_rank[j] = -1;
+        if (others[j]->nranks != base->nranks)
+            return ts_error_set(
+                err, TS_EARG, "%s: %d ranks, but %s has %d: not a recording of the same run",
+                others[j]->path, (int)others[j]->nranks, base->path, (int)base->nranks);
+    }
+    ts_status st = TS_OK;
+    other_t *o = calloc((size_t)nothers, sizeof *o);
+    int32_t **fmaps = calloc((size_t)nothers, sizeof *fmaps);
+    ts_trace_t *w = NULL;
+    if (!o || !fmaps || ts__trace_new(base->path, base->format, base->nranks, &w) != TS_OK ||
+        ts__trace_copy_defs(base, w) != TS_OK) {
+        st = ts_error_set(err, TS_ENOMEM, "out of memory");
+        goto done;
+    }
+    /* Each recording's function indices in the base's table, by name. */
+    for (int j = 0; j < nothers; j++) {
+        fmaps[j] = malloc(((size_t)others[j]->nfuncs + 1) * sizeof **fmaps);
+        if (!fmaps[j]) {
+            st = ts_error_set(err, TS_ENOMEM, "out of memory");
+            goto done;
+        }
+        for (int32_t f = 0; f < others[j]->nfuncs; f++) {
+            fmaps[j][f] = -1;
+            for (int32_t g = 0; g < base->nfuncs; g++)
+                if (strcmp(others[j]->func_names[f], base->func_names[g]) == 0)
+                    fmaps[j][f] = g;
+        }
+        o[j] = (other_t){others[j], NULL, fmaps[j], 1};
+    }
+    rank_ctx_t x = {base, w, o, nothers, stats, NULL, 0, 0};
+    for (int32_t r = 0; r < base->nranks && st == TS_OK; r++)
+        st = denoise_rank(&x, r, err);
+    free(x.gap);
+    for (int j = 0; j < nothers && st == TS_OK; j++)
+        if (10 * stats->matched[j] < stats->calls)
+            st = ts_error_set(err, TS_EARG,
+                              "%s: matches %llu of the %llu calls of %s (rank %d differs at its "
+                              "call %llu): not a recording of the same run",
+                              others[j]->path, (unsigned long long)stats->matched[j],
+                              (unsigned long long)stats->calls, base->path,
+                              (int)stats->diverged_rank[j],
+                              (unsigned long long)stats->diverged_call[j]);
+done:
+    if (fmaps)
+        for (int j = 0; j < nothers; j++)
+            free(fmaps[j]);
+    free(fmaps);
+    free(o);
+    if (st != TS_OK) {
+        ts_trace_close(w);
+        return st;
+    }
+    ts__trace_seal(w);
+    *out = w;
+    return TS_OK;
+}

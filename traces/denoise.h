@@ -1,0 +1,46 @@
+/* denoise.h - one recording's compute bursts replaced by the least of several recordings of
+ * the same run. Why: the project's own recordings run 72 ranks on 2 cores, and a burst that
+ * a rank spends descheduled and cache-cold comes out longer at random. The replay takes the
+ * longest rank of every synchronisation as its critical path, so such noise turns into
+ * imbalance that the real run does not have. Measured on two 6-iteration motorBike recordings
+ * (docs/recording-noise.md): the same burst differs by more than 2x (and
+ * 20 us) hundreds of times per rank; summed over the 6,225 intervals between Allreduce calls,
+ * the slowest rank's compute exceeds the mean by 96 % in one recording, 113 % in the other and
+ * 54 % in their burst-by-burst minimum. A deterministic solver does the same work in every
+ * recording, and noise only adds time, so the least of the recordings is the better estimate.
+ *
+ * Alignment: the recordings must make the same MPI calls in the same order on every rank
+ * (the same run, the same decomposition). The gap before each call of the base recording (all
+ * its compute since the previous call) is matched with the gap before the same call of each
+ * other recording, by function name; where a recording stops or calls something else, it is
+ * left out for the rest of that rank (a shorter recording ends earlier; counted in the
+ * stats). The base's events stay as they are but for the compute durations, scaled within
+ * each gap to the least gap's sum (integer nanoseconds, the sum exact). */
+#ifndef TS_DENOISE_H
+#define TS_DENOISE_H
+
+#include <stdint.h>
+
+#include "../common/status.h"
+#include "trace.h"
+
+enum { TS_DENOISE_MAX = 16 }; /* other recordings at most */
+
+typedef struct ts_denoise_stats_s {
+    uint64_t calls;                         /* the base's MPI calls, all ranks */
+    uint64_t matched[TS_DENOISE_MAX];       /* calls each other recording matched */
+    uint64_t lowered[TS_DENOISE_MAX];       /* gaps in which it was the least (below the base) */
+    int32_t diverged_rank[TS_DENOISE_MAX];  /* the first rank where it stopped matching, or -1 */
+    uint64_t diverged_call[TS_DENOISE_MAX]; /* and at which of that rank's calls (0-based) */
+    double compute_before, compute_after;   /* the base's compute, seconds summed over ranks */
+} ts_denoise_stats_t;
+
+/* Build the denoised trace in memory (*out, owned by the caller: ts_trace_close). Fails
+ * with TS_EARG (one line naming the file) when a recording has another rank count or
+ * matches less than a tenth of the base's calls (another run: a shorter recording of the
+ * same run matches its iterations, 2 of 6 are a third), TS_EARG when nothers is not
+ * 1..TS_DENOISE_MAX, TS_ENOMEM, or a reading error of a recording. */
+ts_status ts_denoise(const ts_trace_t *base, const ts_trace_t *const *others, int nothers,
+                     ts_trace_t **out, ts_denoise_stats_t *stats, ts_error_t *err);
+
+#endif
