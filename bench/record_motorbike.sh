@@ -110,10 +110,7 @@ esac
 if [ -f "$marker" ] && [ "$(cat "$marker")" = "$prepared" ] &&
     [ -d "$case_dir/processor$((ranks - 1))/constant/polyMesh" ]; then
     echo "record_motorbike: reusing the meshed, decomposed case in $case_dir (KEEP_CASE)"
-    cd "$case_dir"
-    # Drop the time directories an earlier simpleFoam wrote; keep 0 (potentialFoam's fields).
-    find processor* -mindepth 1 -maxdepth 1 -type d -regex '.*/[0-9][0-9.e+-]*' ! -name 0 \
-        -exec rm -rf {} +
+    cd "$case_dir" # record() below drops the time directories an earlier simpleFoam wrote
 else
     rm -rf "$case_dir"
     cp -r "$tutorial" "$case_dir"
@@ -144,23 +141,23 @@ fi
 # not the solver's).
 foam_short_run "$end_time" || die "could not remove the function objects from system/controlDict"
 
-others=()
-for k in $(seq 2 "$repeat"); do
-    # The repeats first, each into its own directory, so that the log left is the first's.
+# record DIR LABEL: one traced simpleFoam run into DIR, from the case's time 0 (the time
+# directories an earlier run wrote go first).
+record() {
     find processor* -mindepth 1 -maxdepth 1 -type d -regex '.*/[0-9][0-9.e+-]*' ! -name 0 \
         -exec rm -rf {} +
-    echo "record_motorbike: simpleFoam, recording $k of $repeat, into $out-$k"
-    step "simpleFoam -parallel under the tracer ($k)" log.simpleFoam \
-        "$tunesim" record -o "$out-$k" --clock "$clock" -- \
+    echo "record_motorbike: simpleFoam, $ranks ranks, $end_time iterations, $clock clock, into $1"
+    step "simpleFoam -parallel under the tracer$2" log.simpleFoam \
+        "$tunesim" record -o "$1" --clock "$clock" -- \
         mpirun "${mpi_flags[@]}" simpleFoam -parallel
+}
+# The repeats first, each into its own directory, so that the log left is the first's.
+others=()
+for k in $(seq 2 "$repeat"); do
+    record "$out-$k" " (recording $k of $repeat)"
     others+=(--min-of "$out-$k")
 done
-find processor* -mindepth 1 -maxdepth 1 -type d -regex '.*/[0-9][0-9.e+-]*' ! -name 0 \
-    -exec rm -rf {} +
-echo "record_motorbike: simpleFoam, $ranks ranks, $end_time iterations, $clock clock, into $out"
-step "simpleFoam -parallel under the tracer" log.simpleFoam \
-    "$tunesim" record -o "$out" --clock "$clock" -- \
-    mpirun "${mpi_flags[@]}" simpleFoam -parallel
+record "$out" ""
 grep -E "^tunesim-trace|^trace written" log.simpleFoam || true
 if [ "$repeat" -gt 1 ]; then
     echo "record_motorbike: the least compute of the $repeat recordings into $out.tss"

@@ -7,9 +7,10 @@
 #
 #   scripts/predict_motorbike.sh [TRACE] [OUT.md]
 #
-# TRACE defaults to /tmp/tunesim-motorbike-72; when it is missing it is recorded first with
+# TRACE defaults to /tmp/tunesim-motorbike-72.tss; when it is missing it is recorded first with
 # bench/record_motorbike.sh (the tutorial's mesh as shipped, decomposed simple (9 8 1), 72 ranks
-# oversubscribed, the tracer's cpu clock, ITERS iterations: about 6 minutes). OUT.md (default
+# oversubscribed, the tracer's cpu clock, ITERS iterations, REPEAT=4 recordings combined by
+# their least compute (docs/recording-noise.md): about 15 minutes). OUT.md (default
 # docs/motorbike-72-prediction.md) receives the tables and OUT.csv beside it the numbers
 # (name,predicted_s,low_s,high_s). About 10 minutes on 2 cores (11 sweeps of the 10 sets).
 #
@@ -34,7 +35,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD:-$root/build}
-trace=${1:-/tmp/tunesim-motorbike-72}
+trace=${1:-/tmp/tunesim-motorbike-72.tss}
 out=${2:-$root/docs/motorbike-72-prediction.md}
 csv_out=${out%.md}.csv
 iters=${ITERS:-6}
@@ -68,7 +69,12 @@ die() {
 [ -f "$profile" ] || die "$profile: no profile (scorep-score text output)"
 if [ ! -e "$trace/traces.otf2" ] && [ ! -f "$trace" ]; then
     echo "predict_motorbike: no trace at $trace: recording it (bench/record_motorbike.sh)"
-    END_TIME=$iters bash "$root/bench/record_motorbike.sh" "$trace"
+    case "$trace" in
+        *.tss) # REPEAT recordings into ${trace%.tss}, -2, ...; their least compute into TRACE
+            END_TIME=$iters REPEAT=${REPEAT:-4} bash "$root/bench/record_motorbike.sh" "${trace%.tss}"
+            [ -f "$trace" ] || "$build/tunesim" convert "${trace%.tss}" -o "$trace" ;; # REPEAT=1
+        *) END_TIME=$iters bash "$root/bench/record_motorbike.sh" "$trace" ;;
+    esac
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -256,7 +262,7 @@ step_row() { # step_row LABEL BASE NAME: one row of the mechanism table
         i=$((i + 1))
         IFS='|' read -r label setting why <<<"$u"
         printf "| \`%s\` | %s |" "$setting" "$why"
-        join "$work/nominal.full" "$work/u$i.full" | awk '{ printf " %+.3f |", $5 - $2 }'
+        join "$work/nominal.full" "$work/u$i.full" | awk '{ printf " %+.3f |", $4 - $2 }'
         echo
     done
     echo
@@ -280,7 +286,7 @@ step_row() { # step_row LABEL BASE NAME: one row of the mechanism table
         echo "measured asis -> t0: Allreduce -12.5 %, Waitall -20.8 %, Isend +27.7 %):"
         echo
         echo '```'
-        grep -E "^ +[0-9]+ +(asis|t0|s1-tls|s2-rndv) " "$work/steps.txt" | cut -c1-95
+        grep -E "^ +[0-9]+ +(asis|t0|s1-tls|s2-rndv) " "$work/steps.txt" | awk 'NF > 4' | cut -c1-95
         echo '```'
         echo
     fi
