@@ -275,6 +275,15 @@ static void test_cli(void)
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "by compute  instead: ExecutionTime"));
     free(out);
     free(err);
+    /* No window: every iteration, the start-up left out (it happens once). */
+    snprintf(args, sizeof args, "replay %s --nodes 2 --ppn 1 --profile %s", pd, prof2);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "window      iterations 1:3 of"));
+    CU_ASSERT_PTR_NOT_NULL(out &&
+                           strstr(out, "(start-up and shutdown left out: they happen once)"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "(95 % from the spread of the 3 iterations"));
+    free(out);
+    free(err);
     snprintf(args, sizeof args, "replay %s --profile %s --scale-by calls", pd, prof2);
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 2);
     CU_ASSERT_TRUE(tu_one_line(err));
