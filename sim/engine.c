@@ -514,15 +514,13 @@ static req_t *post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint6
             c->env_head = m;
         c->env_tail = m;
     }
-    int tiny = p->wire_bytes <= e->spec->flowless_bytes;
-    if (p->completes_locally && !ts_proto_is_rndv(p->proto) && (tiny || d->host == r->host)) {
-        /* No courier, no flow: too small to load a link measurably, or on the rank's own host,
-         * where no link is shared (a courier would only wait the latency, as here). The
-         * message is "arrived" with a future arrival time; the receiver sleeps until then
-         * (wait_req). */
+    if (p->completes_locally && !ts_proto_is_rndv(p->proto) &&
+        p->wire_bytes <= e->spec->flowless_bytes) {
+        /* Too small to load a link measurably: no courier, no flow. The message is "arrived"
+         * with a future arrival time; the receiver sleeps until then (wait_req). */
         m->arrived = 1;
-        m->arrival_time = vnow(r) + p->latency +
-                          (tiny && p->bandwidth > 0 ? (double)p->wire_bytes / p->bandwidth : 0);
+        m->arrival_time =
+            vnow(r) + p->latency + (p->bandwidth > 0 ? (double)p->wire_bytes / p->bandwidth : 0);
         m->refs--; /* no courier holds it */
         if (m->matched)
             notify(d, m->rreq);
