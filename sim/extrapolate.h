@@ -57,7 +57,7 @@ typedef struct ts_xp_in_s {
 } ts_xp_in_t;
 
 typedef enum ts_xp_kind {
-    TS_XP_SCALED = 0,  /* per-call cost x profile visits */
+    TS_XP_SCALED = 0,  /* scaled to the full run (by compute or by visits) */
     TS_XP_STARTUP,     /* MPI_Init(_thread), MPI_Finalize: kept apart */
     TS_XP_NOT_TRACED,  /* in the profile, not in the window: not predicted */
     TS_XP_NOT_PROFILED /* in the window, not in the profile: left out */
