@@ -106,7 +106,7 @@ int main(int argc, char **argv)
     long count = atol(argv[3]);
     int osu = argc == 6; /* the OSU loop: given size, calls back to back */
     gen_t g = {.size = osu ? strtoull(argv[5], NULL, 10) : 8, .gap_ns = osu ? 0 : 1000};
-    if (n < 2 || n > 4096 || count < 1 ||
+    if (n < 2 || n > 65536 || count < 1 ||
         (strcmp(kind, "allreduce") && strcmp(kind, "alltoall") && strcmp(kind, "halo") &&
          strcmp(kind, "foam"))) {
         fprintf(stderr, "gen_coll_trace: bad arguments\n");
