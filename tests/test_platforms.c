@@ -556,15 +556,16 @@ static void test_xml_two_nodes(void)
                                       "n0c0 n0c18 n0c18 n0c0 n0c5 n0c5");
     CU_ASSERT_PTR_NOT_NULL_FATAL(facts);
     expect_line(facts, "hosts 72");
-    /* 36 split copy links (2 each) + mem + split upi + split nic + switch port per node, and
+    /* 36 split copy links (2 each) + mem + split upi + split nic + split switch port per node,
+     * and
      * SimGrid's own loopback link (the switch itself has none: see platforms/xml.c). */
-    expect_line(facts, "links 157");
+    expect_line(facts, "links 159");
     expect_line(facts, "max latency 0");
     /* Across nodes: socket 0 reaches the NIC on socket 1 over UPI; no copy or memory link. */
-    expect_line(facts, "route n0c0 n1c0: n0_upi0-1_UP n0_nic_UP n0_port n1_port n1_nic_DOWN "
-                       "n1_upi0-1_DOWN");
-    expect_line(facts, "route n0c18 n1c35: n0_nic_UP n0_port n1_port n1_nic_DOWN");
-    expect_line(facts, "route n1c35 n0c18: n1_nic_UP n1_port n0_port n0_nic_DOWN");
+    expect_line(facts, "route n0c0 n1c0: n0_upi0-1_UP n0_nic_UP n0_port_UP n1_port_DOWN "
+                       "n1_nic_DOWN n1_upi0-1_DOWN");
+    expect_line(facts, "route n0c18 n1c35: n0_nic_UP n0_port_UP n1_port_DOWN n1_nic_DOWN");
+    expect_line(facts, "route n1c35 n0c18: n1_nic_UP n1_port_UP n0_port_DOWN n0_nic_DOWN");
     /* On a node: the two cores' copy links and the memory link, plus UPI across sockets. */
     expect_line(facts, "route n0c0 n0c1: n0c0_copy_UP n0_mem n0c1_copy_DOWN");
     expect_line(facts, "route n0c0 n0c18: n0c0_copy_UP n0_mem n0_upi0-1_UP n0c18_copy_DOWN");
@@ -589,10 +590,10 @@ static void test_xml_two_leaves(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(facts);
     expect_line(facts, "hosts 576");
     expect_line(facts, "max latency 0");
-    expect_line(facts, "route n0c18 n15c18: n0_nic_UP n0_port leaf0_up_UP leaf1_up_DOWN "
-                       "n15_port n15_nic_DOWN");
-    expect_line(facts, "route n0c18 n7c18: n0_nic_UP n0_port n7_port n7_nic_DOWN");
-    expect_line(facts, "route n8c18 n15c18: n8_nic_UP n8_port n15_port n15_nic_DOWN");
+    expect_line(facts, "route n0c18 n15c18: n0_nic_UP n0_port_UP leaf0_up_UP leaf1_up_DOWN "
+                       "n15_port_DOWN n15_nic_DOWN");
+    expect_line(facts, "route n0c18 n7c18: n0_nic_UP n0_port_UP n7_port_DOWN n7_nic_DOWN");
+    expect_line(facts, "route n8c18 n15c18: n8_nic_UP n8_port_UP n15_port_DOWN n15_nic_DOWN");
     const char *load = strstr(facts, "load ");
     printf("(16 nodes: %lld bytes, %.*s) ", (long long)st.st_size,
            load ? (int)strcspn(load, "\n") : 0, load ? load : "");
