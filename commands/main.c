@@ -222,13 +222,19 @@ static int cmd_info(int argc, char **argv)
         return usage_error("info: missing TRACE");
     ts_error_t err;
     ts_error_clear(&err);
-    ts_job_trace_t *jt;
-    if (ts_job_trace_open(path, &jt, &err) != TS_OK)
-        return fail(&err);
-    ts_status st = a.window ? ts_job_trace_window(jt, "info", a.window, &err) : TS_OK;
-    if (st == TS_OK)
-        st = ts_info_print(ts_job_trace(jt), stdout, json, &err);
-    ts_job_trace_close(jt);
+    ts_status st;
+    if (!a.window) { /* the trace as it is: no store copy of an OTF2 input */
+        ts_trace_t *t;
+        if ((st = ts_trace_open(path, &t, &err)) == TS_OK)
+            st = ts_info_print(t, stdout, json, &err);
+        ts_trace_close(t);
+    } else { /* cut as replay and sweep cut it (same checks, same messages) */
+        ts_job_trace_t *jt;
+        if ((st = ts_job_trace_open(path, &jt, &err)) == TS_OK &&
+            (st = ts_job_trace_window(jt, "info", a.window, &err)) == TS_OK)
+            st = ts_info_print(ts_job_trace(jt), stdout, json, &err);
+        ts_job_trace_close(jt);
+    }
     if (st == TS_EUSAGE)
         return usage_error("%s", err.msg);
     if (st != TS_OK)

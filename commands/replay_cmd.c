@@ -386,27 +386,10 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
     }
     if (o.window && (st = ts_job_trace_window(jt, "replay", o.window, err)) != TS_OK)
         goto done;
-    if (o.profile || o.iterations) {
-        const ts_iters_t *it = ts_job_trace_iters(jt, err);
-        if (!it) {
-            st = err->code;
-            goto done;
-        }
-        if (!ts_job_trace_window_of(jt, &first, &last)) {
-            /* Iterations only: start-up and shutdown happen once, and scaled with the
-             * iterations they would count hundreds of times. With a profile every iteration
-             * (the profile's compute says how many windows the run is), without one the
-             * steady window. */
-            char spec[32];
-            first = 1;
-            last = ts_iters_count(it);
-            if (!o.profile)
-                ts_iters_steady(it, &first, &last, NULL);
-            snprintf(spec, sizeof spec, "%d:%d", (int)first, (int)last);
-            if ((st = ts_job_trace_window(jt, "replay", spec, err)) != TS_OK)
-                goto done;
-        }
-    }
+    if ((o.profile || o.iterations) &&
+        (st = ts_job_trace_full_window(jt, "replay", o.profile != NULL, &first, &last, err)) !=
+            TS_OK)
+        goto done;
     /* A rank count that disagrees with the trace predicts some other run: refuse it rather
      * than replay the trace's ranks under a line that claims another count. */
     int32_t nranks = ts_trace_nranks(ts_job_trace(jt));

@@ -453,22 +453,10 @@ static ts_status prepare(sweep_t *sw, ts_error_t *err)
              (st = ts_xp_check(sw->profile, sw->o.profile, ts_trace_nranks(ts_job_trace(sw->jt)),
                                err)) != TS_OK))
             return st;
-        const ts_iters_t *it = ts_job_trace_iters(sw->jt, err);
-        if (!it)
-            return err->code;
         int32_t a, b;
-        if (!ts_job_trace_window_of(sw->jt, &a, &b)) {
-            /* Iterations only, as `tunesim replay`: every one with a profile, the steady
-             * window without. */
-            char spec[32];
-            a = 1;
-            b = ts_iters_count(it);
-            if (!sw->o.profile)
-                ts_iters_steady(it, &a, &b, NULL);
-            snprintf(spec, sizeof spec, "%d:%d", (int)a, (int)b);
-            if ((st = ts_job_trace_window(sw->jt, "sweep", spec, err)) != TS_OK)
-                return st;
-        }
+        if ((st = ts_job_trace_full_window(sw->jt, "sweep", sw->o.profile != NULL, &a, &b, err)) !=
+            TS_OK)
+            return st;
         sw->win_iterations = b - a + 1;
     }
     const ts_trace_t *t = ts_job_trace(sw->jt);

@@ -122,6 +122,23 @@ int ts_job_trace_window_of(const ts_job_trace_t *jt, int32_t *first, int32_t *la
     return jt->wfirst > 0;
 }
 
+ts_status ts_job_trace_full_window(ts_job_trace_t *jt, const char *who, int all, int32_t *first,
+                                   int32_t *last, ts_error_t *err)
+{
+    const ts_iters_t *it = ts_job_trace_iters(jt, err);
+    if (!it)
+        return err ? err->code : TS_ENOITER;
+    if (ts_job_trace_window_of(jt, first, last))
+        return TS_OK;
+    char spec[32];
+    *first = 1;
+    *last = ts_iters_count(it);
+    if (!all)
+        ts_iters_steady(it, first, last, NULL);
+    snprintf(spec, sizeof spec, "%d:%d", (int)*first, (int)*last);
+    return ts_job_trace_window(jt, who, spec, err);
+}
+
 ts_status ts_job_trace_cut(ts_job_trace_t *jt, int32_t first, int32_t last, ts_trace_t **out,
                            ts_error_t *err)
 {

@@ -43,6 +43,13 @@ ts_status ts_job_trace_window(ts_job_trace_t *jt, const char *who, const char *s
                               ts_error_t *err);
 /* The window in effect: 1 and *first, *last set, or 0 when the whole trace replays. */
 int ts_job_trace_window_of(const ts_job_trace_t *jt, int32_t *first, int32_t *last);
+/* The window a full-run prediction scales (--profile, --iterations): the one in effect, else
+ * iterations only, since start-up and shutdown happen once and scaled with the iterations
+ * would count hundreds of times: every iteration when all is set (a profile's compute says
+ * how many windows the run is), else the steady window. Cuts it if need be (who as for
+ * ts_job_trace_window) and sets *first, *last. */
+ts_status ts_job_trace_full_window(ts_job_trace_t *jt, const char *who, int all, int32_t *first,
+                                   int32_t *last, ts_error_t *err);
 /* A cut of iterations [first, last] of the trace as opened, for a replay of its own (caller
  * closes it). */
 ts_status ts_job_trace_cut(ts_job_trace_t *jt, int32_t first, int32_t last, ts_trace_t **out,
