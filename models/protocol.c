@@ -29,23 +29,38 @@ enum {
     CAP_RKEY_PTR = 1 << 5, /* map the peer's memory */
 };
 
+/* Where an unexpected eager message waits until its receive is posted. UCP keeps it in the
+ * transport's own receive buffer when the transport hands that buffer over
+ * (UCT_CB_PARAM_FLAG_DESC; UCX src/ucp/core/ucp_request.inl, ucp_recv_desc_init): the data is
+ * then copied once, at the match, as an expected message's is. Otherwise UCP copies it aside
+ * into a buffer of its own first. Handed over: the shared-memory FIFOs' bcopy descriptors
+ * (src/uct/sm/mm/base/mm_iface.c, uct_mm_iface_process_recv), but not their inline short
+ * messages, which live in the FIFO element; every receive of rc / dc / ud (rc_mlx5.inl,
+ * ud_iface.c), except the few bytes scattered into a 64-byte completion entry, whose copy is
+ * left out. Not handed over: tcp's receive buffer (tcp_ep.c) and self's loopback (self.c). */
+enum { RX_KEEPS_BCOPY = 1 << 0, RX_KEEPS_SHORT = 1 << 1 };
+
 typedef struct tr_info_s {
     const char *name;
     unsigned tl_bit; /* ts_tl bit in UCX_TLS */
     unsigned caps;
-    int on_host; /* shared-memory transport (on-host peers only) */
+    int on_host;       /* shared-memory transport (on-host peers only) */
+    unsigned rx_keeps; /* RX_KEEPS_*: unexpected messages UCP keeps without a copy */
 } tr_info_t;
 
 static const tr_info_t TRANSPORTS[TS_TR__COUNT] = {
     [TS_TR_SELF] = {"self", TS_TL_SELF, CAP_SHORT | CAP_BCOPY | CAP_ZCOPY, 1},
-    [TS_TR_POSIX] = {"posix", TS_TL_POSIX, CAP_SHORT | CAP_BCOPY, 1},
-    [TS_TR_SYSV] = {"sysv", TS_TL_SYSV, CAP_SHORT | CAP_BCOPY, 1},
-    [TS_TR_XPMEM] = {"xpmem", TS_TL_XPMEM, CAP_SHORT | CAP_BCOPY | CAP_RKEY_PTR, 1},
+    [TS_TR_POSIX] = {"posix", TS_TL_POSIX, CAP_SHORT | CAP_BCOPY, 1, RX_KEEPS_BCOPY},
+    [TS_TR_SYSV] = {"sysv", TS_TL_SYSV, CAP_SHORT | CAP_BCOPY, 1, RX_KEEPS_BCOPY},
+    [TS_TR_XPMEM] = {"xpmem", TS_TL_XPMEM, CAP_SHORT | CAP_BCOPY | CAP_RKEY_PTR, 1, RX_KEEPS_BCOPY},
     [TS_TR_CMA] = {"cma", TS_TL_CMA, CAP_GET | CAP_PUT, 1},
     [TS_TR_KNEM] = {"knem", TS_TL_KNEM, CAP_GET | CAP_PUT, 1},
-    [TS_TR_RC] = {"rc_mlx5", TS_TL_RC, CAP_SHORT | CAP_BCOPY | CAP_ZCOPY | CAP_GET | CAP_PUT, 0},
-    [TS_TR_UD] = {"ud_mlx5", TS_TL_UD, CAP_SHORT | CAP_BCOPY | CAP_ZCOPY, 0},
-    [TS_TR_DC] = {"dc_mlx5", TS_TL_DC, CAP_SHORT | CAP_BCOPY | CAP_ZCOPY | CAP_GET | CAP_PUT, 0},
+    [TS_TR_RC] = {"rc_mlx5", TS_TL_RC, CAP_SHORT | CAP_BCOPY | CAP_ZCOPY | CAP_GET | CAP_PUT, 0,
+                  RX_KEEPS_BCOPY | RX_KEEPS_SHORT},
+    [TS_TR_UD] = {"ud_mlx5", TS_TL_UD, CAP_SHORT | CAP_BCOPY | CAP_ZCOPY, 0,
+                  RX_KEEPS_BCOPY | RX_KEEPS_SHORT},
+    [TS_TR_DC] = {"dc_mlx5", TS_TL_DC, CAP_SHORT | CAP_BCOPY | CAP_ZCOPY | CAP_GET | CAP_PUT, 0,
+                  RX_KEEPS_BCOPY | RX_KEEPS_SHORT},
     [TS_TR_TCP] = {"tcp", TS_TL_TCP, CAP_SHORT | CAP_BCOPY | CAP_ZCOPY, 0},
     /* ob1's BTLs: not UCX transports (no UCX_TLS bit); only the ob1 path below uses them. */
     [TS_TR_VADER] = {"vader", 0, 0, 1},
@@ -71,6 +86,17 @@ typedef struct lane_s {
 } lane_t;
 
 static void loopback_wire(ts_msg_plan_t *pl, int loopback);
+
+/* On-host data moves by CPU copies only. Where a plan charges them to the ranks' CPUs
+ * (copy-in and copy-out through a shared-memory FIFO, cma's kernel copy), nothing else
+ * carries the data: no bytes cross the platform's links as well, which would count a copy
+ * twice. Only a copy charged nowhere else (xpmem's rkey_ptr read) stays a flow through the
+ * cores' copy links and the node's memory link. */
+static void on_host_copies(ts_msg_plan_t *pl)
+{
+    if (pl->send_copy || pl->recv_copy)
+        pl->wire_bytes = 0;
+}
 
 /* The progress bits of a rendezvous in which the sender acts too (put, am: it must see the
  * RTR), from the model's receiver-only bits. */
@@ -406,7 +432,7 @@ static int ob1_btl(const ob1_t *o, ts_locality loc)
 
 /* ob1's plan (see protocol.h): eager while the payload and ob1's match header fit the BTL's
  * eager limit; then a rendezvous. */
-static void ob1_plan(const ob1_t *o, uint64_t size, ts_locality loc, ts_msg_plan_t *pl)
+static void ob1_plan_costs(const ob1_t *o, uint64_t size, ts_locality loc, ts_msg_plan_t *pl)
 {
     memset(pl, 0, sizeof *pl);
     int btl = ob1_btl(o, loc);
@@ -482,6 +508,13 @@ static void ob1_plan(const ob1_t *o, uint64_t size, ts_locality loc, ts_msg_plan
     loopback_wire(pl, !vader && on_host(loc));
 }
 
+static void ob1_plan(const ob1_t *o, uint64_t size, ts_locality loc, ts_msg_plan_t *pl)
+{
+    ob1_plan_costs(o, size, loc, pl);
+    if (pl->transport == TS_TR_VADER || pl->transport == TS_TR_SELF)
+        on_host_copies(pl);
+}
+
 static double reg_cost(const ts_proto_model_t *m, uint64_t size)
 {
     return m->reg_fixed + m->reg_per_byte * (double)size;
@@ -539,7 +572,7 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
     switch (proto) {
     case TS_PROTO_EAGER_SHORT:
         pl->send_cpu = m->ovh_single;
-        pl->unexpected_copy = size; /* kept in UCX's buffer until matched */
+        pl->unexpected_copy = TRANSPORTS[l->eager].rx_keeps & RX_KEEPS_SHORT ? 0 : size;
         pl->completes_locally = 1;
         break;
     case TS_PROTO_EAGER_BCOPY:
@@ -548,7 +581,7 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
         pl->send_cpu = m->ovh_single + (double)(pl->fragments - 1) * m->ovh_multi;
         pl->send_copy = size;
         pl->recv_copy = size;
-        pl->unexpected_copy = size;
+        pl->unexpected_copy = TRANSPORTS[l->eager].rx_keeps & RX_KEEPS_BCOPY ? 0 : size;
         pl->completes_locally = 1;
         break;
     case TS_PROTO_EAGER_ZCOPY:
@@ -560,7 +593,7 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
         pl->send_cpu = m->ovh_single + (double)(pl->fragments - 1) * m->ovh_multi;
         pl->send_reg = reg_cost(m, size);
         pl->recv_copy = size;
-        pl->unexpected_copy = size;
+        pl->unexpected_copy = TRANSPORTS[l->eager].rx_keeps & RX_KEEPS_BCOPY ? 0 : size;
         pl->ack_latency = l->latency;
         break;
     case TS_PROTO_RNDV_GET:
@@ -633,6 +666,8 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
         pl->send_cpu += wqes * l->wqe;
         pl->recv_cpu += wqes * l->wqe;
     }
+    if (!l->net)
+        on_host_copies(pl);
     loopback_wire(pl, l->loopback);
 }
 

@@ -8,7 +8,8 @@
  * C = 5e9 B/s; registration R = 1.0001 us; overheads 0; rc max_short 1000 B.
  * One-way message times, receiver already waiting:
  *   eager short s:  L + s/B
- *   eager bcopy s:  s/C (copy-in) + L + s/B + s/C (copy-out)   (+ s/C more if unexpected)
+ *   eager bcopy s:  s/C (copy-in) + L + s/B + s/C (copy-out) off-host (+ s/C more if
+ *                   unexpected over tcp); s/C + L + s/C on-host (no flow)
  *   rendezvous s:   R (send registration) + L (RTS) + R (receive registration)
  *                   + 2L + s/B; the send completes L after the data lands. */
 #include <math.h>
@@ -268,19 +269,50 @@ static void test_pingpong_bcopy(void)
     CHECK_TIME(o, 2 * (1001 / C + L_NET + 1001 / B + 1001 / C));
 }
 
-static void test_unexpected_copy(void)
+/* Rank 1 computes 10 us before receiving a 3000 B bcopy message from rank 0, then replies.
+ * Over rc the message waits in the receive descriptor rc handed to UCP and costs only its
+ * copy-out at the match; over tcp (bcopy forced) UCP first copied it aside out of tcp's
+ * receive buffer: one more copy. */
+static outcome_t late_bcopy_receiver(const char *const *extra)
 {
-    /* Rank 1 computes 10 us before receiving: the 3000 B bcopy message is waiting in UCX's
-     * buffer by then and costs one more copy. Then the reply travels back. */
     tb_t b = tb_new(2);
     send_(&b, 0, 1, 3000);
     recv_(&b, 0, 1, 3000);
     compute(&b, 1, 10000);
     recv_(&b, 1, 0, 3000);
     send_(&b, 1, 0, 3000);
-    outcome_t o = replay(&b, TWO_NODES);
+    return replay_ex(&b, TWO_NODES, extra, 0);
+}
+
+static void test_unexpected_copy(void)
+{
     double reply = 3000 / C + L_NET + 3000 / B + 3000 / C;
+    outcome_t o = late_bcopy_receiver(NULL);
+    CHECK_TIME(o, 10e-6 + 3000 / C + reply);
+    const char *const tcp[] = {"UCX_TLS",
+                               "self,tcp",
+                               "UCX_ZCOPY_THRESH",
+                               "inf",
+                               "model.tcp.latency",
+                               "2us",
+                               "model.tcp.bandwidth",
+                               "10000MB/s",
+                               NULL};
+    o = late_bcopy_receiver(tcp);
     CHECK_TIME(o, 10e-6 + 3000 / C + 3000 / C + reply);
+}
+
+/* On one node a bcopy message is moved by its two copies through the shared-memory FIFO:
+ * copy-in, the on-host latency, copy-out, and nothing through the platform besides. */
+static void test_on_host_bcopy(void)
+{
+    tb_t b = tb_new(2);
+    send_(&b, 0, 1, 3000);
+    recv_(&b, 0, 1, 3000);
+    recv_(&b, 1, 0, 3000);
+    send_(&b, 1, 0, 3000);
+    outcome_t o = replay(&b, ONE_NODE);
+    CHECK_TIME(o, 2 * (3000 / C + 0.5e-6 + 3000 / C));
 }
 
 static void test_rendezvous(void)
@@ -565,6 +597,7 @@ int main(void)
     CU_add_test(s, "ping-pong, eager short", test_pingpong_short);
     CU_add_test(s, "ping-pong, eager bcopy", test_pingpong_bcopy);
     CU_add_test(s, "unexpected message copy", test_unexpected_copy);
+    CU_add_test(s, "on-host bcopy: two copies, no flow", test_on_host_bcopy);
     CU_add_test(s, "rendezvous", test_rendezvous);
     CU_add_test(s, "eager zcopy", test_zcopy);
     CU_add_test(s, "on-host rendezvous", test_on_host_rendezvous);

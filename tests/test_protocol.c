@@ -120,6 +120,51 @@ static void test_rendezvous_plan(void)
     ts_proto_model_free(m);
 }
 
+/* Where an unexpected eager message waits (UCP keeps the transport's receive descriptor when
+ * it is handed over: mm bcopy, rc / ud / dc; not the FIFO's inline shorts, tcp or self), and
+ * which on-host plans move bytes through the platform (only a copy charged nowhere else). */
+static void test_unexpected_and_on_host_flows(void)
+{
+    ts_proto_model_t *m = model_with(NULL, 0);
+    ts_msg_plan_t pl;
+    ts_proto_plan(m, 80, TS_LOC_SAME_NUMA, 0, &pl); /* posix short: inline in the FIFO */
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_EAGER_SHORT);
+    CU_ASSERT_EQUAL(pl.unexpected_copy, 80);
+    CU_ASSERT_EQUAL(pl.wire_bytes, 80);
+    ts_proto_plan(m, 500, TS_LOC_SAME_NUMA, 0, &pl); /* posix bcopy: a descriptor */
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_EAGER_BCOPY);
+    CU_ASSERT_EQUAL(pl.transport, TS_TR_POSIX);
+    CU_ASSERT_EQUAL(pl.unexpected_copy, 0);
+    CU_ASSERT_EQUAL(pl.send_copy, 500);
+    CU_ASSERT_EQUAL(pl.recv_copy, 500);
+    CU_ASSERT_EQUAL(pl.wire_bytes, 0);                   /* the two copies are the whole move */
+    ts_proto_plan(m, 1 << 20, TS_LOC_SAME_NUMA, 0, &pl); /* xpmem rkey_ptr: the read is a flow */
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_RNDV_RKEY_PTR);
+    CU_ASSERT_EQUAL(pl.recv_copy, 0);
+    CU_ASSERT_EQUAL(pl.wire_bytes, 1 << 20);
+    ts_proto_plan(m, 500, TS_LOC_SAME_LEAF, 0, &pl); /* rc short, bcopy, zcopy */
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_EAGER_SHORT);
+    CU_ASSERT_EQUAL(pl.unexpected_copy, 0);
+    ts_proto_plan(m, 3000, TS_LOC_SAME_LEAF, 0, &pl);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_EAGER_BCOPY);
+    CU_ASSERT_EQUAL(pl.unexpected_copy, 0);
+    CU_ASSERT_EQUAL(pl.wire_bytes, 3000); /* off-host: the NICs carry it */
+    ts_proto_plan(m, 12000, TS_LOC_SAME_LEAF, 0, &pl);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_EAGER_ZCOPY);
+    CU_ASSERT_EQUAL(pl.unexpected_copy, 0);
+    ts_proto_model_free(m);
+    static const char *const tcp[][2] = {{"UCX_TLS", "self,tcp"}, {"UCX_ZCOPY_THRESH", "inf"}};
+    m = model_with(tcp, 2);
+    ts_proto_plan(m, 3000, TS_LOC_SAME_LEAF, 0, &pl);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_EAGER_BCOPY);
+    CU_ASSERT_EQUAL(pl.transport, TS_TR_TCP);
+    CU_ASSERT_EQUAL(pl.unexpected_copy, 3000); /* copied aside out of tcp's buffer */
+    ts_proto_plan(m, 500, TS_LOC_SAME_LEAF, 0, &pl);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_EAGER_SHORT);
+    CU_ASSERT_EQUAL(pl.unexpected_copy, 500);
+    ts_proto_model_free(m);
+}
+
 /* Set thresholds: exactly at, one below, one above. */
 static void test_set_thresholds(void)
 {
@@ -588,6 +633,7 @@ int main(void)
     CU_add_test(s, "auto boundaries off-host", test_auto_boundaries_off_host);
     CU_add_test(s, "rendezvous and bcopy plans", test_rendezvous_plan);
     CU_add_test(s, "set thresholds at, below, above", test_set_thresholds);
+    CU_add_test(s, "unexpected messages and on-host flows", test_unexpected_and_on_host_flows);
     CU_add_test(s, "blocking sends", test_blocking_sends);
     CU_add_test(s, "on-host and transports", test_on_host_and_transports);
     CU_add_test(s, "UCX_BCOPY_BW=auto", test_bcopy_bw_auto);
