@@ -60,7 +60,9 @@ int ts_proto_is_rndv(int proto);
  *          registration cache hits); the data then travels latency + wire time; the send
  *          completes at once (short, bcopy) or ack_latency after arrival (zcopy). The receiver,
  *          once matched, spends recv_copy/copy_bw, plus unexpected_copy/copy_bw if the data
- *          arrived before the receive was posted (it waited in UCX's buffer).
+ *          arrived before the receive was posted and UCX copied it aside (0 where it stays in
+ *          the transport's receive descriptor). On-host plans that charge their copies to the
+ *          CPUs have no wire_bytes: the copies are the whole move.
  *  rndv:   the sender spends send_cpu (+ send_reg); the RTS arrives rts_latency later; once
  *          the receive is matched (and, with TS_PROG_RECV, once the receiver is inside an
  *          MPI call) the receiver spends recv_reg; for put / am the RTR travels rtr_latency

@@ -126,8 +126,9 @@ struct engine_s {
     int shutdown;     /* all ranks have: idle couriers may end */
     ts_status status; /* first error inside the simulation */
     ts_error_t *err;
-    void *spare_msgs; /* freed messages and requests, reused: a replay makes and */
-    void *spare_reqs; /* drops one of each per message */
+    void *spare_msgs;   /* freed messages and requests, reused: a replay makes and */
+    void *spare_reqs;   /* drops one of each per message */
+    ts_u64map_t *plans; /* (size, locality, blocking) -> ts_msg_plan_t (see plan_for) */
 };
 
 /* ---- helpers ------------------------------------------------------------------------ */
@@ -284,6 +285,33 @@ static double reg_cost(rank_t *r, uint64_t size, double cost)
     if (ts_u64map_put(r->rcache, size + 1, r)) /* any non-NULL value marks presence */
         fail(r->e, TS_ENOMEM, "out of memory");
     return cost;
+}
+
+/* The protocol plan of a message. A replay sends millions of messages of a few thousand
+ * sizes, and choosing each one's protocol anew was 5 % of it, so plans are kept by size,
+ * locality and blocking (the plan depends on nothing else). The cache stops growing at
+ * PLAN_CACHE_MAX entries: a trace of endlessly varied sizes then pays the choice per message
+ * instead of its memory. */
+enum { PLAN_CACHE_MAX = 1 << 16 };
+
+static void plan_for(engine_t *e, uint64_t bytes, ts_locality loc, int blocking, ts_msg_plan_t *out)
+{
+    uint64_t key =
+        bytes < (UINT64_C(1) << 56) ? (bytes << 5 | (uint64_t)loc << 1 | !!blocking) + 1 : 0;
+    const ts_msg_plan_t *hit = key && e->plans ? ts_u64map_get(e->plans, key) : NULL;
+    if (hit) {
+        *out = *hit;
+        return;
+    }
+    ts_proto_plan(e->spec->proto, bytes, loc, blocking, out);
+    if (!key || !e->plans || ts_u64map_size(e->plans) >= PLAN_CACHE_MAX)
+        return;
+    ts_msg_plan_t *keep = malloc(sizeof *keep);
+    if (!keep)
+        return; /* no cache entry: the plan is still right */
+    *keep = *out;
+    if (ts_u64map_put(e->plans, key, keep))
+        free(keep);
 }
 
 /* ---- couriers: the actors that carry messages ---------------------------------------- */
@@ -478,7 +506,7 @@ static req_t *post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint6
             spare_give(&e->spare_msgs, m);
         return NULL;
     }
-    ts_proto_plan(e->spec->proto, bytes, loc, blocking, &m->plan);
+    plan_for(e, bytes, loc, blocking, &m->plan);
     ts_proto_count_t *cnt = &e->res->count[m->plan.transport][m->plan.proto];
     cnt->msgs++;
     cnt->bytes += bytes;
@@ -908,6 +936,10 @@ static void ranks_free(engine_t *e)
         ts_coll_topo_free(e->topo[c]);
     free(e->topo);
     ts_coll_model_free(e->own_coll);
+    if (e->plans) {
+        ts_u64map_each(e->plans, free_value, NULL);
+        ts_u64map_free(e->plans);
+    }
 }
 
 void ts_replay_result_free(ts_replay_result_t *res)
@@ -943,6 +975,7 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
     }
     e.ranks = xcalloc(&e, (size_t)e.nranks, sizeof *e.ranks);
     e.topo = xcalloc(&e, (size_t)ts_trace_ncomms(t), sizeof *e.topo);
+    e.plans = ts_u64map_new(); /* without it every plan is computed: slower, not wrong */
     e.coll = spec->coll;
     if (!e.coll && e.status == TS_OK) {
         ts_params_t *defaults = NULL;
@@ -957,6 +990,7 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
         free(e.ranks);
         free(e.topo);
         ts_coll_model_free(e.own_coll);
+        ts_u64map_free(e.plans); /* empty: nothing was replayed */
         return e.status;
     }
 
