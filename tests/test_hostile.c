@@ -415,8 +415,9 @@ static void test_replay_platform_file(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(slash);
     snprintf(slash, sizeof gen - (size_t)(slash - gen), "/gen_coll_trace");
     snprintf(trace, sizeof trace, "%s", tmp("slow.tss"));
-    /* 72 ranks x 20000 Allreduces: seconds of simulation after the platform is loaded. */
-    snprintf(cmd, sizeof cmd, "'%s' allreduce 72 20000 '%s' >/dev/null", gen, trace);
+    /* 72 ranks x 100000 Allreduces: seconds of simulation after the platform is loaded (the
+     * test kills it after about one). */
+    snprintf(cmd, sizeof cmd, "'%s' allreduce 72 100000 '%s' >/dev/null", gen, trace);
     CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
     const char *dir = tmp("replay-tmp");
     CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0755), 0);
