@@ -15,12 +15,10 @@
  * there are no wildcards left to resolve.
  *
  * Synchronisation: SimGrid actors run one at a time and switch only inside SimGrid calls,
- * so shared state needs no locking; each rank has one mutex only because SimGrid's
- * condition variables need a mutex to wait on (its couriers wait on theirs with it). A
- * rank itself waits by suspending and is resumed by whoever completes the request it waits
- * for: one simcall each way where mutex + condition took four. A waiter checks its
- * condition and suspends without yielding in between, so a wake-up cannot fall between the
- * two; notifying needs no lock for the same reason. */
+ * so shared state needs no locking. Ranks and couriers wait by suspending and are resumed by
+ * whoever changes what they wait for: one simcall each way where mutex + condition took
+ * four. A waiter checks its condition and suspends without yielding in between, so a
+ * wake-up cannot fall between the two; notifying needs no lock for the same reason. */
 #include "engine.h"
 
 #include <stdarg.h>
@@ -29,10 +27,8 @@
 #include <string.h>
 
 #include <simgrid/actor.h>
-#include <simgrid/cond.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
-#include <simgrid/mutex.h>
 
 #include "../common/grow.h"
 #include "../common/u64map.h"
@@ -81,7 +77,6 @@ struct rank_s {
     int32_t id;
     sg_host_t host;
     sg_actor_t actor;
-    sg_mutex_t mu; /* its couriers wait on their condition variables with it */
     ts_cursor_t *cur;
     ts_recv_ahead_t *look; /* finds each receive's envelope further on */
     ts_u64map_t *reqs;     /* request id -> req_t */
@@ -323,12 +318,23 @@ static void plan_for(engine_t *e, uint64_t bytes, ts_locality loc, int blocking,
  * only as many as the rank ever had messages in flight at once. */
 struct courier_s {
     rank_t *home;
+    sg_actor_t actor;
     msg_t *job;
-    sg_cond_t cv;
     courier_t *next_idle;
     courier_t *next_all;
     courier_t *next_prog; /* in a rank's prog_waiters */
+    int in_prog;          /* it is in that list */
 };
+
+/* A courier waits by suspending itself until whoever changes what it waits for resumes it,
+ * as ranks do (see the top of this file): it checks its condition and suspends with no
+ * simcall in between, so no wake-up is lost, and each loop checks again after a resume.
+ * Resuming an actor that is not suspended does nothing. A mutex and a condition variable
+ * cost a lock, a wait and an unlock here and a notify there, each a context switch. */
+static void courier_sleep(courier_t *c)
+{
+    sg_actor_suspend(c->actor);
+}
 
 /* The first progress point of rank r at or after time since, or -1 if it has none yet. */
 static double progress_after(const rank_t *r, double since)
@@ -349,17 +355,16 @@ static double progress_after(const rank_t *r, double since)
  * progress point from then on. */
 static void await_progress(rank_t *who, courier_t *c, double since)
 {
-    /* Locking is a simcall and may let other actors run: check and register only once the
-     * lock is held, so that a progress point cannot fall between the check and the wait. */
-    sg_mutex_lock(c->home->mu);
     double t = -1;
     while (!(who->awaited && who->wait_from <= simgrid_get_clock()) && !who->finished &&
            (t = progress_after(who, since)) < 0) {
-        c->next_prog = who->prog_waiters;
-        who->prog_waiters = c;
-        sg_cond_wait(c->cv, c->home->mu); /* progress_point() or the rank's end wakes it */
+        if (!c->in_prog) {
+            c->next_prog = who->prog_waiters;
+            who->prog_waiters = c;
+            c->in_prog = 1;
+        }
+        courier_sleep(c); /* progress_point() or the rank's end resumes it */
     }
-    sg_mutex_unlock(c->home->mu);
     if (t >= 0) /* not inside a call now, but will be at t */
         delay(t - simgrid_get_clock());
 }
@@ -371,7 +376,8 @@ static void wake_progress_waiters(rank_t *r)
     r->prog_waiters = NULL;
     for (courier_t *next; c; c = next) {
         next = c->next_prog;
-        sg_cond_notify_one(c->cv);
+        c->in_prog = 0;
+        sg_actor_resume(c->actor);
     }
 }
 
@@ -391,10 +397,8 @@ static void deliver(engine_t *e, msg_t *m)
         delay(p->rts_latency);
         double rts_at = simgrid_get_clock();
         courier_t *c = m->carrier;
-        sg_mutex_lock(c->home->mu);
-        while (!m->matched) /* match() wakes the carrier */
-            sg_cond_wait(c->cv, c->home->mu);
-        sg_mutex_unlock(c->home->mu);
+        while (!m->matched) /* match() resumes the carrier */
+            courier_sleep(c);
         double now = simgrid_get_clock();
         if (m->recv_post_time > now)
             /* Posted ahead of the clock (the receiver runs ahead on lazy time): the RTS waits
@@ -438,10 +442,8 @@ static void courier_main(int argc, char **argv)
     courier_t *c = sg_actor_self_get_data();
     rank_t *home = c->home;
     for (;;) {
-        sg_mutex_lock(home->mu);
-        while (!c->job && !home->e->shutdown)
-            sg_cond_wait(c->cv, home->mu);
-        sg_mutex_unlock(home->mu);
+        while (!c->job && !home->e->shutdown) /* dispatch() or the last rank resumes it */
+            courier_sleep(c);
         if (!c->job) /* every rank has finished */
             return;
         msg_t *m = c->job;
@@ -460,19 +462,21 @@ static void dispatch(rank_t *r, msg_t *m)
         r->idle = c->next_idle;
         c->job = m;
         m->carrier = c;
-        sg_cond_notify_one(c->cv);
+        sg_actor_resume(c->actor);
         return;
     }
     c = xcalloc(r->e, 1, sizeof *c);
     if (!c)
         return;
+    /* Creating an actor is a simcall, during which other actors run: the message names its
+     * carrier only once the carrier has an actor that match() can resume. */
+    sg_actor_t a = sg_actor_init("courier", r->host);
+    c->actor = a;
     c->home = r;
     c->job = m;
     m->carrier = c;
-    c->cv = sg_cond_init();
     c->next_all = r->couriers;
     r->couriers = c;
-    sg_actor_t a = sg_actor_init("courier", r->host);
     sg_actor_set_data(a, c);
     /* Couriers end when the last rank has finished (see rank_main). They are not daemons:
      * SimGrid 3.32 crashed killing daemons that had just delivered at the very moment the
@@ -488,11 +492,8 @@ static void match(msg_t *m, req_t *rreq)
     m->matched = 1;
     m->recv_post_time = rreq->post_time;
     rreq->msg = m;
-    if (m->carrier && ts_proto_is_rndv(m->plan.proto)) { /* its courier waits for the match */
-        sg_mutex_lock(m->carrier->home->mu);
-        sg_cond_notify_one(m->carrier->cv);
-        sg_mutex_unlock(m->carrier->home->mu);
-    }
+    if (m->carrier && ts_proto_is_rndv(m->plan.proto)) /* its courier waits for the match */
+        sg_actor_resume(m->carrier->actor);
 }
 
 static req_t *post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint64_t bytes,
@@ -887,7 +888,7 @@ static void rank_main(int argc, char **argv)
         for (int32_t i = 0; i < e->nranks; i++) {
             rank_t *o = &e->ranks[i];
             for (courier_t *c = o->idle; c; c = c->next_idle)
-                sg_cond_notify_one(c->cv);
+                sg_actor_resume(c->actor);
         }
     }
 }
@@ -925,11 +926,8 @@ static void ranks_free(engine_t *e)
         ts_u64map_free(r->rcache);
         for (courier_t *c = r->couriers, *next; c; c = next) {
             next = c->next_all;
-            sg_cond_destroy(c->cv);
             free(c);
         }
-        if (r->mu)
-            sg_mutex_destroy(r->mu);
         free(r->call_reqs);
         free(r->coll_reqs);
         ts_csched_free(&r->sched);
@@ -1033,7 +1031,6 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
             break;
         }
         sg_host_set_data(r->host, &e);
-        r->mu = sg_mutex_init();
         r->reqs = ts_u64map_new();
         r->chans = ts_u64map_new();
         r->rcache = ts_u64map_new();
