@@ -131,8 +131,9 @@ void ts_proto_plan(const ts_proto_model_t *m, uint64_t size, ts_locality loc, in
 double ts_proto_estimate(const ts_proto_model_t *m, ts_proto proto, uint64_t size, ts_locality loc);
 
 /* The one-way time the model charges for proto when nothing contends: UCX's estimate plus the
- * costs UCX's estimate leaves out (the rendezvous handshake's software). What a ping-pong
- * measures, so what a calibration fits; negative where proto is not available. */
+ * costs UCX's estimate leaves out (the rendezvous handshake's software), with the data's wire
+ * time only where it crosses the platform (not for on-host copies charged to the CPUs). What
+ * a ping-pong measures, so what a calibration fits; negative where proto is not available. */
 double ts_proto_cost(const ts_proto_model_t *m, ts_proto proto, uint64_t size, ts_locality loc);
 
 /* Print the chosen protocol per size range for each locality class, like UCX_PROTO_INFO. */
