@@ -124,6 +124,7 @@ struct engine_s {
     ts_error_t *err;
     void *spare_msgs;   /* freed messages and requests, reused: a replay makes and */
     void *spare_reqs;   /* drops one of each per message */
+    void *spare_chans;  /* channels, dropped when empty (chan_tidy) */
     ts_u64map_t *plans; /* (size, locality, blocking) -> ts_msg_plan_t (see plan_for) */
 };
 
@@ -175,11 +176,15 @@ static uint64_t chan_key(int32_t comm, int32_t src, int32_t tag)
     return (uint64_t)(uint32_t)tag | (uint64_t)(uint32_t)src << 32 | (uint64_t)(uint32_t)comm << 52;
 }
 
+static void *spare_take(engine_t *e, void **spares, size_t size);
+static void spare_give(void **spares, void *p);
+
 static chan_t *chan_get(rank_t *r, int32_t comm, int32_t src, int32_t tag)
 {
     uint64_t k = chan_key(comm, src, tag);
     chan_t *c = ts_u64map_get(r->chans, k);
-    if (!c && (c = xcalloc(r->e, 1, sizeof *c)) && ts_u64map_put(r->chans, k, c)) {
+    if (!c && (c = spare_take(r->e, &r->e->spare_chans, sizeof *c)) &&
+        ts_u64map_put(r->chans, k, c)) {
         free(c);
         fail(r->e, TS_ENOMEM, "out of memory");
         return NULL;
@@ -191,8 +196,10 @@ static chan_t *chan_get(rank_t *r, int32_t comm, int32_t src, int32_t tag)
  * channels stay: there is one per communicator and peer, used call after call. */
 static void chan_tidy(rank_t *r, chan_t *c, int32_t comm, int32_t src, int32_t tag)
 {
-    if (tag != COLL_TAG && !c->env_head && !c->post_head)
-        free(ts_u64map_remove(r->chans, chan_key(comm, src, tag)));
+    if (tag != COLL_TAG && !c->env_head && !c->post_head) {
+        ts_u64map_remove(r->chans, chan_key(comm, src, tag));
+        spare_give(&r->e->spare_chans, c);
+    }
 }
 
 /* Free lists: a spare object's first bytes hold the link to the next spare. */
@@ -933,7 +940,7 @@ static void ranks_free(engine_t *e)
         ts_csched_free(&r->sched);
     }
     free(e->ranks);
-    void **spares[] = {&e->spare_msgs, &e->spare_reqs};
+    void **spares[] = {&e->spare_msgs, &e->spare_reqs, &e->spare_chans};
     for (size_t i = 0; i < sizeof spares / sizeof spares[0]; i++)
         while (*spares[i]) {
             void *p = *spares[i];
