@@ -210,7 +210,9 @@
       "reference/bm-optimized3.36.md (UCX shared-memory default per pair)",                        \
       "copy bandwidth of one pair of ranks")                                                       \
     X(NODE_MEM_BW, "model.node.memory_bandwidth", BW, "295800MB/s", "bytes/s",                     \
-      "reference/bm-optimized3.36.md (STREAM Copy per node)", "memory bandwidth of one node")      \
+      "reference/bm-optimized3.36.md (STREAM Copy per node)",                                      \
+      "memory bandwidth of one node as STREAM's Copy counts it (a copied byte read and written: "  \
+      "the node copies half of it per second)")                                                    \
     X(SHM_MAX_SHORT, "model.shm.max_short", SIZE, "92b", "bytes",                                  \
       "reference/ucx-protocols.md (sysv eager short 0-92)", "largest eager-short message, shm")    \
     X(SHM_SEG_SIZE, "model.shm.seg_size", SIZE, "8248b", "bytes",                                  \
