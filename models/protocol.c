@@ -733,12 +733,9 @@ double ts_proto_cost(const ts_proto_model_t *m, ts_proto proto, uint64_t size, t
     if (!plan_of(m, proto, size, loc, &pl))
         return -1;
     /* What the engine charges, which differs from UCX's estimate in two ways: the handshake's
-     * software, and the data's time on the wire only where bytes cross the platform (on-host
-     * copies charged to the CPUs have none: see on_host_copies). */
-    double t = plan_time(&pl, size) + pl.handshake;
-    if (pl.bandwidth > 0)
-        t += ((double)pl.wire_bytes - (double)size) / pl.bandwidth;
-    return t;
+     * software, and the data's time on the wire only for the bytes that cross the platform
+     * (on-host copies charged to the CPUs have none: see on_host_copies). */
+    return plan_time(&pl, pl.wire_bytes) + pl.handshake;
 }
 
 void ts_proto_plan(const ts_proto_model_t *m, uint64_t size, ts_locality loc, int blocking,

@@ -185,13 +185,8 @@ static void put_leaf(const gen_t *g, int l)
         fprintf(fp,
                 "<zone id=\"leaf%d_uplink\" routing=\"None\"><router id=\"leaf%d_gw\"/></zone>\n",
                 l, l);
-    /* No link for the leaf switch itself (nor the spine): a non-blocking switch is a FATPIPE
-     * at the NICs' bandwidth, which never binds below the NICs every flow also crosses, and
-     * in SimGrid's max-min solver a constraint that every flow of the leaf shares makes each
-     * flow's start and end re-solve all of them (2,304 ranks: 8,200 calls/s, most of it in
-     * lmm::MaxMin::do_solve). A zoneRoute needs a link, so each node's port on the switch
-     * is one: SPLITDUPLEX at the NIC's bandwidth, crossed by the same flows in the same
-     * direction as the NIC, so it binds exactly when the NIC does and couples no more flows. */
+    /* No link for the leaf switch itself nor the spine, a port link per node instead: see
+     * the top of this file. */
     char id[64];
     if (last - first > 1 || g->leaves > 1)
         for (int n = first; n < last; n++) {

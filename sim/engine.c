@@ -176,8 +176,22 @@ static uint64_t chan_key(int32_t comm, int32_t src, int32_t tag)
     return (uint64_t)(uint32_t)tag | (uint64_t)(uint32_t)src << 32 | (uint64_t)(uint32_t)comm << 52;
 }
 
-static void *spare_take(engine_t *e, void **spares, size_t size);
-static void spare_give(void **spares, void *p);
+/* Free lists: a spare object's first bytes hold the link to the next spare. */
+static void *spare_take(engine_t *e, void **spares, size_t size)
+{
+    void *p = *spares;
+    if (!p)
+        return xcalloc(e, 1, size);
+    memcpy(spares, p, sizeof *spares);
+    memset(p, 0, size);
+    return p;
+}
+
+static void spare_give(void **spares, void *p)
+{
+    memcpy(p, spares, sizeof *spares);
+    *spares = p;
+}
 
 static chan_t *chan_get(rank_t *r, int32_t comm, int32_t src, int32_t tag)
 {
@@ -200,23 +214,6 @@ static void chan_tidy(rank_t *r, chan_t *c, int32_t comm, int32_t src, int32_t t
         ts_u64map_remove(r->chans, chan_key(comm, src, tag));
         spare_give(&r->e->spare_chans, c);
     }
-}
-
-/* Free lists: a spare object's first bytes hold the link to the next spare. */
-static void *spare_take(engine_t *e, void **spares, size_t size)
-{
-    void *p = *spares;
-    if (!p)
-        return xcalloc(e, 1, size);
-    memcpy(spares, p, sizeof *spares);
-    memset(p, 0, size);
-    return p;
-}
-
-static void spare_give(void **spares, void *p)
-{
-    memcpy(p, spares, sizeof *spares);
-    *spares = p;
 }
 
 static msg_t *msg_new(engine_t *e)

@@ -181,12 +181,8 @@ ts_status ts_denoise(const ts_trace_t *base, const ts_trace_t *const *others, in
             st = ts_error_set(err, TS_ENOMEM, "out of memory");
             goto done;
         }
-        for (int32_t f = 0; f < others[j]->nfuncs; f++) {
-            fmaps[j][f] = -1;
-            for (int32_t g = 0; g < base->nfuncs; g++)
-                if (strcmp(others[j]->func_names[f], base->func_names[g]) == 0)
-                    fmaps[j][f] = g;
-        }
+        for (int32_t f = 0; f < others[j]->nfuncs; f++)
+            fmaps[j][f] = ts_trace_func_find(base, others[j]->func_names[f]);
         o[j] = (other_t){others[j], NULL, fmaps[j], 1};
     }
     rank_ctx_t x = {base, w, o, nothers, stats, NULL, 0, 0};
