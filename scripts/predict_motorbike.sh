@@ -9,7 +9,7 @@
 #
 # TRACE defaults to /tmp/tunesim-motorbike-72.tss; when it is missing it is recorded first with
 # bench/record_motorbike.sh (the tutorial's mesh as shipped, decomposed simple (9 8 1), 72 ranks
-# oversubscribed, the tracer's cpu clock, ITERS iterations, REPEAT=4 recordings combined by
+# oversubscribed, the tracer's cpu clock, ITERS iterations, REPEAT=8 recordings combined by
 # their least compute (docs/recording-noise.md): about 15 minutes). OUT.md (default
 # docs/motorbike-72-prediction.md) receives the tables and OUT.csv beside it the numbers
 # (name,predicted_s,low_s,high_s). About 10 minutes on 2 cores (11 sweeps of the 10 sets).
@@ -71,7 +71,7 @@ if [ ! -e "$trace/traces.otf2" ] && [ ! -f "$trace" ]; then
     echo "predict_motorbike: no trace at $trace: recording it (bench/record_motorbike.sh)"
     case "$trace" in
         *.tss) # REPEAT recordings into ${trace%.tss}, -2, ...; their least compute into TRACE
-            END_TIME=$iters REPEAT=${REPEAT:-4} bash "$root/bench/record_motorbike.sh" "${trace%.tss}"
+            END_TIME=$iters REPEAT=${REPEAT:-8} bash "$root/bench/record_motorbike.sh" "${trace%.tss}"
             [ -f "$trace" ] || "$build/tunesim" convert "${trace%.tss}" -o "$trace" ;; # REPEAT=1
         *) END_TIME=$iters bash "$root/bench/record_motorbike.sh" "$trace" ;;
     esac
@@ -143,6 +143,11 @@ full() {
 echo "predict_motorbike: nominal sweep"
 sweep nominal
 full nominal
+# The floor (sets/floor.sets): asis with every MPI cost at nothing, so only compute and the
+# waits of its imbalance are left. The most any setting can gain on this trace.
+echo "predict_motorbike: floor (free communication)"
+SETS=$root/sets/floor.sets sweep floor
+full floor
 i=0
 for u in "${UNCERTAIN[@]}"; do
     i=$((i + 1))
@@ -225,6 +230,21 @@ step_row() { # step_row LABEL BASE NAME: one row of the mechanism table
     echo "($(awk -v c="$prof_compute" 'BEGIN { printf "%.3f", c / 72 }') s) plus the window's simulated MPI time scaled by compute."
     echo "**Not anchored** on any"
     echo "measured ExecutionTime. Measured on the cluster: asis 17.85 s, t0 15.91 s (10.9 % less)."
+    echo
+    floor_s=$(time_of floor "$work/floor.full")
+    asis_s=$(time_of asis "$work/nominal.full")
+    echo "## Headroom"
+    echo
+    echo "With every MPI cost the models charge set to nothing (\`sets/floor.sets\`) the same trace"
+    echo "takes $floor_s s: its compute and the waits its imbalance makes. No setting can be"
+    echo "predicted faster: the most any tuning can save on this trace is"
+    echo "$(awk -v a="$asis_s" -v f="$floor_s" 'BEGIN { printf "%.1f", 100 * (1 - f / a) }') % of asis's $asis_s s (measured: t0 saves 10.9 %)."
+    echo "A measured time below the floor says the trace's compute is more imbalanced than the"
+    awk -v f="$floor_s" 'BEGIN {
+        if (f > 15.91)
+            printf "measured run'"'"'s: measured t0 takes 15.91 s, %.1f %% below this floor (docs/t0-gap.md).\n", 100 * (1 - 15.91 / f)
+        else
+            printf "measured run'"'"'s; measured t0 (15.91 s) lies %.1f %% above this floor.\n", 100 * (15.91 / f - 1) }'
     echo
     echo "## Ranking"
     echo
