@@ -511,6 +511,54 @@ static void test_plot(void)
     }
 }
 
+/* sets/floor.sets, as shipped: every parameter it names exists (the sweep refuses unknown ones
+ * before running), and with every MPI cost at nothing the bundled trace takes less than asis
+ * and at least its mean compute per rank (no rank can finish before its own compute); and
+ * asis does pay for what the floor leaves out: a tenfold receive CPU makes it slower. */
+static void test_floor_sets(void)
+{
+    const char *d = tu_tmpdir();
+    char args[8192], json[2048];
+    char *out = NULL, *err = NULL;
+    snprintf(json, sizeof json, "%s/floor.json", d);
+    snprintf(args, sizeof args,
+             "sweep '%s' --sets '%s/sets/floor.sets' --nodes 2 --ppn 1 --json '%s'", g_trace,
+             TS_SOURCE_DIR, json);
+    CU_ASSERT_EQUAL_FATAL(tu_run_cli(args, &out, &err), 0);
+    free(out);
+    free(err);
+    json_object *j = json_object_from_file(json);
+    json_object *sets = jget(j, "sets");
+    CU_ASSERT_FATAL(sets && json_object_array_length(sets) == 1);
+    json_object *f = json_object_array_get_idx(sets, 0);
+    CU_ASSERT_STRING_EQUAL(json_object_get_string(jget(f, "name")), "floor");
+    double floor_t = json_object_get_double(jget(f, "predicted_time_s"));
+    double compute = json_object_get_double(jget(f, "compute_time_s"));
+    json_object_put(j);
+
+    snprintf(json, sizeof json, "%s/asis.json", d);
+    snprintf(args, sizeof args, "replay '%s' --nodes 2 --ppn 1 --json", g_trace);
+    CU_ASSERT_EQUAL_FATAL(tu_run_cli(args, &out, &err), 0);
+    j = json_tokener_parse(out ? out : "");
+    double asis_t = json_object_get_double(jget(j, "predicted_time_s"));
+    json_object_put(j);
+    free(out);
+    free(err);
+    CU_ASSERT(compute > 0.2); /* 0.128 s per rank, two ranks */
+    CU_ASSERT(floor_t >= compute / 2);
+    CU_ASSERT(floor_t < asis_t);
+
+    /* Tenfold receive CPU: asis slows, the floor does not move. */
+    snprintf(args, sizeof args,
+             "replay '%s' --nodes 2 --ppn 1 --json --set model.ucx.recv_call=3us", g_trace);
+    CU_ASSERT_EQUAL_FATAL(tu_run_cli(args, &out, &err), 0);
+    j = json_tokener_parse(out ? out : "");
+    CU_ASSERT(json_object_get_double(jget(j, "predicted_time_s")) > asis_t);
+    json_object_put(j);
+    free(out);
+    free(err);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -523,5 +571,6 @@ int main(void)
     CU_add_test(s, "invalid sets all at once, nothing run", test_invalid_sets);
     CU_add_test(s, "Slurm job array: syntax, tasks, merge", test_slurm);
     CU_add_test(s, "pictures with gnuplot", test_plot);
+    CU_add_test(s, "sets/floor.sets: below asis, at least the compute", test_floor_sets);
     return tu_run_all();
 }
