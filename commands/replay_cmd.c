@@ -241,8 +241,8 @@ static ts_xp_func_t *xp_funcs(const ts_trace_t *t, int32_t nfuncs, const uint64_
 
 /* The full-run prediction and its interval, printed after the replay's own report. */
 static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const ts_score_t *prof,
-                             const ts_job_t *job, int32_t first, int32_t last,
-                             const iter_run_t *runs, FILE *fp, ts_error_t *err)
+                             const ts_params_t *params, const ts_job_t *job, int32_t first,
+                             int32_t last, const iter_run_t *runs, FILE *fp, ts_error_t *err)
 {
     const ts_trace_t *t = ts_job_trace(jt);
     const ts_replay_result_t *r = ts_job_result(job);
@@ -266,7 +266,8 @@ static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const t
                          .funcs = f,
                          .nfuncs = r->nfuncs,
                          .window_iterations = nwin,
-                         .full_iterations = o->iterations};
+                         .full_iterations = o->iterations,
+                         .visit_outside = TS_PARAM_SECONDS(params, SCOREP_VISIT_OUTSIDE)};
         ts_xp_t *x;
         ts_status st = ts_xp_predict(prof, o->profile, &in, &x, err);
         free(f);
@@ -434,7 +435,8 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
         ts_job_print_json(job, stdout);
     else
         ts_job_print_text(job, stdout);
-    if (first > 0 && (st = extrapolate(jt, &o, prof, job, first, last, runs, stdout, err)) != TS_OK)
+    if (first > 0 &&
+        (st = extrapolate(jt, &o, prof, params, job, first, last, runs, stdout, err)) != TS_OK)
         goto done;
     if (fflush(stdout) != 0)
         st = ts_error_set(err, TS_EIO, "writing the report failed");

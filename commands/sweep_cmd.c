@@ -922,7 +922,8 @@ static ts_status full_run_attach(const sweep_t *sw, ts_xp_t **first, ts_error_t 
                              .funcs = f,
                              .nfuncs = k,
                              .window_iterations = sw->win_iterations,
-                             .full_iterations = sw->o.iterations};
+                             .full_iterations = sw->o.iterations,
+                             .visit_outside = TS_PARAM_SECONDS(s->params, SCOREP_VISIT_OUTSIDE)};
             ts_xp_t *x;
             st = ts_xp_predict(sw->profile, sw->o.profile, &in, &x, err);
             free(f);

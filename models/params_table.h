@@ -230,6 +230,13 @@
       "node, NPS2 1.8 % shorter than NPS1)",                                                       \
       "compute bursts under NPS2 take this fraction of their NPS1 time (memory bandwidth "         \
       "per NUMA domain for a bandwidth-bound solver)")                                             \
+    X(SCOREP_VISIT_OUTSIDE, "model.scorep.visit_outside", TIME, "0.067us", "s",                    \
+      "Score-P's sources (SCOREP_Events.c: SCOREP_ExitRegion reads the clock before the "          \
+      "profile's exit work, so that work and the wrapper's prologue count in the caller) and "     \
+      "reference/simplefoam-motorbike-72.md (MPI_Test 0.13 us per visit inside its region: "       \
+      "the profile's enter work plus the call, an upper bound for the exit side): half of it",     \
+      "Score-P's own time per MPI or PTHREAD visit that a profile counts outside those regions "   \
+      "(in the application's compute); removed from the profile's compute by --profile")           \
     X(CPU_REDUCE_BW, "model.cpu.reduce_bandwidth", BW, "5000MB/s", "bytes/s",                      \
       "assumed: one core combining two double arrays from cache; calibrated from the "             \
       "large-size points of microbench/osu_allreduce_4x36.txt in the calibration issue",           \
@@ -321,7 +328,9 @@
       "eager messages up to this size arrive latency + size/bandwidth after they leave, "          \
       "without a network flow (they cannot measurably contend; collectives replay ~3x faster)")    \
     X(UCC_RADIX, "model.ucc.radix", INT, "4", "",                                                  \
-      "assumed: UCC TL/UCP's knomial radix; to be calibrated",                                     \
+      "UCC v1.3.0-v1.4.4 sources: cl/basic with tl/ucp serves a host allreduce (no tl/shm), "      \
+      "knomial below 4 KiB, UCC_TL_UCP_ALLREDUCE_KN_RADIX=auto resolves to 4 "                     \
+      "(tl_ucp_coll.h UCC_UUNITS_AUTO_RADIX); no published timing",                                \
       "radix of UCC's knomial allreduce, bcast and barrier")
 
 #endif

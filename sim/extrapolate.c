@@ -18,6 +18,8 @@ struct ts_xp_s {
     int estimated;
     const char *estimated_from;
     double all_time, mpi_group, pthread_group;
+    uint64_t visits;      /* MPI and PTHREAD visits, summed over processes */
+    double visit_outside; /* the profiler's own seconds per visit counted outside them */
     ts_xp_scale scale;
     double compute, win_compute, windows, mpi, mpi_other, startup_prof, startup_win;
     ts_xp_row_t *rows;
@@ -215,7 +217,19 @@ ts_status ts_xp_predict(const ts_score_t *p, const char *profile_name, const ts_
         for (int i = 0; i < x->nrows; i++)
             x->mpi_group += x->rows[i].prof_time;
     x->pthread_group = pth ? pth->time : 0;
-    x->compute = (x->all_time - x->mpi_group - x->pthread_group) / (double)x->prof_ranks;
+    /* Score-P reads a region's exit time before its own exit work, so each visit leaves some
+     * of the profiler's time in the caller's: the compute of a profiled run, not of a plain
+     * one (model.scorep.visit_outside). */
+    if (mpi)
+        x->visits = mpi->visits;
+    else
+        for (int i = 0; i < x->nrows; i++)
+            x->visits += x->rows[i].prof_visits;
+    x->visits += pth ? pth->visits : 0;
+    x->visit_outside = in->visit_outside > 0 ? in->visit_outside : 0;
+    x->compute =
+        (x->all_time - x->mpi_group - x->pthread_group - (double)x->visits * x->visit_outside) /
+        (double)x->prof_ranks;
     if (x->compute < 0)
         x->compute = 0;
 
@@ -377,8 +391,12 @@ void ts_xp_print(const ts_xp_t *x, FILE *fp)
         fprintf(fp, "%.0f iterations)\n", x->iterations);
     fprintf(fp,
             "  compute    %.3f s per rank: the profile's time outside MPI (ALL %.2f s - MPI "
-            "%.2f s - PTHREAD %.2f s) / %d\n",
-            x->compute, x->all_time, x->mpi_group, x->pthread_group, (int)x->prof_ranks);
+            "%.2f s - PTHREAD %.2f s",
+            x->compute, x->all_time, x->mpi_group, x->pthread_group);
+    if (x->visit_outside > 0)
+        fprintf(fp, " - Score-P's own %.2f s: %" PRIu64 " visits x %.3f us",
+                (double)x->visits * x->visit_outside, x->visits, x->visit_outside * 1e6);
+    fprintf(fp, ") / %d\n", (int)x->prof_ranks);
     if (by_compute)
         fprintf(fp,
                 "  scaled by  compute: the run is %.3f windows long (%.6f s per rank / the "

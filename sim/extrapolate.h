@@ -9,7 +9,9 @@
  *
  * with C_win the window's simulated time outside MPI summed over its ranks, V_win, V_prof
  * the window's and the profile's visits of f, P the profile's processes, and compute the
- * profile's time outside MPI per process: the ALL row less the MPI and PTHREAD groups.
+ * profile's time outside MPI per process: the ALL row less the MPI and PTHREAD groups and
+ * less the profiler's own time that it counts there (visit_outside per MPI or PTHREAD visit:
+ * Score-P reads a region's exit time before its exit bookkeeping).
  * Why compute is the default: in a bulk-synchronous solver most MPI time is waiting for the
  * slowest rank, which grows with the compute between synchronisations, not with the number
  * of calls. Measured on 13 iterations of the 72-rank motorBike trace (docs/extrapolation.md):
@@ -54,6 +56,9 @@ typedef struct ts_xp_in_s {
     int32_t nfuncs;
     double window_iterations; /* iterations the window's visits come from (> 0) */
     int32_t full_iterations;  /* the full run's iterations; 0: estimated from the visits */
+    double visit_outside;     /* seconds of the profiler's own work per MPI or PTHREAD visit
+                                 that the profile counts outside those regions, i.e. in the
+                                 compute (model.scorep.visit_outside): removed from it */
 } ts_xp_in_t;
 
 typedef enum ts_xp_kind {

@@ -196,6 +196,17 @@ static void test_arithmetic(void)
         }
     CU_ASSERT_EQUAL(ts_xp_nwarnings(x), 1);
     ts_xp_free(x);
+    /* Score-P's own time outside the regions, 0.01 s per MPI or PTHREAD visit (1,200 + 30):
+     * compute = (100 - 40 - 4 - 12.3) / 4 = 10.925 s, R = 10.925 / 0.5 = 21.85 windows, MPI =
+     * 0.832 / 4 x 21.85 = 4.5448 s, ExecutionTime 15.4698 s. */
+    in.visit_outside = 0.01;
+    CU_ASSERT_FATAL(ts_xp_predict(p, "tiny.txt", &in, &x, &err) == TS_OK);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_compute(x), 10.925, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_windows(x), 21.85, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_mpi(x), 4.5448, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_total(x), 15.4698, 1e-12);
+    ts_xp_free(x);
+    in.visit_outside = 0;
     /* By compute with no compute in the window: one line saying so. */
     in.win_compute = 0;
     x = NULL;
