@@ -89,6 +89,7 @@
     R(CMA_SEG_SIZE, 1, TS_RANGE_GB)                                                                \
     R(CPU_SPEED_RATIO, 0.001, 1000)                                                                \
     R(CPU_NPS2_RATIO, 0.1, 10)                                                                     \
+    R(SCOREP_VISIT_OUTSIDE, 0, 1e-3) /* a millisecond per visit would be no profile */             \
     R(CPU_REDUCE_BW, TS_RANGE_BW_MIN, TS_RANGE_BW_MAX)                                             \
     /* collectives: priorities as Open MPI compares them (below 0 = skipped, so 0 is off) */       \
     R(MCA_COLL_HCOLL_PRIORITY, 0, 1000)                                                            \
