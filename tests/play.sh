@@ -2,7 +2,10 @@
 # play.sh TUNESIM PLAY MPIEXEC SRCDIR - tunesim-play on the bundled 2-rank trace under mpirun:
 # it replays to the end, each pass lasts at least the traced compute of a mean rank (the bursts
 # are busy loops), --compute-scale 0 drops that compute, and a rank count that disagrees with
-# the trace is a one-line error with a non-zero exit. Exit 77 (skipped) without mpirun.
+# the trace is a one-line error with a non-zero exit. Then scripts/validate_cluster.sh on this
+# machine as the "cluster": each set's words reach mpirun as written, model lines do not, every
+# set is measured every round, validate's table comes out; a grid, and sets that all need
+# other NPS than the nodes have, are refused. Exit 77 (skipped) without mpirun.
 set -euo pipefail
 tunesim=$1 play=$2 mpiexec=$3 src=$4
 if [ ! -x "$mpiexec" ]; then
@@ -29,4 +32,33 @@ if run 1 "$play" "$trace" >"$work/log" 2>&1; then
     fail "1 rank on a 2-rank trace was accepted"
 fi
 grep -q "the trace has 2 ranks, mpirun started 1" "$work/log" || fail "no rank-count error: $(cat "$work/log")"
-echo "play: passes of ${mean} s (compute summed over ranks ${compute} s), ${fast} s without compute"
+
+# validate_cluster.sh, two ob1 sets (ob1 runs wherever Open MPI does).
+cat >"$work/c.sets" <<'EOF_SETS'
+[ob1]
+--mca pml ob1   # the default eager limit
+model.ucx.send_call=0.05us
+[ob1-eager1k]
+--mca pml ob1
+btl_vader_eager_limit = 1024
+EOF_SETS
+vc() {
+    SETS=$1 MPIRUN="$mpiexec --allow-run-as-root --oversubscribe" PLATFORM=localhost NODES=1 PPN=2 \
+        MODEL=$src/platforms/calibrations/localhost.xml ANCHOR=ob1 ROUNDS=2 REPEAT=2 \
+        TUNESIM=$tunesim bash "$src/scripts/validate_cluster.sh" "$trace" "$2"
+}
+vc "$work/c.sets" "$work/vc" >"$work/vc.log" 2>&1 || fail "validate_cluster: $(tail -3 "$work/vc.log")"
+[ "$(grep -c '^ob1,' "$work/vc/measured.csv")" = 2 ] || fail "ob1 not measured twice: $(cat "$work/vc/measured.csv")"
+[ "$(grep -c '^ob1-eager1k,' "$work/vc/measured.csv")" = 2 ] || fail "ob1-eager1k not measured twice"
+grep -q '^round 1 ob1-eager1k .*: --mca pml ob1 --mca btl_vader_eager_limit 1024$' "$work/vc/runs.txt" ||
+    fail "ob1-eager1k's words: $(cat "$work/vc/runs.txt")"
+grep -q '^round 2 ob1 .*: --mca pml ob1$' "$work/vc/runs.txt" || fail "ob1's words: $(cat "$work/vc/runs.txt")"
+grep -q '"name": "ob1-eager1k"' "$work/vc/predicted.json" || fail "no prediction of ob1-eager1k"
+grep -q '^mean absolute error: ' "$work/vc/table.txt" || fail "no table: $(cat "$work/vc/table.txt")"
+printf '[grid g]\nbtl_vader_eager_limit = 1024 | 4096\n' >"$work/g.sets"
+if vc "$work/g.sets" "$work/vg" >"$work/vg.log" 2>&1; then fail "a grid was accepted"; fi
+grep -q 'grids are not supported here' "$work/vg.log" || fail "no grid error: $(cat "$work/vg.log")"
+if NPS=2 vc "$work/c.sets" "$work/vn" >"$work/vn.log" 2>&1; then fail "NPS2 nodes measured NPS1 sets"; fi
+grep -q 'nothing measured' "$work/vn.log" || fail "no NPS error: $(cat "$work/vn.log")"
+echo "play: passes of ${mean} s (compute summed over ranks ${compute} s), ${fast} s without compute;" \
+    "validate_cluster: $(grep '^mean absolute error' "$work/vc/table.txt")"
