@@ -170,5 +170,5 @@ du -sh "$out" | sed 's/^/record_motorbike: trace size: /'
 # sed, not head: it reads all of info's output, so no SIGPIPE under pipefail.
 info=$("$tunesim" info "$out")
 printf '%s\n' "$info" | sed -n 1,40p
-events=$(printf '%s\n' "$info" | awk '$1 == "events" { print $2; exit }')
+events=$(printf '%s\n' "$info" | awk '$1 == "events" && v == "" { v = $2 } END { print v }')
 echo "record_motorbike: events: $events"

@@ -220,6 +220,16 @@ static void print_text(const ts_trace_t *t, const ts_stats_t *s, FILE *fp)
                 ": %" PRIu64 " unmatched sends, %" PRIu64 " unmatched receives, %" PRIu64
                 " streams with differing bytes\n",
                 mt->unmatched_sends, mt->unmatched_recvs, mt->byte_mismatches);
+    const ts_imbalance_t *ib = ts_stats_imbalance(s);
+    if (ib->intervals)
+        fprintf(fp,
+                "imbalance  %" PRIu64 " intervals between collectives of every rank: the "
+                "slowest rank's compute %.3f x the mean's, summed over intervals; the slowest "
+                "rank's total %.3f x the mean's\n",
+                ib->intervals, ib->interval_ratio, ib->rank_ratio);
+    else
+        fprintf(fp, "imbalance  not defined: the ranks make different numbers of collectives of "
+                    "every rank, or none\n");
     print_iterations(t, fp);
 }
 
@@ -313,6 +323,12 @@ static json_object *build_json(const ts_trace_t *t, const ts_stats_t *s)
     json_object_object_add(mm, "unmatched_receives", json_object_new_uint64(mt->unmatched_recvs));
     json_object_object_add(mm, "byte_mismatches", json_object_new_uint64(mt->byte_mismatches));
     json_object_object_add(root, "matching", mm);
+    const ts_imbalance_t *ib = ts_stats_imbalance(s);
+    json_object *ij = json_object_new_object();
+    json_object_object_add(ij, "intervals", json_object_new_uint64(ib->intervals));
+    json_object_object_add(ij, "interval_ratio", json_object_new_double(ib->interval_ratio));
+    json_object_object_add(ij, "rank_ratio", json_object_new_double(ib->rank_ratio));
+    json_object_object_add(root, "imbalance", ij);
     json_object_object_add(root, "iterations", iterations_json(t));
     return root;
 }

@@ -88,8 +88,8 @@ else
 fi
 # Every iteration, start-up and shutdown left out (they happen once; sweep --profile replays
 # the same window).
-niter=$("$build/tunesim" info "$work/trace.tss" --json |
-    awk '/"iterations": \{/ { f = 1 } f && /"count":/ { v = $2; gsub(",", "", v); print v; exit }')
+niter=$("$build/tunesim" info "$work/trace.tss" --json | # awk reads it all: no SIGPIPE
+    awk '/"iterations": \{/ { f = 1 } f && /"count":/ && v == "" { v = $2; gsub(",", "", v) } END { print v }')
 [ -n "$niter" ] || die "$trace: no iterations found"
 "$build/tunesim" info "$work/trace.tss" --json --window "1:$niter" >"$work/info.json"
 compute=$(sed -n 's/^  "compute_time_s": \([0-9.e+-]*\).*/\1/p' "$work/info.json")

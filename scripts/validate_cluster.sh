@@ -64,7 +64,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 "$tunesim" convert "$trace" -o "$work/trace.tss" >/dev/null
-np=${NP:-$("$tunesim" info "$work/trace.tss" --json | awk '/"ranks":/ { v = $2; gsub(",", "", v); print v; exit }')}
+# awk reads to the end: leaving early could kill tunesim with SIGPIPE, and pipefail with it.
+np=${NP:-$("$tunesim" info "$work/trace.tss" --json | awk '/"ranks":/ && v == "" { v = $2; gsub(",", "", v) } END { print v }')}
 case "$np" in '' | *[!0-9]* | 0) die "NP must be a positive number (the trace's ranks: $np)" ;; esac
 
 # The prediction: every set, the calibration and the trace's own compute.

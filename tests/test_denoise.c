@@ -1,12 +1,14 @@
 /* test_denoise.c - the least compute of several recordings (traces/denoise.h): hand-built
  * one-rank recordings with hand-derived results, the errors, and the bundled trace against
- * itself through `tunesim convert --min-of`. */
+ * itself through `tunesim convert --min-of`; and the imbalance measure that shows what noise
+ * is left (ts_stats_imbalance, `tunesim info`), on a hand-built three-rank trace. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../traces/denoise.h"
+#include "../traces/stats.h"
 #include "../traces/store.h"
 #include "../traces/trace_impl.h"
 #include "testutil.h"
@@ -213,6 +215,79 @@ static void test_cli(void)
     free(e);
 }
 
+/* One event on rank r of t. */
+static void put1(ts_trace_t *t, int32_t r, ts_event_t ev)
+{
+    CU_ASSERT_EQUAL(ts_codec_put(&t->ranks[r].buf, &ev), TS_OK);
+    t->ranks[r].nevents++;
+}
+
+/* Three ranks: rank r computes gap[r][k] ns, then calls MPI_Allreduce on every rank's
+ * communicator, for k < calls[r]; ranks 0 and 1 also make an MPI_Bcast on a communicator of
+ * the two of them after their first gap (not a synchronisation of every rank); a tail of
+ * compute after the last call belongs to no interval. */
+static ts_trace_t *three_ranks(const int64_t gap[3][2], const int calls[3])
+{
+    ts_trace_t *t;
+    CU_ASSERT_FATAL(ts__trace_new("imbalance", TS_FORMAT_OTF2, 3, &t) == TS_OK);
+    ts__trace_add_node(t, "node-a");
+    int32_t world[3] = {0, 1, 2}, pair[2] = {0, 1};
+    ts__trace_add_comm(t, "MPI_COMM_WORLD", 3, 0, world);
+    int32_t sub = ts__trace_add_comm(t, "pair", 2, 0, pair);
+    uint16_t ar = (uint16_t)ts__trace_intern_func(t, "MPI_Allreduce");
+    uint16_t bc = (uint16_t)ts__trace_intern_func(t, "MPI_Bcast");
+    for (int32_t r = 0; r < 3; r++) {
+        int64_t now = 0;
+        for (int k = 0; k < calls[r]; k++) {
+            put1(t, r, (ts_event_t){.kind = TS_EV_COMPUTE, .time = gap[r][k]});
+            now += gap[r][k];
+            if (k == 0 && r < 2) {
+                put1(t, r, (ts_event_t){.kind = TS_EV_ENTER, .func = bc, .time = now});
+                put1(
+                    t, r,
+                    (ts_event_t){.kind = TS_EV_COLL, .op = TS_COLL_BCAST, .comm = sub, .bytes = 8});
+                put1(t, r, (ts_event_t){.kind = TS_EV_LEAVE, .time = now += 5});
+            }
+            put1(t, r, (ts_event_t){.kind = TS_EV_ENTER, .func = ar, .time = now});
+            put1(t, r,
+                 (ts_event_t){.kind = TS_EV_COLL,
+                              .op = TS_COLL_ALLREDUCE,
+                              .peer = TS_ROOT_NONE,
+                              .bytes = 24,
+                              .bytes2 = 24});
+            put1(t, r, (ts_event_t){.kind = TS_EV_LEAVE, .time = now += 10});
+        }
+        put1(t, r, (ts_event_t){.kind = TS_EV_COMPUTE, .time = 999});
+    }
+    ts__trace_seal(t);
+    return t;
+}
+
+/* Interval 0: 1000, 2000, 3000 ns (slowest 3000, mean 2000); interval 1: 3000, 1000, 2000
+ * (3000, 2000): 6000 / 4000 = 1.5. Ranks' compute in their intervals 4000, 3000, 5000:
+ * 5000 / 4000 = 1.25 (the tails of 999 ns and the pair's Bcast change neither). Rank 2 one
+ * Allreduce short: not defined. */
+static void test_imbalance(void)
+{
+    static const int64_t gap[3][2] = {{1000, 3000}, {2000, 1000}, {3000, 2000}};
+    ts_error_t err;
+    ts_stats_t *s;
+    ts_trace_t *t = three_ranks(gap, (const int[3]){2, 2, 2});
+    CU_ASSERT_EQUAL_FATAL(ts_stats_compute(t, &s, &err), TS_OK);
+    const ts_imbalance_t *ib = ts_stats_imbalance(s);
+    CU_ASSERT_EQUAL(ib->intervals, 2);
+    CU_ASSERT_DOUBLE_EQUAL(ib->interval_ratio, 1.5, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ib->rank_ratio, 1.25, 1e-12);
+    ts_stats_free(s);
+    ts_trace_close(t);
+
+    t = three_ranks(gap, (const int[3]){2, 2, 1});
+    CU_ASSERT_EQUAL_FATAL(ts_stats_compute(t, &s, &err), TS_OK);
+    CU_ASSERT_EQUAL(ts_stats_imbalance(s)->intervals, 0);
+    ts_stats_free(s);
+    ts_trace_close(t);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -221,5 +296,6 @@ int main(void)
     CU_add_test(s, "the least gap of several recordings, hand-derived", test_least);
     CU_add_test(s, "other runs and rank counts refused", test_errors);
     CU_add_test(s, "convert --min-of on the bundled trace", test_cli);
+    CU_add_test(s, "imbalance between synchronisations, hand-derived", test_imbalance);
     return tu_run_all();
 }

@@ -36,6 +36,12 @@ struct ts_stats_s {
     size_t npairs;
     ts_matrix_summary_t matrix;
     ts_match_summary_t match;
+    /* imbalance: per interval the slowest rank's and the summed compute (ns), over the ranks
+     * scanned so far; per rank the compute in its intervals */
+    double *ivl_max, *ivl_sum, *rank_compute;
+    size_t nivl, capivl;
+    int ragged; /* ranks with different numbers of intervals */
+    ts_imbalance_t imbalance;
 };
 
 uint64_t ts_hist_lo(int k)
@@ -181,9 +187,41 @@ static int build_matrix(ts_stats_t *s, const ts_trace_t *t, const msg_vec_t *snd
     return 0;
 }
 
+/* Rank rank's interval k ended with compute c (ns): the slowest and the sum so far. */
+static int close_interval(ts_stats_t *s, int32_t rank, size_t k, double c)
+{
+    if (k >= s->nivl) {
+        if (rank > 0) { /* an interval the ranks before did not have */
+            s->ragged = 1;
+            return 0;
+        }
+        if (k >= s->capivl) {
+            size_t cap = s->capivl ? 2 * s->capivl : 1024;
+            double *mx = realloc(s->ivl_max, cap * sizeof *mx);
+            if (mx)
+                s->ivl_max = mx;
+            double *sm = mx ? realloc(s->ivl_sum, cap * sizeof *sm) : NULL;
+            if (!sm)
+                return -1;
+            s->ivl_sum = sm;
+            s->capivl = cap;
+        }
+        s->ivl_max[k] = c;
+        s->ivl_sum[k] = 0;
+        s->nivl = k + 1;
+    }
+    if (c > s->ivl_max[k])
+        s->ivl_max[k] = c;
+    s->ivl_sum[k] += c;
+    s->rank_compute[rank] += c;
+    return 0;
+}
+
 static ts_status scan_rank(ts_stats_t *s, const ts_trace_t *t, int32_t rank, msg_vec_t *snd,
                            msg_vec_t *rcv, ts_error_t *err)
 {
+    int64_t since_sync = 0; /* compute since the last collective of every rank */
+    size_t nsync = 0;
     ts_cursor_t *c;
     if (ts_cursor_open(t, rank, &c) != TS_OK)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
@@ -197,6 +235,7 @@ static ts_status scan_rank(ts_stats_t *s, const ts_trace_t *t, int32_t rank, msg
         switch (ev.kind) {
         case TS_EV_COMPUTE:
             s->compute_ns += ev.time;
+            since_sync += ev.time;
             break;
         case TS_EV_ENTER:
             func = ev.func;
@@ -242,6 +281,13 @@ static ts_status scan_rank(ts_stats_t *s, const ts_trace_t *t, int32_t rank, msg
             uint64_t b = ts_coll_payload(ev.op, ci->size, ev.peer == rank, me, ev.bytes, ev.bytes2);
             s->coll[ev.op].count[bucket_of(b)]++;
             s->coll_used[ev.op] = 1;
+            if (ev.kind == TS_EV_COLL && ci->size == ts_trace_nranks(t)) {
+                if (close_interval(s, rank, nsync++, (double)since_sync)) {
+                    ts_cursor_close(c);
+                    return ts_error_set(err, TS_ENOMEM, "out of memory");
+                }
+                since_sync = 0;
+            }
             break;
         }
         default:
@@ -249,7 +295,27 @@ static ts_status scan_rank(ts_stats_t *s, const ts_trace_t *t, int32_t rank, msg
         }
     }
     ts_cursor_close(c);
+    if (rank > 0 && nsync != s->nivl)
+        s->ragged = 1;
     return rc < 0 ? rc : TS_OK;
+}
+
+static void summarize_imbalance(ts_stats_t *s, int32_t nranks)
+{
+    double smax = 0, ssum = 0, rmax = 0, rsum = 0;
+    for (size_t k = 0; k < s->nivl; k++) {
+        smax += s->ivl_max[k];
+        ssum += s->ivl_sum[k];
+    }
+    for (int32_t r = 0; r < nranks; r++) {
+        rsum += s->rank_compute[r];
+        rmax = s->rank_compute[r] > rmax ? s->rank_compute[r] : rmax;
+    }
+    if (s->ragged || !s->nivl || ssum <= 0 || nranks <= 0)
+        return; /* intervals 0: not defined */
+    s->imbalance.intervals = s->nivl;
+    s->imbalance.interval_ratio = smax / (ssum / nranks);
+    s->imbalance.rank_ratio = rmax / (rsum / nranks);
 }
 
 ts_status ts_stats_compute(const ts_trace_t *t, ts_stats_t **out, ts_error_t *err)
@@ -260,11 +326,14 @@ ts_status ts_stats_compute(const ts_trace_t *t, ts_stats_t **out, ts_error_t *er
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     s->nfuncs = ts_trace_nfuncs(t);
     s->funcs = calloc(s->nfuncs ? (size_t)s->nfuncs : 1, sizeof *s->funcs);
+    s->rank_compute = calloc((size_t)ts_trace_nranks(t) + 1, sizeof *s->rank_compute);
     msg_vec_t snd = {0}, rcv = {0};
-    ts_status st = s->funcs ? TS_OK : ts_error_set(err, TS_ENOMEM, "out of memory");
+    ts_status st =
+        s->funcs && s->rank_compute ? TS_OK : ts_error_set(err, TS_ENOMEM, "out of memory");
     for (int32_t r = 0; r < ts_trace_nranks(t) && st == TS_OK; r++)
         st = scan_rank(s, t, r, &snd, &rcv, err);
     if (st == TS_OK) {
+        summarize_imbalance(s, ts_trace_nranks(t));
         match_messages(s, &snd, &rcv);
         if (build_matrix(s, t, &snd))
             st = ts_error_set(err, TS_ENOMEM, "out of memory");
@@ -285,6 +354,9 @@ void ts_stats_free(ts_stats_t *s)
         return;
     free(s->funcs);
     free(s->pairs);
+    free(s->ivl_max);
+    free(s->ivl_sum);
+    free(s->rank_compute);
     free(s);
 }
 
@@ -322,6 +394,10 @@ const ts_matrix_summary_t *ts_stats_matrix(const ts_stats_t *s)
 const ts_match_summary_t *ts_stats_match(const ts_stats_t *s)
 {
     return &s->match;
+}
+const ts_imbalance_t *ts_stats_imbalance(const ts_stats_t *s)
+{
+    return &s->imbalance;
 }
 
 uint64_t ts_stats_pair_bytes(const ts_stats_t *s, int32_t src, int32_t dst)

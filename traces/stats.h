@@ -46,6 +46,19 @@ typedef struct ts_match_summary_s {
     uint64_t byte_mismatches; /* (src, dst, comm, tag) streams whose byte totals differ */
 } ts_match_summary_t;
 
+/* How unevenly the ranks compute, as a replay turns it into waiting. An interval is the
+ * compute of a rank between two blocking collectives on a communicator of every rank (the
+ * synchronisations: each rank waits there for the slowest). interval_ratio = the sum over
+ * intervals of the slowest rank's compute / the sum of the mean rank's; rank_ratio = the
+ * slowest rank's compute over all intervals / the mean rank's. interval_ratio well above
+ * rank_ratio means the slowest rank changes from interval to interval: with ranks recorded
+ * on fewer cores, noise (docs/recording-noise.md). intervals = 0 when the ranks do not make
+ * the same number of such collectives (then neither ratio is defined). */
+typedef struct ts_imbalance_s {
+    uint64_t intervals;
+    double interval_ratio, rank_ratio;
+} ts_imbalance_t;
+
 /* Compute the statistics. On failure (a damaged stream) err names the rank and event. */
 ts_status ts_stats_compute(const ts_trace_t *trace, ts_stats_t **out, ts_error_t *err);
 void ts_stats_free(ts_stats_t *stats);
@@ -59,6 +72,7 @@ const ts_hist_t *ts_stats_p2p_hist(const ts_stats_t *s);
 const ts_hist_t *ts_stats_coll_hist(const ts_stats_t *s, int op);
 const ts_matrix_summary_t *ts_stats_matrix(const ts_stats_t *s);
 const ts_match_summary_t *ts_stats_match(const ts_stats_t *s);
+const ts_imbalance_t *ts_stats_imbalance(const ts_stats_t *s);
 /* Bytes sent from world rank src to dst (point-to-point). */
 uint64_t ts_stats_pair_bytes(const ts_stats_t *s, int32_t src, int32_t dst);
 
