@@ -38,7 +38,10 @@ struct ts_stats_s {
     ts_match_summary_t match;
     /* imbalance: per interval the slowest rank's and the summed compute (ns), over the ranks
      * scanned so far; per rank the compute in its intervals */
-    double *ivl_max, *ivl_sum, *rank_compute;
+    struct ivl_s {
+        double max, sum;
+    } * ivl;
+    double *rank_compute;
     size_t nivl, capivl;
     int ragged; /* ranks with different numbers of intervals */
     ts_imbalance_t imbalance;
@@ -197,22 +200,18 @@ static int close_interval(ts_stats_t *s, int32_t rank, size_t k, double c)
         }
         if (k >= s->capivl) {
             size_t cap = s->capivl ? 2 * s->capivl : 1024;
-            double *mx = realloc(s->ivl_max, cap * sizeof *mx);
-            if (mx)
-                s->ivl_max = mx;
-            double *sm = mx ? realloc(s->ivl_sum, cap * sizeof *sm) : NULL;
-            if (!sm)
+            struct ivl_s *v = realloc(s->ivl, cap * sizeof *v);
+            if (!v)
                 return -1;
-            s->ivl_sum = sm;
+            s->ivl = v;
             s->capivl = cap;
         }
-        s->ivl_max[k] = c;
-        s->ivl_sum[k] = 0;
+        s->ivl[k] = (struct ivl_s){c, 0};
         s->nivl = k + 1;
     }
-    if (c > s->ivl_max[k])
-        s->ivl_max[k] = c;
-    s->ivl_sum[k] += c;
+    if (c > s->ivl[k].max)
+        s->ivl[k].max = c;
+    s->ivl[k].sum += c;
     s->rank_compute[rank] += c;
     return 0;
 }
@@ -304,8 +303,8 @@ static void summarize_imbalance(ts_stats_t *s, int32_t nranks)
 {
     double smax = 0, ssum = 0, rmax = 0, rsum = 0;
     for (size_t k = 0; k < s->nivl; k++) {
-        smax += s->ivl_max[k];
-        ssum += s->ivl_sum[k];
+        smax += s->ivl[k].max;
+        ssum += s->ivl[k].sum;
     }
     for (int32_t r = 0; r < nranks; r++) {
         rsum += s->rank_compute[r];
@@ -354,8 +353,7 @@ void ts_stats_free(ts_stats_t *s)
         return;
     free(s->funcs);
     free(s->pairs);
-    free(s->ivl_max);
-    free(s->ivl_sum);
+    free(s->ivl);
     free(s->rank_compute);
     free(s);
 }
