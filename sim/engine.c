@@ -1,36 +1,51 @@
-/* engine.c - the replay engine (see engine.h): SimGrid actors for ranks and for messages in
- * flight, MPI matching and requests, and the accounting of the result.
+/* engine.c - the replay engine (see engine.h): ranks as state machines run by one driver
+ * actor in virtual-time order, SimGrid actors only for messages in flight, MPI matching and
+ * requests, and the accounting of the result.
  *
  * Timing of one message (costs from models/protocol):
- *   the sender actor spends the sender's CPU work, matches the message against the
- *   receiver's posted receives (or queues it as unexpected) and hands it to a courier actor;
+ *   the sender spends the sender's CPU work, matches the message against the receiver's
+ *   posted receives (or queues it as unexpected) and hands it to a courier actor;
  *   the courier waits the latency (and, for rendezvous, the RTS and the receiver's
  *   match and registration), moves wire_bytes with sg_host_sendto so that it shares links
  *   with every other flow, marks the data arrived, and for zcopy/rendezvous delivers the
  *   send completion ack_latency later;
  *   the receiver's wait returns once the data arrived, after its copy-out (and the extra
  *   copy of an unexpected message).
+ *   Small eager messages need no courier: they arrive latency + bytes / bandwidth later.
  * Matching is done when both sides are known, in send order per (communicator, source,
  * tag): MPI's non-overtaking rule. Traces record each receive's actual source and tag, so
  * there are no wildcards left to resolve.
  *
+ * Ranks are not actors. Switching between actors is most of what SimGrid costs per call,
+ * and a rank only needs SimGrid's clock where it meets a courier, so one driver actor runs
+ * every rank's events from a queue ordered by virtual time (common/timeq): a rank runs until
+ * it blocks on a request, or until it must hand a message to a courier at a virtual time
+ * ahead of the clock; it then goes back to the queue (at that time) or waits to be woken.
+ * Where a rank blocks it keeps what it was doing (resume point, wait list, collective step),
+ * so the driver can pick it up again. The driver sleeps until the queue's next time, or until
+ * a courier wakes a rank earlier (a condition variable with a timeout).
+ *
  * Synchronisation: SimGrid actors run one at a time and switch only inside SimGrid calls,
- * so shared state needs no locking. Ranks and couriers wait by suspending and are resumed by
- * whoever changes what they wait for: one simcall each way where mutex + condition took
- * four. A waiter checks its condition and suspends without yielding in between, so a
- * wake-up cannot fall between the two; notifying needs no lock for the same reason. */
+ * so shared state needs no locking. Couriers wait by suspending and are resumed by whoever
+ * changes what they wait for: one simcall each way where mutex + condition took four. A
+ * waiter checks its condition and suspends without yielding in between, so a wake-up cannot
+ * fall between the two; notifying needs no lock for the same reason. */
 #include "engine.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <simgrid/actor.h>
+#include <simgrid/cond.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
+#include <simgrid/mutex.h>
 
 #include "../common/grow.h"
+#include "../common/timeq.h"
 #include "../common/u64map.h"
 #include "../traces/recv_ahead.h"
 
@@ -56,14 +71,18 @@ struct msg_s {
     int32_t src, dst, comm, tag;
     uint64_t bytes;
     ts_msg_plan_t plan;
-    req_t *rreq;        /* the matched receive */
-    req_t *sreq;        /* the send (identity only: it may be freed before us) */
-    courier_t *carrier; /* the courier carrying it */
+    req_t *rreq;     /* the matched receive */
+    req_t *sreq;     /* the send (identity only: it may be freed before us) */
+    int dstate;      /* its next delivery step (see deliver) */
+    int await_match; /* its delivery waits for the match (match() queues it) */
     int matched, arrived, send_done;
     double recv_post_time, arrival_time;
-    int refs;    /* message actor, send request, receive side (queued or
-                  * matched): freed when all three are done with it */
-    msg_t *next; /* in a channel's unexpected queue */
+    double rts_at;    /* when its RTS arrived (rendezvous) */
+    double since;     /* the delivery waits for progress from then on */
+    msg_t *next_prog; /* in a rank's prog_waiters */
+    int refs;         /* delivery, send request, receive side (queued or matched):
+                       * freed when all three are done with it */
+    msg_t *next;      /* in a channel's unexpected queue */
 };
 
 /* The messages and posted receives of one (communicator, source, tag) at a receiver. */
@@ -76,7 +95,6 @@ struct rank_s {
     engine_t *e;
     int32_t id;
     sg_host_t host;
-    sg_actor_t actor;
     ts_cursor_t *cur;
     ts_recv_ahead_t *look; /* finds each receive's envelope further on */
     ts_u64map_t *reqs;     /* request id -> req_t */
@@ -89,21 +107,36 @@ struct rank_s {
     size_t ncall, capcall;
     int32_t func;
     double enter;
+    /* Where the rank resumes when the driver runs it again (see rank_step). */
+    enum { AT_EVENT, AT_LEAVE, AT_WAIT, AT_COLL } at;
+    req_t *one;         /* AT_WAIT: the request of an MPI_Wait-like completion */
+    size_t wi;          /* requests of the current wait list already completed */
+    int entered;        /* the current wait's progress point is recorded */
+    msg_t *to_dispatch; /* a message whose courier starts when the clock reaches the rank */
+    int queued;         /* in the driver's queue */
+    struct {            /* AT_COLL: the collective in progress */
+        size_t step;    /* next schedule step */
+        int waiting;    /* completing the round's messages, then reduce seconds */
+        double reduce;  /* the reduction that follows the round */
+        double t0;      /* when the call started */
+        uint64_t msgs, bytes;
+        int op;
+        int32_t comm;
+        ts_coll_choice_t ch;
+    } coll;
     int finished;
     double end;
     double debt;          /* time this rank has spent but not yet slept (see spend) */
     char waiting[256];    /* what the rank waits for, written for the deadlock report */
     const req_t *awaited; /* the request the rank is blocked on, or NULL */
     double wait_from;     /* the virtual time at which it entered that wait (see wait_req) */
-    courier_t *idle;      /* couriers waiting for a message to carry */
-    courier_t *couriers;  /* all of them, to free at the end */
     /* Progress (model.mpi.progress = calls): a rendezvous step this rank must act on waits
-     * until the rank is inside an MPI call. The rank is there while suspended in a wait
+     * until the rank is inside an MPI call. The rank is there while blocked in a wait
      * (awaited is set), and at each wait it enters, whose (virtual) times the ring keeps: a
-     * rank that runs ahead of the clock has passed them before a courier asks. */
+     * rank that runs ahead of the clock has passed them before a delivery asks. */
     double prog_at[PROG_RING];
-    unsigned nprog;          /* progress points recorded (the ring keeps the last ones) */
-    courier_t *prog_waiters; /* couriers waiting for this rank's next progress point */
+    unsigned nprog;      /* progress points recorded (the ring keeps the last ones) */
+    msg_t *prog_waiters; /* deliveries waiting for this rank's next progress point */
 };
 
 struct engine_s {
@@ -119,13 +152,43 @@ struct engine_s {
     int32_t nfinished;         /* ranks that reached the end of their stream */
     uint64_t events_done;      /* events replayed so far, all ranks: for spec->progress */
     uint64_t events_total;
-    int shutdown;     /* all ranks have: idle couriers may end */
+    int shutdown;     /* the driver has ended: idle couriers may end */
     ts_status status; /* first error inside the simulation */
     ts_error_t *err;
     void *spare_msgs;   /* freed messages and requests, reused: a replay makes and */
     void *spare_reqs;   /* drops one of each per message */
     void *spare_chans;  /* channels, dropped when empty (chan_tidy) */
     ts_u64map_t *plans; /* (size, locality, blocking) -> ts_msg_plan_t (see plan_for) */
+    /* The driver (see the top of this file). */
+    ts_timeq_t *runq;      /* ranks ready to run, by virtual time */
+    sg_mutex_t mutex;      /* held by the driver, for its condition variable */
+    sg_cond_t wakeup;      /* a courier made a rank ready while the driver slept */
+    int driver_asleep;     /* the driver waits on wakeup */
+    double now;            /* the driver's time: SimGrid's clock, or ahead of it while no flow
+                            * is under way (driver_main) */
+    courier_t *idle;       /* couriers waiting for a flow to carry */
+    size_t flows;          /* flows the couriers carry now */
+    courier_t *couriers;   /* all of them, to free at the end */
+    ts_timeq_t *flowq;     /* busy couriers by the earliest end of their flow (flow_horizon) */
+    ts_u64map_t *route_bw; /* (rank, rank) -> double, see route_bw */
+};
+
+/* A message's delivery steps (deliver). */
+enum {
+    D_BEGIN,
+    D_RTS,
+    D_MATCH,
+    D_POSTED,
+    D_REG,
+    D_RTR,
+    D_RTR_BACK,
+    D_SENDER,
+    D_LATENCY,
+    D_FLOW,
+    D_ARRIVED,
+    D_ACK,
+    D_ACKED,
+    D_DONE
 };
 
 /* ---- helpers ------------------------------------------------------------------------ */
@@ -237,43 +300,65 @@ static void msg_unref(engine_t *e, msg_t *m)
         spare_give(&e->spare_msgs, m);
 }
 
+/* Queue item: a rank (to run) or a message (to take its next delivery step), told apart by
+ * the pointer's low bit (both are aligned). */
+static void *as_item(msg_t *m)
+{
+    return (void *)((uintptr_t)m | 1);
+}
+
+static msg_t *item_msg(void *item)
+{
+    return ((uintptr_t)item & 1) ? (msg_t *)((uintptr_t)item & ~(uintptr_t)1) : NULL;
+}
+
+/* Queue item at time t; a courier that does this while the driver sleeps wakes the driver
+ * (the driver itself, or a courier that runs while the driver is inside a SimGrid call,
+ * needs nothing more: the driver looks at the queue before it sleeps again). */
+static void queue_at(engine_t *e, void *item, double t)
+{
+    if (ts_timeq_push(e->runq, t, item) != 0) {
+        fail(e, TS_ENOMEM, "out of memory");
+        return;
+    }
+    if (e->driver_asleep) {
+        e->driver_asleep = 0;
+        sg_cond_notify_one(e->wakeup);
+    }
+}
+
+/* Queue rank r to run at time t, unless it is queued already. */
+static void make_ready(rank_t *r, double t)
+{
+    if (r->queued)
+        return;
+    r->queued = 1;
+    queue_at(r->e, r, t);
+}
+
 /* Wake rank r if it is blocked on request q. Waking it for anything else would only make it
- * check and sleep again: a context switch per message for nothing. */
+ * check and wait again. */
 static void notify(rank_t *r, const req_t *q)
 {
     if (q && r->awaited == q)
-        sg_actor_resume(r->actor);
-}
-
-static void delay(double seconds)
-{
-    if (seconds > 0)
-        sg_actor_sleep_for(seconds);
+        make_ready(r, r->e->now);
 }
 
 /* Lazy time for ranks. A rank's own work (overheads, copies, compute bursts, reductions) is
- * added to its debt instead of slept at once: the rank runs ahead of SimGrid's clock, at
- * vnow(), and sleeps the debt off (settle) only where the real clock matters: before it blocks
- * and before it hands a message to a courier. Every time the rank observes is taken at
- * vnow(), so results are those of sleeping each delay, minus a context switch per delay. */
+ * added to its debt: the rank runs ahead of SimGrid's clock, at vnow(), and waits for the
+ * clock only where the real clock matters: before it hands a message to a courier (it goes
+ * back to the driver's queue at vnow()) and when it blocks (it waits from vnow(), see
+ * wait_req). Every time the rank observes is taken at vnow(), so results are those of
+ * sleeping each delay. */
 static double vnow(const rank_t *r)
 {
-    return simgrid_get_clock() + r->debt;
+    return r->e->now + r->debt;
 }
 
 static void spend(rank_t *r, double seconds)
 {
     if (seconds > 0)
         r->debt += seconds;
-}
-
-static void settle(rank_t *r)
-{
-    if (r->debt > 0) {
-        double d = r->debt;
-        r->debt = 0;
-        sg_actor_sleep_for(d);
-    }
 }
 
 /* Registration cost unless this rank registered a buffer of this size before: traces carry
@@ -314,30 +399,122 @@ static void plan_for(engine_t *e, uint64_t bytes, ts_locality loc, int blocking,
         free(keep);
 }
 
-/* ---- couriers: the actors that carry messages ---------------------------------------- */
+/* ---- delivery: each message in flight, step by step ------------------------------------ */
 
-/* A message in flight needs an actor of its own (it waits for latencies, the receiver's match
- * and its share of the links while both ranks go on). Creating one per message cost most of
- * a replay, so each rank keeps the couriers it has used and reuses the idle ones: there are
- * only as many as the rank ever had messages in flight at once. */
+/* The next delivery step of m: now, or `seconds` later. 1: go on at once. */
+static int step_after(engine_t *e, msg_t *m, int next, double seconds)
+{
+    m->dstate = next;
+    if (seconds <= 0)
+        return 1;
+    queue_at(e, as_item(m), e->now + seconds);
+    return 0;
+}
+
+/* A flow needs an actor to wait in sg_host_sendto (the C API has no asynchronous transfer
+ * between hosts), so a courier carries each message's bytes through the platform; everything
+ * else about a message in flight is a step the driver takes (deliver). Creating an actor per
+ * message cost most of a replay, so idle couriers are kept and reused: there are only as many
+ * as flows were ever in flight at once. */
 struct courier_s {
-    rank_t *home;
     sg_actor_t actor;
     msg_t *job;
+    double start;   /* when the job's flow starts (the driver's time when it was handed over) */
+    double done_lb; /* the flow cannot end before this (see flow_horizon) */
+    int busy;
     courier_t *next_idle;
     courier_t *next_all;
-    courier_t *next_prog; /* in a rank's prog_waiters */
-    int in_prog;          /* it is in that list */
 };
 
-/* A courier waits by suspending itself until whoever changes what it waits for resumes it,
- * as ranks do (see the top of this file): it checks its condition and suspends with no
- * simcall in between, so no wake-up is lost, and each loop checks again after a resume.
- * Resuming an actor that is not suspended does nothing. A mutex and a condition variable
- * cost a lock, a wait and an unlock here and a notify there, each a context switch. */
-static void courier_sleep(courier_t *c)
+/* The most bandwidth any link on the route from rank a's host to rank b's gives a flow
+ * (SimGrid's figure, kept per pair: looking up a route is not cheap). */
+static double route_bw(engine_t *e, int32_t a, int32_t b)
 {
-    sg_actor_suspend(c->actor);
+    uint64_t key = (uint64_t)(uint32_t)a << 32 | (uint32_t)b;
+    double *bw = ts_u64map_get(e->route_bw, key);
+    if (bw)
+        return *bw;
+    double v = sg_host_get_route_bandwidth(e->ranks[a].host, e->ranks[b].host);
+    if ((bw = malloc(sizeof *bw))) {
+        *bw = v;
+        if (ts_u64map_put(e->route_bw, key, bw))
+            free(bw);
+    }
+    return v;
+}
+
+/* The earliest time any flow under way can end, or HUGE_VAL when none is under way. Under
+ * CM02 without latency, bandwidth factor or TCP window (ts_replay_run's configuration, links
+ * of no latency: platforms/xml.c) a flow's rate never exceeds the least bandwidth on its
+ * route, so it lasts at least its bytes over that: until then the driver may run ahead of
+ * SimGrid without missing an arrival. Stale entries (a courier since idle or carrying another
+ * flow) are dropped when they come to the front. */
+static double flow_horizon(engine_t *e)
+{
+    while (ts_timeq_size(e->flowq)) {
+        double t = ts_timeq_first(e->flowq);
+        courier_t *c = ts_timeq_peek(e->flowq);
+        if (c->busy && c->done_lb == t)
+            return t;
+        ts_timeq_pop(e->flowq);
+    }
+    return HUGE_VAL;
+}
+
+static void courier_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    courier_t *c = sg_actor_self_get_data();
+    engine_t *e = sg_host_get_data(sg_host_self());
+    for (;;) {
+        /* It checks and suspends with no simcall in between, so no wake-up is lost. */
+        while (!c->job && !e->shutdown) /* carry() or the last rank resumes it */
+            sg_actor_suspend(c->actor);
+        if (!c->job) /* every rank has finished */
+            return;
+        msg_t *m = c->job;
+        c->job = NULL;
+        if (c->start > simgrid_get_clock()) /* the driver was ahead of SimGrid's clock */
+            sg_actor_sleep_until(c->start);
+        sg_host_sendto(e->ranks[m->src].host, e->ranks[m->dst].host, (double)m->plan.wire_bytes);
+        c->busy = 0;
+        e->flows--;
+        queue_at(e, as_item(m), simgrid_get_clock()); /* its dstate is D_ARRIVED */
+        c->next_idle = e->idle;
+        e->idle = c;
+    }
+}
+
+/* Hand m's flow to an idle courier, or to a new one. */
+static void carry(engine_t *e, msg_t *m)
+{
+    courier_t *c = e->idle;
+    if (c)
+        e->idle = c->next_idle;
+    else if (!(c = xcalloc(e, 1, sizeof *c)))
+        return;
+    e->flows++;
+    c->job = m;
+    c->busy = 1;
+    c->start = e->now;
+    /* A margin of a millionth for SimGrid's rounding of the remaining bytes. */
+    c->done_lb = e->now + (double)m->plan.wire_bytes / route_bw(e, m->src, m->dst) * (1 - 1e-6);
+    if (ts_timeq_push(e->flowq, c->done_lb, c) != 0)
+        fail(e, TS_ENOMEM, "out of memory");
+    if (c->actor) {
+        sg_actor_resume(c->actor);
+        return;
+    }
+    sg_actor_t a = sg_actor_init("courier", e->ranks[m->src].host);
+    c->actor = a;
+    c->next_all = e->couriers;
+    e->couriers = c;
+    sg_actor_set_data(a, c);
+    /* Couriers end when the last rank has finished (see rank_finish). They are not daemons:
+     * SimGrid 3.32 crashed killing daemons that had just delivered at the very moment the
+     * last rank ended. */
+    sg_actor_start(a, courier_main, 0, NULL);
 }
 
 /* The first progress point of rank r at or after time since, or -1 if it has none yet. */
@@ -354,34 +531,35 @@ static double progress_after(const rank_t *r, double since)
     return best;
 }
 
-/* Courier c waits until rank who is inside an MPI call at or after time since: at once if
- * it is suspended in a wait (or has finished: MPI_Finalize progresses), else until its first
- * progress point from then on. */
-static void await_progress(rank_t *who, courier_t *c, double since)
+/* Message m's step that needs rank who inside an MPI call at or after time since: 1 when it
+ * is there now (it is suspended in a wait, or has finished: MPI_Finalize progresses), and
+ * the step goes on as `next`; else 0: m takes `next` at who's first progress point from
+ * `since` on, or, when who has none yet, waits in who's list and checks again when who
+ * reaches one (progress_point). */
+static int progress_then(engine_t *e, rank_t *who, msg_t *m, double since, int next)
 {
-    double t = -1;
-    while (!(who->awaited && who->wait_from <= simgrid_get_clock()) && !who->finished &&
-           (t = progress_after(who, since)) < 0) {
-        if (!c->in_prog) {
-            c->next_prog = who->prog_waiters;
-            who->prog_waiters = c;
-            c->in_prog = 1;
-        }
-        courier_sleep(c); /* progress_point() or the rank's end resumes it */
+    double now = e->now;
+    if ((who->awaited && who->wait_from <= now) || who->finished) {
+        m->dstate = next;
+        return 1;
     }
+    double t = progress_after(who, since);
     if (t >= 0) /* not inside a call now, but will be at t */
-        delay(t - simgrid_get_clock());
+        return step_after(e, m, next, t - now);
+    m->since = since;
+    m->next_prog = who->prog_waiters;
+    who->prog_waiters = m;
+    return 0;
 }
 
-/* Wake every courier waiting for rank r to progress. */
+/* Give every message waiting for rank r to progress its next look. */
 static void wake_progress_waiters(rank_t *r)
 {
-    courier_t *c = r->prog_waiters;
+    msg_t *m = r->prog_waiters;
     r->prog_waiters = NULL;
-    for (courier_t *next; c; c = next) {
-        next = c->next_prog;
-        c->in_prog = 0;
-        sg_actor_resume(c->actor);
+    for (msg_t *next; m; m = next) {
+        next = m->next_prog;
+        queue_at(r->e, as_item(m), r->e->now);
     }
 }
 
@@ -393,111 +571,131 @@ static void progress_point(rank_t *r)
         wake_progress_waiters(r);
 }
 
+/* Take m's delivery steps from m->dstate on, until one must wait (for a time, the match, a
+ * progress point or the flow). The driver calls it again when that is over; each call starts
+ * at the clock. The steps, for rendezvous: the RTS travels, waits for the receive, the
+ * receiver's progress and registration, the RTR travels back and waits for the sender's
+ * progress (put / am); then for every protocol the latency, the flow, the arrival, and for
+ * zcopy and rendezvous the acknowledgement back to the sender. */
 static void deliver(engine_t *e, msg_t *m)
 {
     rank_t *src = &e->ranks[m->src], *dst = &e->ranks[m->dst];
     const ts_msg_plan_t *p = &m->plan;
-    if (ts_proto_is_rndv(p->proto)) {
-        delay(p->rts_latency);
-        double rts_at = simgrid_get_clock();
-        courier_t *c = m->carrier;
-        while (!m->matched) /* match() resumes the carrier */
-            courier_sleep(c);
-        double now = simgrid_get_clock();
-        if (m->recv_post_time > now)
-            /* Posted ahead of the clock (the receiver runs ahead on lazy time): the RTS waits
-             * for that MPI_Irecv, which finds it and starts the transfer. */
-            delay(m->recv_post_time - now);
-        if ((p->progress & TS_PROG_RECV) && m->recv_post_time <= rts_at)
+    double now = e->now;
+    switch (m->dstate) {
+    case D_BEGIN:
+        if (!ts_proto_is_rndv(p->proto)) {
+            if (!step_after(e, m, D_FLOW, p->latency))
+                return;
+            goto flow;
+        }
+        if (!step_after(e, m, D_RTS, p->rts_latency))
+            return;
+        /* fall through */
+    case D_RTS:
+        m->rts_at = now;
+        m->dstate = D_MATCH;
+        /* fall through */
+    case D_MATCH:
+        if (!m->matched) {
+            m->await_match = 1; /* match() queues it */
+            return;
+        }
+        /* Posted ahead of the clock (the receiver runs ahead on lazy time): the RTS waits
+         * for that MPI_Irecv, which finds it and starts the transfer. */
+        if (!step_after(e, m, D_POSTED, m->recv_post_time - now))
+            return;
+        /* fall through */
+    case D_POSTED:
+        if ((p->progress & TS_PROG_RECV) && m->recv_post_time <= m->rts_at) {
             /* Posted before the RTS came: the RTS is handled when the receiver next runs
              * progress inside an MPI call. (Posted after it: the Irecv itself handled it.) */
-            await_progress(dst, c, rts_at);
-        else if (p->progress & TS_PROG_RECV_DATA)
+            if (!progress_then(e, dst, m, m->rts_at, D_REG))
+                return;
+        } else if (p->progress & TS_PROG_RECV_DATA) {
             /* The Irecv found the RTS but only queued the copy: it runs at the receiver's
              * next progress call. */
-            await_progress(dst, c, m->recv_post_time);
-        delay(reg_cost(dst, m->bytes, p->recv_reg));
-        if (p->rtr_latency > 0) { /* put / am: the RTR goes back; the sender moves the data */
-            delay(p->rtr_latency);
-            if (p->progress & TS_PROG_SEND)
-                await_progress(src, c, simgrid_get_clock());
+            if (!progress_then(e, dst, m, m->recv_post_time, D_REG))
+                return;
         }
-    }
-    delay(p->latency);
-    if (p->wire_bytes && src->host != dst->host)
-        sg_host_sendto(src->host, dst->host, (double)p->wire_bytes);
-    m->arrived = 1;
-    m->arrival_time = simgrid_get_clock();
-    notify(dst, m->rreq);
-    if (!p->completes_locally) {
-        if (p->progress & TS_PROG_ACK) /* the receiver reaps the completion, then acks */
-            await_progress(dst, m->carrier, m->arrival_time);
-        delay(p->ack_latency);
+        /* fall through */
+    case D_REG:
+        if (!step_after(e, m, D_RTR, reg_cost(dst, m->bytes, p->recv_reg)))
+            return;
+        /* fall through */
+    case D_RTR:
+        if (p->rtr_latency <= 0) {
+            m->dstate = D_LATENCY;
+            goto latency;
+        }
+        /* put / am: the RTR goes back; the sender moves the data */
+        if (!step_after(e, m, D_RTR_BACK, p->rtr_latency))
+            return;
+        /* fall through */
+    case D_RTR_BACK:
+        m->since = now; /* the RTR has arrived */
+        m->dstate = D_SENDER;
+        /* fall through */
+    case D_SENDER:
+        if ((p->progress & TS_PROG_SEND) && !progress_then(e, src, m, m->since, D_LATENCY))
+            return;
+        /* fall through */
+    case D_LATENCY:
+    latency:
+        if (!step_after(e, m, D_FLOW, p->latency))
+            return;
+        /* fall through */
+    case D_FLOW:
+    flow:
+        m->dstate = D_ARRIVED;
+        if (p->wire_bytes && src->host != dst->host) {
+            carry(e, m); /* the courier queues it when the bytes are through */
+            return;
+        }
+        /* fall through */
+    case D_ARRIVED:
+        m->arrived = 1;
+        m->arrival_time = now;
+        notify(dst, m->rreq);
+        if (p->completes_locally)
+            break;
+        m->dstate = D_ACK;
+        /* fall through */
+    case D_ACK: /* the receiver reaps the completion, then acks */
+        if ((p->progress & TS_PROG_ACK) && !progress_then(e, dst, m, m->arrival_time, D_ACKED))
+            return;
+        /* fall through */
+    case D_ACKED:
+        if (!step_after(e, m, D_DONE, p->ack_latency))
+            return;
+        /* fall through */
+    case D_DONE:
         m->send_done = 1;
         notify(src, m->sreq);
+        break;
     }
     msg_unref(e, m);
 }
 
-static void courier_main(int argc, char **argv)
-{
-    (void)argc;
-    (void)argv;
-    courier_t *c = sg_actor_self_get_data();
-    rank_t *home = c->home;
-    for (;;) {
-        while (!c->job && !home->e->shutdown) /* dispatch() or the last rank resumes it */
-            courier_sleep(c);
-        if (!c->job) /* every rank has finished */
-            return;
-        msg_t *m = c->job;
-        c->job = NULL;
-        deliver(home->e, m);
-        c->next_idle = home->idle;
-        home->idle = c;
-    }
-}
-
-/* Hand m to an idle courier of rank r, or to a new one. */
+/* Start m's delivery (the clock is at the sender's time). */
 static void dispatch(rank_t *r, msg_t *m)
 {
-    courier_t *c = r->idle;
-    if (c) {
-        r->idle = c->next_idle;
-        c->job = m;
-        m->carrier = c;
-        sg_actor_resume(c->actor);
-        return;
-    }
-    c = xcalloc(r->e, 1, sizeof *c);
-    if (!c)
-        return;
-    /* Creating an actor is a simcall, during which other actors run: the message names its
-     * carrier only once the carrier has an actor that match() can resume. */
-    sg_actor_t a = sg_actor_init("courier", r->host);
-    c->actor = a;
-    c->home = r;
-    c->job = m;
-    m->carrier = c;
-    c->next_all = r->couriers;
-    r->couriers = c;
-    sg_actor_set_data(a, c);
-    /* Couriers end when the last rank has finished (see rank_main). They are not daemons:
-     * SimGrid 3.32 crashed killing daemons that had just delivered at the very moment the
-     * last rank ended. */
-    sg_actor_start(a, courier_main, 0, NULL);
+    m->dstate = D_BEGIN;
+    deliver(r->e, m);
 }
 
 /* ---- matching ------------------------------------------------------------------------ */
 
-static void match(msg_t *m, req_t *rreq)
+static void match(engine_t *e, msg_t *m, req_t *rreq)
 {
     m->rreq = rreq;
     m->matched = 1;
     m->recv_post_time = rreq->post_time;
     rreq->msg = m;
-    if (m->carrier && ts_proto_is_rndv(m->plan.proto)) /* its courier waits for the match */
-        sg_actor_resume(m->carrier->actor);
+    if (m->await_match) { /* its delivery waits for the match */
+        m->await_match = 0;
+        queue_at(e, as_item(m), e->now);
+    }
 }
 
 static req_t *post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint64_t bytes,
@@ -540,7 +738,7 @@ static req_t *post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint6
         c->post_head = rq->next;
         if (!c->post_head)
             c->post_tail = NULL;
-        match(m, rq);
+        match(e, m, rq);
         chan_tidy(d, c, comm, r->id, tag);
     } else {
         if (c->env_tail)
@@ -561,8 +759,10 @@ static req_t *post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint6
             notify(d, m->rreq);
         return q;
     }
-    settle(r); /* the courier starts from the real clock */
-    dispatch(r, m);
+    if (r->debt > 0) /* the courier starts from the real clock: once it reaches the rank */
+        r->to_dispatch = m;
+    else
+        dispatch(r, m);
     return q;
 }
 
@@ -580,7 +780,7 @@ static req_t *post_recv(rank_t *r, int32_t src, int32_t comm, int32_t tag, uint6
         c->env_head = m->next;
         if (!c->env_head)
             c->env_tail = NULL;
-        match(m, q);
+        match(r->e, m, q);
         chan_tidy(r, c, comm, src, tag);
     } else {
         if (c->post_tail)
@@ -613,29 +813,26 @@ static void describe(rank_t *r, const req_t *q)
                  (int)q->peer, (int)q->tag, (int)q->comm);
 }
 
-/* Wait until q completes, charge the receiver's copies, and release q. */
-static void wait_req(rank_t *r, req_t *q)
+/* Complete request q, or block on it: 1 when it completed (the receiver's copies charged and q
+ * released), 0 when the rank now waits for it (rank_step picks it up when notify() wakes it).
+ * The rank enters the wait at its virtual time `from` without sleeping its debt first: a
+ * completion before `from` leaves it the rest to run ahead with. While it waits ahead of the
+ * clock it is not inside the call yet: await_progress looks at wait_from. What it waits for
+ * is put in words only if the run ends with it still waiting (the deadlock report): formatting
+ * it at every blocking wait cost 2 % of a replay. */
+static int wait_req(rank_t *r, req_t *q)
 {
-    progress_point(r);
-    if (!req_complete(q)) {
-        /* Blocked. The rank suspends at once, its debt not yet slept: it waits from its
-         * virtual time `from`, and a completion before that (notify() resumes it) leaves it
-         * the rest to run ahead with. Sleeping the debt first, then suspending, took two
-         * context switches where this takes one. While suspended ahead of the clock it is
-         * not inside the call yet: await_progress looks at wait_from. What it waits for is
-         * put in words only if the run ends with it still waiting (the deadlock report):
-         * formatting it at every blocking wait cost 2 % of a replay. */
-        double from = vnow(r);
-        r->debt = 0;
-        r->wait_from = from;
-        r->awaited = q;
-        while (!req_complete(q)) /* notify() resumes it */
-            sg_actor_suspend(r->actor);
-        r->awaited = NULL;
-        double now = simgrid_get_clock();
-        if (from > now)
-            r->debt = from - now;
+    if (!r->entered) {
+        progress_point(r);
+        r->entered = 1;
     }
+    if (!req_complete(q)) {
+        r->wait_from = vnow(r);
+        r->debt = 0;
+        r->awaited = q;
+        return 0;
+    }
+    r->entered = 0;
     msg_t *m = q->msg;
     if (!q->is_send) {
         const ts_msg_plan_t *p = &m->plan;
@@ -651,6 +848,17 @@ static void wait_req(rank_t *r, req_t *q)
     }
     msg_unref(r->e, m);
     req_drop(r->e, q);
+    return 1;
+}
+
+/* Complete list[r->wi..n) in order: 1 when all did, 0 when the rank blocked on one. */
+static int wait_list(rank_t *r, req_t **list, size_t n)
+{
+    for (; r->wi < n; r->wi++)
+        if (!wait_req(r, list[r->wi]))
+            return 0;
+    r->wi = 0;
+    return 1;
 }
 
 /* ---- the rank's event loop ------------------------------------------------------------- */
@@ -668,6 +876,9 @@ static void reqs_add(rank_t *r, req_t ***list, size_t *n, size_t *cap, req_t *q)
     (*list)[(*n)++] = q;
 }
 
+/* Blocking sends and receives of a call (MPI_Send, MPI_Recv, both halves of MPI_Sendrecv)
+ * are posted as they come and completed together when the call returns (AT_LEAVE), so that
+ * a Sendrecv's send cannot block its own receive. */
 static void call_add(rank_t *r, req_t *q)
 {
     reqs_add(r, &r->call_reqs, &r->ncall, &r->capcall, q);
@@ -676,16 +887,6 @@ static void call_add(rank_t *r, req_t *q)
 static void round_add(rank_t *r, req_t *q)
 {
     reqs_add(r, &r->coll_reqs, &r->ncoll_reqs, &r->capcoll_reqs, q);
-}
-
-/* Blocking sends and receives of a call (MPI_Send, MPI_Recv, both halves of MPI_Sendrecv)
- * are posted as they come and completed together when the call returns, so that a
- * Sendrecv's send cannot block its own receive. */
-static void call_finish(rank_t *r)
-{
-    for (size_t i = 0; i < r->ncall; i++)
-        wait_req(r, r->call_reqs[i]);
-    r->ncall = 0;
 }
 
 /* Where the members of a communicator run (for hierarchical components), from the layout's
@@ -734,28 +935,29 @@ static ts_coll_stat_t *coll_stat(engine_t *e, int op, const ts_coll_choice_t *ch
 
 /* A collective call: models/coll chooses the component and algorithm as Open MPI would and
  * gives this rank's schedule; its messages go through the same protocol models and network
- * as the application's, round by round, with the reduction work as a delay. */
-static void collective(rank_t *r, const ts_event_t *ev)
+ * as the application's, round by round, with the reduction work as a delay. coll_begin
+ * prepares the schedule (1: there is one to run, AT_COLL), coll_run runs it on. */
+static int coll_begin(rank_t *r, const ts_event_t *ev)
 {
     engine_t *e = r->e;
     const ts_comm_info_t *ci = ts_trace_comm(e->t, ev->comm);
     if (ci->is_self || ci->size <= 1)
-        return;
+        return 0;
     int32_t me = ts_trace_comm_rank(e->t, ev->comm, r->id);
     if (me < 0) {
         fail(e, TS_ECORRUPT, "rank %d: collective on communicator %d it is not a member of",
              (int)r->id, (int)ev->comm);
-        return;
+        return 0;
     }
     int32_t root = -1;
     if (ev->peer != TS_ROOT_NONE && (root = ts_trace_comm_rank(e->t, ev->comm, ev->peer)) < 0) {
         fail(e, TS_ECORRUPT, "rank %d: %s on communicator %d with root %d, not a member",
              (int)r->id, ts_coll_op_name(ev->op), (int)ev->comm, (int)ev->peer);
-        return;
+        return 0;
     }
     const ts_coll_topo_t *topo = comm_topo(e, ev->comm);
     if (!topo)
-        return;
+        return 0;
     uint64_t b = ts_coll_payload(ev->op, ci->size, ev->peer == r->id, me, ev->bytes, ev->bytes2);
     /* The decision must be the same on every rank: Allgatherv decides on the mean of all
      * counts (sizeReceived / N, equal everywhere) as Open MPI's rule does. */
@@ -763,138 +965,268 @@ static void collective(rank_t *r, const ts_event_t *ev)
     ts_coll_choice_t ch;
     ts_coll_select(e->coll, ev->op, ci->size, decide, &ch);
     if (ch.comp == TS_CCOMP_NONE)
-        return;
+        return 0;
     ts_status st = ts_coll_schedule(e->coll, &ch, ev->op, topo, me, root, b, &r->sched);
     if (st != TS_OK) {
         fail(e, st, "rank %d: %s by %s/%s: %s", (int)r->id, ts_coll_op_name(ev->op),
              ts_coll_comp_name(ch.comp), ts_coll_alg_name(ch.alg),
              st == TS_ENOMEM ? "out of memory" : "the algorithm does not apply to it");
-        return;
+        return 0;
     }
-    double t0 = vnow(r);
-    int32_t tag = COLL_TAG;
-    uint64_t msgs = 0;
-    for (size_t i = 0; i < r->sched.n && e->status == TS_OK; i++) {
-        const ts_cstep_t *s = &r->sched.step[i];
-        switch (s->kind) {
-        case TS_CSTEP_SEND:
-            round_add(r, post_send(r, ci->members[s->peer], ev->comm, tag, s->bytes, 0));
-            msgs++;
-            break;
-        case TS_CSTEP_RECV:
-            round_add(r, post_recv(r, ci->members[s->peer], ev->comm, tag, s->bytes));
-            break;
-        default:
-            for (size_t k = 0; k < r->ncoll_reqs; k++)
-                wait_req(r, r->coll_reqs[k]);
-            r->ncoll_reqs = 0;
-            spend(r, ts_coll_reduce_seconds(e->coll, s->bytes));
-            break;
-        }
-    }
-    for (size_t k = 0; k < r->ncoll_reqs; k++) /* a schedule always ends a round; be safe */
-        wait_req(r, r->coll_reqs[k]);
-    r->ncoll_reqs = 0;
-    ts_coll_stat_t *cs = coll_stat(e, ev->op, &ch);
-    if (cs) {
-        cs->calls++;
-        cs->msgs += msgs;
-        cs->time += vnow(r) - t0;
-        if (b < cs->bytes_min)
-            cs->bytes_min = b;
-        if (b > cs->bytes_max)
-            cs->bytes_max = b;
-    }
+    r->coll.step = 0;
+    r->coll.waiting = 0;
+    r->coll.t0 = vnow(r);
+    r->coll.msgs = 0;
+    r->coll.bytes = b;
+    r->coll.op = ev->op;
+    r->coll.ch = ch;
+    r->coll.comm = ev->comm;
+    return 1;
 }
 
-static void rank_main(int argc, char **argv)
+/* Run the collective on: 1 when it is done, 0 when the rank blocked or must wait for the
+ * clock to hand a message to a courier. */
+static int coll_run(rank_t *r)
 {
-    (void)argc;
-    (void)argv;
-    rank_t *r = sg_actor_self_get_data();
     engine_t *e = r->e;
-    ts_replay_result_t *res = e->res;
-    double scale = e->spec->compute_scale;
-    ts_event_t ev;
-    ts_error_t err;
-    int rc;
-    while (e->status == TS_OK && (rc = ts_cursor_next(r->cur, &ev, &err)) == 1) {
-        req_t *q;
-        if ((++e->events_done & 0xffff) == 0 && e->spec->progress)
-            e->spec->progress(e->spec->progress_ctx, e->events_done, e->events_total);
-        switch (ev.kind) {
-        case TS_EV_COMPUTE:
-            spend(r, (double)ev.time * 1e-9 * scale);
-            res->compute_time += (double)ev.time * 1e-9 * scale;
-            break;
-        case TS_EV_ENTER:
-            r->func = ev.func;
-            r->enter = vnow(r);
-            res->visits[ev.func]++;
-            break;
-        case TS_EV_LEAVE:
-            call_finish(r);
-            if (r->func >= 0)
-                res->time[r->func] += vnow(r) - r->enter;
-            r->func = -1;
-            break;
-        case TS_EV_SEND:
-            call_add(r, post_send(r, ev.peer, ev.comm, ev.tag, ev.bytes, 1));
-            break;
-        case TS_EV_RECV:
-            call_add(r, post_recv(r, ev.peer, ev.comm, ev.tag, ev.bytes));
-            break;
-        case TS_EV_ISEND:
-            q = post_send(r, ev.peer, ev.comm, ev.tag, ev.bytes, 0);
-            if (q && ts_u64map_put(r->reqs, ev.req, q))
-                fail(e, TS_ENOMEM, "out of memory");
-            break;
-        case TS_EV_IRECV_POST: {
-            ts_recv_info_t in;
-            int found = ts_recv_ahead_find(r->look, ev.req, &in, &err);
-            if (found < 0) {
-                fail_read(e, found, &err);
-                break;
-            }
-            if (!found) /* never completed in the trace: nothing will wait for it either */
-                break;
-            q = post_recv(r, in.peer, in.comm, in.tag, in.bytes);
-            if (q && ts_u64map_put(r->reqs, ev.req, q))
-                fail(e, TS_ENOMEM, "out of memory");
-            break;
+    const ts_comm_info_t *ci = ts_trace_comm(e->t, r->coll.comm);
+    for (;;) {
+        if (r->coll.waiting) {
+            if (!wait_list(r, r->coll_reqs, r->ncoll_reqs))
+                return 0;
+            r->ncoll_reqs = 0;
+            r->coll.waiting = 0;
+            spend(r, r->coll.reduce);
         }
-        case TS_EV_ISEND_DONE:
-        case TS_EV_IRECV_DONE:
-            q = ts_u64map_remove(r->reqs, ev.req);
-            if (!q) {
-                fail(e, TS_EUNMATCHED, "rank %d: %s completes request %llu, which was never posted",
-                     (int)r->id, r->func >= 0 ? ts_trace_func_name(e->t, r->func) : "a call",
-                     (unsigned long long)ev.req);
-                break;
-            }
-            wait_req(r, q);
+        if (r->coll.step >= r->sched.n || e->status != TS_OK)
             break;
-        case TS_EV_COLL:
-        case TS_EV_ICOLL_DONE:
-            collective(r, &ev);
+        const ts_cstep_t *s = &r->sched.step[r->coll.step++];
+        switch (s->kind) {
+        case TS_CSTEP_SEND:
+            round_add(r, post_send(r, ci->members[s->peer], r->coll.comm, COLL_TAG, s->bytes, 0));
+            r->coll.msgs++;
+            if (r->to_dispatch)
+                return 0;
             break;
-        default: /* REQ_TEST, ICOLL_POST, CANCELLED: nothing to simulate */
+        case TS_CSTEP_RECV:
+            round_add(r, post_recv(r, ci->members[s->peer], r->coll.comm, COLL_TAG, s->bytes));
+            break;
+        default:
+            r->coll.waiting = 1;
+            r->coll.reduce = ts_coll_reduce_seconds(e->coll, s->bytes);
             break;
         }
     }
-    if (e->status == TS_OK && rc < 0)
-        fail_read(e, rc, &err);
+    if (r->ncoll_reqs) { /* a schedule always ends a round; be safe */
+        r->coll.waiting = 1;
+        r->coll.reduce = 0;
+        return coll_run(r);
+    }
+    ts_coll_stat_t *cs = coll_stat(e, r->coll.op, &r->coll.ch);
+    if (cs) {
+        cs->calls++;
+        cs->msgs += r->coll.msgs;
+        cs->time += vnow(r) - r->coll.t0;
+        if (r->coll.bytes < cs->bytes_min)
+            cs->bytes_min = r->coll.bytes;
+        if (r->coll.bytes > cs->bytes_max)
+            cs->bytes_max = r->coll.bytes;
+    }
+    return 1;
+}
+
+static void rank_finish(rank_t *r)
+{
+    engine_t *e = r->e;
     r->finished = 1;
     r->end = vnow(r);
     wake_progress_waiters(r);
-    if (++e->nfinished == e->nranks) { /* release every idle courier */
-        e->shutdown = 1;
-        for (int32_t i = 0; i < e->nranks; i++) {
-            rank_t *o = &e->ranks[i];
-            for (courier_t *c = o->idle; c; c = c->next_idle)
-                sg_actor_resume(c->actor);
+    e->nfinished++;
+}
+
+/* Process one event of rank r's stream (AT_EVENT). */
+static void rank_event(rank_t *r, const ts_event_t *ev)
+{
+    engine_t *e = r->e;
+    ts_replay_result_t *res = e->res;
+    ts_error_t err;
+    req_t *q;
+    switch (ev->kind) {
+    case TS_EV_COMPUTE:
+        spend(r, (double)ev->time * 1e-9 * e->spec->compute_scale);
+        res->compute_time += (double)ev->time * 1e-9 * e->spec->compute_scale;
+        break;
+    case TS_EV_ENTER:
+        r->func = ev->func;
+        r->enter = vnow(r);
+        res->visits[ev->func]++;
+        break;
+    case TS_EV_LEAVE:
+        r->at = AT_LEAVE;
+        break;
+    case TS_EV_SEND:
+        call_add(r, post_send(r, ev->peer, ev->comm, ev->tag, ev->bytes, 1));
+        break;
+    case TS_EV_RECV:
+        call_add(r, post_recv(r, ev->peer, ev->comm, ev->tag, ev->bytes));
+        break;
+    case TS_EV_ISEND:
+        q = post_send(r, ev->peer, ev->comm, ev->tag, ev->bytes, 0);
+        if (q && ts_u64map_put(r->reqs, ev->req, q))
+            fail(e, TS_ENOMEM, "out of memory");
+        break;
+    case TS_EV_IRECV_POST: {
+        ts_recv_info_t in;
+        int found = ts_recv_ahead_find(r->look, ev->req, &in, &err);
+        if (found < 0) {
+            fail_read(e, found, &err);
+            break;
+        }
+        if (!found) /* never completed in the trace: nothing will wait for it either */
+            break;
+        q = post_recv(r, in.peer, in.comm, in.tag, in.bytes);
+        if (q && ts_u64map_put(r->reqs, ev->req, q))
+            fail(e, TS_ENOMEM, "out of memory");
+        break;
+    }
+    case TS_EV_ISEND_DONE:
+    case TS_EV_IRECV_DONE:
+        q = ts_u64map_remove(r->reqs, ev->req);
+        if (!q) {
+            fail(e, TS_EUNMATCHED, "rank %d: %s completes request %llu, which was never posted",
+                 (int)r->id, r->func >= 0 ? ts_trace_func_name(e->t, r->func) : "a call",
+                 (unsigned long long)ev->req);
+            break;
+        }
+        r->one = q;
+        r->at = AT_WAIT;
+        break;
+    case TS_EV_COLL:
+    case TS_EV_ICOLL_DONE:
+        if (coll_begin(r, ev))
+            r->at = AT_COLL;
+        break;
+    default: /* REQ_TEST, ICOLL_POST, CANCELLED: nothing to simulate */
+        break;
+    }
+}
+
+/* Run rank r from where it stopped until it blocks, must wait for the clock (it goes back to
+ * the queue at its virtual time), or reaches the end of its stream. The driver calls it when
+ * the rank's queued time has come: the clock is at that time. */
+static void rank_step(rank_t *r)
+{
+    engine_t *e = r->e;
+    if (r->awaited) { /* woken by notify() */
+        if (!req_complete(r->awaited))
+            return;
+        r->awaited = NULL;
+        double now = e->now;
+        if (r->wait_from > now)
+            r->debt = r->wait_from - now;
+    } else if (r->to_dispatch) { /* the clock has reached the rank: its debt is slept */
+        r->debt = 0;
+        msg_t *m = r->to_dispatch;
+        r->to_dispatch = NULL;
+        dispatch(r, m);
+    }
+    for (;;) {
+        switch (r->at) {
+        case AT_LEAVE:
+            if (!wait_list(r, r->call_reqs, r->ncall))
+                return;
+            r->ncall = 0;
+            if (r->func >= 0)
+                e->res->time[r->func] += vnow(r) - r->enter;
+            r->func = -1;
+            break;
+        case AT_WAIT:
+            if (!wait_req(r, r->one))
+                return;
+            break;
+        case AT_COLL:
+            if (!coll_run(r)) {
+                if (r->to_dispatch)
+                    make_ready(r, vnow(r));
+                return;
+            }
+            break;
+        case AT_EVENT:
+            break;
+        }
+        r->at = AT_EVENT;
+        ts_event_t ev;
+        ts_error_t err;
+        int rc = e->status == TS_OK ? ts_cursor_next(r->cur, &ev, &err) : 0;
+        if (rc != 1) {
+            if (rc < 0)
+                fail_read(e, rc, &err);
+            rank_finish(r);
+            return;
+        }
+        if ((++e->events_done & 0xffff) == 0 && e->spec->progress)
+            e->spec->progress(e->spec->progress_ctx, e->events_done, e->events_total);
+        rank_event(r, &ev);
+        if (r->to_dispatch) {
+            make_ready(r, vnow(r));
+            return;
         }
     }
+}
+
+/* The driver: runs the ranks and deliveries whose time has come, in virtual-time order, then
+ * moves to the next one's time, or, while flows are under way, lets SimGrid run until then or
+ * until a courier queues something (queue_at). It goes on after the last rank has finished
+ * until the deliveries under way are done, then ends the couriers. When nothing is queued and
+ * no flow is under way it stops: the ranks still blocked are reported (ts_replay_run). */
+static void driver_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    engine_t *e = sg_actor_self_get_data();
+    sg_mutex_lock(e->mutex);
+    for (int32_t i = 0; i < e->nranks; i++)
+        make_ready(&e->ranks[i], 0);
+    for (;;) {
+        while (ts_timeq_size(e->runq) && ts_timeq_first(e->runq) <= e->now) {
+            void *item = ts_timeq_pop(e->runq);
+            msg_t *m = item_msg(item);
+            if (m) {
+                deliver(e, m);
+            } else {
+                rank_t *r = item;
+                r->queued = 0;
+                rank_step(r);
+            }
+        }
+        /* Nothing SimGrid computes can happen before the horizon (no flow under way, or
+         * none can end yet), so the driver goes to the queue's next time without asking
+         * SimGrid; a courier starts its flow from the driver's time. An empty queue with no
+         * flow under way: every rank has finished, or those left wait for something nothing
+         * will do. */
+        double horizon = e->flows ? flow_horizon(e) : HUGE_VAL;
+        if (!e->flows && !ts_timeq_size(e->runq))
+            break;
+        if (ts_timeq_size(e->runq) && ts_timeq_first(e->runq) < horizon) {
+            if (ts_timeq_first(e->runq) > e->now)
+                e->now = ts_timeq_first(e->runq);
+            continue;
+        }
+        /* A flow may end first: SimGrid runs until the queue's next time, or until a courier
+         * queues a message whose flow is through. */
+        e->driver_asleep = 1;
+        if (ts_timeq_size(e->runq))
+            sg_cond_wait_for(e->wakeup, e->mutex, ts_timeq_first(e->runq) - simgrid_get_clock());
+        else
+            sg_cond_wait(e->wakeup, e->mutex);
+        e->driver_asleep = 0;
+        if (simgrid_get_clock() > e->now)
+            e->now = simgrid_get_clock();
+    }
+    sg_mutex_unlock(e->mutex);
+    e->shutdown = 1;
+    for (courier_t *c = e->idle; c; c = c->next_idle)
+        sg_actor_resume(c->actor);
 }
 
 /* ---- setup, run, report -------------------------------------------------------------- */
@@ -928,10 +1260,6 @@ static void ranks_free(engine_t *e)
             ts_u64map_free(r->chans);
         }
         ts_u64map_free(r->rcache);
-        for (courier_t *c = r->couriers, *next; c; c = next) {
-            next = c->next_all;
-            free(c);
-        }
         free(r->call_reqs);
         free(r->coll_reqs);
         ts_csched_free(&r->sched);
@@ -951,6 +1279,16 @@ static void ranks_free(engine_t *e)
     if (e->plans) {
         ts_u64map_each(e->plans, free_value, NULL);
         ts_u64map_free(e->plans);
+    }
+    ts_timeq_free(e->runq);
+    ts_timeq_free(e->flowq);
+    if (e->route_bw) {
+        ts_u64map_each(e->route_bw, free_value, NULL);
+        ts_u64map_free(e->route_bw);
+    }
+    for (courier_t *c = e->couriers, *next; c; c = next) {
+        next = c->next_all;
+        free(c);
     }
 }
 
@@ -1008,8 +1346,8 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
 
     /* SimGrid's configuration: CM02 shares bandwidth max-min without TCP window or
      * cross-traffic corrections, so a flow's time is its bytes over its share of the
-     * tightest link; latencies are the models', not the platform's. Every message has an
-     * actor of its own, so stacks are small (the actors' code is shallow) and without guard
+     * tightest link; latencies are the models', not the platform's. A message in flight has
+     * an actor of its own, so stacks are small (the actors' code is shallow) and without guard
      * pages: mapping and protecting them took half of a replay's time in the kernel. */
     char *sg_argv[] = {"tunesim",
                        "--cfg=network/model:CM02",
@@ -1042,16 +1380,19 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
             !r->reqs || !r->chans || !r->rcache)
             fail(&e, TS_ENOMEM, "out of memory");
     }
+    e.flowq = ts_timeq_new();
+    e.route_bw = ts_u64map_new();
+    if (e.status == TS_OK && (!(e.runq = ts_timeq_new()) || !e.flowq || !e.route_bw))
+        fail(&e, TS_ENOMEM, "out of memory");
     if (e.status == TS_OK) {
-        for (int32_t i = 0; i < e.nranks; i++) {
-            char name[32];
-            snprintf(name, sizeof name, "rank-%d", (int)i);
-            sg_actor_t a = sg_actor_init(name, e.ranks[i].host);
-            sg_actor_set_data(a, &e.ranks[i]);
-            e.ranks[i].actor = a;
-            sg_actor_start(a, rank_main, 0, NULL);
-        }
+        e.mutex = sg_mutex_init();
+        e.wakeup = sg_cond_init();
+        sg_actor_t a = sg_actor_init("driver", e.ranks[0].host);
+        sg_actor_set_data(a, &e);
+        sg_actor_start(a, driver_main, 0, NULL);
         simgrid_run();
+        sg_cond_destroy(e.wakeup);
+        sg_mutex_destroy(e.mutex);
     }
 
     if (e.status == TS_OK) {

@@ -1,5 +1,6 @@
-/* engine.h - the replay engine: one SimGrid actor per rank executes the rank's event stream
- * with MPI's point-to-point semantics (matching on communicator, source and tag in FIFO
+/* engine.h - the replay engine: executes every rank's event stream in virtual-time order
+ * (one SimGrid actor runs all ranks; SimGrid actors carry the flows) with MPI's
+ * point-to-point semantics (matching on communicator, source and tag in FIFO
  * order, requests that complete as their protocol dictates), compute bursts as delays
  * scaled to the target CPU, and data moved through the platform so that flows contend.
  * What each message costs comes from models/protocol; this is the only module that calls

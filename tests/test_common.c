@@ -1,11 +1,12 @@
 /* test_common.c - the small helpers of common/ that every folder shares: whole-string
- * integers (numparse) and growing arrays (grow). */
+ * integers (numparse), growing arrays (grow) and the time queue (timeq). */
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "common/grow.h"
 #include "common/numparse.h"
+#include "common/timeq.h"
 #include "testutil.h"
 
 static void test_parse_int(void)
@@ -55,6 +56,49 @@ static void test_grow(void)
     free(a);
 }
 
+/* Items come out by time, equal times in the order they went in, whatever the heap's shape;
+ * peek shows what pop will return. */
+static void test_timeq(void)
+{
+    ts_timeq_t *q = ts_timeq_new();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    CU_ASSERT_PTR_NULL(ts_timeq_pop(q));
+    CU_ASSERT_PTR_NULL(ts_timeq_peek(q));
+    /* 1000 items at times 9, 8, ..., 0, 9, 8, ...: item i at time 9 - i % 10. */
+    static int items[1000];
+    for (int i = 0; i < 1000; i++) {
+        items[i] = i;
+        CU_ASSERT_EQUAL_FATAL(ts_timeq_push(q, 9 - i % 10, &items[i]), 0);
+    }
+    CU_ASSERT_EQUAL(ts_timeq_size(q), 1000);
+    int prev = -1;
+    double prev_t = -1;
+    for (int k = 0; k < 1000; k++) {
+        double t = ts_timeq_first(q);
+        int *peek = ts_timeq_peek(q), *it = ts_timeq_pop(q);
+        CU_ASSERT_PTR_EQUAL(peek, it);
+        CU_ASSERT_EQUAL(t, 9 - *it % 10);
+        CU_ASSERT(t >= prev_t);
+        if (t == prev_t)
+            CU_ASSERT(*it > prev); /* first in, first out */
+        prev_t = t;
+        prev = *it;
+    }
+    /* Time 0 first: items 9, 19, 29, ...; the last out is 990 at time 9. */
+    CU_ASSERT_EQUAL(prev, 990);
+    CU_ASSERT_EQUAL(ts_timeq_size(q), 0);
+    /* Pushes between pops keep the order. */
+    ts_timeq_push(q, 2.5, &items[1]);
+    ts_timeq_push(q, 1.5, &items[2]);
+    CU_ASSERT_PTR_EQUAL(ts_timeq_pop(q), &items[2]);
+    ts_timeq_push(q, 2.5, &items[3]);
+    ts_timeq_push(q, 0.5, &items[4]);
+    CU_ASSERT_PTR_EQUAL(ts_timeq_pop(q), &items[4]);
+    CU_ASSERT_PTR_EQUAL(ts_timeq_pop(q), &items[1]);
+    CU_ASSERT_PTR_EQUAL(ts_timeq_pop(q), &items[3]);
+    ts_timeq_free(q);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -62,5 +106,6 @@ int main(void)
     CU_pSuite s = CU_add_suite("common helpers", NULL, NULL);
     CU_add_test(s, "whole-string integers", test_parse_int);
     CU_add_test(s, "growing arrays", test_grow);
+    CU_add_test(s, "time queue", test_timeq);
     return tu_run_all();
 }

@@ -450,6 +450,30 @@ static void test_nic_contention(void)
     CHECK_TIME(o, R + L_NET + R + 2 * L_NET + 2 * 1000000 / B + L_NET);
 }
 
+static void test_flows_while_driver_runs_ahead(void)
+{
+    /* Rank 0 sends 1 MB to rank 1 on the other node; rank 2 computes 50 us, then does the
+     * same to rank 3: its flow starts when rank 0's is half through. Rank 0's other half
+     * runs at B/2 (100 us), then rank 2's last quarter at B alone (50 us): rank 2's data
+     * lands 150 us after its flow started, its send completes L later. Meanwhile ranks 4 and
+     * 5 play 100 on-host ping-pongs of 8 B (no flow, 1 us each), whose steps the driver takes
+     * while the flows are under way without asking SimGrid: the flows must still end on
+     * time, and the ping-pongs do not touch the network. */
+    static const int node[] = {0, 1, 0, 1, 0, 0};
+    tb_t b = tb_new(6);
+    isend_irecv(&b, 0, 1, 1000000);
+    compute(&b, 2, 50000);
+    isend_irecv(&b, 2, 3, 1000000);
+    for (int i = 0; i < 100; i++) {
+        send_(&b, 4, 5, 8);
+        recv_(&b, 4, 5, 8);
+        recv_(&b, 5, 4, 8);
+        send_(&b, 5, 4, 8);
+    }
+    outcome_t o = replay(&b, node);
+    CHECK_TIME(o, 50e-6 + R + L_NET + R + 2 * L_NET + 150e-6 + L_NET);
+}
+
 static void test_on_host_short(void)
 {
     /* On one node: shared memory, latency 0.5 us, short up to 100 B. */
@@ -608,6 +632,8 @@ int main(void)
                 test_rkey_ptr_copy_waits_for_progress);
     CU_add_test(s, "the handshake is the receiver's CPU", test_handshake_on_receiver_cpu);
     CU_add_test(s, "two flows share a NIC", test_nic_contention);
+    CU_add_test(s, "flows end on time while the driver runs ahead",
+                test_flows_while_driver_runs_ahead);
     CU_add_test(s, "on-host eager short", test_on_host_short);
     CU_add_test(s, "deadlock report", test_deadlock_report);
     CU_add_test(s, "wait on a request never posted", test_wait_never_posted);
