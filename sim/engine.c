@@ -498,8 +498,10 @@ static void carry(engine_t *e, msg_t *m)
     c->job = m;
     c->busy = 1;
     c->start = e->now;
-    /* A margin of a millionth for SimGrid's rounding of the remaining bytes. */
-    c->done_lb = e->now + (double)m->plan.wire_bytes / route_bw(e, m->src, m->dst) * (1 - 1e-6);
+    /* Margins for SimGrid's rounding: a millionth of the time, and its timing precision
+     * (precision/timing, 1e-9 s by default). */
+    c->done_lb =
+        e->now + (double)m->plan.wire_bytes / route_bw(e, m->src, m->dst) * (1 - 1e-6) - 1e-9;
     if (ts_timeq_push(e->flowq, c->done_lb, c) != 0)
         fail(e, TS_ENOMEM, "out of memory");
     if (c->actor) {
