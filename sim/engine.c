@@ -70,7 +70,8 @@ typedef struct req_s {
 struct msg_s {
     int32_t src, dst, comm, tag;
     uint64_t bytes;
-    ts_msg_plan_t plan;
+    const ts_msg_plan_t *plan; /* the plan cache's entry, or own_plan (see plan_for) */
+    ts_msg_plan_t *own_plan;
     req_t *rreq;     /* the matched receive */
     req_t *sreq;     /* the send (identity only: it may be freed before us) */
     int dstate;      /* its next delivery step (see deliver) */
@@ -296,8 +297,10 @@ static void req_drop(engine_t *e, req_t *q)
 
 static void msg_unref(engine_t *e, msg_t *m)
 {
-    if (--m->refs == 0)
+    if (--m->refs == 0) {
+        free(m->own_plan);
         spare_give(&e->spare_msgs, m);
+    }
 }
 
 /* Queue item: a rank (to run) or a message (to take its next delivery step), told apart by
@@ -379,24 +382,25 @@ static double reg_cost(rank_t *r, uint64_t size, double cost)
  * instead of its memory. */
 enum { PLAN_CACHE_MAX = 1 << 16 };
 
-static void plan_for(engine_t *e, uint64_t bytes, ts_locality loc, int blocking, ts_msg_plan_t *out)
+static const ts_msg_plan_t *plan_for(engine_t *e, msg_t *m, ts_locality loc, int blocking)
 {
+    uint64_t bytes = m->bytes;
     uint64_t key =
         bytes < (UINT64_C(1) << 56) ? (bytes << 5 | (uint64_t)loc << 1 | !!blocking) + 1 : 0;
     const ts_msg_plan_t *hit = key && e->plans ? ts_u64map_get(e->plans, key) : NULL;
-    if (hit) {
-        *out = *hit;
-        return;
+    if (hit)
+        return hit;
+    ts_msg_plan_t *plan = malloc(sizeof *plan);
+    if (!plan) {
+        fail(e, TS_ENOMEM, "out of memory");
+        return NULL;
     }
-    ts_proto_plan(e->spec->proto, bytes, loc, blocking, out);
-    if (!key || !e->plans || ts_u64map_size(e->plans) >= PLAN_CACHE_MAX)
-        return;
-    ts_msg_plan_t *keep = malloc(sizeof *keep);
-    if (!keep)
-        return; /* no cache entry: the plan is still right */
-    *keep = *out;
-    if (ts_u64map_put(e->plans, key, keep))
-        free(keep);
+    ts_proto_plan(e->spec->proto, bytes, loc, blocking, plan);
+    if (key && e->plans && ts_u64map_size(e->plans) < PLAN_CACHE_MAX &&
+        ts_u64map_put(e->plans, key, plan) == 0)
+        return plan;
+    m->own_plan = plan; /* not kept: the message frees it */
+    return plan;
 }
 
 /* ---- delivery: each message in flight, step by step ------------------------------------ */
@@ -477,7 +481,7 @@ static void courier_main(int argc, char **argv)
         c->job = NULL;
         if (c->start > simgrid_get_clock()) /* the driver was ahead of SimGrid's clock */
             sg_actor_sleep_until(c->start);
-        sg_host_sendto(e->ranks[m->src].host, e->ranks[m->dst].host, (double)m->plan.wire_bytes);
+        sg_host_sendto(e->ranks[m->src].host, e->ranks[m->dst].host, (double)m->plan->wire_bytes);
         c->busy = 0;
         e->flows--;
         queue_at(e, as_item(m), simgrid_get_clock()); /* its dstate is D_ARRIVED */
@@ -501,7 +505,7 @@ static void carry(engine_t *e, msg_t *m)
     /* Margins for SimGrid's rounding: a millionth of the time, and its timing precision
      * (precision/timing, 1e-9 s by default). */
     c->done_lb =
-        e->now + (double)m->plan.wire_bytes / route_bw(e, m->src, m->dst) * (1 - 1e-6) - 1e-9;
+        e->now + (double)m->plan->wire_bytes / route_bw(e, m->src, m->dst) * (1 - 1e-6) - 1e-9;
     if (ts_timeq_push(e->flowq, c->done_lb, c) != 0)
         fail(e, TS_ENOMEM, "out of memory");
     if (c->actor) {
@@ -582,7 +586,7 @@ static void progress_point(rank_t *r)
 static void deliver(engine_t *e, msg_t *m)
 {
     rank_t *src = &e->ranks[m->src], *dst = &e->ranks[m->dst];
-    const ts_msg_plan_t *p = &m->plan;
+    const ts_msg_plan_t *p = m->plan;
     double now = e->now;
     switch (m->dstate) {
     case D_BEGIN:
@@ -713,20 +717,23 @@ static req_t *post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint6
             spare_give(&e->spare_msgs, m);
         return NULL;
     }
-    plan_for(e, bytes, loc, blocking, &m->plan);
-    ts_proto_count_t *cnt = &e->res->count[m->plan.transport][m->plan.proto];
+    /* msg_new and req_new give zeroed objects */
+    m->src = r->id;
+    m->dst = dst;
+    m->comm = comm;
+    m->tag = tag;
+    m->bytes = bytes;
+    m->refs = 3; /* delivery, send and receive sides */
+    const ts_msg_plan_t *p = m->plan = plan_for(e, m, loc, blocking);
+    if (!p) {
+        spare_give(&e->spare_msgs, m);
+        req_drop(e, q);
+        return NULL;
+    }
+    ts_proto_count_t *cnt = &e->res->count[p->transport][p->proto];
     cnt->msgs++;
     cnt->bytes += bytes;
-    const ts_msg_plan_t *p = &m->plan;
     spend(r, p->send_cpu + (double)p->send_copy / p->copy_bw + reg_cost(r, bytes, p->send_reg));
-
-    *m = (msg_t){.src = r->id,
-                 .dst = dst,
-                 .comm = comm,
-                 .tag = tag,
-                 .bytes = bytes,
-                 .plan = m->plan,
-                 .refs = 3}; /* message actor, send and receive sides */
     q->is_send = 1;
     q->msg = m;
     m->sreq = q;
@@ -837,7 +844,7 @@ static int wait_req(rank_t *r, req_t *q)
     r->entered = 0;
     msg_t *m = q->msg;
     if (!q->is_send) {
-        const ts_msg_plan_t *p = &m->plan;
+        const ts_msg_plan_t *p = m->plan;
         double early = m->arrival_time - vnow(r);
         if (early > 0) /* a flowless message still on its way */
             spend(r, early);
