@@ -86,6 +86,14 @@ struct msg_s {
     msg_t *next;      /* in a channel's unexpected queue */
 };
 
+/* What a rank's collective schedule depends on besides the communicator's members (zeroed
+ * whole, so that memcmp sees no stray padding). */
+typedef struct sched_key_s {
+    int32_t comm, op, root;
+    uint64_t bytes;
+    ts_coll_choice_t ch;
+} sched_key_t;
+
 /* The messages and posted receives of one (communicator, source, tag) at a receiver. */
 typedef struct chan_s {
     msg_t *env_head, *env_tail;
@@ -102,7 +110,9 @@ struct rank_s {
     ts_u64map_t *chans;    /* (comm, source, tag) -> chan_t */
     ts_u64map_t *rcache;   /* registered sizes (UCX's registration cache) */
     ts_csched_t sched;     /* the current collective's schedule (reused) */
-    req_t **coll_reqs;     /* messages of the current collective round */
+    sched_key_t sched_key; /* what sched was built for, when sched_valid */
+    int sched_valid;
+    req_t **coll_reqs; /* messages of the current collective round */
     size_t ncoll_reqs, capcoll_reqs;
     req_t **call_reqs; /* blocking operations of the current call */
     size_t ncall, capcall;
@@ -975,7 +985,27 @@ static int coll_begin(rank_t *r, const ts_event_t *ev)
     ts_coll_select(e->coll, ev->op, ci->size, decide, &ch);
     if (ch.comp == TS_CCOMP_NONE)
         return 0;
-    ts_status st = ts_coll_schedule(e->coll, &ch, ev->op, topo, me, root, b, &r->sched);
+    /* A rank calls the same collective with the same payload again and again (the
+     * solver's Allreduce): its schedule, built by looking at every member, is reused then. */
+    ts_status st = TS_OK;
+    sched_key_t key;
+    memset(&key, 0, sizeof key);
+    key.comm = ev->comm;
+    key.op = ev->op;
+    key.root = root;
+    key.bytes = b;
+    key.ch.comp = ch.comp;
+    key.ch.alg = ch.alg;
+    key.ch.segsize = ch.segsize;
+    key.ch.rule = ch.rule;
+    if (!r->sched_valid || memcmp(&key, &r->sched_key, sizeof key) != 0) {
+        r->sched_valid = 0;
+        st = ts_coll_schedule(e->coll, &ch, ev->op, topo, me, root, b, &r->sched);
+        if (st == TS_OK) {
+            memcpy(&r->sched_key, &key, sizeof key);
+            r->sched_valid = 1;
+        }
+    }
     if (st != TS_OK) {
         fail(e, st, "rank %d: %s by %s/%s: %s", (int)r->id, ts_coll_op_name(ev->op),
              ts_coll_comp_name(ch.comp), ts_coll_alg_name(ch.alg),

@@ -569,6 +569,30 @@ static void test_coll_ring(void)
 
 /* Barriers move no data: the dissemination barrier on 8 ranks (fixed rule: 4-7 ranks linear,
  * 8-63 recursive doubling) costs 3 latencies; on 5 ranks the linear barrier costs 2. */
+static void test_coll_schedule_reused(void)
+{
+    /* The ring of test_coll_ring three times: 4000 B, 4000 B again (the schedule is reused),
+     * then 2048 B (a new schedule: 512 B chunks, 64 doubles each). Each call ends on every
+     * rank at once, so the times add up. */
+    static const char *const ring[] = {"coll_hcoll_enable",
+                                       "0",
+                                       "model.cpu.reduce_bandwidth",
+                                       "1000MB/s",
+                                       "coll_tuned_use_dynamic_rules",
+                                       "1",
+                                       "coll_tuned_allreduce_algorithm",
+                                       "4",
+                                       NULL};
+    tb_t b = tb_new(4);
+    coll_call(&b, TS_COLL_ALLREDUCE, 4, 4000, TS_ROOT_NONE);
+    coll_call(&b, TS_COLL_ALLREDUCE, 4, 4000, TS_ROOT_NONE);
+    coll_call(&b, TS_COLL_ALLREDUCE, 4, 2048, TS_ROOT_NONE);
+    outcome_t o = replay_ex(&b, APART, ring, 1);
+    double t1000 = 3 * (L_NET + 1000 / B + 1000 / RB) + 3 * (L_NET + 1000 / B);
+    double t512 = 3 * (L_NET + 512 / B + 512 / RB) + 3 * (L_NET + 512 / B);
+    CHECK_TIME(o, 2 * t1000 + t512);
+}
+
 static void test_coll_barrier(void)
 {
     tb_t b = tb_new(8);
@@ -639,6 +663,7 @@ int main(void)
     CU_add_test(s, "wait on a request never posted", test_wait_never_posted);
     CU_add_test(s, "collective: recursive doubling closed form", test_coll_recursive_doubling);
     CU_add_test(s, "collective: ring closed form", test_coll_ring);
+    CU_add_test(s, "collective: a schedule reused, then rebuilt", test_coll_schedule_reused);
     CU_add_test(s, "collective: barriers", test_coll_barrier);
     CU_add_test(s, "collective: knomial bcast", test_coll_bcast_knomial);
     CU_add_test(s, "collective: HCOLL on two nodes", test_coll_hcoll_two_nodes);
