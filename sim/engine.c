@@ -1,35 +1,36 @@
-/* engine.c - the replay engine (see engine.h): ranks as state machines run by one driver
- * actor in virtual-time order, SimGrid actors only for messages in flight, MPI matching and
- * requests, and the accounting of the result.
+/* engine.c - the replay engine (see engine.h): ranks and messages in flight as state
+ * machines run by one driver actor in virtual-time order, SimGrid actors only to carry flows,
+ * MPI matching and requests, and the accounting of the result.
  *
  * Timing of one message (costs from models/protocol):
  *   the sender spends the sender's CPU work, matches the message against the receiver's
- *   posted receives (or queues it as unexpected) and hands it to a courier actor;
- *   the courier waits the latency (and, for rendezvous, the RTS and the receiver's
- *   match and registration), moves wire_bytes with sg_host_sendto so that it shares links
- *   with every other flow, marks the data arrived, and for zcopy/rendezvous delivers the
- *   send completion ack_latency later;
+ *   posted receives (or queues it as unexpected) and starts its delivery (deliver);
+ *   the delivery waits the latency (and, for rendezvous, the RTS and the receiver's
+ *   match and registration), moves wire_bytes with sg_host_sendto (a courier actor's flow)
+ *   so that it shares links with every other flow, marks the data arrived, and for
+ *   zcopy/rendezvous delivers the send completion ack_latency later;
  *   the receiver's wait returns once the data arrived, after its copy-out (and the extra
  *   copy of an unexpected message).
- *   Small eager messages need no courier: they arrive latency + bytes / bandwidth later.
+ *   Small eager messages need no delivery: they arrive latency + bytes / bandwidth later.
  * Matching is done when both sides are known, in send order per (communicator, source,
  * tag): MPI's non-overtaking rule. Traces record each receive's actual source and tag, so
  * there are no wildcards left to resolve.
  *
  * Ranks are not actors. Switching between actors is most of what SimGrid costs per call,
- * and a rank only needs SimGrid's clock where it meets a courier, so one driver actor runs
- * every rank's events from a queue ordered by virtual time (common/timeq): a rank runs until
- * it blocks on a request, or until it must hand a message to a courier at a virtual time
- * ahead of the clock; it then goes back to the queue (at that time) or waits to be woken.
- * Where a rank blocks it keeps what it was doing (resume point, wait list, collective step),
- * so the driver can pick it up again. The driver sleeps until the queue's next time, or until
- * a courier wakes a rank earlier (a condition variable with a timeout).
+ * and a rank only needs SimGrid's clock where a flow may start or end, so one driver actor
+ * runs every rank's events and every delivery's steps from a queue ordered by virtual time
+ * (common/timeq): a rank runs until it blocks on a request, or until it must start a
+ * delivery at a virtual time ahead of the clock; it then goes back to the queue (at that
+ * time) or waits to be woken. Where a rank blocks it keeps what it was doing (resume point,
+ * wait list, collective step), so the driver can pick it up again. The driver asks SimGrid
+ * nothing while no flow can end before the queue's next time (driver_main); otherwise it
+ * sleeps until then, or until a courier queues a message whose flow is through (a
+ * condition variable with a timeout).
  *
  * Synchronisation: SimGrid actors run one at a time and switch only inside SimGrid calls,
- * so shared state needs no locking. Couriers wait by suspending and are resumed by whoever
- * changes what they wait for: one simcall each way where mutex + condition took four. A
- * waiter checks its condition and suspends without yielding in between, so a wake-up cannot
- * fall between the two; notifying needs no lock for the same reason. */
+ * so shared state needs no locking. Idle couriers wait by suspending and are resumed by the
+ * driver: a courier checks for a job and suspends with no simcall in between, so a wake-up
+ * cannot fall between the two. */
 #include "engine.h"
 
 #include <math.h>
@@ -123,7 +124,7 @@ struct rank_s {
     req_t *one;         /* AT_WAIT: the request of an MPI_Wait-like completion */
     size_t wi;          /* requests of the current wait list already completed */
     int entered;        /* the current wait's progress point is recorded */
-    msg_t *to_dispatch; /* a message whose courier starts when the clock reaches the rank */
+    msg_t *to_dispatch; /* a message whose delivery starts when the clock reaches the rank */
     int queued;         /* in the driver's queue */
     struct {            /* AT_COLL: the collective in progress */
         size_t step;    /* next schedule step */
@@ -137,7 +138,7 @@ struct rank_s {
     } coll;
     int finished;
     double end;
-    double debt;          /* time this rank has spent but not yet slept (see spend) */
+    double debt;          /* time this rank has spent ahead of the clock (see spend) */
     char waiting[256];    /* what the rank waits for, written for the deadlock report */
     const req_t *awaited; /* the request the rank is blocked on, or NULL */
     double wait_from;     /* the virtual time at which it entered that wait (see wait_req) */
@@ -171,9 +172,9 @@ struct engine_s {
     void *spare_chans;  /* channels, dropped when empty (chan_tidy) */
     ts_u64map_t *plans; /* (size, locality, blocking) -> ts_msg_plan_t (see plan_for) */
     /* The driver (see the top of this file). */
-    ts_timeq_t *runq;      /* ranks ready to run, by virtual time */
+    ts_timeq_t *runq;      /* ranks and deliveries ready to go on, by virtual time */
     sg_mutex_t mutex;      /* held by the driver, for its condition variable */
-    sg_cond_t wakeup;      /* a courier made a rank ready while the driver slept */
+    sg_cond_t wakeup;      /* a courier queued a message while the driver slept */
     int driver_asleep;     /* the driver waits on wakeup */
     double now;            /* the driver's time: SimGrid's clock, or ahead of it while no flow
                             * is under way (driver_main) */
@@ -358,11 +359,10 @@ static void notify(rank_t *r, const req_t *q)
 }
 
 /* Lazy time for ranks. A rank's own work (overheads, copies, compute bursts, reductions) is
- * added to its debt: the rank runs ahead of SimGrid's clock, at vnow(), and waits for the
- * clock only where the real clock matters: before it hands a message to a courier (it goes
- * back to the driver's queue at vnow()) and when it blocks (it waits from vnow(), see
- * wait_req). Every time the rank observes is taken at vnow(), so results are those of
- * sleeping each delay. */
+ * added to its debt: the rank runs ahead of the driver's time (e->now), at vnow(), and waits
+ * for that time only where it matters: before it starts a delivery (it goes back to the
+ * driver's queue at vnow()) and when it blocks (it waits from vnow(), see wait_req). Every time the
+ * rank observes is taken at vnow(), so results are those of sleeping each delay. */
 static double vnow(const rank_t *r)
 {
     return r->e->now + r->debt;
@@ -527,9 +527,9 @@ static void carry(engine_t *e, msg_t *m)
     c->next_all = e->couriers;
     e->couriers = c;
     sg_actor_set_data(a, c);
-    /* Couriers end when the last rank has finished (see rank_finish). They are not daemons:
-     * SimGrid 3.32 crashed killing daemons that had just delivered at the very moment the
-     * last rank ended. */
+    /* Couriers end when the driver does (driver_main). They are not daemons: SimGrid 3.32
+     * crashed killing daemons that had just delivered at the very moment the last rank
+     * ended. */
     sg_actor_start(a, courier_main, 0, NULL);
 }
 
@@ -548,7 +548,7 @@ static double progress_after(const rank_t *r, double since)
 }
 
 /* Message m's step that needs rank who inside an MPI call at or after time since: 1 when it
- * is there now (it is suspended in a wait, or has finished: MPI_Finalize progresses), and
+ * is there now (it is blocked in a wait, or has finished: MPI_Finalize progresses), and
  * the step goes on as `next`; else 0: m takes `next` at who's first progress point from
  * `since` on, or, when who has none yet, waits in who's list and checks again when who
  * reaches one (progress_point). */
@@ -1442,7 +1442,7 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
         for (int32_t i = 0; i < e.nranks; i++) {
             if (e.ranks[i].finished)
                 continue;
-            if (e.ranks[i].awaited) /* still suspended in wait_req on it */
+            if (e.ranks[i].awaited) /* still blocked in wait_req on it */
                 describe(&e.ranks[i], e.ranks[i].awaited);
             if (blocked++ < 4)
                 used += (size_t)snprintf(
