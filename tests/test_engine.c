@@ -548,51 +548,47 @@ static void test_coll_recursive_doubling(void)
     }
 }
 
-/* A forced ring on 4 ranks of 4000 B: 3 reduce-scatter rounds of 1000 B blocks (combined) and
- * 3 allgather rounds. */
-static void test_coll_ring(void)
+/* Open MPI's ring allreduce forced on 4 ranks; on a payload of 4 x c bytes it makes 3
+ * reduce-scatter rounds of c-byte blocks (combined) and 3 allgather rounds. */
+static const char *const FORCED_RING[] = {"coll_hcoll_enable",
+                                          "0",
+                                          "model.cpu.reduce_bandwidth",
+                                          "1000MB/s",
+                                          "coll_tuned_use_dynamic_rules",
+                                          "1",
+                                          "coll_tuned_allreduce_algorithm",
+                                          "4",
+                                          NULL};
+
+static double ring_time(double c)
 {
-    static const char *const ring[] = {"coll_hcoll_enable",
-                                       "0",
-                                       "model.cpu.reduce_bandwidth",
-                                       "1000MB/s",
-                                       "coll_tuned_use_dynamic_rules",
-                                       "1",
-                                       "coll_tuned_allreduce_algorithm",
-                                       "4",
-                                       NULL};
-    tb_t b = tb_new(4);
-    coll_call(&b, TS_COLL_ALLREDUCE, 4, 4000, TS_ROOT_NONE);
-    outcome_t o = replay_ex(&b, APART, ring, 1);
-    CHECK_TIME(o, 3 * (L_NET + 1000 / B + 1000 / RB) + 3 * (L_NET + 1000 / B));
+    return 3 * (L_NET + c / B + c / RB) + 3 * (L_NET + c / B);
 }
 
-/* Barriers move no data: the dissemination barrier on 8 ranks (fixed rule: 4-7 ranks linear,
- * 8-63 recursive doubling) costs 3 latencies; on 5 ranks the linear barrier costs 2. */
+/* 4000 B: 1000 B blocks. */
+static void test_coll_ring(void)
+{
+    tb_t b = tb_new(4);
+    coll_call(&b, TS_COLL_ALLREDUCE, 4, 4000, TS_ROOT_NONE);
+    outcome_t o = replay_ex(&b, APART, FORCED_RING, 1);
+    CHECK_TIME(o, ring_time(1000));
+}
+
+/* The ring three times: 4000 B, 4000 B again (the rank's schedule is reused), then 2048 B (a
+ * new schedule: 512 B blocks, 64 doubles each). Each call ends on every rank at once, so the
+ * times add up. */
 static void test_coll_schedule_reused(void)
 {
-    /* The ring of test_coll_ring three times: 4000 B, 4000 B again (the schedule is reused),
-     * then 2048 B (a new schedule: 512 B chunks, 64 doubles each). Each call ends on every
-     * rank at once, so the times add up. */
-    static const char *const ring[] = {"coll_hcoll_enable",
-                                       "0",
-                                       "model.cpu.reduce_bandwidth",
-                                       "1000MB/s",
-                                       "coll_tuned_use_dynamic_rules",
-                                       "1",
-                                       "coll_tuned_allreduce_algorithm",
-                                       "4",
-                                       NULL};
     tb_t b = tb_new(4);
     coll_call(&b, TS_COLL_ALLREDUCE, 4, 4000, TS_ROOT_NONE);
     coll_call(&b, TS_COLL_ALLREDUCE, 4, 4000, TS_ROOT_NONE);
     coll_call(&b, TS_COLL_ALLREDUCE, 4, 2048, TS_ROOT_NONE);
-    outcome_t o = replay_ex(&b, APART, ring, 1);
-    double t1000 = 3 * (L_NET + 1000 / B + 1000 / RB) + 3 * (L_NET + 1000 / B);
-    double t512 = 3 * (L_NET + 512 / B + 512 / RB) + 3 * (L_NET + 512 / B);
-    CHECK_TIME(o, 2 * t1000 + t512);
+    outcome_t o = replay_ex(&b, APART, FORCED_RING, 1);
+    CHECK_TIME(o, 2 * ring_time(1000) + ring_time(512));
 }
 
+/* Barriers move no data: the dissemination barrier on 8 ranks (fixed rule: 4-7 ranks linear,
+ * 8-63 recursive doubling) costs 3 latencies; on 5 ranks the linear barrier costs 2. */
 static void test_coll_barrier(void)
 {
     tb_t b = tb_new(8);
