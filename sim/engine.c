@@ -1254,13 +1254,21 @@ static void driver_main(int argc, char **argv)
         /* A flow may end first: SimGrid runs until the queue's next time, or until a courier
          * queues a message whose flow is through. */
         e->driver_asleep = 1;
-        if (ts_timeq_size(e->runq))
-            sg_cond_wait_for(e->wakeup, e->mutex, ts_timeq_first(e->runq) - simgrid_get_clock());
-        else
+        double until = HUGE_VAL;
+        int timed_out = 0;
+        if (ts_timeq_size(e->runq)) {
+            until = ts_timeq_first(e->runq);
+            timed_out = sg_cond_wait_for(e->wakeup, e->mutex, until - simgrid_get_clock());
+        } else {
             sg_cond_wait(e->wakeup, e->mutex);
+        }
         e->driver_asleep = 0;
         if (simgrid_get_clock() > e->now)
             e->now = simgrid_get_clock();
+        /* Timed out: SimGrid has reached `until` as far as its timing precision goes (it may
+         * stop a hair short); the queue's next item is due, whatever the last bits say. */
+        if (timed_out && until > e->now)
+            e->now = until;
     }
     sg_mutex_unlock(e->mutex);
     e->shutdown = 1;
