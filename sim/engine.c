@@ -111,7 +111,7 @@ struct rank_s {
     ts_u64map_t *chans;    /* (comm, source, tag) -> chan_t */
     ts_u64map_t *rcache;   /* registered sizes (UCX's registration cache) */
     ts_csched_t sched;     /* the current collective's schedule (reused) */
-    sched_key_t sched_key; /* what sched was built for, when sched_valid */
+    sched_key_t sched_key; /* what sched was built for (the call AT_COLL runs), if valid */
     int sched_valid;
     req_t **coll_reqs; /* messages of the current collective round */
     size_t ncoll_reqs, capcoll_reqs;
@@ -131,10 +131,7 @@ struct rank_s {
         int waiting;    /* completing the round's messages, then reduce seconds */
         double reduce;  /* the reduction that follows the round */
         double t0;      /* when the call started */
-        uint64_t msgs, bytes;
-        int op;
-        int32_t comm;
-        ts_coll_choice_t ch;
+        uint64_t msgs;  /* (comm, op, payload and choice: sched_key) */
     } coll;
     int finished;
     double end;
@@ -432,10 +429,9 @@ static int step_after(engine_t *e, msg_t *m, int next, double seconds)
  * as flows were ever in flight at once. */
 struct courier_s {
     sg_actor_t actor;
-    msg_t *job;
+    msg_t *job;     /* the message whose flow it carries, until the flow is through */
     double start;   /* when the job's flow starts (the driver's time when it was handed over) */
     double done_lb; /* the flow cannot end before this (see flow_horizon) */
-    int busy;
     courier_t *next_idle;
     courier_t *next_all;
 };
@@ -468,7 +464,7 @@ static double flow_horizon(engine_t *e)
     while (ts_timeq_size(e->flowq)) {
         double t = ts_timeq_first(e->flowq);
         courier_t *c = ts_timeq_peek(e->flowq);
-        if (c->busy && c->done_lb == t)
+        if (c->job && c->done_lb == t)
             return t;
         ts_timeq_pop(e->flowq);
     }
@@ -483,16 +479,15 @@ static void courier_main(int argc, char **argv)
     engine_t *e = sg_host_get_data(sg_host_self());
     for (;;) {
         /* It checks and suspends with no simcall in between, so no wake-up is lost. */
-        while (!c->job && !e->shutdown) /* carry() or the last rank resumes it */
+        while (!c->job && !e->shutdown) /* carry() or the driver's end resumes it */
             sg_actor_suspend(c->actor);
-        if (!c->job) /* every rank has finished */
+        if (!c->job) /* the driver has ended */
             return;
         msg_t *m = c->job;
-        c->job = NULL;
         if (c->start > simgrid_get_clock()) /* the driver was ahead of SimGrid's clock */
             sg_actor_sleep_until(c->start);
         sg_host_sendto(e->ranks[m->src].host, e->ranks[m->dst].host, (double)m->plan->wire_bytes);
-        c->busy = 0;
+        c->job = NULL;
         e->flows--;
         queue_at(e, as_item(m), simgrid_get_clock()); /* its dstate is D_ARRIVED */
         c->next_idle = e->idle;
@@ -510,7 +505,6 @@ static void carry(engine_t *e, msg_t *m)
         return;
     e->flows++;
     c->job = m;
-    c->busy = 1;
     c->start = e->now;
     /* Margins for SimGrid's rounding: a millionth of the time, and its timing precision
      * (precision/timing, 1e-9 s by default). */
@@ -1016,19 +1010,16 @@ static int coll_begin(rank_t *r, const ts_event_t *ev)
     r->coll.waiting = 0;
     r->coll.t0 = vnow(r);
     r->coll.msgs = 0;
-    r->coll.bytes = b;
-    r->coll.op = ev->op;
-    r->coll.ch = ch;
-    r->coll.comm = ev->comm;
     return 1;
 }
 
 /* Run the collective on: 1 when it is done, 0 when the rank blocked or must wait for the
- * clock to hand a message to a courier. */
+ * clock to start a delivery. What it runs is r->sched, built for r->sched_key. */
 static int coll_run(rank_t *r)
 {
     engine_t *e = r->e;
-    const ts_comm_info_t *ci = ts_trace_comm(e->t, r->coll.comm);
+    const sched_key_t *k = &r->sched_key;
+    const ts_comm_info_t *ci = ts_trace_comm(e->t, k->comm);
     for (;;) {
         if (r->coll.waiting) {
             if (!wait_list(r, r->coll_reqs, r->ncoll_reqs))
@@ -1037,18 +1028,23 @@ static int coll_run(rank_t *r)
             r->coll.waiting = 0;
             spend(r, r->coll.reduce);
         }
-        if (r->coll.step >= r->sched.n || e->status != TS_OK)
-            break;
+        if (r->coll.step >= r->sched.n || e->status != TS_OK) {
+            if (!r->ncoll_reqs)
+                break;
+            r->coll.waiting = 1; /* a schedule always ends a round; be safe */
+            r->coll.reduce = 0;
+            continue;
+        }
         const ts_cstep_t *s = &r->sched.step[r->coll.step++];
         switch (s->kind) {
         case TS_CSTEP_SEND:
-            round_add(r, post_send(r, ci->members[s->peer], r->coll.comm, COLL_TAG, s->bytes, 0));
+            round_add(r, post_send(r, ci->members[s->peer], k->comm, COLL_TAG, s->bytes, 0));
             r->coll.msgs++;
             if (r->to_dispatch)
                 return 0;
             break;
         case TS_CSTEP_RECV:
-            round_add(r, post_recv(r, ci->members[s->peer], r->coll.comm, COLL_TAG, s->bytes));
+            round_add(r, post_recv(r, ci->members[s->peer], k->comm, COLL_TAG, s->bytes));
             break;
         default:
             r->coll.waiting = 1;
@@ -1056,20 +1052,15 @@ static int coll_run(rank_t *r)
             break;
         }
     }
-    if (r->ncoll_reqs) { /* a schedule always ends a round; be safe */
-        r->coll.waiting = 1;
-        r->coll.reduce = 0;
-        return coll_run(r);
-    }
-    ts_coll_stat_t *cs = coll_stat(e, r->coll.op, &r->coll.ch);
+    ts_coll_stat_t *cs = coll_stat(e, k->op, &k->ch);
     if (cs) {
         cs->calls++;
         cs->msgs += r->coll.msgs;
         cs->time += vnow(r) - r->coll.t0;
-        if (r->coll.bytes < cs->bytes_min)
-            cs->bytes_min = r->coll.bytes;
-        if (r->coll.bytes > cs->bytes_max)
-            cs->bytes_max = r->coll.bytes;
+        if (k->bytes < cs->bytes_min)
+            cs->bytes_min = k->bytes;
+        if (k->bytes > cs->bytes_max)
+            cs->bytes_max = k->bytes;
     }
     return 1;
 }
@@ -1243,7 +1234,7 @@ static void driver_main(int argc, char **argv)
          * SimGrid; a courier starts its flow from the driver's time. An empty queue with no
          * flow under way: every rank has finished, or those left wait for something nothing
          * will do. */
-        double horizon = e->flows ? flow_horizon(e) : HUGE_VAL;
+        double horizon = flow_horizon(e);
         if (!e->flows && !ts_timeq_size(e->runq))
             break;
         if (ts_timeq_size(e->runq) && ts_timeq_first(e->runq) < horizon) {
