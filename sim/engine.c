@@ -43,17 +43,21 @@
 #include <simgrid/cond.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
+#include <simgrid/link.h>
+#include <xbt/dynar.h>
 #include <simgrid/mutex.h>
 
 #include "../common/grow.h"
 #include "../common/timeq.h"
 #include "../common/u64map.h"
 #include "../traces/recv_ahead.h"
+#include "ledger.h"
 
 typedef struct engine_s engine_t;
 typedef struct rank_s rank_t;
 typedef struct msg_s msg_t;
 typedef struct courier_s courier_t;
+typedef struct flow_s flow_t;
 
 enum { PROG_RING = 16 };
 
@@ -179,7 +183,10 @@ struct engine_s {
     size_t flows;          /* flows the couriers carry now */
     courier_t *couriers;   /* all of them, to free at the end */
     ts_timeq_t *flowq;     /* busy couriers by the earliest end of their flow (flow_horizon) */
-    ts_u64map_t *route_bw; /* (rank, rank) -> double, see route_bw */
+    ts_u64map_t *routes;   /* (rank, rank) -> route_t (route_of) */
+    ts_u64map_t *link_ids; /* SimGrid link -> its number in the ledger, plus one */
+    ts_ledger_t *ledger;   /* flows under way per link: which need SimGrid (start_flow) */
+    void *spare_flows;
 };
 
 /* A message's delivery steps (deliver). */
@@ -312,7 +319,7 @@ static void msg_unref(engine_t *e, msg_t *m)
 }
 
 /* Queue item: a rank (to run) or a message (to take its next delivery step), told apart by
- * the pointer's low bit (both are aligned). */
+ * the pointer's low bits (both are aligned; flows' ends are a third kind, as_flow_item). */
 static void *as_item(msg_t *m)
 {
     return (void *)((uintptr_t)m | 1);
@@ -320,7 +327,7 @@ static void *as_item(msg_t *m)
 
 static msg_t *item_msg(void *item)
 {
-    return ((uintptr_t)item & 1) ? (msg_t *)((uintptr_t)item & ~(uintptr_t)1) : NULL;
+    return ((uintptr_t)item & 3) == 1 ? (msg_t *)((uintptr_t)item & ~(uintptr_t)3) : NULL;
 }
 
 /* Queue item at time t; a courier that does this while the driver sleeps wakes the driver
@@ -422,40 +429,88 @@ static int step_after(engine_t *e, msg_t *m, int next, double seconds)
     return 0;
 }
 
+/* A message's bytes in flight. A flow the ledger finds free (sim/ledger.h: nothing it
+ * crosses can bind it but its own least link) runs at its route's least bandwidth, exactly
+ * what SimGrid would give it, so the driver queues its end itself; any other flow is
+ * SimGrid's, carried by a courier. A free flow that may contend from some time on becomes
+ * SimGrid's then, with the bytes it has left (evict). */
+struct flow_s {
+    msg_t *m;
+    const struct route_s *route;
+    ts_lflow_t *lf; /* its entry in the ledger, until it ends */
+    double start;   /* when its bytes started to move */
+    double bytes;   /* its bytes (a free flow), or what it had left when handed over */
+    double end;     /* a free flow: when it ends (queued) */
+    int is_free;    /* its end is the driver's (queued at `end`) */
+    int queued;     /* its free end is in the driver's queue, even if stale since */
+    int carried;    /* a courier carries it, or has carried it */
+    int through;    /* the courier is done with it */
+};
+
 /* A flow needs an actor to wait in sg_host_sendto (the C API has no asynchronous transfer
- * between hosts), so a courier carries each message's bytes through the platform; everything
+ * between hosts), so a courier carries each SimGrid flow through the platform; everything
  * else about a message in flight is a step the driver takes (deliver). Creating an actor per
  * message cost most of a replay, so idle couriers are kept and reused: there are only as many
- * as flows were ever in flight at once. */
+ * as flows were ever in SimGrid at once. */
 struct courier_s {
     sg_actor_t actor;
-    msg_t *job;     /* the message whose flow it carries, until the flow is through */
+    flow_t *job;    /* the flow it carries, until it is through */
     double start;   /* when the job's flow starts (the driver's time when it was handed over) */
     double done_lb; /* the flow cannot end before this (see flow_horizon) */
     courier_t *next_idle;
     courier_t *next_all;
 };
 
-/* The most bandwidth any link on the route from rank a's host to rank b's gives a flow
- * (SimGrid's figure, kept per pair: looking up a route is not cheap). */
-static double route_bw(engine_t *e, int32_t a, int32_t b)
+/* The links from one rank's host to another's (numbered in the ledger) and the most
+ * bandwidth any of them gives a flow: SimGrid's figures, kept per pair (looking up a route is
+ * not cheap). */
+typedef struct route_s {
+    double solo;
+    int32_t n;
+    int32_t links[];
+} route_t;
+
+static const route_t *route_of(engine_t *e, int32_t a, int32_t b)
 {
     uint64_t key = (uint64_t)(uint32_t)a << 32 | (uint32_t)b;
-    double *bw = ts_u64map_get(e->route_bw, key);
-    if (bw)
-        return *bw;
-    double v = sg_host_get_route_bandwidth(e->ranks[a].host, e->ranks[b].host);
-    if ((bw = malloc(sizeof *bw))) {
-        *bw = v;
-        if (ts_u64map_put(e->route_bw, key, bw))
-            free(bw);
+    route_t *rt = ts_u64map_get(e->routes, key);
+    if (rt)
+        return rt;
+    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    sg_host_get_route(e->ranks[a].host, e->ranks[b].host, links);
+    int32_t n = (int32_t)xbt_dynar_length(links);
+    if (!(rt = malloc(sizeof *rt + (size_t)n * sizeof rt->links[0]))) {
+        xbt_dynar_free(&links);
+        fail(e, TS_ENOMEM, "out of memory");
+        return NULL;
     }
-    return v;
+    rt->n = n;
+    for (int32_t i = 0; i < n; i++) {
+        sg_link_t link = xbt_dynar_get_as(links, (unsigned long)i, sg_link_t);
+        uint64_t lk = (uint64_t)(uintptr_t)link;
+        uintptr_t id = (uintptr_t)ts_u64map_get(e->link_ids, lk);
+        if (!id) {
+            int32_t k =
+                ts_ledger_link(e->ledger, sg_link_get_bandwidth(link), sg_link_is_shared(link));
+            id = (uintptr_t)k + 1;
+            if (k < 0 || ts_u64map_put(e->link_ids, lk, (void *)id))
+                fail(e, TS_ENOMEM, "out of memory");
+        }
+        rt->links[i] = (int32_t)id - 1;
+    }
+    xbt_dynar_free(&links);
+    rt->solo = sg_host_get_route_bandwidth(e->ranks[a].host, e->ranks[b].host);
+    if (ts_u64map_put(e->routes, key, rt)) {
+        free(rt);
+        fail(e, TS_ENOMEM, "out of memory");
+        return NULL;
+    }
+    return rt;
 }
 
-/* The earliest time any flow under way can end, or HUGE_VAL when none is under way. Under
- * CM02 without latency, bandwidth factor or TCP window (ts_replay_run's configuration, links
- * of no latency: platforms/xml.c) a flow's rate never exceeds the least bandwidth on its
+/* The earliest time any SimGrid flow under way can end, or HUGE_VAL when none is under way.
+ * Under CM02 without latency, bandwidth factor or TCP window (ts_replay_run's configuration,
+ * links of no latency: platforms/xml.c) a flow's rate never exceeds the least bandwidth on its
  * route, so it lasts at least its bytes over that: until then the driver may run ahead of
  * SimGrid without missing an arrival. Stale entries (a courier since idle or carrying another
  * flow) are dropped when they come to the front. */
@@ -471,6 +526,11 @@ static double flow_horizon(engine_t *e)
     return HUGE_VAL;
 }
 
+static void flow_drop(engine_t *e, flow_t *f)
+{
+    spare_give(&e->spare_flows, f);
+}
+
 static void courier_main(int argc, char **argv)
 {
     (void)argc;
@@ -483,20 +543,25 @@ static void courier_main(int argc, char **argv)
             sg_actor_suspend(c->actor);
         if (!c->job) /* the driver has ended */
             return;
-        msg_t *m = c->job;
+        flow_t *f = c->job;
+        msg_t *m = f->m;
         if (c->start > simgrid_get_clock()) /* the driver was ahead of SimGrid's clock */
             sg_actor_sleep_until(c->start);
-        sg_host_sendto(e->ranks[m->src].host, e->ranks[m->dst].host, (double)m->plan->wire_bytes);
+        sg_host_sendto(e->ranks[m->src].host, e->ranks[m->dst].host, f->bytes);
         c->job = NULL;
         e->flows--;
+        ts_ledger_end(e->ledger, f->lf);
+        f->through = 1;
+        if (!f->queued)
+            flow_drop(e, f);
         queue_at(e, as_item(m), simgrid_get_clock()); /* its dstate is D_ARRIVED */
         c->next_idle = e->idle;
         e->idle = c;
     }
 }
 
-/* Hand m's flow to an idle courier, or to a new one. */
-static void carry(engine_t *e, msg_t *m)
+/* Hand flow f (f->bytes from the driver's time on) to an idle courier, or to a new one. */
+static void carry(engine_t *e, flow_t *f)
 {
     courier_t *c = e->idle;
     if (c)
@@ -504,19 +569,19 @@ static void carry(engine_t *e, msg_t *m)
     else if (!(c = xcalloc(e, 1, sizeof *c)))
         return;
     e->flows++;
-    c->job = m;
+    f->carried = 1;
+    c->job = f;
     c->start = e->now;
     /* Margins for SimGrid's rounding: a millionth of the time, and its timing precision
      * (precision/timing, 1e-9 s by default). */
-    c->done_lb =
-        e->now + (double)m->plan->wire_bytes / route_bw(e, m->src, m->dst) * (1 - 1e-6) - 1e-9;
+    c->done_lb = e->now + f->bytes / f->route->solo * (1 - 1e-6) - 1e-9;
     if (ts_timeq_push(e->flowq, c->done_lb, c) != 0)
         fail(e, TS_ENOMEM, "out of memory");
     if (c->actor) {
         sg_actor_resume(c->actor);
         return;
     }
-    sg_actor_t a = sg_actor_init("courier", e->ranks[m->src].host);
+    sg_actor_t a = sg_actor_init("courier", e->ranks[f->m->src].host);
     c->actor = a;
     c->next_all = e->couriers;
     e->couriers = c;
@@ -525,6 +590,81 @@ static void carry(engine_t *e, msg_t *m)
      * crashed killing daemons that had just delivered at the very moment the last rank
      * ended. */
     sg_actor_start(a, courier_main, 0, NULL);
+}
+
+/* A free flow may contend from now on (ts_ledger_start): SimGrid takes it over with the
+ * bytes it has left. Until now it ran at its solo rate. SimGrid's transfers count whole
+ * bytes (sg_host_sendto), so what is left is rounded to the nearest byte: at most half a
+ * byte's time, under a picosecond on these links. A flow whose end is due now is left to
+ * end as queued. */
+static void evict(void *ctx, void *user)
+{
+    engine_t *e = ctx;
+    flow_t *f = user;
+    if (f->end <= e->now)
+        return; /* stays is_free: its queued end finishes it */
+    f->is_free = 0;
+    double left = floor(f->bytes - (e->now - f->start) * f->route->solo + 0.5);
+    f->bytes = left > 0 ? left : 0;
+    f->start = e->now;
+    carry(e, f);
+}
+
+/* Queue items are ranks, messages and free flows' ends, told apart by the pointer's two low
+ * bits (all three are aligned). */
+static void *as_flow_item(flow_t *f)
+{
+    return (void *)((uintptr_t)f | 2);
+}
+
+static flow_t *item_flow(void *item)
+{
+    return ((uintptr_t)item & 3) == 2 ? (flow_t *)((uintptr_t)item & ~(uintptr_t)3) : NULL;
+}
+
+/* Move m's wire bytes from its sender's host to its receiver's, from the driver's time on;
+ * m's delivery goes on (D_ARRIVED) when they are through. */
+static void start_flow(engine_t *e, msg_t *m)
+{
+    const route_t *rt = route_of(e, m->src, m->dst);
+    flow_t *f = rt ? spare_take(e, &e->spare_flows, sizeof *f) : NULL;
+    if (!f)
+        return;
+    f->m = m;
+    f->route = rt;
+    f->start = e->now;
+    f->bytes = (double)m->plan->wire_bytes;
+    int is_free = 0;
+    if (!(f->lf = ts_ledger_start(e->ledger, rt->links, rt->n, f, &is_free, evict, e))) {
+        flow_drop(e, f);
+        fail(e, TS_ENOMEM, "out of memory");
+        return;
+    }
+    if (!is_free) {
+        carry(e, f);
+        return;
+    }
+    f->is_free = 1;
+    f->end = e->now + f->bytes / rt->solo;
+    f->queued = 1;
+    if (ts_timeq_push(e->runq, f->end, as_flow_item(f)) != 0)
+        fail(e, TS_ENOMEM, "out of memory");
+}
+
+static void deliver(engine_t *e, msg_t *m);
+
+/* A free flow's queued end has come: if it is still free its bytes are through. */
+static void flow_end(engine_t *e, flow_t *f)
+{
+    f->queued = 0;
+    if (f->is_free) {
+        msg_t *m = f->m;
+        ts_ledger_end(e->ledger, f->lf);
+        flow_drop(e, f);
+        deliver(e, m); /* its dstate is D_ARRIVED */
+    } else if (f->through) {
+        flow_drop(e, f);
+    }
 }
 
 /* The first progress point of rank r at or after time since, or -1 if it has none yet. */
@@ -659,7 +799,7 @@ static void deliver(engine_t *e, msg_t *m)
     flow:
         m->dstate = D_ARRIVED;
         if (p->wire_bytes && src->host != dst->host) {
-            carry(e, m); /* the courier queues it when the bytes are through */
+            start_flow(e, m); /* queued again when the bytes are through */
             return;
         }
         /* fall through */
@@ -1221,8 +1361,11 @@ static void driver_main(int argc, char **argv)
         while (ts_timeq_size(e->runq) && ts_timeq_first(e->runq) <= e->now) {
             void *item = ts_timeq_pop(e->runq);
             msg_t *m = item_msg(item);
+            flow_t *f = item_flow(item);
             if (m) {
                 deliver(e, m);
+            } else if (f) {
+                flow_end(e, f);
             } else {
                 rank_t *r = item;
                 r->queued = 0;
@@ -1303,7 +1446,7 @@ static void ranks_free(engine_t *e)
         ts_csched_free(&r->sched);
     }
     free(e->ranks);
-    void **spares[] = {&e->spare_msgs, &e->spare_reqs, &e->spare_chans};
+    void **spares[] = {&e->spare_msgs, &e->spare_reqs, &e->spare_chans, &e->spare_flows};
     for (size_t i = 0; i < sizeof spares / sizeof spares[0]; i++)
         while (*spares[i]) {
             void *p = *spares[i];
@@ -1320,10 +1463,12 @@ static void ranks_free(engine_t *e)
     }
     ts_timeq_free(e->runq);
     ts_timeq_free(e->flowq);
-    if (e->route_bw) {
-        ts_u64map_each(e->route_bw, free_value, NULL);
-        ts_u64map_free(e->route_bw);
+    if (e->routes) {
+        ts_u64map_each(e->routes, free_value, NULL);
+        ts_u64map_free(e->routes);
     }
+    ts_u64map_free(e->link_ids);
+    ts_ledger_free(e->ledger);
     for (courier_t *c = e->couriers, *next; c; c = next) {
         next = c->next_all;
         free(c);
@@ -1419,8 +1564,11 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
             fail(&e, TS_ENOMEM, "out of memory");
     }
     e.flowq = ts_timeq_new();
-    e.route_bw = ts_u64map_new();
-    if (e.status == TS_OK && (!(e.runq = ts_timeq_new()) || !e.flowq || !e.route_bw))
+    e.routes = ts_u64map_new();
+    e.link_ids = ts_u64map_new();
+    e.ledger = ts_ledger_new();
+    if (e.status == TS_OK &&
+        (!(e.runq = ts_timeq_new()) || !e.flowq || !e.routes || !e.link_ids || !e.ledger))
         fail(&e, TS_ENOMEM, "out of memory");
     if (e.status == TS_OK) {
         e.mutex = sg_mutex_init();

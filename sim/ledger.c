@@ -1,0 +1,196 @@
+/* ledger.c - the flows under way per link, and which of them cannot contend (ledger.h). */
+#include "ledger.h"
+
+#include "../common/grow.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* A link whose flows' solo rates add up to within this fraction of its capacity counts as
+ * full: SimGrid's max-min solver treats a constraint as saturated when what is left of it is
+ * below its precision (maxmin/precision, 1e-5 of the capacity by default), so a sum that
+ * close could bind a flow in SimGrid's answer even though it fits on paper. */
+#define FULL_MARGIN 1e-4
+
+struct ts_lflow_s {
+    const int32_t *links;
+    int32_t n;
+    double solo;
+    void *user;
+    int is_free;
+    size_t pos[TS_LEDGER_MAX_ROUTE]; /* its place in each link's free list, while free */
+    ts_lflow_t *next_spare;
+};
+
+typedef struct {
+    double cap;
+    int shared;
+    double load;        /* sum of the solo rates of the flows crossing it */
+    size_t nflows;      /* flows crossing it */
+    ts_lflow_t **frees; /* the free ones among them */
+    size_t nfree, capfree;
+} link_t;
+
+struct ts_ledger_s {
+    link_t *links;
+    int32_t nlinks;
+    size_t caplinks;
+    size_t flows, free_flows;
+    ts_lflow_t *spares; /* ended flows, reused: a replay starts and ends one per message */
+};
+
+ts_ledger_t *ts_ledger_new(void)
+{
+    return calloc(1, sizeof(ts_ledger_t));
+}
+
+void ts_ledger_free(ts_ledger_t *l)
+{
+    if (!l)
+        return;
+    for (int32_t i = 0; i < l->nlinks; i++)
+        free(l->links[i].frees);
+    free(l->links);
+    for (ts_lflow_t *f = l->spares, *next; f; f = next) {
+        next = f->next_spare;
+        free(f);
+    }
+    free(l);
+}
+
+int32_t ts_ledger_link(ts_ledger_t *l, double capacity, int shared)
+{
+    if (l->nlinks == INT32_MAX || TS_GROW(l->links, (size_t)l->nlinks, l->caplinks, 64))
+        return -1;
+    link_t *k = &l->links[l->nlinks];
+    *k = (link_t){.cap = capacity, .shared = shared};
+    return l->nlinks++;
+}
+
+double ts_ledger_solo(const ts_ledger_t *l, const int32_t *links, int32_t n)
+{
+    double solo = HUGE_VAL;
+    for (int32_t i = 0; i < n; i++)
+        if (links[i] >= 0 && links[i] < l->nlinks && l->links[links[i]].cap < solo)
+            solo = l->links[links[i]].cap;
+    return solo;
+}
+
+/* Take f off the free lists of its links (a swap with the list's last entry, whose place
+ * on that link is updated). */
+static void unlist(ts_ledger_t *l, ts_lflow_t *f)
+{
+    for (int32_t i = 0; i < f->n; i++) {
+        link_t *k = &l->links[f->links[i]];
+        ts_lflow_t *last = k->frees[--k->nfree];
+        size_t at = f->pos[i];
+        k->frees[at] = last;
+        if (last != f)
+            for (int32_t j = 0; j < last->n; j++)
+                if (last->links[j] == f->links[i])
+                    last->pos[j] = at;
+    }
+    f->is_free = 0;
+    l->free_flows--;
+}
+
+/* Whether a route can hold a free flow: known links, not too many, none twice (a flow's
+ * place in a link's free list is kept once per link). */
+static int followable(const ts_ledger_t *l, const int32_t *links, int32_t n)
+{
+    if (n > TS_LEDGER_MAX_ROUTE)
+        return 0;
+    for (int32_t i = 0; i < n; i++) {
+        if (links[i] < 0 || links[i] >= l->nlinks)
+            return 0;
+        for (int32_t j = 0; j < i; j++)
+            if (links[j] == links[i])
+                return 0;
+    }
+    return 1;
+}
+
+ts_lflow_t *ts_ledger_start(ts_ledger_t *l, const int32_t *links, int32_t n, void *user,
+                            int *is_free, ts_ledger_evict_fn evict, void *ctx)
+{
+    ts_lflow_t *f = l->spares;
+    if (f)
+        l->spares = f->next_spare;
+    else if (!(f = malloc(sizeof *f)))
+        return NULL;
+    f->user = user;
+    f->is_free = 0;
+    f->next_spare = NULL;
+    int ok = followable(l, links, n);
+    f->links = links;
+    f->n = n; /* a flow the ledger cannot follow still counts on its links, never free */
+    f->solo = ts_ledger_solo(l, links, n);
+    l->flows++;
+    for (int32_t i = 0; i < n; i++) {
+        if (links[i] < 0 || links[i] >= l->nlinks)
+            continue;
+        link_t *k = &l->links[links[i]];
+        k->nflows++;
+        if (k->shared)
+            k->load += f->solo;
+    }
+    int free_ = ok;
+    for (int32_t i = 0; i < n; i++) {
+        if (links[i] < 0 || links[i] >= l->nlinks)
+            continue;
+        link_t *k = &l->links[links[i]];
+        if (!k->shared || k->nflows < 2 || k->load <= k->cap * (1 - FULL_MARGIN))
+            continue;
+        free_ = 0;
+        while (k->nfree) {
+            ts_lflow_t *g = k->frees[k->nfree - 1];
+            unlist(l, g);
+            evict(ctx, g->user);
+        }
+    }
+    /* Room on every list first, so that running out of memory leaves it simply not free. */
+    for (int32_t i = 0; free_ && i < n; i++) {
+        link_t *k = &l->links[links[i]];
+        if (TS_GROW(k->frees, k->nfree, k->capfree, 4))
+            free_ = 0;
+    }
+    if (free_) {
+        for (int32_t i = 0; i < n; i++) {
+            link_t *k = &l->links[links[i]];
+            f->pos[i] = k->nfree;
+            k->frees[k->nfree++] = f;
+        }
+        f->is_free = 1;
+        l->free_flows++;
+    }
+    *is_free = free_;
+    return f;
+}
+
+void ts_ledger_end(ts_ledger_t *l, ts_lflow_t *f)
+{
+    if (f->is_free)
+        unlist(l, f);
+    for (int32_t i = 0; i < f->n; i++) {
+        if (f->links[i] < 0 || f->links[i] >= l->nlinks)
+            continue;
+        link_t *k = &l->links[f->links[i]];
+        if (--k->nflows == 0)
+            k->load = 0; /* no rounding left over from the sums */
+        else if (k->shared)
+            k->load -= f->solo;
+    }
+    l->flows--;
+    f->next_spare = l->spares;
+    l->spares = f;
+}
+
+size_t ts_ledger_flows(const ts_ledger_t *l)
+{
+    return l->flows;
+}
+
+size_t ts_ledger_free_flows(const ts_ledger_t *l)
+{
+    return l->free_flows;
+}

@@ -1,0 +1,186 @@
+/* test_ledger.c - sim/ledger: which flows under way cannot contend. Capacities in GB/s-like
+ * round numbers so that every sum below is exact. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "sim/ledger.h"
+#include "testutil.h"
+
+/* What the ledger reported for eviction, in order. */
+typedef struct {
+    void *users[64];
+    int n;
+} evicted_t;
+
+static void record(void *ctx, void *user)
+{
+    evicted_t *ev = ctx;
+    if (ev->n < 64)
+        ev->users[ev->n++] = user;
+}
+
+static int was_evicted(const evicted_t *ev, void *user)
+{
+    int k = 0;
+    for (int i = 0; i < ev->n; i++)
+        k += ev->users[i] == user;
+    return k;
+}
+
+/* One node: core copy links of 10 (one per core) into a memory link of 100, the platform's
+ * shape for on-node transfers. Nine flows between distinct cores fit (90 <= 100): each runs
+ * at 10, free. The tenth brings the memory link's sum to 100, within the margin of its
+ * capacity, so it may bind: the tenth is not free and the nine are handed over, once each. */
+static void test_memory_link_fills(void)
+{
+    ts_ledger_t *l = ts_ledger_new();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+    int32_t copy[20], mem;
+    for (int i = 0; i < 20; i++)
+        copy[i] = ts_ledger_link(l, 10, 1);
+    mem = ts_ledger_link(l, 100, 1);
+    CU_ASSERT_EQUAL(mem, 20);
+    int32_t routes[10][3];
+    ts_lflow_t *f[10];
+    int tag[10], is_free = -1;
+    evicted_t ev = {.n = 0};
+    for (int i = 0; i < 10; i++) {
+        routes[i][0] = copy[2 * i];
+        routes[i][1] = mem;
+        routes[i][2] = copy[2 * i + 1];
+        CU_ASSERT_DOUBLE_EQUAL(ts_ledger_solo(l, routes[i], 3), 10, 0);
+        f[i] = ts_ledger_start(l, routes[i], 3, &tag[i], &is_free, record, &ev);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f[i]);
+        CU_ASSERT_EQUAL(is_free, i < 9);
+        CU_ASSERT_EQUAL(ev.n, i < 9 ? 0 : 9);
+    }
+    for (int i = 0; i < 9; i++)
+        CU_ASSERT_EQUAL(was_evicted(&ev, &tag[i]), 1);
+    CU_ASSERT_EQUAL(ts_ledger_flows(l), 10);
+    CU_ASSERT_EQUAL(ts_ledger_free_flows(l), 0);
+    /* Handed over stays handed over; a new flow while ten are under way contends too (the
+     * memory link's sum would be 110). */
+    for (int i = 0; i < 10; i++)
+        ts_ledger_end(l, f[i]);
+    CU_ASSERT_EQUAL(ts_ledger_flows(l), 0);
+    /* All ended: the sums are back to zero and a flow is free again. */
+    ev.n = 0;
+    ts_lflow_t *g = ts_ledger_start(l, routes[0], 3, &tag[0], &is_free, record, &ev);
+    CU_ASSERT_EQUAL(is_free, 1);
+    CU_ASSERT_EQUAL(ev.n, 0);
+    ts_ledger_end(l, g);
+    ts_ledger_free(l);
+}
+
+/* Two flows on one link of 10 (a NIC): the second would share it, so neither is free; the
+ * first is reported once. A third on a link of its own stays free throughout. */
+static void test_shared_link(void)
+{
+    ts_ledger_t *l = ts_ledger_new();
+    int32_t nic = ts_ledger_link(l, 10, 1), other = ts_ledger_link(l, 10, 1);
+    int32_t r1[] = {nic}, r2[] = {other};
+    int a, b, c, is_free = -1;
+    evicted_t ev = {.n = 0};
+    ts_lflow_t *fa = ts_ledger_start(l, r1, 1, &a, &is_free, record, &ev);
+    CU_ASSERT_EQUAL(is_free, 1);
+    ts_lflow_t *fc = ts_ledger_start(l, r2, 1, &c, &is_free, record, &ev);
+    CU_ASSERT_EQUAL(is_free, 1);
+    ts_lflow_t *fb = ts_ledger_start(l, r1, 1, &b, &is_free, record, &ev);
+    CU_ASSERT_EQUAL(is_free, 0);
+    CU_ASSERT_EQUAL(ev.n, 1);
+    CU_ASSERT_PTR_EQUAL(ev.users[0], &a);
+    CU_ASSERT_EQUAL(ts_ledger_free_flows(l), 1); /* c */
+    ts_ledger_end(l, fa);
+    ts_ledger_end(l, fb);
+    ts_ledger_end(l, fc);
+    CU_ASSERT_EQUAL(ts_ledger_free_flows(l), 0);
+    ts_ledger_free(l);
+}
+
+/* A link that is not shared (FATPIPE) gives each flow its capacity: any number of flows fit.
+ * A route that crosses a link twice is never free (the ledger keeps one place per link) but
+ * still counts on its links: a flow of 6 next to it on a link of 10 contends. */
+static void test_fatpipe_and_odd_routes(void)
+{
+    ts_ledger_t *l = ts_ledger_new();
+    int32_t pipe = ts_ledger_link(l, 10, 0), lk = ts_ledger_link(l, 10, 1),
+            six = ts_ledger_link(l, 6, 1);
+    int32_t rp[] = {pipe}, twice[] = {lk, lk}, r6[] = {six, lk};
+    int u[8], is_free = -1;
+    evicted_t ev = {.n = 0};
+    ts_lflow_t *fp[5];
+    for (int i = 0; i < 5; i++) {
+        fp[i] = ts_ledger_start(l, rp, 1, &u[i], &is_free, record, &ev);
+        CU_ASSERT_EQUAL(is_free, 1);
+    }
+    CU_ASSERT_EQUAL(ts_ledger_free_flows(l), 5);
+    ts_lflow_t *ft = ts_ledger_start(l, twice, 2, &u[5], &is_free, record, &ev);
+    CU_ASSERT_EQUAL(is_free, 0);
+    ts_lflow_t *f6 = ts_ledger_start(l, r6, 2, &u[6], &is_free, record, &ev);
+    CU_ASSERT_DOUBLE_EQUAL(ts_ledger_solo(l, r6, 2), 6, 0);
+    CU_ASSERT_EQUAL(is_free, 0);
+    CU_ASSERT_EQUAL(ev.n, 0);
+    ts_ledger_end(l, ft);
+    ts_ledger_end(l, f6);
+    for (int i = 0; i < 5; i++)
+        ts_ledger_end(l, fp[i]);
+    /* With nothing else on lk, the flow of 6 is free (6 <= 10). */
+    f6 = ts_ledger_start(l, r6, 2, &u[6], &is_free, record, &ev);
+    CU_ASSERT_EQUAL(is_free, 1);
+    ts_ledger_end(l, f6);
+    CU_ASSERT(isinf(ts_ledger_solo(l, NULL, 0)));
+    ts_ledger_free(l);
+}
+
+/* Free flows leave the lists in any order: the lists stay whole (each remaining free flow is
+ * reported exactly once when its link fills). Five free flows of 10 on a link of 100 (sum
+ * 50); the 2nd and 4th end; four flows of 10 more keep the sum at 70; one of 40 fills it
+ * (110): the seven free ones are reported once each, the ended ones never. */
+static void test_lists_after_ends(void)
+{
+    ts_ledger_t *l = ts_ledger_new();
+    int32_t big = ts_ledger_link(l, 100, 1), wide = ts_ledger_link(l, 40, 1);
+    int32_t own[9], r[9][2], rw[] = {wide, big};
+    for (int i = 0; i < 9; i++) {
+        own[i] = ts_ledger_link(l, 10, 1);
+        r[i][0] = own[i];
+        r[i][1] = big;
+    }
+    int u[10], is_free = -1;
+    evicted_t ev = {.n = 0};
+    ts_lflow_t *f[9];
+    for (int i = 0; i < 5; i++)
+        f[i] = ts_ledger_start(l, r[i], 2, &u[i], &is_free, record, &ev);
+    ts_ledger_end(l, f[1]);
+    ts_ledger_end(l, f[3]);
+    for (int i = 5; i < 9; i++) {
+        f[i] = ts_ledger_start(l, r[i], 2, &u[i], &is_free, record, &ev);
+        CU_ASSERT_EQUAL(is_free, 1);
+    }
+    CU_ASSERT_EQUAL(ts_ledger_free_flows(l), 7);
+    ts_lflow_t *fw = ts_ledger_start(l, rw, 2, &u[9], &is_free, record, &ev);
+    CU_ASSERT_EQUAL(is_free, 0);
+    CU_ASSERT_EQUAL(ev.n, 7);
+    for (int i = 0; i < 9; i++)
+        CU_ASSERT_EQUAL(was_evicted(&ev, &u[i]), i == 1 || i == 3 ? 0 : 1);
+    CU_ASSERT_EQUAL(ts_ledger_free_flows(l), 0);
+    for (int i = 0; i < 9; i++)
+        if (i != 1 && i != 3)
+            ts_ledger_end(l, f[i]);
+    ts_ledger_end(l, fw);
+    CU_ASSERT_EQUAL(ts_ledger_flows(l), 0);
+    ts_ledger_free(l);
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("ledger", NULL, NULL);
+    CU_add_test(s, "a memory link fills", test_memory_link_fills);
+    CU_add_test(s, "a shared link", test_shared_link);
+    CU_add_test(s, "fat pipes and odd routes", test_fatpipe_and_odd_routes);
+    CU_add_test(s, "lists stay whole after ends", test_lists_after_ends);
+    return tu_run_all();
+}
