@@ -44,8 +44,8 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
-#include <xbt/dynar.h>
 #include <simgrid/mutex.h>
+#include <xbt/dynar.h>
 
 #include "../common/grow.h"
 #include "../common/timeq.h"
@@ -186,6 +186,11 @@ struct engine_s {
     ts_u64map_t *routes;   /* (rank, rank) -> route_t (route_of) */
     ts_u64map_t *link_ids; /* SimGrid link -> its number in the ledger, plus one */
     ts_ledger_t *ledger;   /* flows under way per link: which need SimGrid (start_flow) */
+    flow_t **sflows;       /* SimGrid's flows under way (e->flows of them) */
+    size_t capsflows;
+    int flows_changed; /* a flow started or ended since the last retighten */
+    int tight;         /* horizons from the ledger's rate bounds (retighten) */
+    double tight_horizon;
     void *spare_flows;
 };
 
@@ -445,6 +450,11 @@ struct flow_s {
     int queued;     /* its free end is in the driver's queue, even if stale since */
     int carried;    /* a courier carries it, or has carried it */
     int through;    /* the courier is done with it */
+    courier_t *courier;
+    size_t sidx; /* its place in e->sflows while SimGrid's */
+    double prog; /* the most bytes it can have moved by t_last */
+    double ub;   /* the most bytes/s it can move from t_last on (retighten) */
+    double t_last;
 };
 
 /* A flow needs an actor to wait in sg_host_sendto (the C API has no asynchronous transfer
@@ -508,14 +518,58 @@ static const route_t *route_of(engine_t *e, int32_t a, int32_t b)
     return rt;
 }
 
+/* Up to this many flows under way (free ones included), the earliest end of each SimGrid flow
+ * comes from the ledger's bounds on its rate, recomputed at every start and end; beyond it,
+ * from its route's least bandwidth only, computed once (the ledger's pass costs a walk over
+ * every flow under way). */
+enum { TIGHT_MAX = 256 };
+
+/* After flows started or ended: each SimGrid flow has moved at most its rate bound times the
+ * time since the last pass; from now on it moves at most its new bound, so it cannot end
+ * before its bytes left over that. Tight: the least of those is the horizon. Loose (too many
+ * flows): the bound is the route's least bandwidth, and busy couriers wait in flowq by that
+ * end, pushed once. */
+static void retighten(engine_t *e)
+{
+    e->flows_changed = 0;
+    int tight = ts_ledger_flows(e->ledger) <= TIGHT_MAX;
+    if (!tight && !e->tight)
+        return;
+    if (tight && !e->tight)
+        while (ts_timeq_pop(e->flowq))
+            ;
+    double now = e->now, horizon = HUGE_VAL;
+    for (size_t i = 0; i < e->flows; i++) {
+        flow_t *f = e->sflows[i];
+        courier_t *c = f->courier;
+        f->prog += f->ub * (now - f->t_last);
+        f->t_last = now;
+        f->ub = tight ? ts_ledger_rate_bound(e->ledger, f->lf) : f->route->solo;
+        double left = f->bytes > f->prog ? f->bytes - f->prog : 0;
+        /* Margins for SimGrid's rounding: a millionth of the time, and its timing precision
+         * (precision/timing, 1e-9 s by default). */
+        c->done_lb = now + left / f->ub * (1 - 1e-6) - 1e-9;
+        if (c->done_lb < horizon)
+            horizon = c->done_lb;
+        if (!tight && ts_timeq_push(e->flowq, c->done_lb, c) != 0)
+            fail(e, TS_ENOMEM, "out of memory");
+    }
+    e->tight = tight;
+    e->tight_horizon = horizon;
+}
+
 /* The earliest time any SimGrid flow under way can end, or HUGE_VAL when none is under way.
  * Under CM02 without latency, bandwidth factor or TCP window (ts_replay_run's configuration,
  * links of no latency: platforms/xml.c) a flow's rate never exceeds the least bandwidth on its
- * route, so it lasts at least its bytes over that: until then the driver may run ahead of
- * SimGrid without missing an arrival. Stale entries (a courier since idle or carrying another
+ * route, nor the ledger's bound (retighten): until then the driver may run ahead of SimGrid
+ * without missing an arrival. Loose, stale entries (a courier since idle or carrying another
  * flow) are dropped when they come to the front. */
 static double flow_horizon(engine_t *e)
 {
+    if (e->flows_changed)
+        retighten(e);
+    if (e->tight)
+        return e->tight_horizon;
     while (ts_timeq_size(e->flowq)) {
         double t = ts_timeq_first(e->flowq);
         courier_t *c = ts_timeq_peek(e->flowq);
@@ -549,7 +603,10 @@ static void courier_main(int argc, char **argv)
             sg_actor_sleep_until(c->start);
         sg_host_sendto(e->ranks[m->src].host, e->ranks[m->dst].host, f->bytes);
         c->job = NULL;
-        e->flows--;
+        flow_t *last = e->sflows[--e->flows];
+        e->sflows[f->sidx] = last;
+        last->sidx = f->sidx;
+        e->flows_changed = 1;
         ts_ledger_end(e->ledger, f->lf);
         f->through = 1;
         if (!f->queued)
@@ -568,14 +625,22 @@ static void carry(engine_t *e, flow_t *f)
         e->idle = c->next_idle;
     else if (!(c = xcalloc(e, 1, sizeof *c)))
         return;
-    e->flows++;
+    if (TS_GROW(e->sflows, e->flows, e->capsflows, 64)) {
+        fail(e, TS_ENOMEM, "out of memory");
+        return;
+    }
+    f->sidx = e->flows;
+    e->sflows[e->flows++] = f;
+    e->flows_changed = 1;
     f->carried = 1;
+    f->courier = c;
+    f->prog = 0;
+    f->ub = f->route->solo;
+    f->t_last = e->now;
     c->job = f;
     c->start = e->now;
-    /* Margins for SimGrid's rounding: a millionth of the time, and its timing precision
-     * (precision/timing, 1e-9 s by default). */
-    c->done_lb = e->now + f->bytes / f->route->solo * (1 - 1e-6) - 1e-9;
-    if (ts_timeq_push(e->flowq, c->done_lb, c) != 0)
+    c->done_lb = e->now + f->bytes / f->route->solo * (1 - 1e-6) - 1e-9; /* see retighten */
+    if (!e->tight && ts_timeq_push(e->flowq, c->done_lb, c) != 0)
         fail(e, TS_ENOMEM, "out of memory");
     if (c->actor) {
         sg_actor_resume(c->actor);
@@ -635,6 +700,7 @@ static void start_flow(engine_t *e, msg_t *m)
     f->start = e->now;
     f->bytes = (double)m->plan->wire_bytes;
     int is_free = 0;
+    e->flows_changed = 1;
     if (!(f->lf = ts_ledger_start(e->ledger, rt->links, rt->n, f, &is_free, evict, e))) {
         flow_drop(e, f);
         fail(e, TS_ENOMEM, "out of memory");
@@ -660,6 +726,7 @@ static void flow_end(engine_t *e, flow_t *f)
     if (f->is_free) {
         msg_t *m = f->m;
         ts_ledger_end(e->ledger, f->lf);
+        e->flows_changed = 1;
         flow_drop(e, f);
         deliver(e, m); /* its dstate is D_ARRIVED */
     } else if (f->through) {
@@ -1468,6 +1535,7 @@ static void ranks_free(engine_t *e)
         ts_u64map_free(e->routes);
     }
     ts_u64map_free(e->link_ids);
+    free(e->sflows);
     ts_ledger_free(e->ledger);
     for (courier_t *c = e->couriers, *next; c; c = next) {
         next = c->next_all;

@@ -12,12 +12,18 @@
  * close could bind a flow in SimGrid's answer even though it fits on paper. */
 #define FULL_MARGIN 1e-4
 
+/* Rate bounds (ts_ledger_rate_bound) allow this fraction of a link's capacity more than
+ * exact max-min would, for the same reason. */
+#define BOUND_SLACK 1e-4
+
 struct ts_lflow_s {
     const int32_t *links;
     int32_t n;
     double solo;
     void *user;
     int is_free;
+    double lb, ub;                   /* its rate's bounds (bound_all) */
+    size_t at;                       /* its place in the ledger's list of flows */
     size_t pos[TS_LEDGER_MAX_ROUTE]; /* its place in each link's free list, while free */
     ts_lflow_t *next_spare;
 };
@@ -27,6 +33,7 @@ typedef struct {
     int shared;
     double load;        /* sum of the solo rates of the flows crossing it */
     size_t nflows;      /* flows crossing it */
+    double sumlb;       /* sum of their rates' lower bounds (bound_all) */
     ts_lflow_t **frees; /* the free ones among them */
     size_t nfree, capfree;
 } link_t;
@@ -36,6 +43,9 @@ struct ts_ledger_s {
     int32_t nlinks;
     size_t caplinks;
     size_t flows, free_flows;
+    ts_lflow_t **all; /* the flows under way */
+    size_t capall;
+    int bounds_stale;   /* flows started or ended since bound_all */
     ts_lflow_t *spares; /* ended flows, reused: a replay starts and ends one per message */
 };
 
@@ -51,6 +61,7 @@ void ts_ledger_free(ts_ledger_t *l)
     for (int32_t i = 0; i < l->nlinks; i++)
         free(l->links[i].frees);
     free(l->links);
+    free(l->all);
     for (ts_lflow_t *f = l->spares, *next; f; f = next) {
         next = f->next_spare;
         free(f);
@@ -113,11 +124,16 @@ static int followable(const ts_ledger_t *l, const int32_t *links, int32_t n)
 ts_lflow_t *ts_ledger_start(ts_ledger_t *l, const int32_t *links, int32_t n, void *user,
                             int *is_free, ts_ledger_evict_fn evict, void *ctx)
 {
+    if (TS_GROW(l->all, l->flows, l->capall, 64))
+        return NULL;
     ts_lflow_t *f = l->spares;
     if (f)
         l->spares = f->next_spare;
     else if (!(f = malloc(sizeof *f)))
         return NULL;
+    f->at = l->flows;
+    l->all[l->flows] = f;
+    l->bounds_stale = 1;
     f->user = user;
     f->is_free = 0;
     f->next_spare = NULL;
@@ -180,9 +196,66 @@ void ts_ledger_end(ts_ledger_t *l, ts_lflow_t *f)
         else if (k->shared)
             k->load -= f->solo;
     }
-    l->flows--;
+    ts_lflow_t *last = l->all[--l->flows];
+    l->all[f->at] = last;
+    last->at = f->at;
+    l->bounds_stale = 1;
     f->next_spare = l->spares;
     l->spares = f;
+}
+
+/* Bounds on every flow's rate under max-min sharing. Lower: a flow is held back only when a
+ * link it crosses is full, and then it runs at least as fast as the link's fair share, the
+ * capacity over the flows crossing it; so it never runs slower than the least fair share on
+ * its route (a free flow runs at exactly its solo rate). Upper: on each shared link the others
+ * take at least their lower bounds, so a flow gets at most what is left of the capacity (the
+ * lower bounds on a link add up to no more than its capacity: each is at most the fair share
+ * there, or the flows are free and fit). */
+static void bound_all(ts_ledger_t *l)
+{
+    for (size_t i = 0; i < l->flows; i++) {
+        ts_lflow_t *f = l->all[i];
+        for (int32_t j = 0; j < f->n; j++)
+            if (f->links[j] >= 0 && f->links[j] < l->nlinks)
+                l->links[f->links[j]].sumlb = 0;
+    }
+    for (size_t i = 0; i < l->flows; i++) {
+        ts_lflow_t *f = l->all[i];
+        double lb = f->solo;
+        for (int32_t j = 0; !f->is_free && j < f->n; j++) {
+            if (f->links[j] < 0 || f->links[j] >= l->nlinks)
+                continue;
+            const link_t *k = &l->links[f->links[j]];
+            double share = k->shared ? k->cap / (double)k->nflows : k->cap;
+            if (share < lb)
+                lb = share;
+        }
+        f->lb = lb;
+        for (int32_t j = 0; j < f->n; j++)
+            if (f->links[j] >= 0 && f->links[j] < l->nlinks && l->links[f->links[j]].shared)
+                l->links[f->links[j]].sumlb += lb;
+    }
+    for (size_t i = 0; i < l->flows; i++) {
+        ts_lflow_t *f = l->all[i];
+        double ub = f->solo;
+        for (int32_t j = 0; !f->is_free && j < f->n; j++) {
+            if (f->links[j] < 0 || f->links[j] >= l->nlinks || !l->links[f->links[j]].shared)
+                continue;
+            const link_t *k = &l->links[f->links[j]];
+            double room = k->cap - (k->sumlb - f->lb) + k->cap * BOUND_SLACK;
+            if (room < ub)
+                ub = room;
+        }
+        f->ub = ub;
+    }
+    l->bounds_stale = 0;
+}
+
+double ts_ledger_rate_bound(ts_ledger_t *l, ts_lflow_t *f)
+{
+    if (l->bounds_stale)
+        bound_all(l);
+    return f->ub;
 }
 
 size_t ts_ledger_flows(const ts_ledger_t *l)

@@ -46,6 +46,12 @@ ts_lflow_t *ts_ledger_start(ts_ledger_t *l, const int32_t *links, int32_t n, voi
                             int *is_free, ts_ledger_evict_fn evict, void *ctx);
 /* The flow has ended (free or not): its rate comes off the sums; the handle is gone. */
 void ts_ledger_end(ts_ledger_t *l, ts_lflow_t *f);
+/* The most bytes/s flow f can get while the flows under way stay as they are: its solo rate
+ * if it is free; otherwise what is left on its tightest shared link once every other flow
+ * there has its least possible share (see bound_all), with a margin of 1e-4 of the link's
+ * capacity for SimGrid's solver. Costs a pass over all flows under way after any start or
+ * end. */
+double ts_ledger_rate_bound(ts_ledger_t *l, ts_lflow_t *f);
 /* Flows under way, and of those the free ones (for tests and reports). */
 size_t ts_ledger_flows(const ts_ledger_t *l);
 size_t ts_ledger_free_flows(const ts_ledger_t *l);

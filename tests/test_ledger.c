@@ -173,6 +173,51 @@ static void test_lists_after_ends(void)
     ts_ledger_free(l);
 }
 
+/* Rate bounds against max-min worked by hand. A memory link of 100 and copy links of 10.
+ * (a) Twelve flows, each on copy links of its own: the memory link's sum is 120, so none is
+ * free; each one's fair share there is 100/12, the others take at least 11 x 100/12, so each
+ * gets at most 100/12 plus the margin of 1e-4 x 100 (max-min gives exactly 100/12).
+ * (b) Two of the twelve share a source copy link: their least share is 10/2 = 5, so on that
+ * link each gets at most 10 - 5 (+ 1e-4 x 10); the ten others keep a lower bound of 100/12,
+ * and on the memory link the others leave one of them 100 - (2 x 5 + 9 x 100/12) (+ 0.01),
+ * more than its solo rate of 10: bound 10 (max-min: 5 each for the two, 90/10 = 9 for the
+ * others: within both bounds). A free flow's bound is its solo rate. */
+static void test_rate_bounds(void)
+{
+    ts_ledger_t *l = ts_ledger_new();
+    int32_t mem = ts_ledger_link(l, 100, 1), cp[26], r[12][3];
+    for (int i = 0; i < 26; i++)
+        cp[i] = ts_ledger_link(l, 10, 1);
+    int u[13], is_free = -1;
+    evicted_t ev = {.n = 0};
+    ts_lflow_t *f[12];
+    for (int i = 0; i < 12; i++) {
+        r[i][0] = cp[2 * i];
+        r[i][1] = mem;
+        r[i][2] = cp[2 * i + 1];
+        f[i] = ts_ledger_start(l, r[i], 3, &u[i], &is_free, record, &ev);
+    }
+    for (int i = 0; i < 12; i++)
+        CU_ASSERT_DOUBLE_EQUAL(ts_ledger_rate_bound(l, f[i]), 100.0 / 12 + 0.01, 1e-12);
+    /* (b): the last flow leaves from the first flow's source copy link instead. */
+    ts_ledger_end(l, f[11]);
+    r[11][0] = cp[0];
+    f[11] = ts_ledger_start(l, r[11], 3, &u[11], &is_free, record, &ev);
+    CU_ASSERT_EQUAL(is_free, 0);
+    CU_ASSERT_DOUBLE_EQUAL(ts_ledger_rate_bound(l, f[0]), 5 + 1e-3, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_ledger_rate_bound(l, f[11]), 5 + 1e-3, 1e-12);
+    for (int i = 1; i < 11; i++)
+        CU_ASSERT_DOUBLE_EQUAL(ts_ledger_rate_bound(l, f[i]), 10, 1e-12);
+    for (int i = 0; i < 12; i++)
+        ts_ledger_end(l, f[i]);
+    int32_t lone[] = {cp[25], mem};
+    ts_lflow_t *g = ts_ledger_start(l, lone, 2, &u[12], &is_free, record, &ev);
+    CU_ASSERT_EQUAL(is_free, 1);
+    CU_ASSERT_DOUBLE_EQUAL(ts_ledger_rate_bound(l, g), 10, 0);
+    ts_ledger_end(l, g);
+    ts_ledger_free(l);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -182,5 +227,6 @@ int main(void)
     CU_add_test(s, "a shared link", test_shared_link);
     CU_add_test(s, "fat pipes and odd routes", test_fatpipe_and_odd_routes);
     CU_add_test(s, "lists stay whole after ends", test_lists_after_ends);
+    CU_add_test(s, "rate bounds", test_rate_bounds);
     return tu_run_all();
 }
