@@ -173,6 +173,58 @@ static void test_truncated(void)
     ts_codec_buf_free(&b);
 }
 
+/* Receives only (the look-ahead's reader): the sample three times over (request ids keep
+ * their deltas across the copies), read with room for one receive and a span of two events
+ * per call, gives exactly the receive completions the full decoder gives, and every event is
+ * counted once. Cut at every byte: the receives before the cut, then a clean end between
+ * events or TS_ECORRUPT inside one. */
+static void test_receives_only(void)
+{
+    ts_event_t in[96], out[4];
+    int n = sample(in);
+    for (int k = 1; k < 3; k++)
+        for (int i = 0; i < n; i++) {
+            in[k * n + i] = in[i];
+            in[k * n + i].req += (uint64_t)(100 * k);
+        }
+    n *= 3;
+    ts_codec_buf_t b;
+    ts_codec_buf_init(&b);
+    size_t end_of[96];
+    for (int i = 0; i < n; i++) {
+        CU_ASSERT_EQUAL_FATAL(ts_codec_put(&b, &in[i]), TS_OK);
+        end_of[i] = b.size;
+    }
+    for (size_t cut = 0; cut <= b.size; cut++) {
+        int whole = 0;
+        while (whole < n && end_of[whole] <= cut)
+            whole++;
+        int between = cut == (whole ? end_of[whole - 1] : 0);
+        uint8_t *copy = malloc(cut ? cut : 1);
+        memcpy(copy, b.data, cut);
+        ts_codec_reader_t r;
+        ts_codec_reader_init(&r, copy, cut, 100, 10, 65536);
+        int next = 0, counted = 0, rc, decoded;
+        while ((rc = ts_codec_get_receives(&r, out, 1, 2, &decoded)) >= 0 && (rc || decoded)) {
+            counted += decoded;
+            for (int i = 0; i < rc; i++) {
+                while (next < whole && in[next].kind != TS_EV_IRECV_DONE)
+                    next++;
+                CU_ASSERT_FATAL(next < whole);
+                CU_ASSERT_EQUAL(memcmp(&out[i], &in[next], sizeof out[i]), 0);
+                next++;
+            }
+        }
+        while (next < whole && in[next].kind != TS_EV_IRECV_DONE)
+            next++;
+        CU_ASSERT_EQUAL(next, whole); /* none missed */
+        CU_ASSERT_EQUAL(counted, whole);
+        CU_ASSERT_EQUAL(rc, between ? 0 : TS_ECORRUPT);
+        free(copy);
+    }
+    ts_codec_buf_free(&b);
+}
+
 /* Hand-made bytes in the layout documented at the top of traces/codec.c: each case decodes
  * exactly its valid events, field by field, then ends with its status (0: a clean end). */
 static void test_malformed(void)
@@ -332,5 +384,6 @@ int main(void)
     CU_add_test(s, "every truncation: exact events, then end or ECORRUPT", test_truncated);
     CU_add_test(s, "malformed bytes: exact events, then ECORRUPT", test_malformed);
     CU_add_test(s, "collective payload rule", test_coll_payload);
+    CU_add_test(s, "receives only: the same envelopes, every event counted", test_receives_only);
     return tu_run_all();
 }

@@ -19,7 +19,9 @@ enum { CURSOR_BATCH = 128 };
 struct ts_cursor_s {
     const ts_trace_t *trace;
     int32_t rank;
-    uint64_t index; /* events returned so far */
+    uint64_t index;   /* events returned so far */
+    uint64_t decoded; /* events decoded so far (a receives-only cursor returns fewer) */
+    int receives_only;
     ts_codec_reader_t reader;
     int nbuf, next;
     ts_event_t buf[CURSOR_BATCH];
@@ -312,6 +314,14 @@ uint64_t ts_trace_nonmaster_mpi_records(const ts_trace_t *t)
     return t->nonmaster_mpi;
 }
 
+ts_status ts_cursor_open_receives(const ts_trace_t *t, int32_t rank, ts_cursor_t **out)
+{
+    ts_status st = ts_cursor_open(t, rank, out);
+    if (st == TS_OK)
+        (*out)->receives_only = 1;
+    return st;
+}
+
 ts_status ts_cursor_open(const ts_trace_t *t, int32_t rank, ts_cursor_t **out)
 {
     *out = NULL;
@@ -341,32 +351,52 @@ ts_status ts_cursor_open(const ts_trace_t *t, int32_t rank, ts_cursor_t **out)
     return TS_OK;
 }
 
-/* Refill the cursor's buffer: the number of events decoded, 0 at the end, or an error. */
+/* A receives-only cursor decodes at most this many events per refill before it returns to
+ * its caller's loop (a stream with no receive for long stretches still refills in steps). */
+enum { RECEIVES_SPAN = 4096 };
+
+/* Decode into the cursor's buffer from the current bytes: what decode_batch returns, with
+ * *decoded set to how many events were read. */
+static int decode_some(ts_cursor_t *c, int *decoded)
+{
+    if (c->receives_only)
+        return ts_codec_get_receives(&c->reader, c->buf, CURSOR_BATCH, RECEIVES_SPAN, decoded);
+    int rc = ts_codec_get_batch(&c->reader, c->buf, CURSOR_BATCH);
+    *decoded = rc > 0 ? rc : 0;
+    return rc;
+}
+
+/* Refill the cursor's buffer: the number of events it now holds, 0 at the end, or an error. */
 static int refill(ts_cursor_t *c, ts_error_t *err)
 {
     const ts_trace_t *t = c->trace;
     const ts__rank_t *rk = &t->ranks[c->rank];
-    int rc = ts_codec_get_batch(&c->reader, c->buf, CURSOR_BATCH);
-    while (rc == 0 && c->chunk < rk->nchunks) {
-        /* Next chunk: the decoder keeps its delta state, only the bytes change. */
-        const ts__chunk_t *ch = &rk->chunks[c->chunk];
-        ts_status st = ts__store_read_chunk(t, ch, c->zbuf, c->raw);
-        if (st != TS_OK)
-            return ts_error_set(err, st, "%s: rank %d, chunk %u: %s", t->path, (int)c->rank,
-                                (unsigned)c->chunk,
-                                st == TS_EIO ? "read failed" : "corrupt compressed events");
-        c->chunk++;
-        c->reader.p = c->raw;
-        c->reader.end = c->raw + ch->rawsize;
-        rc = ts_codec_get_batch(&c->reader, c->buf, CURSOR_BATCH);
+    int k;
+    int rc = decode_some(c, &k);
+    c->decoded += (uint64_t)k;
+    while (rc == 0 && (k > 0 || c->chunk < rk->nchunks)) {
+        if (k == 0) {
+            /* Next chunk: the decoder keeps its delta state, only the bytes change. */
+            const ts__chunk_t *ch = &rk->chunks[c->chunk];
+            ts_status st = ts__store_read_chunk(t, ch, c->zbuf, c->raw);
+            if (st != TS_OK)
+                return ts_error_set(err, st, "%s: rank %d, chunk %u: %s", t->path, (int)c->rank,
+                                    (unsigned)c->chunk,
+                                    st == TS_EIO ? "read failed" : "corrupt compressed events");
+            c->chunk++;
+            c->reader.p = c->raw;
+            c->reader.end = c->raw + ch->rawsize;
+        }
+        rc = decode_some(c, &k);
+        c->decoded += (uint64_t)k;
     }
-    if (rc == 0 && c->index != rk->nevents)
+    if (rc == 0 && c->decoded != rk->nevents)
         rc = TS_ETRUNC;
-    if (rc > 0 && c->index + (uint64_t)rc > rk->nevents)
+    if (rc > 0 && c->decoded > rk->nevents)
         rc = TS_ECORRUPT; /* more events than the store announced */
     if (rc < 0)
         return ts_error_set(err, rc, "%s: rank %d, event %llu: %s in the event stream", t->path,
-                            (int)c->rank, (unsigned long long)c->index,
+                            (int)c->rank, (unsigned long long)c->decoded,
                             rc == TS_ETRUNC ? "stream ends early" : "undecodable event");
     c->nbuf = rc;
     c->next = 0;

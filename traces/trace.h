@@ -75,6 +75,9 @@ int ts_cursor_next(ts_cursor_t *cursor, ts_event_t *ev, ts_error_t *err);
  * cursor (valid until the next call). Returns how many, 0 at the end, or a negative status.
  * Faster than ts_cursor_next for consumers that take events in sequence. */
 int ts_cursor_next_batch(ts_cursor_t *cursor, const ts_event_t **evs, ts_error_t *err);
+/* A cursor that returns only the stream's receive completions (TS_EV_IRECV_DONE), for look-
+ * aheads: the other events are stepped over, not decoded (ts_codec_get_receives). */
+ts_status ts_cursor_open_receives(const ts_trace_t *trace, int32_t rank, ts_cursor_t **out);
 void ts_cursor_close(ts_cursor_t *cursor);
 
 #endif
