@@ -20,7 +20,8 @@ ts_status ts_recv_ahead_open(const ts_trace_t *trace, int32_t rank, ts_recv_ahea
 {
     *out = NULL;
     ts_recv_ahead_t *a = calloc(1, sizeof *a);
-    if (!a || !(a->found = ts_u64map_new()) || ts_cursor_open_receives(trace, rank, &a->cur) != TS_OK) {
+    if (!a || !(a->found = ts_u64map_new()) ||
+        ts_cursor_open_receives(trace, rank, &a->cur) != TS_OK) {
         ts_recv_ahead_close(a);
         return TS_ENOMEM;
     }
