@@ -1392,9 +1392,9 @@ static void rank_step(rank_t *r)
             break;
         }
         r->at = AT_EVENT;
-        ts_event_t ev;
+        const ts_event_t *ev = NULL;
         ts_error_t err;
-        int rc = e->status == TS_OK ? ts_cursor_next(r->cur, &ev, &err) : 0;
+        int rc = e->status == TS_OK ? ts_cursor_next_ref(r->cur, &ev, &err) : 0;
         if (rc != 1) {
             if (rc < 0)
                 fail_read(e, rc, &err);
@@ -1403,7 +1403,7 @@ static void rank_step(rank_t *r)
         }
         if ((++e->events_done & 0xffff) == 0 && e->spec->progress)
             e->spec->progress(e->spec->progress_ctx, e->events_done, e->events_total);
-        rank_event(r, &ev);
+        rank_event(r, ev); /* it keeps nothing of ev: the main cursor is not read meanwhile */
         if (r->to_dispatch) {
             make_ready(r, vnow(r));
             return;

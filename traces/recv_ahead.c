@@ -14,6 +14,7 @@ typedef struct found_s {
 struct ts_recv_ahead_s {
     ts_cursor_t *cur;
     ts_u64map_t *found; /* request id -> FIFO of found_t */
+    found_t *spares;    /* taken back, reused: one is found and taken per receive */
 };
 
 ts_status ts_recv_ahead_open(const ts_trace_t *trace, int32_t rank, ts_recv_ahead_t **out)
@@ -40,7 +41,8 @@ int ts_recv_ahead_find(ts_recv_ahead_t *a, uint64_t id, ts_recv_info_t *info, ts
             else
                 ts_u64map_remove(a->found, id);
             *info = head->info;
-            free(head);
+            head->next = a->spares;
+            a->spares = head;
             return 1;
         }
         int rc = ts_cursor_next(a->cur, &ev, err);
@@ -48,8 +50,10 @@ int ts_recv_ahead_find(ts_recv_ahead_t *a, uint64_t id, ts_recv_info_t *info, ts
             return rc;
         if (ev.kind != TS_EV_IRECV_DONE)
             continue;
-        found_t *f = malloc(sizeof *f);
-        if (!f)
+        found_t *f = a->spares;
+        if (f)
+            a->spares = f->next;
+        else if (!(f = malloc(sizeof *f)))
             return ts_error_set(err, TS_ENOMEM, "out of memory");
         *f =
             (found_t){.info = {.peer = ev.peer, .comm = ev.comm, .tag = ev.tag, .bytes = ev.bytes}};
@@ -85,6 +89,7 @@ void ts_recv_ahead_close(ts_recv_ahead_t *a)
         ts_u64map_each(a->found, free_fifo, NULL);
         ts_u64map_free(a->found);
     }
+    free_fifo(0, a->spares, NULL);
     ts_cursor_close(a->cur);
     free(a);
 }

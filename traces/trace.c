@@ -403,16 +403,25 @@ static int refill(ts_cursor_t *c, ts_error_t *err)
     return rc;
 }
 
-int ts_cursor_next(ts_cursor_t *c, ts_event_t *ev, ts_error_t *err)
+int ts_cursor_next_ref(ts_cursor_t *c, const ts_event_t **ev, ts_error_t *err)
 {
     if (c->next == c->nbuf) {
         int rc = refill(c, err);
         if (rc <= 0)
             return rc;
     }
-    *ev = c->buf[c->next++];
+    *ev = &c->buf[c->next++];
     c->index++;
     return 1;
+}
+
+int ts_cursor_next(ts_cursor_t *c, ts_event_t *ev, ts_error_t *err)
+{
+    const ts_event_t *at;
+    int rc = ts_cursor_next_ref(c, &at, err);
+    if (rc == 1)
+        *ev = *at;
+    return rc;
 }
 
 int ts_cursor_next_batch(ts_cursor_t *c, const ts_event_t **evs, ts_error_t *err)

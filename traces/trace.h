@@ -71,6 +71,9 @@ uint64_t ts_trace_nonmaster_mpi_records(const ts_trace_t *trace);
  * data) with err filled. */
 ts_status ts_cursor_open(const ts_trace_t *trace, int32_t rank, ts_cursor_t **out);
 int ts_cursor_next(ts_cursor_t *cursor, ts_event_t *ev, ts_error_t *err);
+/* As ts_cursor_next, but *ev points at the event inside the cursor, valid until the cursor's
+ * next call (no copy). */
+int ts_cursor_next_ref(ts_cursor_t *cursor, const ts_event_t **ev, ts_error_t *err);
 /* The next events in bulk: *evs points at up to a few hundred decoded events owned by the
  * cursor (valid until the next call). Returns how many, 0 at the end, or a negative status.
  * Faster than ts_cursor_next for consumers that take events in sequence. */
