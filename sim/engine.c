@@ -1493,20 +1493,23 @@ static void free_value(uint64_t key, void *value, void *ctx)
     free(value);
 }
 
+/* A map and what its values own (each frees one value). */
+static void map_free(ts_u64map_t *m, void (*each)(uint64_t key, void *value, void *ctx))
+{
+    if (m) {
+        ts_u64map_each(m, each, NULL);
+        ts_u64map_free(m);
+    }
+}
+
 static void ranks_free(engine_t *e)
 {
     for (int32_t i = 0; e->ranks && i < e->nranks; i++) {
         rank_t *r = &e->ranks[i];
         ts_cursor_close(r->cur);
         ts_recv_ahead_close(r->look);
-        if (r->reqs) {
-            ts_u64map_each(r->reqs, free_req_entry, NULL);
-            ts_u64map_free(r->reqs);
-        }
-        if (r->chans) {
-            ts_u64map_each(r->chans, free_value, NULL);
-            ts_u64map_free(r->chans);
-        }
+        map_free(r->reqs, free_req_entry);
+        map_free(r->chans, free_value);
         ts_u64map_free(r->rcache);
         free(r->call_reqs);
         free(r->coll_reqs);
@@ -1524,16 +1527,10 @@ static void ranks_free(engine_t *e)
         ts_coll_topo_free(e->topo[c]);
     free(e->topo);
     ts_coll_model_free(e->own_coll);
-    if (e->plans) {
-        ts_u64map_each(e->plans, free_value, NULL);
-        ts_u64map_free(e->plans);
-    }
+    map_free(e->plans, free_value);
     ts_timeq_free(e->runq);
     ts_timeq_free(e->flowq);
-    if (e->routes) {
-        ts_u64map_each(e->routes, free_value, NULL);
-        ts_u64map_free(e->routes);
-    }
+    map_free(e->routes, free_value);
     ts_u64map_free(e->link_ids);
     free(e->sflows);
     ts_ledger_free(e->ledger);

@@ -378,19 +378,6 @@ INLINE int skim(ts_codec_reader_t *r, ts_event_t *ev, int fast)
     case TS_EV_ENTER:
         len = 1 + WIDTH[h >> 7] + ((h & 0x40) ? 0 : WIDTH[w1]);
         break;
-    case TS_EV_SEND:
-    case TS_EV_RECV:
-    case TS_EV_ISEND:
-        if (!fast && r->end - r->p < 2)
-            return TS_ECORRUPT;
-        l = r->p[1];
-        len = 2 + WIDTH[l & 3] + WIDTH[(l >> 2) & 3] + WIDTH[w2] + WIDTH[w1];
-        if (kind == TS_EV_ISEND) {
-            req_at = len;
-            req_w = (l >> 4) & 3;
-            len += WIDTH[req_w];
-        }
-        break;
     case TS_EV_IRECV_POST:
     case TS_EV_ISEND_DONE:
     case TS_EV_CANCELLED:
@@ -400,13 +387,17 @@ INLINE int skim(ts_codec_reader_t *r, ts_event_t *ev, int fast)
         req_w = w1;
         len = 1 + WIDTH[w1];
         break;
+    case TS_EV_SEND:
+    case TS_EV_RECV:
+    case TS_EV_ISEND:
     case TS_EV_COLL:
-    case TS_EV_ICOLL_DONE:
+    case TS_EV_ICOLL_DONE: /* a widths byte (and for collectives the op byte), four fields */
         if (!fast && r->end - r->p < 2)
             return TS_ECORRUPT;
         l = r->p[1];
-        len = 3 + WIDTH[l & 3] + WIDTH[(l >> 2) & 3] + WIDTH[w1] + WIDTH[w2];
-        if (kind == TS_EV_ICOLL_DONE) {
+        len = (kind == TS_EV_COLL || kind == TS_EV_ICOLL_DONE ? 3 : 2) + WIDTH[l & 3] +
+              WIDTH[(l >> 2) & 3] + WIDTH[w1] + WIDTH[w2];
+        if (kind == TS_EV_ISEND || kind == TS_EV_ICOLL_DONE) {
             req_at = len;
             req_w = (l >> 4) & 3;
             len += WIDTH[req_w];
