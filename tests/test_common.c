@@ -99,6 +99,52 @@ static void test_timeq(void)
     ts_timeq_free(q);
 }
 
+/* Pushes and pops interleaved, half of the pushes at the time last popped (the queue's
+ * first-in first-out lane), some at earlier times, some later, against a plain list searched
+ * for its least (time, push number) at each pop: the same item every time. */
+static void test_timeq_interleaved(void)
+{
+    enum { OPS = 20000 };
+    ts_timeq_t *q = ts_timeq_new();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    static struct {
+        double t;
+        int seq;
+    } ref[OPS];
+    static int ids[OPS];
+    int nref = 0, pushed = 0, mismatches = 0, lane_like = 0;
+    double last = 0;
+    unsigned rng = 12345;
+    for (int op = 0; op < OPS; op++) {
+        rng = rng * 1103515245u + 12345u;
+        unsigned r = (rng >> 8) % 100;
+        if (r < 55 || nref == 0) {
+            double t = r < 30 ? last : r < 40 ? last - 1 : last + (double)(r % 7);
+            lane_like += t == last;
+            ids[pushed] = pushed;
+            CU_ASSERT_EQUAL_FATAL(ts_timeq_push(q, t, &ids[pushed]), 0);
+            ref[nref].t = t;
+            ref[nref].seq = pushed++;
+            nref++;
+        } else {
+            int best = 0;
+            for (int i = 1; i < nref; i++)
+                if (ref[i].t < ref[best].t ||
+                    (ref[i].t == ref[best].t && ref[i].seq < ref[best].seq))
+                    best = i;
+            double t = ts_timeq_first(q);
+            int *it = ts_timeq_pop(q);
+            mismatches += !it || *it != ref[best].seq || t != ref[best].t;
+            last = ref[best].t;
+            ref[best] = ref[--nref];
+        }
+        CU_ASSERT_EQUAL(ts_timeq_size(q), (size_t)nref);
+    }
+    CU_ASSERT_EQUAL(mismatches, 0);
+    CU_ASSERT(lane_like > OPS / 5); /* the lane was used a lot */
+    ts_timeq_free(q);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -107,5 +153,6 @@ int main(void)
     CU_add_test(s, "whole-string integers", test_parse_int);
     CU_add_test(s, "growing arrays", test_grow);
     CU_add_test(s, "time queue", test_timeq);
+    CU_add_test(s, "time queue, pushes between pops", test_timeq_interleaved);
     return tu_run_all();
 }
