@@ -103,6 +103,7 @@ typedef struct sched_key_s {
 typedef struct chan_s {
     msg_t *env_head, *env_tail;
     req_t *post_head, *post_tail;
+    int idle; /* empty and counted in its rank's idle_chans (chan_tidy) */
 } chan_t;
 
 struct rank_s {
@@ -113,6 +114,7 @@ struct rank_s {
     ts_recv_ahead_t *look; /* finds each receive's envelope further on */
     ts_u64map_t *reqs;     /* request id -> req_t */
     ts_u64map_t *chans;    /* (comm, source, tag) -> chan_t */
+    size_t idle_chans;     /* empty channels still in chans (chan_tidy) */
     ts_u64map_t *rcache;   /* registered sizes (UCX's registration cache) */
     ts_csched_t sched;     /* the current collective's schedule (reused) */
     sched_key_t sched_key; /* what sched was built for (the call AT_COLL runs), if valid */
@@ -170,7 +172,7 @@ struct engine_s {
     ts_error_t *err;
     void *spare_msgs;   /* freed messages and requests, reused: a replay makes and */
     void *spare_reqs;   /* drops one of each per message */
-    void *spare_chans;  /* channels, dropped when empty (chan_tidy) */
+    void *spare_chans;  /* channels dropped (chan_tidy) */
     ts_u64map_t *plans; /* (size, locality, blocking) -> ts_msg_plan_t (see plan_for) */
     /* The driver (see the top of this file). */
     ts_timeq_t *runq;      /* ranks and deliveries ready to go on, by virtual time */
@@ -281,6 +283,10 @@ static chan_t *chan_get(rank_t *r, int32_t comm, int32_t src, int32_t tag)
 {
     uint64_t k = chan_key(comm, src, tag);
     chan_t *c = ts_u64map_get(r->chans, k);
+    if (c && c->idle) {
+        c->idle = 0;
+        r->idle_chans--;
+    }
     if (!c && (c = spare_take(r->e, &r->e->spare_chans, sizeof *c)) &&
         ts_u64map_put(r->chans, k, c)) {
         free(c);
@@ -290,14 +296,37 @@ static chan_t *chan_get(rank_t *r, int32_t comm, int32_t src, int32_t tag)
     return c;
 }
 
-/* Drop a channel once it holds nothing, so memory follows what is in flight. Collective
- * channels stay: there is one per communicator and peer, used call after call. */
-static void chan_tidy(rank_t *r, chan_t *c, int32_t comm, int32_t src, int32_t tag)
+/* Empty channels a rank keeps before dropping them all (chan_tidy). */
+enum { IDLE_CHANS_MAX = 64 };
+
+typedef struct {
+    uint64_t keys[IDLE_CHANS_MAX + 1];
+    size_t n;
+} idle_keys_t;
+
+static void collect_idle(uint64_t key, void *value, void *ctx)
 {
-    if (tag != COLL_TAG && !c->env_head && !c->post_head) {
-        ts_u64map_remove(r->chans, chan_key(comm, src, tag));
-        spare_give(&r->e->spare_chans, c);
-    }
+    idle_keys_t *k = ctx;
+    if (((chan_t *)value)->idle && k->n < IDLE_CHANS_MAX + 1)
+        k->keys[k->n++] = key;
+}
+
+/* A channel that holds nothing stays for its next message (most (communicator, source, tag)
+ * come back message after message: dropping and remaking them was 2 % of a replay), but a
+ * rank keeps at most IDLE_CHANS_MAX of them, so memory follows what is in flight even when
+ * tags never repeat. Collective channels stay: there is one per communicator and peer. */
+static void chan_tidy(rank_t *r, chan_t *c, int32_t tag)
+{
+    if (tag == COLL_TAG || c->env_head || c->post_head || c->idle)
+        return;
+    c->idle = 1;
+    if (++r->idle_chans <= IDLE_CHANS_MAX)
+        return;
+    idle_keys_t k = {.n = 0};
+    ts_u64map_each(r->chans, collect_idle, &k);
+    for (size_t i = 0; i < k.n; i++)
+        spare_give(&r->e->spare_chans, ts_u64map_remove(r->chans, k.keys[i]));
+    r->idle_chans = 0;
 }
 
 static msg_t *msg_new(engine_t *e)
@@ -959,7 +988,7 @@ static req_t *post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint6
         if (!c->post_head)
             c->post_tail = NULL;
         match(e, m, rq);
-        chan_tidy(d, c, comm, r->id, tag);
+        chan_tidy(d, c, tag);
     } else {
         if (c->env_tail)
             c->env_tail->next = m;
@@ -1001,7 +1030,7 @@ static req_t *post_recv(rank_t *r, int32_t src, int32_t comm, int32_t tag, uint6
         if (!c->env_head)
             c->env_tail = NULL;
         match(r->e, m, q);
-        chan_tidy(r, c, comm, src, tag);
+        chan_tidy(r, c, tag);
     } else {
         if (c->post_tail)
             c->post_tail->next = q;
