@@ -1,10 +1,12 @@
 /* test_codec.c - the status table and the event-stream encoding: round trips of every event
- * kind, and rejection of truncated or malformed bytes. */
+ * kind, rejection of truncated or malformed bytes, and the receive look-ahead's reading. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
+#include "traces/recv_ahead.h"
+#include "traces/trace_impl.h"
 #include "common/status.h"
 #include "traces/codec.h"
 
@@ -225,6 +227,58 @@ static void test_receives_only(void)
     ts_codec_buf_free(&b);
 }
 
+/* The receive look-ahead over a rank's stream: requests 1, 2, 3 complete in the order 2, 3,
+ * 1 and request 2 (reused) completes again later, each completion with its own envelope.
+ * Asking for 1 passes 2 and 3 (kept), for 2 and 3 gives the kept ones, for 2 again the later
+ * completion, for 9 nothing (0). */
+static void test_recv_ahead(void)
+{
+    ts_trace_t *t;
+    CU_ASSERT_FATAL(ts__trace_new("synthetic", TS_FORMAT_OTF2, 4, &t) == TS_OK);
+    ts__trace_add_node(t, "n0");
+    int32_t world[] = {0, 1, 2, 3};
+    ts__trace_add_comm(t, "MPI_COMM_WORLD", 4, 0, world);
+    const struct {
+        uint64_t req;
+        int32_t peer, tag;
+        uint64_t bytes;
+    } done[] = {{2, 1, 20, 200}, {3, 2, 30, 300}, {1, 3, 10, 100}, {2, 1, 21, 210}};
+    ts_event_t ev[16];
+    int n = 0;
+    for (uint64_t r = 1; r <= 3; r++)
+        ev[n++] = (ts_event_t){.kind = TS_EV_IRECV_POST, .req = r};
+    for (int i = 0; i < 4; i++) {
+        ev[n++] = (ts_event_t){.kind = TS_EV_COMPUTE, .time = 100};
+        ev[n++] = (ts_event_t){.kind = TS_EV_IRECV_DONE,
+                               .peer = done[i].peer,
+                               .tag = done[i].tag,
+                               .bytes = done[i].bytes,
+                               .req = done[i].req};
+    }
+    for (int i = 0; i < n; i++) {
+        CU_ASSERT_EQUAL_FATAL(ts_codec_put(&t->ranks[0].buf, &ev[i]), TS_OK);
+        t->ranks[0].nevents++;
+    }
+    ts__trace_seal(t);
+    ts_recv_ahead_t *a;
+    CU_ASSERT_EQUAL_FATAL(ts_recv_ahead_open(t, 0, &a), TS_OK);
+    ts_error_t err;
+    ts_recv_info_t info;
+    const struct {
+        uint64_t ask;
+        int want; /* index into done[] */
+    } order[] = {{1, 2}, {2, 0}, {3, 1}, {2, 3}};
+    for (int i = 0; i < 4; i++) {
+        CU_ASSERT_EQUAL(ts_recv_ahead_find(a, order[i].ask, &info, &err), 1);
+        CU_ASSERT_EQUAL(info.peer, done[order[i].want].peer);
+        CU_ASSERT_EQUAL(info.tag, done[order[i].want].tag);
+        CU_ASSERT_EQUAL(info.bytes, done[order[i].want].bytes);
+    }
+    CU_ASSERT_EQUAL(ts_recv_ahead_find(a, 9, &info, &err), 0);
+    ts_recv_ahead_close(a);
+    ts_trace_close(t);
+}
+
 /* Hand-made bytes in the layout documented at the top of traces/codec.c: each case decodes
  * exactly its valid events, field by field, then ends with its status (0: a clean end). */
 static void test_malformed(void)
@@ -385,5 +439,6 @@ int main(void)
     CU_add_test(s, "malformed bytes: exact events, then ECORRUPT", test_malformed);
     CU_add_test(s, "collective payload rule", test_coll_payload);
     CU_add_test(s, "receives only: the same envelopes, every event counted", test_receives_only);
+    CU_add_test(s, "receive look-ahead: kept, direct and reused requests", test_recv_ahead);
     return tu_run_all();
 }

@@ -32,34 +32,41 @@ ts_status ts_recv_ahead_open(const ts_trace_t *trace, int32_t rank, ts_recv_ahea
 
 int ts_recv_ahead_find(ts_recv_ahead_t *a, uint64_t id, ts_recv_info_t *info, ts_error_t *err)
 {
-    ts_event_t ev;
+    found_t *head = ts_u64map_get(a->found, id);
+    if (head) {
+        if (head->next)
+            ts_u64map_put(a->found, id, head->next); /* replaces: cannot fail */
+        else
+            ts_u64map_remove(a->found, id);
+        *info = head->info;
+        head->next = a->spares;
+        a->spares = head;
+        return 1;
+    }
+    /* None of id's was found before: the next completion of id in the stream is the one;
+     * others met on the way wait in `found`. */
     for (;;) {
-        found_t *head = ts_u64map_get(a->found, id);
-        if (head) {
-            if (head->next)
-                ts_u64map_put(a->found, id, head->next); /* replaces: cannot fail */
-            else
-                ts_u64map_remove(a->found, id);
-            *info = head->info;
-            head->next = a->spares;
-            a->spares = head;
-            return 1;
-        }
-        int rc = ts_cursor_next(a->cur, &ev, err);
+        const ts_event_t *ev;
+        int rc = ts_cursor_next_ref(a->cur, &ev, err);
         if (rc <= 0)
             return rc;
-        if (ev.kind != TS_EV_IRECV_DONE)
+        if (ev->kind != TS_EV_IRECV_DONE)
             continue;
+        ts_recv_info_t got = {
+            .peer = ev->peer, .comm = ev->comm, .tag = ev->tag, .bytes = ev->bytes};
+        if (ev->req == id) {
+            *info = got;
+            return 1;
+        }
         found_t *f = a->spares;
         if (f)
             a->spares = f->next;
         else if (!(f = malloc(sizeof *f)))
             return ts_error_set(err, TS_ENOMEM, "out of memory");
-        *f =
-            (found_t){.info = {.peer = ev.peer, .comm = ev.comm, .tag = ev.tag, .bytes = ev.bytes}};
-        found_t *old = ts_u64map_get(a->found, ev.req);
+        *f = (found_t){.info = got};
+        found_t *old = ts_u64map_get(a->found, ev->req);
         if (!old) {
-            if (ts_u64map_put(a->found, ev.req, f)) {
+            if (ts_u64map_put(a->found, ev->req, f)) {
                 free(f);
                 return ts_error_set(err, TS_ENOMEM, "out of memory");
             }
