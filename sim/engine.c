@@ -477,7 +477,6 @@ struct flow_s {
     double end;     /* a free flow: when it ends (queued) */
     int is_free;    /* its end is the driver's (queued at `end`) */
     int queued;     /* its free end is in the driver's queue, even if stale since */
-    int carried;    /* a courier carries it, or has carried it */
     int through;    /* the courier is done with it */
     courier_t *courier;
     size_t sidx; /* its place in e->sflows while SimGrid's */
@@ -661,7 +660,6 @@ static void carry(engine_t *e, flow_t *f)
     f->sidx = e->flows;
     e->sflows[e->flows++] = f;
     e->flows_changed = 1;
-    f->carried = 1;
     f->courier = c;
     f->prog = 0;
     f->ub = f->route->solo;
