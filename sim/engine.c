@@ -6,9 +6,10 @@
  *   the sender spends the sender's CPU work, matches the message against the receiver's
  *   posted receives (or queues it as unexpected) and starts its delivery (deliver);
  *   the delivery waits the latency (and, for rendezvous, the RTS and the receiver's
- *   match and registration), moves wire_bytes with sg_host_sendto (a courier actor's flow)
- *   so that it shares links with every other flow, marks the data arrived, and for
- *   zcopy/rendezvous delivers the send completion ack_latency later;
+ *   match and registration), moves wire_bytes over the route (start_flow: a flow that can
+ *   share no link's bandwidth with another is timed by the driver, any other is a courier
+ *   actor's sg_host_sendto, so that SimGrid shares links between them), marks the data
+ *   arrived, and for zcopy/rendezvous delivers the send completion ack_latency later;
  *   the receiver's wait returns once the data arrived, after its copy-out (and the extra
  *   copy of an unexpected message).
  *   Small eager messages need no delivery: they arrive latency + bytes / bandwidth later.
@@ -23,9 +24,9 @@
  * delivery at a virtual time ahead of the clock; it then goes back to the queue (at that
  * time) or waits to be woken. Where a rank blocks it keeps what it was doing (resume point,
  * wait list, collective step), so the driver can pick it up again. The driver asks SimGrid
- * nothing while no flow can end before the queue's next time (driver_main); otherwise it
- * sleeps until then, or until a courier queues a message whose flow is through (a
- * condition variable with a timeout).
+ * nothing while no SimGrid flow can end before the queue's next time (flow_horizon, with
+ * the ledger's bounds on the flows' rates); otherwise it sleeps until then, or until a
+ * courier queues a message whose flow is through (a condition variable with a timeout).
  *
  * Synchronisation: SimGrid actors run one at a time and switch only inside SimGrid calls,
  * so shared state needs no locking. Idle couriers wait by suspending and are resumed by the
