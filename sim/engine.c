@@ -538,7 +538,7 @@ static const route_t *route_of(engine_t *e, int32_t a, int32_t b)
         rt->links[i] = (int32_t)id - 1;
     }
     xbt_dynar_free(&links);
-    rt->solo = sg_host_get_route_bandwidth(e->ranks[a].host, e->ranks[b].host);
+    rt->solo = ts_ledger_solo(e->ledger, rt->links, rt->n); /* SimGrid's route bandwidth */
     if (ts_u64map_put(e->routes, key, rt)) {
         free(rt);
         fail(e, TS_ENOMEM, "out of memory");
@@ -552,6 +552,14 @@ static const route_t *route_of(engine_t *e, int32_t a, int32_t b)
  * from its route's least bandwidth only, computed once (the ledger's pass costs a walk over
  * every flow under way). */
 enum { TIGHT_MAX = 256 };
+
+/* The earliest a flow with `left` bytes from time `from` at most `rate` bytes/s can end,
+ * less margins for SimGrid's rounding: a millionth of the time, and its timing precision
+ * (precision/timing, 1e-9 s by default). */
+static double earliest_end(double from, double left, double rate)
+{
+    return from + left / rate * (1 - 1e-6) - 1e-9;
+}
 
 /* After flows started or ended: each SimGrid flow has moved at most its rate bound times the
  * time since the last pass; from now on it moves at most its new bound, so it cannot end
@@ -574,10 +582,7 @@ static void retighten(engine_t *e)
         f->prog += f->ub * (now - f->t_last);
         f->t_last = now;
         f->ub = tight ? ts_ledger_rate_bound(e->ledger, f->lf) : f->route->solo;
-        double left = f->bytes > f->prog ? f->bytes - f->prog : 0;
-        /* Margins for SimGrid's rounding: a millionth of the time, and its timing precision
-         * (precision/timing, 1e-9 s by default). */
-        c->done_lb = now + left / f->ub * (1 - 1e-6) - 1e-9;
+        c->done_lb = earliest_end(now, f->bytes > f->prog ? f->bytes - f->prog : 0, f->ub);
         if (c->done_lb < horizon)
             horizon = c->done_lb;
         if (!tight && ts_timeq_push(e->flowq, c->done_lb, c) != 0)
@@ -667,7 +672,7 @@ static void carry(engine_t *e, flow_t *f)
     f->t_last = e->now;
     c->job = f;
     c->start = e->now;
-    c->done_lb = e->now + f->bytes / f->route->solo * (1 - 1e-6) - 1e-9; /* see retighten */
+    c->done_lb = earliest_end(e->now, f->bytes, f->ub);
     if (!e->tight && ts_timeq_push(e->flowq, c->done_lb, c) != 0)
         fail(e, TS_ENOMEM, "out of memory");
     if (c->actor) {

@@ -105,25 +105,25 @@ static void unlist(ts_ledger_t *l, ts_lflow_t *f)
     l->free_flows--;
 }
 
-/* Whether a route can hold a free flow: known links, not too many, none twice (a flow's
- * place in a link's free list is kept once per link). */
-static int followable(const ts_ledger_t *l, const int32_t *links, int32_t n)
+/* Whether a route can hold a free flow: not too many links, none twice (a flow's place in
+ * a link's free list is kept once per link). */
+static int followable(const int32_t *links, int32_t n)
 {
     if (n > TS_LEDGER_MAX_ROUTE)
         return 0;
-    for (int32_t i = 0; i < n; i++) {
-        if (links[i] < 0 || links[i] >= l->nlinks)
-            return 0;
+    for (int32_t i = 0; i < n; i++)
         for (int32_t j = 0; j < i; j++)
             if (links[j] == links[i])
                 return 0;
-    }
     return 1;
 }
 
 ts_lflow_t *ts_ledger_start(ts_ledger_t *l, const int32_t *links, int32_t n, void *user,
                             int *is_free, ts_ledger_evict_fn evict, void *ctx)
 {
+    for (int32_t i = 0; i < n; i++)
+        if (links[i] < 0 || links[i] >= l->nlinks)
+            return NULL; /* not the ledger's: every loop below relies on it */
     if (TS_GROW(l->all, l->flows, l->capall, 64))
         return NULL;
     ts_lflow_t *f = l->spares;
@@ -137,14 +137,12 @@ ts_lflow_t *ts_ledger_start(ts_ledger_t *l, const int32_t *links, int32_t n, voi
     f->user = user;
     f->is_free = 0;
     f->next_spare = NULL;
-    int ok = followable(l, links, n);
+    int ok = followable(links, n);
     f->links = links;
-    f->n = n; /* a flow the ledger cannot follow still counts on its links, never free */
+    f->n = n; /* a flow on a route it cannot follow still counts on its links, never free */
     f->solo = ts_ledger_solo(l, links, n);
     l->flows++;
     for (int32_t i = 0; i < n; i++) {
-        if (links[i] < 0 || links[i] >= l->nlinks)
-            continue;
         link_t *k = &l->links[links[i]];
         k->nflows++;
         if (k->shared)
@@ -152,8 +150,6 @@ ts_lflow_t *ts_ledger_start(ts_ledger_t *l, const int32_t *links, int32_t n, voi
     }
     int free_ = ok;
     for (int32_t i = 0; i < n; i++) {
-        if (links[i] < 0 || links[i] >= l->nlinks)
-            continue;
         link_t *k = &l->links[links[i]];
         if (!k->shared || k->nflows < 2 || k->load <= k->cap * (1 - FULL_MARGIN))
             continue;
@@ -188,8 +184,6 @@ void ts_ledger_end(ts_ledger_t *l, ts_lflow_t *f)
     if (f->is_free)
         unlist(l, f);
     for (int32_t i = 0; i < f->n; i++) {
-        if (f->links[i] < 0 || f->links[i] >= l->nlinks)
-            continue;
         link_t *k = &l->links[f->links[i]];
         if (--k->nflows == 0)
             k->load = 0; /* no rounding left over from the sums */
@@ -216,15 +210,12 @@ static void bound_all(ts_ledger_t *l)
     for (size_t i = 0; i < l->flows; i++) {
         ts_lflow_t *f = l->all[i];
         for (int32_t j = 0; j < f->n; j++)
-            if (f->links[j] >= 0 && f->links[j] < l->nlinks)
-                l->links[f->links[j]].sumlb = 0;
+            l->links[f->links[j]].sumlb = 0;
     }
     for (size_t i = 0; i < l->flows; i++) {
         ts_lflow_t *f = l->all[i];
         double lb = f->solo;
         for (int32_t j = 0; !f->is_free && j < f->n; j++) {
-            if (f->links[j] < 0 || f->links[j] >= l->nlinks)
-                continue;
             const link_t *k = &l->links[f->links[j]];
             double share = k->shared ? k->cap / (double)k->nflows : k->cap;
             if (share < lb)
@@ -232,16 +223,16 @@ static void bound_all(ts_ledger_t *l)
         }
         f->lb = lb;
         for (int32_t j = 0; j < f->n; j++)
-            if (f->links[j] >= 0 && f->links[j] < l->nlinks && l->links[f->links[j]].shared)
+            if (l->links[f->links[j]].shared)
                 l->links[f->links[j]].sumlb += lb;
     }
     for (size_t i = 0; i < l->flows; i++) {
         ts_lflow_t *f = l->all[i];
         double ub = f->solo;
         for (int32_t j = 0; !f->is_free && j < f->n; j++) {
-            if (f->links[j] < 0 || f->links[j] >= l->nlinks || !l->links[f->links[j]].shared)
-                continue;
             const link_t *k = &l->links[f->links[j]];
+            if (!k->shared)
+                continue;
             double room = k->cap - (k->sumlb - f->lb) + k->cap * BOUND_SLACK;
             if (room < ub)
                 ub = room;

@@ -41,7 +41,7 @@ double ts_ledger_solo(const ts_ledger_t *l, const int32_t *links, int32_t n);
  * ends). Returns its
  * handle, *is_free says whether it runs at its solo rate; every free flow that may contend
  * from now on is reported once to evict(ctx, its user) and is not free any more. NULL when
- * out of memory. */
+ * out of memory or a link is not the ledger's (nothing changed then). */
 ts_lflow_t *ts_ledger_start(ts_ledger_t *l, const int32_t *links, int32_t n, void *user,
                             int *is_free, ts_ledger_evict_fn evict, void *ctx);
 /* The flow has ended (free or not): its rate comes off the sums; the handle is gone. */

@@ -130,6 +130,10 @@ static void test_fatpipe_and_odd_routes(void)
     CU_ASSERT_EQUAL(is_free, 1);
     ts_ledger_end(l, f6);
     CU_ASSERT(isinf(ts_ledger_solo(l, NULL, 0)));
+    /* A link number the ledger never gave: refused, nothing counted. */
+    int32_t unknown[] = {lk, 99};
+    CU_ASSERT_PTR_NULL(ts_ledger_start(l, unknown, 2, &u[7], &is_free, record, &ev));
+    CU_ASSERT_EQUAL(ts_ledger_flows(l), 0);
     ts_ledger_free(l);
 }
 

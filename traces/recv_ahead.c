@@ -47,11 +47,9 @@ int ts_recv_ahead_find(ts_recv_ahead_t *a, uint64_t id, ts_recv_info_t *info, ts
      * others met on the way wait in `found`. */
     for (;;) {
         const ts_event_t *ev;
-        int rc = ts_cursor_next_ref(a->cur, &ev, err);
+        int rc = ts_cursor_next_ref(a->cur, &ev, err); /* receive completions only */
         if (rc <= 0)
             return rc;
-        if (ev->kind != TS_EV_IRECV_DONE)
-            continue;
         ts_recv_info_t got = {
             .peer = ev->peer, .comm = ev->comm, .tag = ev->tag, .bytes = ev->bytes};
         if (ev->req == id) {
