@@ -1347,7 +1347,8 @@ static void rank_event(rank_t *r, const ts_event_t *ev)
         break;
     case TS_EV_IRECV_POST: {
         ts_recv_info_t in;
-        int found = ts_recv_ahead_find(r->look, ev->req, &in, &err);
+        uint64_t id = ev->req; /* the find may move the cursor's buffer, where ev is */
+        int found = ts_recv_ahead_find(r->look, id, &in, &err);
         if (found < 0) {
             fail_read(e, found, &err);
             break;
@@ -1355,7 +1356,7 @@ static void rank_event(rank_t *r, const ts_event_t *ev)
         if (!found) /* never completed in the trace: nothing will wait for it either */
             break;
         q = post_recv(r, in.peer, in.comm, in.tag, in.bytes);
-        if (q && ts_u64map_put(r->reqs, ev->req, q))
+        if (q && ts_u64map_put(r->reqs, id, q))
             fail(e, TS_ENOMEM, "out of memory");
         break;
     }
@@ -1436,7 +1437,7 @@ static void rank_step(rank_t *r)
         }
         if ((++e->events_done & 0xffff) == 0 && e->spec->progress)
             e->spec->progress(e->spec->progress_ctx, e->events_done, e->events_total);
-        rank_event(r, ev); /* it keeps nothing of ev: the main cursor is not read meanwhile */
+        rank_event(r, ev); /* ev is not used after: a look-ahead may move it (IRECV_POST) */
         if (r->to_dispatch) {
             make_ready(r, vnow(r));
             return;
@@ -1657,8 +1658,9 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
         r->reqs = ts_u64map_new();
         r->chans = ts_u64map_new();
         r->rcache = ts_u64map_new();
-        if (ts_cursor_open(t, i, &r->cur) != TS_OK || ts_recv_ahead_open(t, i, &r->look) != TS_OK ||
-            !r->reqs || !r->chans || !r->rcache)
+        if (ts_cursor_open(t, i, &r->cur) != TS_OK ||
+            ts_recv_ahead_open(t, i, r->cur, &r->look) != TS_OK || !r->reqs || !r->chans ||
+            !r->rcache)
             fail(&e, TS_ENOMEM, "out of memory");
     }
     e.flowq = ts_timeq_new();

@@ -175,69 +175,71 @@ static void test_truncated(void)
     ts_codec_buf_free(&b);
 }
 
-/* Receives only (the look-ahead's reader): the sample three times over (request ids keep
- * their deltas across the copies), read with room for one receive and a span of two events
- * per call, gives exactly the receive completions the full decoder gives, and every event is
- * counted once. Cut at every byte: the receives before the cut, then a clean end between
- * events or TS_ECORRUPT inside one. */
-static void test_receives_only(void)
-{
-    ts_event_t in[96], out[4];
-    int n = sample(in);
-    for (int k = 1; k < 3; k++)
-        for (int i = 0; i < n; i++) {
-            in[k * n + i] = in[i];
-            in[k * n + i].req += (uint64_t)(100 * k);
-        }
-    n *= 3;
-    ts_codec_buf_t b;
-    ts_codec_buf_init(&b);
-    size_t end_of[96];
-    for (int i = 0; i < n; i++) {
-        CU_ASSERT_EQUAL_FATAL(ts_codec_put(&b, &in[i]), TS_OK);
-        end_of[i] = b.size;
-    }
-    for (size_t cut = 0; cut <= b.size; cut++) {
-        int whole = 0;
-        while (whole < n && end_of[whole] <= cut)
-            whole++;
-        int between = cut == (whole ? end_of[whole - 1] : 0);
-        uint8_t *copy = malloc(cut ? cut : 1);
-        memcpy(copy, b.data, cut);
-        ts_codec_reader_t r;
-        ts_codec_reader_init(&r, copy, cut, 100, 10, 65536);
-        int next = 0, counted = 0, rc, decoded;
-        while ((rc = ts_codec_get_receives(&r, out, 1, 2, &decoded)) >= 0 && (rc || decoded)) {
-            counted += decoded;
-            for (int i = 0; i < rc; i++) {
-                while (next < whole && in[next].kind != TS_EV_IRECV_DONE)
-                    next++;
-                CU_ASSERT_FATAL(next < whole);
-                CU_ASSERT_EQUAL(memcmp(&out[i], &in[next], sizeof out[i]), 0);
-                next++;
-            }
-        }
-        while (next < whole && in[next].kind != TS_EV_IRECV_DONE)
-            next++;
-        CU_ASSERT_EQUAL(next, whole); /* none missed */
-        CU_ASSERT_EQUAL(counted, whole);
-        CU_ASSERT_EQUAL(rc, between ? 0 : TS_ECORRUPT);
-        free(copy);
-    }
-    ts_codec_buf_free(&b);
-}
-
-/* The receive look-ahead over a rank's stream: requests 1, 2, 3 complete in the order 2, 3,
- * 1 and request 2 (reused) completes again later, each completion with its own envelope.
- * Asking for 1 passes 2 and 3 (kept), for 2 and 3 gives the kept ones, for 2 again the later
- * completion, for 9 nothing (0). */
-static void test_recv_ahead(void)
+/* A one-rank trace of n events (world of 4 ranks), sealed in memory. */
+static ts_trace_t *trace_of(const ts_event_t *ev, int n)
 {
     ts_trace_t *t;
     CU_ASSERT_FATAL(ts__trace_new("synthetic", TS_FORMAT_OTF2, 4, &t) == TS_OK);
     ts__trace_add_node(t, "n0");
     int32_t world[] = {0, 1, 2, 3};
     ts__trace_add_comm(t, "MPI_COMM_WORLD", 4, 0, world);
+    for (int i = 0; i < n; i++) {
+        CU_ASSERT_EQUAL_FATAL(ts_codec_put(&t->ranks[0].buf, &ev[i]), TS_OK);
+        t->ranks[0].nevents++;
+    }
+    ts__trace_seal(t);
+    return t;
+}
+
+/* Read the whole stream as the replay does, asking the look-ahead at every IRECV_POST (or,
+ * with late set, only after the stream's end, for every post in order): the tags found, in
+ * the order asked, into tags[]. Returns how many, or -1 on a failed find. */
+static int consume(const ts_trace_t *t, int late, int32_t *tags)
+{
+    ts_cursor_t *cur;
+    ts_recv_ahead_t *a;
+    CU_ASSERT_EQUAL_FATAL(ts_cursor_open(t, 0, &cur), TS_OK);
+    CU_ASSERT_EQUAL_FATAL(ts_recv_ahead_open(t, 0, cur, &a), TS_OK);
+    ts_error_t err;
+    const ts_event_t *ev;
+    uint64_t posted[64];
+    int nposted = 0, n = 0, rc;
+    while ((rc = ts_cursor_next_ref(cur, &ev, &err)) == 1) {
+        if (ev->kind != TS_EV_IRECV_POST)
+            continue;
+        if (late) {
+            CU_ASSERT_FATAL(nposted < 64);
+            posted[nposted++] = ev->req;
+            continue;
+        }
+        ts_recv_info_t info;
+        uint64_t id = ev->req; /* the find may move the buffer ev points into */
+        if (ts_recv_ahead_find(a, id, &info, &err) != 1)
+            n = -1;
+        else if (n >= 0)
+            tags[n++] = info.tag;
+    }
+    CU_ASSERT_EQUAL(rc, 0);
+    for (int i = 0; i < nposted && n >= 0; i++) {
+        ts_recv_info_t info;
+        if (ts_recv_ahead_find(a, posted[i], &info, &err) != 1)
+            n = -1;
+        else
+            tags[n++] = info.tag;
+    }
+    ts_recv_ahead_close(a);
+    ts_cursor_close(cur);
+    return n;
+}
+
+/* The receive look-ahead over a rank's stream: requests 1, 2, 3 complete in the order 2, 3,
+ * 1 and request 2 (reused) completes again later, each completion with its own envelope.
+ * Asking for 1 passes 2 and 3 (kept), for 2 and 3 gives the kept ones, for 2 again the later
+ * completion, for 9 nothing (0). The same asked while the consumer's cursor reads the stream
+ * (the look-ahead peeks ahead of it), and all asked after it reached the end (the look-ahead
+ * reads on its own). */
+static void test_recv_ahead(void)
+{
     const struct {
         uint64_t req;
         int32_t peer, tag;
@@ -248,6 +250,8 @@ static void test_recv_ahead(void)
     for (uint64_t r = 1; r <= 3; r++)
         ev[n++] = (ts_event_t){.kind = TS_EV_IRECV_POST, .req = r};
     for (int i = 0; i < 4; i++) {
+        if (i == 3) /* request 2 posted again after its first completion */
+            ev[n++] = (ts_event_t){.kind = TS_EV_IRECV_POST, .req = 2};
         ev[n++] = (ts_event_t){.kind = TS_EV_COMPUTE, .time = 100};
         ev[n++] = (ts_event_t){.kind = TS_EV_IRECV_DONE,
                                .peer = done[i].peer,
@@ -255,13 +259,11 @@ static void test_recv_ahead(void)
                                .bytes = done[i].bytes,
                                .req = done[i].req};
     }
-    for (int i = 0; i < n; i++) {
-        CU_ASSERT_EQUAL_FATAL(ts_codec_put(&t->ranks[0].buf, &ev[i]), TS_OK);
-        t->ranks[0].nevents++;
-    }
-    ts__trace_seal(t);
+    ts_trace_t *t = trace_of(ev, n);
+    ts_cursor_t *cur;
+    CU_ASSERT_EQUAL_FATAL(ts_cursor_open(t, 0, &cur), TS_OK);
     ts_recv_ahead_t *a;
-    CU_ASSERT_EQUAL_FATAL(ts_recv_ahead_open(t, 0, &a), TS_OK);
+    CU_ASSERT_EQUAL_FATAL(ts_recv_ahead_open(t, 0, cur, &a), TS_OK);
     ts_error_t err;
     ts_recv_info_t info;
     const struct {
@@ -275,8 +277,81 @@ static void test_recv_ahead(void)
         CU_ASSERT_EQUAL(info.bytes, done[order[i].want].bytes);
     }
     CU_ASSERT_EQUAL(ts_recv_ahead_find(a, 9, &info, &err), 0);
+    CU_ASSERT_EQUAL(ts_cursor_index(cur), 0); /* peeking did not move the consumer's cursor */
     ts_recv_ahead_close(a);
+    ts_cursor_close(cur);
+    int32_t tags[8];
+    for (int late = 0; late <= 1; late++) {
+        CU_ASSERT_EQUAL(consume(t, late, tags), 4);
+        CU_ASSERT_EQUAL(tags[0], 10);
+        CU_ASSERT_EQUAL(tags[1], 20);
+        CU_ASSERT_EQUAL(tags[2], 30);
+        CU_ASSERT_EQUAL(tags[3], 21);
+    }
     ts_trace_close(t);
+}
+
+/* A completion further ahead than a cursor peeks: request 1 is posted first and completes
+ * after 3,000 bursts, with requests 2..11 posted and completed (tags 102..111) on the way.
+ * The look-ahead reads on with its own cursor, keeps those ten, and peeks again once the
+ * consumer has caught up: request 12 (tag 112) after request 1's completion. Peeking and
+ * skipping agree with reading. */
+static void test_recv_ahead_far(void)
+{
+    enum { N = 3000 + 40 };
+    ts_event_t *ev = calloc(N, sizeof *ev);
+    CU_ASSERT_FATAL(ev != NULL);
+    int n = 0;
+    ev[n++] = (ts_event_t){.kind = TS_EV_IRECV_POST, .req = 1};
+    for (int i = 0; i < 3000; i++) {
+        ev[n++] = (ts_event_t){.kind = TS_EV_COMPUTE, .time = 100 + i};
+        if (i % 300 == 150) {
+            uint64_t id = 2 + (uint64_t)(i / 300);
+            ev[n++] = (ts_event_t){.kind = TS_EV_IRECV_POST, .req = id};
+            ev[n++] = (ts_event_t){.kind = TS_EV_IRECV_DONE,
+                                   .peer = 2,
+                                   .tag = 100 + (int32_t)id,
+                                   .bytes = 8,
+                                   .req = id};
+        }
+    }
+    ev[n++] = (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = 3, .tag = 1, .bytes = 8, .req = 1};
+    ev[n++] = (ts_event_t){.kind = TS_EV_IRECV_POST, .req = 12};
+    ev[n++] = (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = 1, .tag = 112, .bytes = 8, .req = 12};
+    CU_ASSERT_FATAL(n <= N);
+    ts_trace_t *t = trace_of(ev, n);
+    int32_t tags[16];
+    for (int late = 0; late <= 1; late++) {
+        CU_ASSERT_EQUAL(consume(t, late, tags), 12);
+        CU_ASSERT_EQUAL(tags[0], 1);
+        for (int i = 1; i < 11; i++)
+            CU_ASSERT_EQUAL(tags[i], 101 + i);
+        CU_ASSERT_EQUAL(tags[11], 112);
+    }
+    /* peek, skip and read agree */
+    ts_cursor_t *cur;
+    ts_error_t err;
+    const ts_event_t *p, *q;
+    CU_ASSERT_EQUAL_FATAL(ts_cursor_open(t, 0, &cur), TS_OK);
+    size_t far = ts_cursor_peek_max() - 1;
+    CU_ASSERT(ts_cursor_peek(cur, far, &p, &err) >= 1);
+    CU_ASSERT_EQUAL(p->time, ev[far].time);
+    CU_ASSERT_EQUAL(ts_cursor_peek(cur, far + 1, &p, &err), TS_EARG);
+    CU_ASSERT_EQUAL(ts_cursor_skip(cur, 500, &err), 1);
+    CU_ASSERT_EQUAL(ts_cursor_index(cur), 500);
+    int span = ts_cursor_peek(cur, 7, &p, &err);
+    CU_ASSERT_FATAL(span >= 1);
+    for (int i = 0; i < span && 507 + i < n; i++) /* the events that follow, in order */
+        CU_ASSERT_EQUAL(p[i].time, ev[507 + i].time);
+    int64_t peeked = p->time;
+    CU_ASSERT_EQUAL(ts_cursor_skip(cur, 7, &err), 1);
+    CU_ASSERT_EQUAL(ts_cursor_next_ref(cur, &q, &err), 1);
+    CU_ASSERT_EQUAL(q->time, peeked);
+    CU_ASSERT_EQUAL(q->time, ev[507].time);
+    CU_ASSERT_EQUAL(ts_cursor_skip(cur, (uint64_t)n, &err), 0); /* the stream ends first */
+    ts_cursor_close(cur);
+    ts_trace_close(t);
+    free(ev);
 }
 
 /* Hand-made bytes in the layout documented at the top of traces/codec.c: each case decodes
@@ -438,7 +513,7 @@ int main(void)
     CU_add_test(s, "every truncation: exact events, then end or ECORRUPT", test_truncated);
     CU_add_test(s, "malformed bytes: exact events, then ECORRUPT", test_malformed);
     CU_add_test(s, "collective payload rule", test_coll_payload);
-    CU_add_test(s, "receives only: the same envelopes, every event counted", test_receives_only);
     CU_add_test(s, "receive look-ahead: kept, direct and reused requests", test_recv_ahead);
+    CU_add_test(s, "receive look-ahead past a cursor's reach; peek and skip", test_recv_ahead_far);
     return tu_run_all();
 }

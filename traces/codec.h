@@ -44,13 +44,5 @@ int ts_codec_get(ts_codec_reader_t *r, ts_event_t *ev);
 /* Decode up to max events into ev[]: returns how many (0 at the end), or the error status
  * once no event precedes the bad bytes. Much faster per event than ts_codec_get. */
 int ts_codec_get_batch(ts_codec_reader_t *r, ts_event_t *ev, int max);
-/* Read up to span events, keeping only the receive completions (TS_EV_IRECV_DONE), at most
- * max of them, in ev[]: returns how many were kept and sets *decoded to how many were read
- * (both 0 at the end), or the error status once nothing precedes the bad bytes. For look-
- * aheads that want only envelopes: other events are stepped over, their lengths and request
- * ids read and nothing else (a reader started with this must go on with it: times are not
- * followed). Receive completions are decoded and checked as ts_codec_get_batch does; the
- * rest of a damaged stream is left for the full decoder to report. */
-int ts_codec_get_receives(ts_codec_reader_t *r, ts_event_t *ev, int max, int span, int *decoded);
 
 #endif

@@ -19,8 +19,14 @@ typedef struct ts_recv_info_s {
     uint64_t bytes;
 } ts_recv_info_t;
 
-/* A look-ahead over rank's stream (its own cursor). TS_OK and *out, or TS_ENOMEM. */
-ts_status ts_recv_ahead_open(const ts_trace_t *trace, int32_t rank, ts_recv_ahead_t **out);
+/* A look-ahead over rank's stream that peeks ahead of cur, the consumer's own cursor over
+ * that stream (ts_cursor_peek): the events on the way are decoded once for both. Where the
+ * completion lies further ahead than a cursor peeks, or cur has passed events the look-ahead
+ * has not read, the look-ahead reads on with a cursor of its own. TS_OK and *out, or
+ * TS_ENOMEM. A find may move cur's buffer: events taken from cur by reference before it are
+ * no longer valid after it. */
+ts_status ts_recv_ahead_open(const ts_trace_t *trace, int32_t rank, ts_cursor_t *cur,
+                             ts_recv_ahead_t **out);
 
 /* The envelope of the next completion of receive request id: 1 and *info when found, 0 when
  * the stream never completes it (nothing waits for it either), or a negative status with err

@@ -15,16 +15,19 @@
 
 /* Events are decoded in batches: per-call overhead then amortises over many events. */
 enum { CURSOR_BATCH = 128 };
+/* A cursor looks at most this many events past its position (ts_cursor_peek): its buffer
+ * then holds up to that many decoded events. */
+enum { PEEK_MAX = 1024 };
 
 struct ts_cursor_s {
     const ts_trace_t *trace;
     int32_t rank;
-    uint64_t index;   /* events returned so far */
-    uint64_t decoded; /* events decoded so far (a receives-only cursor returns fewer) */
-    int receives_only;
+    uint64_t index;     /* events returned so far */
+    uint64_t recv_done; /* receive completions (TS_EV_IRECV_DONE) among them */
+    uint64_t decoded;   /* events decoded so far: index plus those waiting in buf */
     ts_codec_reader_t reader;
-    int nbuf, next;
-    ts_event_t buf[CURSOR_BATCH];
+    int nbuf, next, cap; /* buf[next..nbuf) are decoded and not returned yet */
+    ts_event_t *buf;
     uint32_t chunk;  /* next store chunk to read */
     uint8_t *raw;    /* store traces: the current chunk, decoded from zbuf ... */
     uint8_t *rawbuf; /* ... inside this buffer, right after a copy of the dictionary */
@@ -314,14 +317,6 @@ uint64_t ts_trace_nonmaster_mpi_records(const ts_trace_t *t)
     return t->nonmaster_mpi;
 }
 
-ts_status ts_cursor_open_receives(const ts_trace_t *t, int32_t rank, ts_cursor_t **out)
-{
-    ts_status st = ts_cursor_open(t, rank, out);
-    if (st == TS_OK)
-        (*out)->receives_only = 1;
-    return st;
-}
-
 ts_status ts_cursor_open(const ts_trace_t *t, int32_t rank, ts_cursor_t **out)
 {
     *out = NULL;
@@ -332,6 +327,11 @@ ts_status ts_cursor_open(const ts_trace_t *t, int32_t rank, ts_cursor_t **out)
         return TS_ENOMEM;
     c->trace = t;
     c->rank = rank;
+    c->cap = CURSOR_BATCH;
+    if (!(c->buf = malloc(CURSOR_BATCH * sizeof *c->buf))) {
+        ts_cursor_close(c);
+        return TS_ENOMEM;
+    }
     if (t->ranks[rank].chunks) {
         c->rawbuf = malloc(2 * TS__CHUNK_RAW);
         c->zbuf = malloc((size_t)LZ4_compressBound(TS__CHUNK_RAW));
@@ -351,45 +351,51 @@ ts_status ts_cursor_open(const ts_trace_t *t, int32_t rank, ts_cursor_t **out)
     return TS_OK;
 }
 
-/* A receives-only cursor decodes at most this many events per refill before it returns to
- * its caller's loop (a stream with no receive for long stretches still refills in steps). */
-enum { RECEIVES_SPAN = 4096 };
-
-/* Decode into the cursor's buffer from the current bytes: what decode_batch returns, with
- * *decoded set to how many events were read. */
-static int decode_some(ts_cursor_t *c, int *decoded)
+/* Room for a batch more after buf[nbuf]: the events not returned yet move to the front, and
+ * the buffer grows only while a peek holds more than a batch of them. */
+static int make_room(ts_cursor_t *c)
 {
-    if (c->receives_only)
-        return ts_codec_get_receives(&c->reader, c->buf, CURSOR_BATCH, RECEIVES_SPAN, decoded);
-    int rc = ts_codec_get_batch(&c->reader, c->buf, CURSOR_BATCH);
-    *decoded = rc > 0 ? rc : 0;
-    return rc;
+    if (c->cap - c->nbuf >= CURSOR_BATCH)
+        return 0;
+    if (c->next > 0) {
+        memmove(c->buf, c->buf + c->next, (size_t)(c->nbuf - c->next) * sizeof *c->buf);
+        c->nbuf -= c->next;
+        c->next = 0;
+    }
+    if (c->cap - c->nbuf >= CURSOR_BATCH)
+        return 0;
+    ts_event_t *b = realloc(c->buf, (size_t)(c->cap * 2) * sizeof *b);
+    if (!b)
+        return -1;
+    c->buf = b;
+    c->cap *= 2;
+    return 0;
 }
 
-/* Refill the cursor's buffer: the number of events it now holds, 0 at the end, or an error. */
-static int refill(ts_cursor_t *c, ts_error_t *err)
+/* Decode up to a batch of events after buf[nbuf], loading chunks as needed: how many were
+ * added, 0 at the end of the stream, or an error (err set). */
+static int decode_more(ts_cursor_t *c, ts_error_t *err)
 {
     const ts_trace_t *t = c->trace;
     const ts__rank_t *rk = &t->ranks[c->rank];
-    int k;
-    int rc = decode_some(c, &k);
-    c->decoded += (uint64_t)k;
-    while (rc == 0 && (k > 0 || c->chunk < rk->nchunks)) {
-        if (k == 0) {
-            /* Next chunk: the decoder keeps its delta state, only the bytes change. */
-            const ts__chunk_t *ch = &rk->chunks[c->chunk];
-            ts_status st = ts__store_read_chunk(t, ch, c->zbuf, c->raw);
-            if (st != TS_OK)
-                return ts_error_set(err, st, "%s: rank %d, chunk %u: %s", t->path, (int)c->rank,
-                                    (unsigned)c->chunk,
-                                    st == TS_EIO ? "read failed" : "corrupt compressed events");
-            c->chunk++;
-            c->reader.p = c->raw;
-            c->reader.end = c->raw + ch->rawsize;
-        }
-        rc = decode_some(c, &k);
-        c->decoded += (uint64_t)k;
+    if (make_room(c) != 0)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    int rc = ts_codec_get_batch(&c->reader, c->buf + c->nbuf, CURSOR_BATCH);
+    while (rc == 0 && c->chunk < rk->nchunks) {
+        /* Next chunk: the decoder keeps its delta state, only the bytes change. */
+        const ts__chunk_t *ch = &rk->chunks[c->chunk];
+        ts_status st = ts__store_read_chunk(t, ch, c->zbuf, c->raw);
+        if (st != TS_OK)
+            return ts_error_set(err, st, "%s: rank %d, chunk %u: %s", t->path, (int)c->rank,
+                                (unsigned)c->chunk,
+                                st == TS_EIO ? "read failed" : "corrupt compressed events");
+        c->chunk++;
+        c->reader.p = c->raw;
+        c->reader.end = c->raw + ch->rawsize;
+        rc = ts_codec_get_batch(&c->reader, c->buf + c->nbuf, CURSOR_BATCH);
     }
+    if (rc > 0)
+        c->decoded += (uint64_t)rc;
     if (rc == 0 && c->decoded != rk->nevents)
         rc = TS_ETRUNC;
     if (rc > 0 && c->decoded > rk->nevents)
@@ -398,9 +404,65 @@ static int refill(ts_cursor_t *c, ts_error_t *err)
         return ts_error_set(err, rc, "%s: rank %d, event %llu: %s in the event stream", t->path,
                             (int)c->rank, (unsigned long long)c->decoded,
                             rc == TS_ETRUNC ? "stream ends early" : "undecodable event");
-    c->nbuf = rc;
-    c->next = 0;
+    c->nbuf += rc;
     return rc;
+}
+
+/* Refill the cursor's empty buffer: the number of events it now holds, 0 at the end, or an
+ * error. */
+static int refill(ts_cursor_t *c, ts_error_t *err)
+{
+    c->nbuf = c->next = 0;
+    return decode_more(c, err);
+}
+
+int ts_cursor_peek(ts_cursor_t *c, size_t k, const ts_event_t **evs, ts_error_t *err)
+{
+    if (k >= PEEK_MAX)
+        return ts_error_set(err, TS_EARG, "%s: rank %d: a look %zu events ahead (at most %d)",
+                            c->trace->path, (int)c->rank, k, PEEK_MAX);
+    while ((size_t)(c->nbuf - c->next) <= k) {
+        int rc = decode_more(c, err);
+        if (rc <= 0)
+            return rc;
+    }
+    *evs = &c->buf[c->next + k];
+    return c->nbuf - c->next - (int)k;
+}
+
+size_t ts_cursor_peek_max(void)
+{
+    return PEEK_MAX;
+}
+
+uint64_t ts_cursor_index(const ts_cursor_t *c)
+{
+    return c->index;
+}
+
+uint64_t ts_cursor_receives_passed(const ts_cursor_t *c)
+{
+    return c->recv_done;
+}
+
+int ts_cursor_skip(ts_cursor_t *c, uint64_t n, ts_error_t *err)
+{
+    while (n > 0) {
+        if (c->next == c->nbuf) {
+            int rc = refill(c, err);
+            if (rc <= 0)
+                return rc;
+        }
+        int take = c->nbuf - c->next;
+        if ((uint64_t)take > n)
+            take = (int)n;
+        for (int i = 0; i < take; i++)
+            c->recv_done += c->buf[c->next + i].kind == TS_EV_IRECV_DONE;
+        c->next += take;
+        c->index += (uint64_t)take;
+        n -= (uint64_t)take;
+    }
+    return 1;
 }
 
 int ts_cursor_next_ref(ts_cursor_t *c, const ts_event_t **ev, ts_error_t *err)
@@ -412,6 +474,7 @@ int ts_cursor_next_ref(ts_cursor_t *c, const ts_event_t **ev, ts_error_t *err)
     }
     *ev = &c->buf[c->next++];
     c->index++;
+    c->recv_done += (*ev)->kind == TS_EV_IRECV_DONE;
     return 1;
 }
 
@@ -433,6 +496,8 @@ int ts_cursor_next_batch(ts_cursor_t *c, const ts_event_t **evs, ts_error_t *err
     }
     int n = c->nbuf - c->next;
     *evs = &c->buf[c->next];
+    for (int i = 0; i < n; i++)
+        c->recv_done += (*evs)[i].kind == TS_EV_IRECV_DONE;
     c->next = c->nbuf;
     c->index += (uint64_t)n;
     return n;
@@ -441,6 +506,7 @@ int ts_cursor_next_batch(ts_cursor_t *c, const ts_event_t **evs, ts_error_t *err
 void ts_cursor_close(ts_cursor_t *c)
 {
     if (c) {
+        free(c->buf);
         free(c->rawbuf);
         free(c->zbuf);
     }

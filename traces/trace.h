@@ -78,9 +78,19 @@ int ts_cursor_next_ref(ts_cursor_t *cursor, const ts_event_t **ev, ts_error_t *e
  * cursor (valid until the next call). Returns how many, 0 at the end, or a negative status.
  * Faster than ts_cursor_next for consumers that take events in sequence. */
 int ts_cursor_next_batch(ts_cursor_t *cursor, const ts_event_t **evs, ts_error_t *err);
-/* A cursor that returns only the stream's receive completions (TS_EV_IRECV_DONE), for look-
- * aheads: the other events are stepped over, not decoded (ts_codec_get_receives). */
-ts_status ts_cursor_open_receives(const ts_trace_t *trace, int32_t rank, ts_cursor_t **out);
+/* Look k events past the cursor's position without moving it (k = 0: the event the next
+ * ts_cursor_next would return): the number n >= 1 of events decoded from there on, which
+ * *evs points at (valid until the cursor's next call), 0 when the stream ends before, or a
+ * negative status with err set (corrupt data; TS_EARG for k of ts_cursor_peek_max() or
+ * more). Events peeked at are decoded once: reading them later costs nothing more. */
+int ts_cursor_peek(ts_cursor_t *cursor, size_t k, const ts_event_t **evs, ts_error_t *err);
+size_t ts_cursor_peek_max(void);
+/* Events returned (or skipped) so far: the stream index of the next one. */
+uint64_t ts_cursor_index(const ts_cursor_t *cursor);
+/* Receive completions (TS_EV_IRECV_DONE) among the events returned or skipped so far. */
+uint64_t ts_cursor_receives_passed(const ts_cursor_t *cursor);
+/* Step over n events: 1, 0 when the stream ends first, or a negative status with err set. */
+int ts_cursor_skip(ts_cursor_t *cursor, uint64_t n, ts_error_t *err);
 void ts_cursor_close(ts_cursor_t *cursor);
 
 #endif

@@ -259,7 +259,7 @@ static void play_once(play_t *p)
     ts_cursor_t *cur;
     ts_error_t err;
     if (ts_cursor_open(p->t, p->rank, &cur) != TS_OK ||
-        ts_recv_ahead_open(p->t, p->rank, &p->look) != TS_OK)
+        ts_recv_ahead_open(p->t, p->rank, cur, &p->look) != TS_OK)
         die(p, "cannot open the trace's cursors");
     ts_event_t ev;
     int rc;
