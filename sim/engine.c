@@ -26,7 +26,7 @@
  * wait list, collective step), so the driver can pick it up again. The driver asks SimGrid
  * nothing while no SimGrid flow can end before the queue's next time (flow_horizon, with
  * the ledger's bounds on the flows' rates); otherwise it sleeps until then, or until a
- * courier queues a message whose flow is through (a condition variable with a timeout).
+ * courier queues a message whose flow is through (a semaphore with a timeout).
  *
  * Synchronisation: SimGrid actors run one at a time and switch only inside SimGrid calls,
  * so shared state needs no locking. Idle couriers wait by suspending and are resumed by the
@@ -41,11 +41,10 @@
 #include <string.h>
 
 #include <simgrid/actor.h>
-#include <simgrid/cond.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/link.h>
-#include <simgrid/mutex.h>
+#include <simgrid/semaphore.h>
 #include <xbt/dynar.h>
 
 #include "../common/grow.h"
@@ -177,8 +176,9 @@ struct engine_s {
     ts_u64map_t *plans; /* (size, locality, blocking) -> ts_msg_plan_t (see plan_for) */
     /* The driver (see the top of this file). */
     ts_timeq_t *runq;      /* ranks and deliveries ready to go on, by virtual time */
-    sg_mutex_t mutex;      /* held by the driver, for its condition variable */
-    sg_cond_t wakeup;      /* a courier queued a message while the driver slept */
+    sg_sem_t wakeup;       /* released by a courier that queued a message while the driver
+                            * slept (a semaphore: unlike a condition variable it needs no
+                            * mutex, whose taking back cost a simcall per wake-up) */
     int driver_asleep;     /* the driver waits on wakeup */
     double now;            /* the driver's time: SimGrid's clock, or ahead of it while no flow
                             * is under way (driver_main) */
@@ -376,7 +376,7 @@ static void queue_at(engine_t *e, void *item, double t)
     }
     if (e->driver_asleep) {
         e->driver_asleep = 0;
-        sg_cond_notify_one(e->wakeup);
+        sg_sem_release(e->wakeup);
     }
 }
 
@@ -1455,7 +1455,6 @@ static void driver_main(int argc, char **argv)
     (void)argc;
     (void)argv;
     engine_t *e = sg_actor_self_get_data();
-    sg_mutex_lock(e->mutex);
     for (int32_t i = 0; i < e->nranks; i++)
         make_ready(&e->ranks[i], 0);
     for (;;) {
@@ -1493,9 +1492,9 @@ static void driver_main(int argc, char **argv)
         int timed_out = 0;
         if (ts_timeq_size(e->runq)) {
             until = ts_timeq_first(e->runq);
-            timed_out = sg_cond_wait_for(e->wakeup, e->mutex, until - simgrid_get_clock());
+            timed_out = sg_sem_acquire_timeout(e->wakeup, until - simgrid_get_clock());
         } else {
-            sg_cond_wait(e->wakeup, e->mutex);
+            sg_sem_acquire(e->wakeup);
         }
         e->driver_asleep = 0;
         if (simgrid_get_clock() > e->now)
@@ -1505,7 +1504,6 @@ static void driver_main(int argc, char **argv)
         if (timed_out && until > e->now)
             e->now = until;
     }
-    sg_mutex_unlock(e->mutex);
     e->shutdown = 1;
     for (courier_t *c = e->idle; c; c = c->next_idle)
         sg_actor_resume(c->actor);
@@ -1671,14 +1669,12 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
         (!(e.runq = ts_timeq_new()) || !e.flowq || !e.routes || !e.link_ids || !e.ledger))
         fail(&e, TS_ENOMEM, "out of memory");
     if (e.status == TS_OK) {
-        e.mutex = sg_mutex_init();
-        e.wakeup = sg_cond_init();
+        e.wakeup = sg_sem_init(0);
         sg_actor_t a = sg_actor_init("driver", e.ranks[0].host);
         sg_actor_set_data(a, &e);
         sg_actor_start(a, driver_main, 0, NULL);
         simgrid_run();
-        sg_cond_destroy(e.wakeup);
-        sg_mutex_destroy(e.mutex);
+        sg_sem_destroy(e.wakeup);
     }
 
     if (e.status == TS_OK) {
