@@ -408,8 +408,9 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
         snprintf(name, sizeof name, "%s (iterations %d:%d)", o.trace, (int)wa, (int)wb);
     else
         snprintf(name, sizeof name, "%s", o.trace);
-    /* The progress line is the main replay's only: the per-iteration children stay quiet. */
-    jo.progress = ts_progress_update;
+    /* The progress line is the main replay's only: the per-iteration children stay quiet.
+     * Without a terminal there is no line, and the engine need not count events for it. */
+    jo.progress = progress.on ? ts_progress_update : NULL;
     jo.progress_ctx = &progress;
     st = ts_job_prepare(ts_job_trace(jt), name, params, &jo, &job, err);
     jo.progress = NULL;

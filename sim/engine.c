@@ -165,7 +165,8 @@ struct engine_s {
     ts_coll_topo_t **topo;     /* per communicator, built on first use */
     size_t capcoll;            /* capacity of res->coll */
     int32_t nfinished;         /* ranks that reached the end of their stream */
-    uint64_t events_done;      /* events replayed so far, all ranks: for spec->progress */
+    uint64_t events_done;      /* events replayed so far, all ranks (counted for spec->progress
+                                * only) */
     uint64_t events_total;
     int shutdown;     /* the driver has ended: idle couriers may end */
     ts_status status; /* first error inside the simulation */
@@ -1435,7 +1436,7 @@ static void rank_step(rank_t *r)
             rank_finish(r);
             return;
         }
-        if ((++e->events_done & 0xffff) == 0 && e->spec->progress)
+        if (e->spec->progress && (++e->events_done & 0xffff) == 0)
             e->spec->progress(e->spec->progress_ctx, e->events_done, e->events_total);
         rank_event(r, ev); /* ev is not used after: a look-ahead may move it (IRECV_POST) */
         if (r->to_dispatch) {

@@ -22,7 +22,6 @@ enum { PEEK_MAX = 1024 };
 struct ts_cursor_s {
     const ts_trace_t *trace;
     int32_t rank;
-    uint64_t index;     /* events returned so far */
     uint64_t recv_done; /* receive completions (TS_EV_IRECV_DONE) among them */
     uint64_t decoded;   /* events decoded so far: index plus those waiting in buf */
     ts_codec_reader_t reader;
@@ -437,7 +436,7 @@ size_t ts_cursor_peek_max(void)
 
 uint64_t ts_cursor_index(const ts_cursor_t *c)
 {
-    return c->index;
+    return c->decoded - (uint64_t)(c->nbuf - c->next);
 }
 
 uint64_t ts_cursor_receives_passed(const ts_cursor_t *c)
@@ -459,7 +458,6 @@ int ts_cursor_skip(ts_cursor_t *c, uint64_t n, ts_error_t *err)
         for (int i = 0; i < take; i++)
             c->recv_done += c->buf[c->next + i].kind == TS_EV_IRECV_DONE;
         c->next += take;
-        c->index += (uint64_t)take;
         n -= (uint64_t)take;
     }
     return 1;
@@ -473,7 +471,6 @@ int ts_cursor_next_ref(ts_cursor_t *c, const ts_event_t **ev, ts_error_t *err)
             return rc;
     }
     *ev = &c->buf[c->next++];
-    c->index++;
     c->recv_done += (*ev)->kind == TS_EV_IRECV_DONE;
     return 1;
 }
@@ -499,7 +496,6 @@ int ts_cursor_next_batch(ts_cursor_t *c, const ts_event_t **evs, ts_error_t *err
     for (int i = 0; i < n; i++)
         c->recv_done += (*evs)[i].kind == TS_EV_IRECV_DONE;
     c->next = c->nbuf;
-    c->index += (uint64_t)n;
     return n;
 }
 
