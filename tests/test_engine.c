@@ -450,6 +450,28 @@ static void test_nic_contention(void)
     CHECK_TIME(o, R + L_NET + R + 2 * L_NET + 2 * 1000000 / B + L_NET);
 }
 
+static void test_flows_start_together(void)
+{
+    /* Ranks 0, 2, 4, 6 on node 0 each send 1 MB by rendezvous to ranks 1, 3, 5, 7 on node 1
+     * at the same time: the four flows share node 0's NIC at B/4 each. Ranks 8..15 compute
+     * 1 ms, then do the same: by then the first four couriers are idle again, so their flows
+     * start together while the driver is ahead of SimGrid's clock (one courier sleeps until
+     * then and wakes the three others), again at B/4 each, 1 ms later. */
+    int node[16];
+    for (int i = 0; i < 16; i++)
+        node[i] = i % 2;
+    tb_t b = tb_new(16);
+    for (int32_t s = 0; s < 8; s += 2)
+        isend_irecv(&b, s, s + 1, 1000000);
+    for (int32_t s = 8; s < 16; s++)
+        compute(&b, s, 1000000);
+    for (int32_t s = 8; s < 16; s += 2)
+        isend_irecv(&b, s, s + 1, 1000000);
+    outcome_t o = replay(&b, node);
+    double once = R + L_NET + R + 2 * L_NET + L_NET; /* a rendezvous without its data */
+    CHECK_TIME(o, 1e-3 + once + 4 * 1000000 / B);
+}
+
 static void test_flows_while_driver_runs_ahead(void)
 {
     /* Rank 0 sends 1 MB to rank 1 on the other node; rank 2 computes 50 us, then does the
@@ -676,6 +698,7 @@ int main(void)
                 test_rkey_ptr_copy_waits_for_progress);
     CU_add_test(s, "the handshake is the receiver's CPU", test_handshake_on_receiver_cpu);
     CU_add_test(s, "two flows share a NIC", test_nic_contention);
+    CU_add_test(s, "flows that start together", test_flows_start_together);
     CU_add_test(s, "flows end on time while the driver runs ahead",
                 test_flows_while_driver_runs_ahead);
     CU_add_test(s, "on-host eager short", test_on_host_short);
