@@ -1424,6 +1424,7 @@ static void rank_event(rank_t *r, const ts_event_t *ev)
 static void rank_step(rank_t *r)
 {
     engine_t *e = r->e;
+    void (*progress)(void *, uint64_t, uint64_t) = e->spec->progress;
     if (r->awaited) { /* woken by notify() */
         if (!req_complete(r->awaited))
             return;
@@ -1461,23 +1462,27 @@ static void rank_step(rank_t *r)
         case AT_EVENT:
             break;
         }
+        /* Events one after another while they leave the rank at AT_EVENT (most do: enter,
+         * compute, a non-blocking post). */
         r->at = AT_EVENT;
-        const ts_event_t *ev = NULL;
-        ts_error_t err;
-        int rc = e->status == TS_OK ? ts_cursor_next_ref(r->cur, &ev, &err) : 0;
-        if (rc != 1) {
-            if (rc < 0)
-                fail_read(e, rc, &err);
-            rank_finish(r);
-            return;
-        }
-        if (e->spec->progress && (++e->events_done & 0xffff) == 0)
-            e->spec->progress(e->spec->progress_ctx, e->events_done, e->events_total);
-        rank_event(r, ev); /* ev is not used after: a look-ahead may move it (IRECV_POST) */
-        if (r->to_dispatch) {
-            make_ready(r, vnow(r));
-            return;
-        }
+        do {
+            const ts_event_t *ev = NULL;
+            ts_error_t err;
+            int rc = e->status == TS_OK ? ts_cursor_next_ref(r->cur, &ev, &err) : 0;
+            if (rc != 1) {
+                if (rc < 0)
+                    fail_read(e, rc, &err);
+                rank_finish(r);
+                return;
+            }
+            if (progress && (++e->events_done & 0xffff) == 0)
+                progress(e->spec->progress_ctx, e->events_done, e->events_total);
+            rank_event(r, ev); /* ev is not used after: a look-ahead may move it (IRECV_POST) */
+            if (r->to_dispatch) {
+                make_ready(r, vnow(r));
+                return;
+            }
+        } while (r->at == AT_EVENT);
     }
 }
 
