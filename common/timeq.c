@@ -22,7 +22,8 @@ struct ts_timeq_s {
     entry_t *e; /* the heap */
     size_t n, cap;
     uint64_t pushed;
-    entry_t *lane; /* a ring: ln entries from lhead, all of one time */
+    entry_t *lane; /* a ring: ln entries from lhead, all of one time; lcap is a power of two
+                    * (masks, not divisions, in every push and pop) */
     size_t lhead, ln, lcap;
     double last_t; /* the time last popped, once have_last */
     int have_last;
@@ -57,7 +58,7 @@ static int lane_room(ts_timeq_t *q)
     if (!p)
         return -1;
     for (size_t i = 0; i < q->ln; i++)
-        p[i] = q->lane[(q->lhead + i) % q->lcap];
+        p[i] = q->lane[(q->lhead + i) & (q->lcap - 1)];
     free(q->lane);
     q->lane = p;
     q->lcap = cap;
@@ -69,10 +70,10 @@ int ts_timeq_push(ts_timeq_t *q, double t, void *item)
 {
     entry_t x = {.t = t, .seq = q->pushed, .item = item};
     if (q->have_last && t == q->last_t &&
-        (q->ln == 0 || q->lane[(q->lhead + q->ln - 1) % q->lcap].t == t)) {
+        (q->ln == 0 || q->lane[(q->lhead + q->ln - 1) & (q->lcap - 1)].t == t)) {
         if (lane_room(q) != 0)
             return -1;
-        q->lane[(q->lhead + q->ln++) % q->lcap] = x;
+        q->lane[(q->lhead + q->ln++) & (q->lcap - 1)] = x;
         q->pushed++;
         return 0;
     }
@@ -127,7 +128,7 @@ void *ts_timeq_pop(ts_timeq_t *q)
     q->last_t = f->t;
     q->have_last = 1;
     if (from_lane) {
-        q->lhead = (q->lhead + 1) % q->lcap;
+        q->lhead = (q->lhead + 1) & (q->lcap - 1);
         q->ln--;
         return top;
     }
