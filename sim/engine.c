@@ -30,8 +30,9 @@
  *
  * Synchronisation: SimGrid actors run one at a time and switch only inside SimGrid calls,
  * so shared state needs no locking. Idle couriers wait by suspending and are resumed by the
- * driver: a courier checks for a job and suspends with no simcall in between, so a wake-up
- * cannot fall between the two. */
+ * driver (or, for flows that start together, by the courier that slept until then: carry): a
+ * courier checks for a job and suspends with no simcall in between, so a wake-up cannot fall
+ * between the two. */
 #include "engine.h"
 
 #include <math.h>
