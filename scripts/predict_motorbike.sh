@@ -334,7 +334,8 @@ step_row() { # step_row LABEL BASE NAME: one row of the mechanism table
     echo "The nominal sweep's own table (collective components, protocol mix):"
     echo
     echo '```'
-    cat "$work/nominal.txt"
+    # The trace's copy lives in a temporary folder: its name would differ at every run.
+    sed "s|$work/trace.tss|$(basename "$trace")|" "$work/nominal.txt"
     echo '```'
 } >"$work/table.md"
 # The picture a user decides on: each set's predicted gain against asis with its interval.
