@@ -60,7 +60,7 @@ typedef struct msg_s msg_t;
 typedef struct courier_s courier_t;
 typedef struct flow_s flow_t;
 
-enum { PROG_RING = 16 };
+enum { PROG_RING = 16, OPEN_MAX = 32 };
 
 /* A request of a rank: a send or a receive. */
 typedef struct req_s {
@@ -115,7 +115,12 @@ struct rank_s {
     sg_host_t host;
     ts_cursor_t *cur;
     ts_recv_ahead_t *look; /* finds each receive's envelope further on */
-    ts_u64map_t *reqs;     /* request id -> req_t */
+    struct {               /* open non-blocking requests by trace id (reqs_put) */
+        uint64_t id;
+        struct req_s *q;
+    } open[OPEN_MAX];
+    int nopen;
+    ts_u64map_t *reqs;     /* request id -> req_t, for those beyond OPEN_MAX */
     ts_u64map_t *chans;    /* (comm, source, tag) -> chan_t */
     size_t idle_chans;     /* empty channels still in chans (chan_tidy) */
     ts_u64map_t *rcache;   /* registered sizes (UCX's registration cache) */
@@ -1363,6 +1368,41 @@ static void rank_finish(rank_t *r)
 }
 
 /* Process one event of rank r's stream (AT_EVENT). */
+/* A rank's open non-blocking requests, by the trace's request id. A rank has few open at a
+ * time (a halo exchange's), so they sit in a small array searched whole, cheaper than hashing
+ * each id twice; past OPEN_MAX they go to the map. An id is in one place at most: posting an
+ * id still open replaces its request, as a map would. */
+static void reqs_put(rank_t *r, uint64_t id, req_t *q)
+{
+    for (int k = 0; k < r->nopen; k++)
+        if (r->open[k].id == id) {
+            r->open[k].q = q;
+            return;
+        }
+    if (ts_u64map_size(r->reqs) && ts_u64map_get(r->reqs, id)) {
+        ts_u64map_put(r->reqs, id, q); /* replaces: cannot fail */
+        return;
+    }
+    if (r->nopen < OPEN_MAX) {
+        r->open[r->nopen].id = id;
+        r->open[r->nopen++].q = q;
+    } else if (ts_u64map_put(r->reqs, id, q)) {
+        fail(r->e, TS_ENOMEM, "out of memory");
+    }
+}
+
+/* The open request of id, taken out; NULL if none. */
+static req_t *reqs_take(rank_t *r, uint64_t id)
+{
+    for (int k = 0; k < r->nopen; k++)
+        if (r->open[k].id == id) {
+            req_t *q = r->open[k].q;
+            r->open[k] = r->open[--r->nopen];
+            return q;
+        }
+    return ts_u64map_size(r->reqs) ? ts_u64map_remove(r->reqs, id) : NULL;
+}
+
 static void rank_event(rank_t *r, const ts_event_t *ev)
 {
     engine_t *e = r->e;
@@ -1390,8 +1430,8 @@ static void rank_event(rank_t *r, const ts_event_t *ev)
         break;
     case TS_EV_ISEND:
         q = post_send(r, ev->peer, ev->comm, ev->tag, ev->bytes, 0);
-        if (q && ts_u64map_put(r->reqs, ev->req, q))
-            fail(e, TS_ENOMEM, "out of memory");
+        if (q)
+            reqs_put(r, ev->req, q);
         break;
     case TS_EV_IRECV_POST: {
         ts_recv_info_t in;
@@ -1404,13 +1444,13 @@ static void rank_event(rank_t *r, const ts_event_t *ev)
         if (!found) /* never completed in the trace: nothing will wait for it either */
             break;
         q = post_recv(r, in.peer, in.comm, in.tag, in.bytes);
-        if (q && ts_u64map_put(r->reqs, id, q))
-            fail(e, TS_ENOMEM, "out of memory");
+        if (q)
+            reqs_put(r, id, q);
         break;
     }
     case TS_EV_ISEND_DONE:
     case TS_EV_IRECV_DONE:
-        q = ts_u64map_remove(r->reqs, ev->req);
+        q = reqs_take(r, ev->req);
         if (!q) {
             fail(e, TS_EUNMATCHED, "rank %d: %s completes request %llu, which was never posted",
                  (int)r->id, r->func >= 0 ? ts_trace_func_name(e->t, r->func) : "a call",
@@ -1595,6 +1635,8 @@ static void ranks_free(engine_t *e)
         ts_cursor_close(r->cur);
         ts_recv_ahead_close(r->look);
         map_free(r->reqs, free_req_entry);
+        for (int k = 0; k < r->nopen; k++)
+            free(r->open[k].q);
         map_free(r->chans, free_value);
         ts_u64map_free(r->rcache);
         free(r->call_reqs);

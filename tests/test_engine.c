@@ -530,6 +530,34 @@ static void test_many_tags(void)
     CHECK_TIME(o, 1e-3 + (L_NET + 500 / B) + (L_NET + 100 * 500 / B));
 }
 
+/* Forty non-blocking sends open at once on rank 0 (more than a rank keeps in its small array
+ * of open requests: the rest go to its map), completed in reverse order, then the same ids
+ * again completed in order; rank 1 receives them after 1 ms, then sends rank 0 a last
+ * message. Every request is found (a lost one would fail the replay): 1 ms + (L + 500/B). */
+static void test_many_open_requests(void)
+{
+    tb_t b = tb_new(2);
+    for (int round = 0; round < 2; round++) {
+        for (uint64_t id = 1; id <= 40; id++)
+            call(&b, 0, b.f_isend,
+                 (ts_event_t){
+                     .kind = TS_EV_ISEND, .peer = 1, .tag = (int32_t)id, .bytes = 500, .req = id});
+        for (uint64_t k = 1; k <= 40; k++) {
+            uint64_t id = round ? k : 41 - k;
+            call(&b, 0, b.f_wait, (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = id});
+        }
+    }
+    compute(&b, 1, 1000000);
+    for (int round = 0; round < 2; round++)
+        for (int32_t t = 1; t <= 40; t++)
+            call(&b, 1, b.f_recv,
+                 (ts_event_t){.kind = TS_EV_RECV, .peer = 0, .tag = t, .bytes = 500});
+    send_(&b, 1, 0, 500);
+    recv_(&b, 0, 1, 500);
+    outcome_t o = replay(&b, TWO_NODES);
+    CHECK_TIME(o, 1e-3 + (L_NET + 500 / B));
+}
+
 static void test_deadlock_report(void)
 {
     tb_t b = tb_new(2);
@@ -703,6 +731,7 @@ int main(void)
                 test_flows_while_driver_runs_ahead);
     CU_add_test(s, "on-host eager short", test_on_host_short);
     CU_add_test(s, "channels of many tags", test_many_tags);
+    CU_add_test(s, "forty open requests", test_many_open_requests);
     CU_add_test(s, "deadlock report", test_deadlock_report);
     CU_add_test(s, "wait on a request never posted", test_wait_never_posted);
     CU_add_test(s, "collective: recursive doubling closed form", test_coll_recursive_doubling);
