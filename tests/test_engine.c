@@ -558,6 +558,47 @@ static void test_many_open_requests(void)
     CHECK_TIME(o, 1e-3 + (L_NET + 500 / B));
 }
 
+/* A rank keeps its channels last used in a small cache before its map; channels dropped
+ * from the map (chan_tidy) must leave the cache too. Rank 1 receives tags 0..64 from rank 0:
+ * the 65th empty channel drops them all, (0, 64) among them. After 1 ms rank 2, on rank 1's
+ * node, sends rank 1 66 messages on tags that share no cache slot with (0, 64): their
+ * channels reuse the dropped ones. 100 us later it tells rank 0 (L + 500/B), which then sends
+ * tag 64 again (L + 500/B). Rank 1 waits for rank 2's last message, then for (0, 64),
+ * computes 5 ms, and takes rank 2's other messages. A stale cache entry would hand rank 1 one
+ * of rank 2's messages for (0, 64), or a channel in the spares (the replay then fails). */
+static void test_channel_cache_after_drop(void)
+{
+    static const int node[] = {0, 1, 1};
+    tb_t b = tb_new(3);
+    for (int32_t t = 0; t <= 64; t++) {
+        call(&b, 0, b.f_send, (ts_event_t){.kind = TS_EV_SEND, .peer = 1, .tag = t, .bytes = 500});
+        call(&b, 1, b.f_recv, (ts_event_t){.kind = TS_EV_RECV, .peer = 0, .tag = t, .bytes = 500});
+    }
+    int32_t tags[66];
+    for (int32_t t = 100, n = 0; n < 66; t++)
+        if ((14 + t) % 16 != 0) /* rank 1's slot for (2, t) is not that of (0, 64) */
+            tags[n++] = t;
+    compute(&b, 2, 1000000);
+    for (int i = 0; i < 66; i++)
+        call(&b, 2, b.f_send,
+             (ts_event_t){.kind = TS_EV_SEND, .peer = 1, .tag = tags[i], .bytes = 500});
+    compute(&b, 2, 100000);
+    send_(&b, 2, 0, 500);
+    recv_(&b, 0, 2, 500);
+    call(&b, 0, b.f_send, (ts_event_t){.kind = TS_EV_SEND, .peer = 1, .tag = 64, .bytes = 500});
+    call(&b, 1, b.f_recv,
+         (ts_event_t){.kind = TS_EV_RECV, .peer = 2, .tag = tags[65], .bytes = 500});
+    call(&b, 1, b.f_recv, (ts_event_t){.kind = TS_EV_RECV, .peer = 0, .tag = 64, .bytes = 500});
+    compute(&b, 1, 5000000);
+    for (int i = 0; i < 65; i++)
+        call(&b, 1, b.f_recv,
+             (ts_event_t){.kind = TS_EV_RECV, .peer = 2, .tag = tags[i], .bytes = 500});
+    outcome_t o = replay(&b, node);
+    /* Rank 2's on-host bcopy sends cost their copy-in (500/C each) before its 100 us, and
+     * rank 1's copy-outs of the 65 it takes last come after its 5 ms. */
+    CHECK_TIME(o, 1e-3 + 66 * 500 / C + 100e-6 + 2 * (L_NET + 500 / B) + 5e-3 + 65 * 500 / C);
+}
+
 static void test_deadlock_report(void)
 {
     tb_t b = tb_new(2);
@@ -732,6 +773,7 @@ int main(void)
     CU_add_test(s, "on-host eager short", test_on_host_short);
     CU_add_test(s, "channels of many tags", test_many_tags);
     CU_add_test(s, "forty open requests", test_many_open_requests);
+    CU_add_test(s, "a channel dropped leaves the cache", test_channel_cache_after_drop);
     CU_add_test(s, "deadlock report", test_deadlock_report);
     CU_add_test(s, "wait on a request never posted", test_wait_never_posted);
     CU_add_test(s, "collective: recursive doubling closed form", test_coll_recursive_doubling);
