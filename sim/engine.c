@@ -124,8 +124,8 @@ struct rank_s {
     ts_u64map_t *chans;     /* (comm, source, tag) -> chan_t */
     struct {                /* the channels last used, by a few bits of their key: the same */
         uint64_t key;       /* neighbours and tags come back message after message, and the */
-        chan_t *c;          /* map's slots and channels of 72 ranks miss the cache (4 % of */
-    } recent[RECENT_CHANS]; /* the reference replay's time, side by side) */
+        chan_t *c;          /* map's slots and channels of 72 ranks miss the cache (2-4 % */
+    } recent[RECENT_CHANS]; /* of the reference replay's time, side by side) */
     size_t idle_chans;      /* empty channels still in chans (chan_tidy) */
     ts_u64map_t *rcache;    /* registered sizes (UCX's registration cache) */
     ts_csched_t sched;      /* the current collective's schedule (reused) */
