@@ -6,6 +6,7 @@
 
 #include "testutil.h"
 #include "traces/recv_ahead.h"
+#include "traces/store.h"
 #include "traces/trace_impl.h"
 #include "common/status.h"
 #include "traces/codec.h"
@@ -292,21 +293,22 @@ static void test_recv_ahead(void)
 }
 
 /* A completion further ahead than a cursor peeks: request 1 is posted first and completes
- * after 3,000 bursts, with requests 2..11 posted and completed (tags 102..111) on the way.
+ * after 30,000 bursts, with requests 2..11 posted and completed (tags 102..111) on the way.
  * The look-ahead reads on with its own cursor, keeps those ten, and peeks again once the
- * consumer has caught up: request 12 (tag 112) after request 1's completion. Peeking and
- * skipping agree with reading. */
+ * consumer has caught up: request 12 (tag 112) after request 1's completion. The same from a
+ * store file, whose stream of about 90 KB spans two compressed chunks. Peeking and skipping
+ * agree with reading. */
 static void test_recv_ahead_far(void)
 {
-    enum { N = 3000 + 40 };
+    enum { N = 30000 + 40 };
     ts_event_t *ev = calloc(N, sizeof *ev);
     CU_ASSERT_FATAL(ev != NULL);
     int n = 0;
     ev[n++] = (ts_event_t){.kind = TS_EV_IRECV_POST, .req = 1};
-    for (int i = 0; i < 3000; i++) {
-        ev[n++] = (ts_event_t){.kind = TS_EV_COMPUTE, .time = 100 + i};
-        if (i % 300 == 150) {
-            uint64_t id = 2 + (uint64_t)(i / 300);
+    for (int i = 0; i < 30000; i++) {
+        ev[n++] = (ts_event_t){.kind = TS_EV_COMPUTE, .time = 100000 + i};
+        if (i % 3000 == 1500) {
+            uint64_t id = 2 + (uint64_t)(i / 3000);
             ev[n++] = (ts_event_t){.kind = TS_EV_IRECV_POST, .req = id};
             ev[n++] = (ts_event_t){.kind = TS_EV_IRECV_DONE,
                                    .peer = 2,
@@ -320,17 +322,26 @@ static void test_recv_ahead_far(void)
     ev[n++] = (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = 1, .tag = 112, .bytes = 8, .req = 12};
     CU_ASSERT_FATAL(n <= N);
     ts_trace_t *t = trace_of(ev, n);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/far.tss", tu_tmpdir());
+    ts_error_t err;
+    ts_trace_t *stored;
+    CU_ASSERT_EQUAL_FATAL(ts_store_write(t, path, &err), TS_OK);
+    CU_ASSERT_EQUAL_FATAL(ts_trace_open(path, &stored, &err), TS_OK);
+    CU_ASSERT(stored->ranks[0].nchunks >= 2); /* the look-ahead crosses a chunk's end */
+    const ts_trace_t *both[] = {t, stored};
     int32_t tags[16];
-    for (int late = 0; late <= 1; late++) {
-        CU_ASSERT_EQUAL(consume(t, late, tags), 12);
-        CU_ASSERT_EQUAL(tags[0], 1);
-        for (int i = 1; i < 11; i++)
-            CU_ASSERT_EQUAL(tags[i], 101 + i);
-        CU_ASSERT_EQUAL(tags[11], 112);
-    }
+    for (int k = 0; k < 2; k++)
+        for (int late = 0; late <= 1; late++) {
+            CU_ASSERT_EQUAL(consume(both[k], late, tags), 12);
+            CU_ASSERT_EQUAL(tags[0], 1);
+            for (int i = 1; i < 11; i++)
+                CU_ASSERT_EQUAL(tags[i], 101 + i);
+            CU_ASSERT_EQUAL(tags[11], 112);
+        }
+    ts_trace_close(stored);
     /* peek, skip and read agree */
     ts_cursor_t *cur;
-    ts_error_t err;
     const ts_event_t *p, *q;
     CU_ASSERT_EQUAL_FATAL(ts_cursor_open(t, 0, &cur), TS_OK);
     size_t far = ts_cursor_peek_max() - 1;
