@@ -280,21 +280,27 @@ static uint64_t chan_key(int32_t comm, int32_t src, int32_t tag)
 }
 
 /* Free lists: a spare object's first bytes hold the link to the next spare. */
-static void *spare_take(engine_t *e, void **spares, size_t size)
-{
-    void *p = *spares;
-    if (!p)
-        return xcalloc(e, 1, size);
-    memcpy(spares, p, sizeof *spares);
-    memset(p, 0, size);
-    return p;
-}
-
 static void spare_give(void **spares, void *p)
 {
     memcpy(p, spares, sizeof *spares);
     *spares = p;
 }
+
+/* Takers of zeroed channels, messages, requests and flows from their spares (or new ones). They
+ * zero by copying a zero object, not by memset, which GCC made a `rep stos` for objects over 64
+ * bytes: a tenth of posting a send. */
+#define SPARE_TAKER(name, T, list)                                                                 \
+    static T *name(engine_t *e)                                                                    \
+    {                                                                                              \
+        T *p = e->list;                                                                            \
+        if (!p)                                                                                    \
+            return xcalloc(e, 1, sizeof *p);                                                       \
+        memcpy(&e->list, p, sizeof e->list); /* the link spare_give left */                        \
+        T zero = {0};                                                                              \
+        *p = zero;                                                                                 \
+        return p;                                                                                  \
+    }
+SPARE_TAKER(chan_new, chan_t, spare_chans)
 
 static chan_t *chan_get(rank_t *r, int32_t comm, int32_t src, int32_t tag)
 {
@@ -306,8 +312,7 @@ static chan_t *chan_get(rank_t *r, int32_t comm, int32_t src, int32_t tag)
         c->idle = 0;
         r->idle_chans--;
     }
-    if (!c && (c = spare_take(r->e, &r->e->spare_chans, sizeof *c)) &&
-        ts_u64map_put(r->chans, k, c)) {
+    if (!c && (c = chan_new(r->e)) && ts_u64map_put(r->chans, k, c)) {
         free(c);
         fail(r->e, TS_ENOMEM, "out of memory");
         return NULL;
@@ -354,20 +359,6 @@ static void chan_tidy(rank_t *r, chan_t *c, int32_t tag)
     memset(r->recent, 0, sizeof r->recent);
 }
 
-/* Takers of zeroed messages, requests and flows from their spares (or new ones). They zero
- * by copying a zero object, not by memset, which GCC made a `rep stos` for objects over 64
- * bytes: a tenth of posting a send. */
-#define SPARE_TAKER(name, T, list)                                                                 \
-    static T *name(engine_t *e)                                                                    \
-    {                                                                                              \
-        T *p = e->list;                                                                            \
-        if (!p)                                                                                    \
-            return xcalloc(e, 1, sizeof *p);                                                       \
-        memcpy(&e->list, p, sizeof e->list); /* the link spare_give left */                        \
-        T zero = {0};                                                                              \
-        *p = zero;                                                                                 \
-        return p;                                                                                  \
-    }
 SPARE_TAKER(msg_new, msg_t, spare_msgs)
 SPARE_TAKER(req_new, req_t, spare_reqs)
 

@@ -444,6 +444,15 @@ uint64_t ts_cursor_receives_passed(const ts_cursor_t *c)
     return c->recv_done;
 }
 
+/* Hand over the next n buffered events: they count as returned (and their receive
+ * completions as passed). */
+static void pass(ts_cursor_t *c, int n)
+{
+    for (int i = 0; i < n; i++)
+        c->recv_done += c->buf[c->next + i].kind == TS_EV_IRECV_DONE;
+    c->next += n;
+}
+
 int ts_cursor_skip(ts_cursor_t *c, uint64_t n, ts_error_t *err)
 {
     while (n > 0) {
@@ -455,9 +464,7 @@ int ts_cursor_skip(ts_cursor_t *c, uint64_t n, ts_error_t *err)
         int take = c->nbuf - c->next;
         if ((uint64_t)take > n)
             take = (int)n;
-        for (int i = 0; i < take; i++)
-            c->recv_done += c->buf[c->next + i].kind == TS_EV_IRECV_DONE;
-        c->next += take;
+        pass(c, take);
         n -= (uint64_t)take;
     }
     return 1;
@@ -470,8 +477,8 @@ int ts_cursor_next_ref(ts_cursor_t *c, const ts_event_t **ev, ts_error_t *err)
         if (rc <= 0)
             return rc;
     }
-    *ev = &c->buf[c->next++];
-    c->recv_done += (*ev)->kind == TS_EV_IRECV_DONE;
+    *ev = &c->buf[c->next];
+    pass(c, 1);
     return 1;
 }
 
@@ -493,9 +500,7 @@ int ts_cursor_next_batch(ts_cursor_t *c, const ts_event_t **evs, ts_error_t *err
     }
     int n = c->nbuf - c->next;
     *evs = &c->buf[c->next];
-    for (int i = 0; i < n; i++)
-        c->recv_done += (*evs)[i].kind == TS_EV_IRECV_DONE;
-    c->next = c->nbuf;
+    pass(c, n);
     return n;
 }
 
