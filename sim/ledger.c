@@ -34,6 +34,9 @@ typedef struct {
     double load;        /* sum of the solo rates of the flows crossing it */
     size_t nflows;      /* flows crossing it */
     double sumlb;       /* sum of their rates' lower bounds (bound_all) */
+    double share;       /* its fair share: cap / nflows if shared, else cap (kept at each
+                         * start and end, so bound_all divides nothing) */
+    double slack;       /* cap * BOUND_SLACK */
     ts_lflow_t **frees; /* the free ones among them */
     size_t nfree, capfree;
 } link_t;
@@ -74,7 +77,8 @@ int32_t ts_ledger_link(ts_ledger_t *l, double capacity, int shared)
     if (l->nlinks == INT32_MAX || TS_GROW(l->links, (size_t)l->nlinks, l->caplinks, 64))
         return -1;
     link_t *k = &l->links[l->nlinks];
-    *k = (link_t){.cap = capacity, .shared = shared};
+    *k = (link_t){
+        .cap = capacity, .shared = shared, .share = capacity, .slack = capacity * BOUND_SLACK};
     return l->nlinks++;
 }
 
@@ -145,8 +149,10 @@ ts_lflow_t *ts_ledger_start(ts_ledger_t *l, const int32_t *links, int32_t n, voi
     for (int32_t i = 0; i < n; i++) {
         link_t *k = &l->links[links[i]];
         k->nflows++;
-        if (k->shared)
+        if (k->shared) {
             k->load += f->solo;
+            k->share = k->cap / (double)k->nflows;
+        }
     }
     int free_ = ok;
     for (int32_t i = 0; i < n; i++) {
@@ -185,10 +191,12 @@ void ts_ledger_end(ts_ledger_t *l, ts_lflow_t *f)
         unlist(l, f);
     for (int32_t i = 0; i < f->n; i++) {
         link_t *k = &l->links[f->links[i]];
-        if (--k->nflows == 0)
+        if (--k->nflows == 0) {
             k->load = 0; /* no rounding left over from the sums */
-        else if (k->shared)
+        } else if (k->shared) {
             k->load -= f->solo;
+            k->share = k->cap / (double)k->nflows;
+        }
     }
     ts_lflow_t *last = l->all[--l->flows];
     l->all[f->at] = last;
@@ -216,8 +224,7 @@ static void bound_all(ts_ledger_t *l)
         ts_lflow_t *f = l->all[i];
         double lb = f->solo;
         for (int32_t j = 0; !f->is_free && j < f->n; j++) {
-            const link_t *k = &l->links[f->links[j]];
-            double share = k->shared ? k->cap / (double)k->nflows : k->cap;
+            double share = l->links[f->links[j]].share;
             if (share < lb)
                 lb = share;
         }
@@ -233,7 +240,7 @@ static void bound_all(ts_ledger_t *l)
             const link_t *k = &l->links[f->links[j]];
             if (!k->shared)
                 continue;
-            double room = k->cap - (k->sumlb - f->lb) + k->cap * BOUND_SLACK;
+            double room = k->cap - (k->sumlb - f->lb) + k->slack;
             if (room < ub)
                 ub = room;
         }
