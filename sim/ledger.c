@@ -37,6 +37,7 @@ typedef struct {
     double share;       /* its fair share: cap / nflows if shared, else cap (kept at each
                          * start and end, so bound_all divides nothing) */
     double slack;       /* cap * BOUND_SLACK */
+    uint64_t epoch;     /* bound_all's pass that last summed it */
     ts_lflow_t **frees; /* the free ones among them */
     size_t nfree, capfree;
 } link_t;
@@ -49,6 +50,7 @@ struct ts_ledger_s {
     ts_lflow_t **all; /* the flows under way */
     size_t capall;
     int bounds_stale;   /* flows started or ended since bound_all */
+    uint64_t epoch;     /* bound_all's passes (64 bits: never wraps) */
     ts_lflow_t *spares; /* ended flows, reused: a replay starts and ends one per message */
 };
 
@@ -215,11 +217,9 @@ void ts_ledger_end(ts_ledger_t *l, ts_lflow_t *f)
  * there, or the flows are free and fit). */
 static void bound_all(ts_ledger_t *l)
 {
-    for (size_t i = 0; i < l->flows; i++) {
-        ts_lflow_t *f = l->all[i];
-        for (int32_t j = 0; j < f->n; j++)
-            l->links[f->links[j]].sumlb = 0;
-    }
+    /* A link's sum starts over at the first flow that reaches it in this pass (its epoch is
+     * behind): no pass of its own to clear the sums. Non-shared links sum too, unread. */
+    uint64_t epoch = ++l->epoch;
     for (size_t i = 0; i < l->flows; i++) {
         ts_lflow_t *f = l->all[i];
         double lb = f->solo;
@@ -229,9 +229,15 @@ static void bound_all(ts_ledger_t *l)
                 lb = share;
         }
         f->lb = lb;
-        for (int32_t j = 0; j < f->n; j++)
-            if (l->links[f->links[j]].shared)
-                l->links[f->links[j]].sumlb += lb;
+        for (int32_t j = 0; j < f->n; j++) {
+            link_t *k = &l->links[f->links[j]];
+            if (k->epoch != epoch) {
+                k->epoch = epoch;
+                k->sumlb = lb;
+            } else {
+                k->sumlb += lb;
+            }
+        }
     }
     for (size_t i = 0; i < l->flows; i++) {
         ts_lflow_t *f = l->all[i];
