@@ -530,6 +530,24 @@ static void test_many_tags(void)
     CHECK_TIME(o, 1e-3 + (L_NET + 500 / B) + (L_NET + 100 * 500 / B));
 }
 
+/* Two hundred flows under way at once, more than the engine carries by sg_host_sendto
+ * (DETACHED_MAX, 128): the rest go as two-host parallel tasks, which must take the same
+ * route in the same direction. Rank 0 sends 200 x 500 B to rank 1 at once on full-duplex
+ * NICs; rank 1 takes them as they come. All 200 share rank 0's NIC going up: the last lands
+ * at L + 200 x 500 / B. Tasks sent the wrong way (up rank 1's NIC) would leave rank 0's to
+ * 128 flows and end at L + 128 x 500 / B. */
+static void test_flows_beyond_detached(void)
+{
+    static const int node[] = {0, 1};
+    tb_t b = tb_new(2);
+    for (int i = 0; i < 200; i++)
+        send_(&b, 0, 1, 500);
+    for (int i = 0; i < 200; i++)
+        recv_(&b, 1, 0, 500);
+    outcome_t o = replay_ex(&b, node, NULL, 1);
+    CHECK_TIME(o, L_NET + 200 * 500 / B);
+}
+
 /* Forty non-blocking sends open at once on rank 0 (more than a rank keeps in its small array
  * of open requests: the rest go to its map), completed in reverse order, then the same ids
  * again completed in order; rank 1 receives them after 1 ms, then sends rank 0 a last
@@ -773,6 +791,7 @@ int main(void)
     CU_add_test(s, "on-host eager short", test_on_host_short);
     CU_add_test(s, "channels of many tags", test_many_tags);
     CU_add_test(s, "forty open requests", test_many_open_requests);
+    CU_add_test(s, "flows beyond sg_host_sendto's share", test_flows_beyond_detached);
     CU_add_test(s, "a channel dropped leaves the cache", test_channel_cache_after_drop);
     CU_add_test(s, "deadlock report", test_deadlock_report);
     CU_add_test(s, "wait on a request never posted", test_wait_never_posted);
