@@ -683,13 +683,11 @@ static void courier_main(int argc, char **argv)
          * host model turns into the very same network action (HostCLM03Model::
          * execute_parallel calls the same communicate(from, to, bytes)), so answers do not
          * depend on which. sg_host_sendto's transfer is always detached, and SimGrid removes
-         * a finished detached transfer from a std::list of all of them (CommImpl::finish):
-         * a scan as long as the list, 17 % of a 2,304-rank replay when every flow went that
-         * way. A task is the courier's own activity and is in no such list, but setting it
-         * up costs about 6,000 instructions more (6 % of the bundled window's replay), so it
-         * is kept for when the list is long. The host model refuses a task with nothing to
-         * do, so an empty flow (all sent before it was handed over) always goes by
-         * sg_host_sendto. */
+         * a finished one from a std::list of all of them (CommImpl::finish, a scan); a task
+         * is the courier's own activity, in no such list, but costs about 6,000 instructions
+         * more to set up (DETACHED_MAX says what was measured). The host model refuses a
+         * task with nothing to do, so an empty flow (all sent before it was handed over)
+         * always goes by sg_host_sendto. */
         sg_host_t ends[2] = {e->ranks[m->src].host, e->ranks[m->dst].host};
         if (f->bytes > 0 && e->detached >= DETACHED_MAX) {
             double bytes[4] = {0, f->bytes, 0, 0}; /* [i * 2 + j]: ends[i] to ends[j] */
@@ -776,9 +774,9 @@ static void carry(engine_t *e, flow_t *f)
 
 /* A free flow may contend from now on (ts_ledger_start): SimGrid takes it over with the
  * bytes it has left. Until now it ran at its solo rate. A message moves whole bytes (and
- * sg_host_sendto, which carried flows before, counted whole bytes), so what is left is
- * rounded to the nearest byte: at most half a byte's time, under a picosecond on these links. A
- * flow whose end is due now is left to end as queued. */
+ * sg_host_sendto counts whole bytes), so what is left is rounded to the nearest byte: at most half
+ * a byte's time, under a picosecond on these links. A flow whose end is due now is left to end as
+ * queued. */
 static void evict(void *ctx, void *user)
 {
     engine_t *e = ctx;
@@ -1398,7 +1396,6 @@ static void rank_finish(rank_t *r)
     e->nfinished++;
 }
 
-/* Process one event of rank r's stream (AT_EVENT). */
 /* A rank's open non-blocking requests, by the trace's request id. A rank has few open at a
  * time (a halo exchange's), so they sit in a small array searched whole, cheaper than hashing
  * each id twice; past OPEN_MAX they go to the map. An id is in one place at most: posting an
@@ -1434,6 +1431,7 @@ static req_t *reqs_take(rank_t *r, uint64_t id)
     return ts_u64map_size(r->reqs) ? ts_u64map_remove(r->reqs, id) : NULL;
 }
 
+/* Process one event of rank r's stream (AT_EVENT). */
 static void rank_event(rank_t *r, const ts_event_t *ev)
 {
     engine_t *e = r->e;
