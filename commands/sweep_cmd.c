@@ -67,6 +67,7 @@ typedef struct sset_s {
     json_object *result;   /* the replay's document, once there is one */
     char *error;           /* why the set failed */
     int selected;          /* run and reported (all, or those named by --only) */
+    double compute_scale;  /* traced burst -> simulated burst (ts_job_compute_scale) */
 } sset_t;
 
 typedef struct sweep_s {
@@ -478,6 +479,7 @@ static ts_status prepare(sweep_t *sw, ts_error_t *err)
             return ts_error_set(err, TS_ENOMEM, "out of memory");
         }
         s->key = make_key(s, sw->platform_owned, ts_job_placement(job), t);
+        s->compute_scale = ts_job_compute_scale(job);
         ts_job_close(job);
         if (!s->key)
             return ts_error_set(err, TS_ENOMEM, "out of memory");
@@ -887,10 +889,18 @@ static ts_status report_sweep(sweep_t *sw, ts_error_t *err)
  * compute (or visits, --scale-by visits); with --iterations alone, N x the window's time per
  * iteration. The result goes into the set's result as full_time_s and full_mpi_s, so that the
  * CSV and JSON reports carry it; *first keeps one set's scaling table for the report. */
+/* The set the profile was measured under: the baseline (--baseline, else the first set). */
+static const sset_t *profiled_set(const sweep_t *sw)
+{
+    int b = sw->o.baseline ? ts_sets_find(sw->sets, sw->o.baseline) : 0;
+    return b >= 0 && b < sw->n ? &sw->s[b] : NULL;
+}
+
 static ts_status full_run_attach(const sweep_t *sw, ts_xp_t **first, ts_error_t *err)
 {
     *first = NULL;
     ts_status st = TS_OK;
+    const sset_t *base = profiled_set(sw);
     for (int i = 0; i < sw->n && st == TS_OK; i++) {
         const sset_t *s = &sw->s[i];
         json_object *funcs, *mk, *comp;
@@ -923,7 +933,10 @@ static ts_status full_run_attach(const sweep_t *sw, ts_xp_t **first, ts_error_t 
                              .nfuncs = k,
                              .window_iterations = sw->win_iterations,
                              .full_iterations = sw->o.iterations,
-                             .visit_outside = TS_PARAM_SECONDS(s->params, SCOREP_VISIT_OUTSIDE)};
+                             .visit_outside = TS_PARAM_SECONDS(s->params, SCOREP_VISIT_OUTSIDE),
+                             .compute_ratio = base && base->compute_scale > 0
+                                                  ? s->compute_scale / base->compute_scale
+                                                  : 1};
             ts_xp_t *x;
             st = ts_xp_predict(sw->profile, sw->o.profile, &in, &x, err);
             free(f);

@@ -22,6 +22,8 @@ struct ts_xp_s {
     double visit_outside; /* the profiler's own seconds per visit counted outside them */
     ts_xp_scale scale;
     double compute, win_compute, windows, mpi, mpi_other, startup_prof, startup_win;
+    double ratio;        /* k: this setting's compute per burst / the profiled setting's */
+    double prof_compute; /* the profile's compute per rank (compute = prof_compute x ratio) */
     ts_xp_row_t *rows;
     int nrows;
     char warn[MAX_WARN][320];
@@ -247,9 +249,14 @@ ts_status ts_xp_predict(const ts_score_t *p, const char *profile_name, const ts_
     }
     double nr = (double)in->nranks, pr = (double)x->prof_ranks;
     x->scale = in->scale;
+    x->ratio = in->compute_ratio > 0 ? in->compute_ratio : 1;
     x->win_compute = in->win_compute > 0 ? in->win_compute : 0;
+    /* The run's length in windows from the window's compute as the profiled setting runs it:
+     * a setting with faster compute (NPS2) runs the same iterations, not more of them. */
     if (x->win_compute > 0)
-        x->windows = x->compute / (x->win_compute / nr);
+        x->windows = x->compute / (x->win_compute / x->ratio / nr);
+    x->prof_compute = x->compute;
+    x->compute *= x->ratio;
     if (x->scale == TS_XP_BY_COMPUTE && !(x->windows > 0)) {
         st = ts_error_set(err, TS_EARG,
                           "%s: %s: cannot scale by compute (expected time outside MPI in both); "
@@ -392,7 +399,7 @@ void ts_xp_print(const ts_xp_t *x, FILE *fp)
     fprintf(fp,
             "  compute    %.3f s per rank: the profile's time outside MPI (ALL %.2f s - MPI "
             "%.2f s - PTHREAD %.2f s",
-            x->compute, x->all_time, x->mpi_group, x->pthread_group);
+            x->prof_compute, x->all_time, x->mpi_group, x->pthread_group);
     if (x->visit_outside > 0)
         fprintf(fp, " - Score-P's own %.2f s: %" PRIu64 " visits x %.3f us",
                 (double)x->visits * x->visit_outside, x->visits, x->visit_outside * 1e6);
@@ -401,7 +408,13 @@ void ts_xp_print(const ts_xp_t *x, FILE *fp)
         fprintf(fp,
                 "  scaled by  compute: the run is %.3f windows long (%.6f s per rank / the "
                 "window's %.6f s); each function's window time per rank x %.3f\n",
-                x->windows, x->compute, x->win_compute / (double)x->nranks, x->windows);
+                x->windows, x->prof_compute, x->win_compute / x->ratio / (double)x->nranks,
+                x->windows);
+    if (x->ratio != 1)
+        fprintf(fp,
+                "  this set   computes %.4f x as fast as the profiled setting: compute %.3f s x "
+                "%.4f = %.3f s per rank\n",
+                1 / x->ratio, x->prof_compute, x->ratio, x->compute);
     else
         fprintf(fp, "  scaled by  visits: each function's window time per call x the profile's "
                     "visits per process\n");

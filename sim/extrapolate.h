@@ -3,15 +3,21 @@
  * in, a prediction with what was scaled by what comes out. Two ways to scale the window's
  * MPI time, T_win(f) (simulated, summed over its N ranks) of each MPI function f:
  *
- *   by compute (the default):  ExecutionTime = compute + sum_f T_win(f) / N x R,
- *                              R = compute / (C_win / N), the run's length in windows
- *   by visits:                 ExecutionTime = compute + sum_f T_win(f) / V_win(f) x V_prof(f) / P
+ *   by compute (the default):  ExecutionTime = compute x k + sum_f T_win(f) / N x R,
+ *                              R = compute / (C_win / k / N), the run's length in windows
+ *   by visits:                 ExecutionTime = compute x k
+ *                                               + sum_f T_win(f) / V_win(f) x V_prof(f) / P
  *
  * with C_win the window's simulated time outside MPI summed over its ranks, V_win, V_prof
  * the window's and the profile's visits of f, P the profile's processes, and compute the
  * profile's time outside MPI per process: the ALL row less the MPI and PTHREAD groups and
  * less the profiler's own time that it counts there (visit_outside per MPI or PTHREAD visit:
- * Score-P reads a region's exit time before its exit bookkeeping).
+ * Score-P reads a region's exit time before its exit bookkeeping), and k the replayed
+ * setting's compute per burst over that of the setting the profile was measured under (1 for
+ * that setting; model.cpu.nps2_compute_ratio for an NPS2 set of an NPS1 profile). The run's
+ * length is a property of the run (its iterations), not of the setting: R comes from the
+ * window's compute as the profiled setting would run it, and each setting's compute follows
+ * its own compute model.
  * Why compute is the default: in a bulk-synchronous solver most MPI time is waiting for the
  * slowest rank, which grows with the compute between synchronisations, not with the number
  * of calls. Measured on 13 iterations of the 72-rank motorBike trace (docs/extrapolation.md):
@@ -59,6 +65,8 @@ typedef struct ts_xp_in_s {
     double visit_outside;     /* seconds of the profiler's own work per MPI or PTHREAD visit
                                  that the profile counts outside those regions, i.e. in the
                                  compute (model.scorep.visit_outside): removed from it */
+    double compute_ratio;     /* k: this setting's compute per burst / the profiled setting's
+                                 (win_compute is this setting's); 0 is taken as 1 */
 } ts_xp_in_t;
 
 typedef enum ts_xp_kind {
@@ -94,7 +102,7 @@ ts_status ts_xp_predict(const ts_score_t *profile, const char *profile_name, con
 void ts_xp_free(ts_xp_t *x);
 
 double ts_xp_total(const ts_xp_t *x);           /* ExecutionTime, seconds */
-double ts_xp_compute(const ts_xp_t *x);         /* time outside MPI per rank */
+double ts_xp_compute(const ts_xp_t *x);         /* time outside MPI per rank, this setting */
 double ts_xp_mpi(const ts_xp_t *x);             /* scaled MPI time per rank */
 double ts_xp_windows(const ts_xp_t *x);         /* by compute: R, the run in windows */
 double ts_xp_total_other(const ts_xp_t *x);     /* ExecutionTime scaled the other way (by

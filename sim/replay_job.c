@@ -248,12 +248,14 @@ const ts_placement_t *ts_job_placement(const ts_job_t *job)
 
 /* Traced burst -> simulated burst: the CPU speed ratio, and under NPS2 the published
  * NPS2 / NPS1 ratio of a memory-bandwidth-bound solver (model.cpu.nps2_compute_ratio). */
-static double compute_scale(const ts_job_t *job)
+double ts_job_compute_ratio_nps1(const ts_job_t *job)
 {
-    double s = TS_PARAM_DOUBLE(job->params, CPU_SPEED_RATIO);
-    if (ts_placement_nps(job->pl) == 2)
-        s *= TS_PARAM_DOUBLE(job->params, CPU_NPS2_RATIO);
-    return s;
+    return ts_placement_nps(job->pl) == 2 ? TS_PARAM_DOUBLE(job->params, CPU_NPS2_RATIO) : 1.0;
+}
+
+double ts_job_compute_scale(const ts_job_t *job)
+{
+    return TS_PARAM_DOUBLE(job->params, CPU_SPEED_RATIO) * ts_job_compute_ratio_nps1(job);
 }
 
 ts_status ts_job_run(ts_job_t *job, ts_error_t *err)
@@ -286,7 +288,7 @@ ts_status ts_job_run(ts_job_t *job, ts_error_t *err)
                    .rank_host = hosts,
                    .locality = layout_locality,
                    .locality_ctx = job->pl},
-        .compute_scale = compute_scale(job),
+        .compute_scale = ts_job_compute_scale(job),
         .flowless_bytes = ts_params_size(job->params, TS_P_NET_FLOWLESS_BYTES, 0),
         .progress = job->progress,
         .progress_ctx = job->progress_ctx,

@@ -196,6 +196,22 @@ static void test_arithmetic(void)
         }
     CU_ASSERT_EQUAL(ts_xp_nwarnings(x), 1);
     ts_xp_free(x);
+    /* A setting whose compute runs at 0.98 of the profiled one's (NPS2 of an NPS1 profile):
+     * its window computes 2 x 0.98 = 1.96 s and sends the same MPI. The run is still R = 28
+     * windows (1.96 / 0.98 / 4 = 0.5 s per rank against 14), its compute 14 x 0.98 = 13.72 s
+     * and MPI 5.824 s as before: 19.544 s, 0.28 s less than the profiled setting. Before the
+     * fix R was 14 / 0.49 = 28.571, MPI 5.943 s and the total 19.943 s: slower. */
+    in.win_compute = 1.96;
+    in.compute_ratio = 0.98;
+    CU_ASSERT_FATAL(ts_xp_predict(p, "tiny.txt", &in, &x, &err) == TS_OK);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_windows(x), 28.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_iterations(x), 56.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_compute(x), 13.72, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_mpi(x), 5.824, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_total(x), 19.544, 1e-12);
+    ts_xp_free(x);
+    in.win_compute = 2.0;
+    in.compute_ratio = 0;
     /* Score-P's own time outside the regions, 0.01 s per MPI or PTHREAD visit (1,200 + 30):
      * compute = (100 - 40 - 4 - 12.3) / 4 = 10.925 s, R = 10.925 / 0.5 = 21.85 windows, MPI =
      * 0.832 / 4 x 21.85 = 4.5448 s, ExecutionTime 15.4698 s. */
@@ -371,6 +387,24 @@ static void test_cli(void)
                            strstr(out, "full run per set (ExecutionTime; gain against asis"));
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "compute    3.000 s per rank"));
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "  noh  "));
+    free(out);
+    free(err);
+    /* An NPS2 set of the NPS1 profile: the same run (R windows from the baseline's compute),
+     * its compute 0.982 x the profile's, so faster in the full run, not slower. */
+    write_file(sets, "[asis]\n[nps2]\nnps = 2\n");
+    snprintf(args, sizeof args,
+             "sweep %s --sets %s --nodes 2 --ppn 1 -j 1 --window 2:3 --profile %s", pd, sets,
+             prof2);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    const char *ra = out ? strstr(out, "full run per set") : NULL, *rn = ra;
+    ra = ra ? strstr(ra, "  asis  ") : NULL;
+    rn = rn ? strstr(rn, "  nps2  ") : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ra);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rn);
+    double full_asis = strtod(ra + 6, NULL), full_nps2 = strtod(rn + 6, NULL);
+    /* compute 3.000 s per rank x (1 - 0.982): 0.054 s less, MPI within a few ms */
+    CU_ASSERT_TRUE(full_nps2 < full_asis);
+    CU_ASSERT_DOUBLE_EQUAL(full_asis - full_nps2, 0.054, 0.02);
     free(out);
     free(err);
     snprintf(args, sizeof args, "sweep %s --sets %s --nodes 2 --ppn 1 -j 1 --iterations 10", pd,
