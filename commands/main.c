@@ -20,6 +20,7 @@
 #include "record_cmd.h"
 #include "replay_cmd.h"
 #include "sweep_cmd.h"
+#include "imb_cmd.h"
 #include "validate_cmd.h"
 
 #define TUNESIM_VERSION "0.1.0"
@@ -57,6 +58,13 @@ static const cmd_doc_t CMDS[] = {
      "       [--scale-by compute|visits] [--iterations N] [--emit-slurm DIR] | --merge DIR",
      "replay every parameter set of FILE in parallel and rank them (resumable; Slurm job "
      "arrays)"},
+    {"imb",
+     "--nodes N --ppn P [--bench LIST] [--msglog [MIN:]MAX] [--reps N]\n"
+     "       [--platform P] [--nps N] [--map-by M] [-x KEY=VALUE] [--mca KEY VALUE]\n"
+     "       [--set KEY=VALUE] [--model FILE] [--sets FILE] [-j N] [--csv F]",
+     "predict Intel MPI Benchmarks tables (Alltoall, Allgather, Allreduce, Exchange, "
+     "PingPong: t_min / t_max / t_avg per size) for a cluster shape, under one parameter set "
+     "or each set of FILE"},
     {"params", "[--markdown] | --check ARGS... | --protocols ARGS... | --mpirun LINE",
      "list the known parameters (default, range, unit, source), check settings, or show "
      "the protocol per message size they give (like UCX_PROTO_INFO)"},
@@ -366,6 +374,8 @@ int main(int argc, char **argv)
         rc = ts_replay_cmd(argc - 1, argv + 1, &err);
     else if (strcmp(cmd, "sweep") == 0)
         rc = ts_sweep_cmd(argc - 1, argv + 1, &err);
+    else if (strcmp(cmd, "imb") == 0)
+        rc = ts_imb_cmd(argc - 1, argv + 1, &err);
     else if (strcmp(cmd, "params") == 0)
         rc = ts_params_cmd(argc - 1, argv + 1, &err);
     else if (strcmp(cmd, "calibrate") == 0)

@@ -31,6 +31,7 @@
 #include "../common/infile.h"
 #include "../common/outfile.h"
 #include "../models/params.h"
+#include "pool.h"
 #include "sets.h"
 #include "../traces/scorep_score.h"
 #include "../sim/extrapolate.h"
@@ -586,40 +587,27 @@ static ts_status append_record(sweep_t *sw, const sset_t *s, ts_error_t *err)
 /* ---- workers -----------------------------------------------------------------------------------
  */
 
-/* In the child: one replay; its JSON document (or "E" and the one-line error) to fd. */
-static void worker_main(const sweep_t *sw, const sset_t *s, int fd)
+/* In a worker (commands/pool.h): replay one set, answer its JSON document. */
+static char *work_set(void *ctx, int task, ts_error_t *err)
 {
-    ts_error_t e;
-    ts_error_clear(&e);
+    const sweep_t *sw = ctx;
+    const sset_t *s = &sw->s[task];
     ts_job_t *job = NULL;
-    ts_status st = ts_job_prepare(ts_job_trace(sw->jt), sw->o.trace, s->params, &s->jo, &job, &e);
+    ts_status st = ts_job_prepare(ts_job_trace(sw->jt), sw->o.trace, s->params, &s->jo, &job, err);
     if (st == TS_OK)
-        st = ts_job_run(job, &e);
+        st = ts_job_run(job, err);
+    char *answer = NULL;
     if (st == TS_OK) {
         json_object *j = ts_job_json(job);
         const char *txt = j ? json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN |
                                                                     JSON_C_TO_STRING_NOSLASHESCAPE)
                             : NULL;
-        if (!txt || write_all(fd, "R", 1) != TS_OK || write_all(fd, txt, strlen(txt)) != TS_OK)
-            st = TS_EIO;
+        if (!txt || !(answer = strdup(txt)))
+            ts_error_set(err, TS_ENOMEM, "out of memory");
         json_object_put(j);
-    } else {
-        const char *msg = e.msg[0] ? e.msg : ts_status_message(st);
-        if (write_all(fd, "E", 1) == TS_OK)
-            write_all(fd, msg, strlen(msg));
     }
-    close(fd);
-    /* No exit handlers: they belong to the parent (its temporary store, its stdio). */
-    _exit(st == TS_OK ? 0 : 1);
+    return answer;
 }
-
-typedef struct worker_s {
-    pid_t pid;
-    int fd;
-    sset_t *set;
-    char *buf;
-    size_t len, cap;
-} worker_t;
 
 static void set_failed(sset_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -633,19 +621,15 @@ static void set_failed(sset_t *s, const char *fmt, ...)
     va_end(ap);
 }
 
-/* A worker's pipe reached its end: collect its status and its answer. */
-static ts_status finish_worker(sweep_t *sw, worker_t *w, ts_error_t *err)
+/* In the parent: a set's worker ended; keep and record its result, or say why it failed. */
+static ts_status set_done(void *ctx, int task, const char *answer, const char *error,
+                          int *failed, ts_error_t *err)
 {
-    int status = 0;
-    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    sset_t *s = w->set;
-    char *text = w->buf ? w->buf : "";
-    if (w->buf)
-        w->buf[w->len] = '\0';
+    sweep_t *sw = ctx;
+    sset_t *s = &sw->s[task];
     ts_status st = TS_OK;
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && text[0] == 'R') {
-        json_object *j = json_tokener_parse(text + 1);
+    if (answer) {
+        json_object *j = json_tokener_parse(answer);
         if (j && json_object_is_type(j, json_type_object)) {
             s->result = j;
             st = append_record(sw, s, err);
@@ -653,111 +637,23 @@ static ts_status finish_worker(sweep_t *sw, worker_t *w, ts_error_t *err)
             json_object_put(j);
             set_failed(s, "the worker's result is not a JSON document");
         }
-    } else if (WIFEXITED(status) && text[0] == 'E') {
-        set_failed(s, "%s", text + 1);
-    } else if (WIFSIGNALED(status)) {
-        set_failed(s, "worker (pid %d) killed by signal %d (%s)", (int)w->pid, WTERMSIG(status),
-                   strsignal(WTERMSIG(status)));
     } else {
-        set_failed(s, "worker (pid %d) exited with status %d without a result", (int)w->pid,
-                   WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        set_failed(s, "%s", error);
     }
-    free(w->buf);
-    close(w->fd);
-    memset(w, 0, sizeof *w);
-    w->fd = -1;
+    if (!s->result) {
+        *failed = 1;
+        ts_pool_clear_line();
+        fprintf(stderr, "tunesim: set %s failed: %s\n", s->name, s->error);
+    }
     return st;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static void fmt_dur(char *buf, size_t n, double s)
-{
-    long t = (long)(s + 0.5);
-    if (t >= 3600)
-        snprintf(buf, n, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
-    else
-        snprintf(buf, n, "%ld:%02ld", t / 60, t % 60);
-}
-
-static void progress(int tty, int done, int failed, int total, int ran, int left, double t0,
-                     int final)
-{
-    if (!tty)
-        return;
-    char el[32], eta[32] = "?";
-    double elapsed = now_s() - t0;
-    fmt_dur(el, sizeof el, elapsed);
-    if (ran > 0)
-        fmt_dur(eta, sizeof eta, elapsed / ran * left);
-    fprintf(stderr, "\r\033[Ksweep: %d/%d sets done%s%.0d%s, elapsed %s, remaining ~%s", done,
-            total, failed ? " (" : "", failed, failed ? " failed)" : "", el, left ? eta : "0:00");
-    if (final)
-        fputc('\n', stderr);
-    fflush(stderr);
-}
-
-/* Fork a worker that replays one set and writes its result line into a pipe. */
-static ts_status start_worker(sweep_t *sw, worker_t *wk, sset_t *set, ts_error_t *err)
-{
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0)
-        return ts_error_set(err, TS_EIO, "sweep: cannot create a pipe: %s", strerror(errno));
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return ts_error_set(err, TS_EIO, "sweep: cannot start a worker: %s", strerror(errno));
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        worker_main(sw, set, fds[1]);
-    }
-    close(fds[1]);
-    *wk = (worker_t){.pid = pid, .fd = fds[0], .set = set};
-    return TS_OK;
-}
-
-/* Read what a worker has written so far; 1 once its pipe has ended (the worker is done and
- * finish_worker may reap it), 0 while more may come or on an error (*st says which). */
-static int read_worker(worker_t *wk, ts_status *st, ts_error_t *err)
-{
-    if (wk->cap - wk->len < 65536) {
-        size_t cap = wk->cap ? 2 * wk->cap : 131072;
-        char *b = realloc(wk->buf, cap + 1);
-        if (!b) {
-            *st = ts_error_set(err, TS_ENOMEM, "out of memory");
-            return 0;
-        }
-        wk->buf = b;
-        wk->cap = cap;
-    }
-    ssize_t got = read(wk->fd, wk->buf + wk->len, wk->cap - wk->len);
-    if (got > 0) {
-        wk->len += (size_t)got;
-        return 0;
-    }
-    return !(got < 0 && errno == EINTR);
 }
 
 static ts_status run_sets(sweep_t *sw, ts_error_t *err)
 {
     int total = 0, done = 0, ntodo = 0;
-    sset_t **todo = calloc((size_t)sw->n + 1, sizeof *todo);
-    worker_t *w = calloc((size_t)sw->o.jobs, sizeof *w);
-    struct pollfd *pfd = calloc((size_t)sw->o.jobs, sizeof *pfd);
-    if (!todo || !w || !pfd) {
-        free(todo);
-        free(w);
-        free(pfd);
+    int *todo = calloc((size_t)sw->n + 1, sizeof *todo);
+    if (!todo)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
-    }
     for (int i = 0; i < sw->n; i++) {
         if (!sw->s[i].selected)
             continue;
@@ -765,76 +661,19 @@ static ts_status run_sets(sweep_t *sw, ts_error_t *err)
         if (sw->s[i].result)
             done++;
         else
-            todo[ntodo++] = &sw->s[i];
+            todo[ntodo++] = i;
     }
-    int tty = isatty(STDERR_FILENO);
-    if (tty && done)
+    if (isatty(STDERR_FILENO) && done)
         fprintf(stderr, "sweep: resuming: %d of %d sets already in %s\n", done, total,
                 sw->results_path);
-    double t0 = now_s();
-    int next = 0, running = 0, finished = 0, failed = 0;
-    ts_status st = TS_OK;
-    for (int j = 0; j < sw->o.jobs; j++)
-        w[j].fd = -1;
-    progress(tty, done, failed, total, 0, ntodo, t0, 0);
-    while (st == TS_OK && (next < ntodo || running)) {
-        for (int j = 0; j < sw->o.jobs && next < ntodo && st == TS_OK; j++) {
-            if (w[j].fd >= 0)
-                continue;
-            if ((st = start_worker(sw, &w[j], todo[next], err)) != TS_OK)
-                break;
-            next++;
-            running++;
-        }
-        if (!running)
-            break;
-        int np = 0;
-        int map[4096];
-        for (int j = 0; j < sw->o.jobs; j++)
-            if (w[j].fd >= 0) {
-                pfd[np] = (struct pollfd){.fd = w[j].fd, .events = POLLIN};
-                map[np++] = j;
-            }
-        int r = poll(pfd, (nfds_t)np, tty ? 1000 : -1);
-        if (r < 0 && errno != EINTR) {
-            st = ts_error_set(err, TS_EIO, "sweep: poll: %s", strerror(errno));
-            break;
-        }
-        for (int k = 0; k < np && r > 0 && st == TS_OK; k++) {
-            if (!pfd[k].revents)
-                continue;
-            worker_t *wk = &w[map[k]];
-            int ended = read_worker(wk, &st, err);
-            if (!ended)
-                continue;
-            sset_t *s = wk->set;
-            st = finish_worker(sw, wk, err);
-            running--;
-            finished++;
-            if (s->result) {
-                done++;
-            } else {
-                failed++;
-                if (tty)
-                    fprintf(stderr, "\r\033[K");
-                fprintf(stderr, "tunesim: set %s failed: %s\n", s->name, s->error);
-            }
-        }
-        progress(tty, done, failed, total, finished, ntodo - finished, t0, 0);
-    }
-    progress(tty, done, failed, total, finished, ntodo - finished, t0, 1);
-    /* On an error of our own, stop the workers still running; their sets stay to do. */
-    for (int j = 0; j < sw->o.jobs; j++)
-        if (w[j].fd >= 0) {
-            kill(w[j].pid, SIGTERM);
-            while (waitpid(w[j].pid, NULL, 0) < 0 && errno == EINTR)
-                ;
-            close(w[j].fd);
-            free(w[j].buf);
-        }
+    ts_pool_t pool = {.jobs = sw->o.jobs,
+                      .who = "sweep",
+                      .what = "sets",
+                      .ctx = sw,
+                      .work = work_set,
+                      .done = set_done};
+    ts_status st = ts_pool_run(&pool, todo, ntodo, done, err);
     free(todo);
-    free(w);
-    free(pfd);
     return st;
 }
 

@@ -1525,8 +1525,13 @@ static void rank_step(rank_t *r)
             if (!wait_list(r, r->call_reqs, r->ncall))
                 return;
             r->ncall = 0;
-            if (r->func >= 0)
-                e->res->time[r->func] += vnow(r) - r->enter;
+            if (r->func >= 0) {
+                double d = vnow(r) - r->enter;
+                e->res->time[r->func] += d;
+                if (e->res->rank_time)
+                    e->res->rank_time[(size_t)r->id * (size_t)e->res->nfuncs + (size_t)r->func] +=
+                        d;
+            }
             r->func = -1;
             break;
         case AT_WAIT:
@@ -1703,6 +1708,7 @@ void ts_replay_result_free(ts_replay_result_t *res)
         return;
     free(res->visits);
     free(res->time);
+    free(res->rank_time);
     free(res->coll);
     free(res);
 }
@@ -1727,6 +1733,11 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
         e.res->nfuncs = ts_trace_nfuncs(t);
         e.res->visits = xcalloc(&e, (size_t)e.res->nfuncs, sizeof *e.res->visits);
         e.res->time = xcalloc(&e, (size_t)e.res->nfuncs, sizeof *e.res->time);
+        if (spec->rank_times) {
+            e.res->nranks = e.nranks;
+            e.res->rank_time = xcalloc(&e, (size_t)e.nranks * (size_t)e.res->nfuncs,
+                                       sizeof *e.res->rank_time);
+        }
     }
     e.ranks = xcalloc(&e, (size_t)e.nranks, sizeof *e.ranks);
     e.topo = xcalloc(&e, (size_t)ts_trace_ncomms(t), sizeof *e.topo);

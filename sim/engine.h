@@ -43,6 +43,9 @@ typedef struct ts_replay_spec_s {
      * SimGrid. */
     void (*progress)(void *ctx, uint64_t done, uint64_t total);
     void *progress_ctx;
+    /* Keep each rank's time per function too (ts_replay_result_t.rank_time): what a
+     * benchmark's t_min / t_max / t_avg over ranks need (commands/imb). */
+    int rank_times;
 } ts_replay_spec_t;
 
 /* Collective calls served by one (operation, component, algorithm, decision): calls are
@@ -69,6 +72,10 @@ typedef struct ts_replay_result_s {
     uint64_t *visits;     /* per function, summed over ranks */
     double *time;         /* per function, simulated seconds summed over ranks */
     double compute_time;  /* summed over ranks */
+    /* With spec->rank_times: simulated seconds of rank r in function f at
+     * [r * nfuncs + f] (nranks x nfuncs); else NULL. */
+    int32_t nranks;
+    double *rank_time;
     ts_proto_count_t count[TS_TR__COUNT][TS_PROTO__COUNT];
     ts_coll_stat_t *coll; /* per (op, component, algorithm, decision), in first-use order */
     size_t ncoll;

@@ -174,6 +174,7 @@ struct ts_job_s {
     ts_replay_result_t *res;
     void (*progress)(void *ctx, uint64_t done, uint64_t total);
     void *progress_ctx;
+    int rank_times;
 };
 
 static ts_status open_platform(const char *name, ts_platform_t **out, ts_error_t *err)
@@ -201,6 +202,7 @@ ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_p
     ts_placement_opts_t place = opts->place;
     job->progress = opts->progress;
     job->progress_ctx = opts->progress_ctx;
+    job->rank_times = opts->rank_times;
     place.nodes_per_leaf = (int)ts_params_int(params, TS_P_NET_NODES_PER_LEAF);
     ts_status st =
         open_platform(opts->platform ? opts->platform : "bm-optimized3.36", &job->pf, err);
@@ -292,6 +294,7 @@ ts_status ts_job_run(ts_job_t *job, ts_error_t *err)
         .flowless_bytes = ts_params_size(job->params, TS_P_NET_FLOWLESS_BYTES, 0),
         .progress = job->progress,
         .progress_ctx = job->progress_ctx,
+        .rank_times = job->rank_times,
     };
     st = ts_replay_run(&spec, &job->res, err);
     fclose(fp);

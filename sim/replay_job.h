@@ -62,6 +62,7 @@ typedef struct ts_job_opts_s {
     /* Passed on to the engine (ts_replay_spec_t.progress): NULL, none. */
     void (*progress)(void *ctx, uint64_t done, uint64_t total);
     void *progress_ctx;
+    int rank_times; /* keep each rank's time per function (ts_replay_spec_t.rank_times) */
 } ts_job_opts_t;
 
 typedef struct ts_job_s ts_job_t;

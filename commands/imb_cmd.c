@@ -1,0 +1,594 @@
+/* imb_cmd.c - `tunesim imb`: Intel MPI Benchmarks (IMB-MPI1) predicted for a cluster shape.
+ * Each benchmark is synthesized as a trace (traces/imb.h) for --nodes x --ppn ranks, replayed
+ * under one parameter set (the command line's) or every set of a sets file, in forked workers
+ * (commands/pool.h, as sweep runs them), and reported as IMB prints it: per message size its
+ * repetitions and t_min / t_max / t_avg over the ranks, in microseconds. With several sets,
+ * a comparison of t_max per size and the set with the least geometric mean of t_max over the
+ * sizes (the rule by which the study's step method picks a winner, docs/imb.md). */
+#include "imb_cmd.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/numparse.h"
+#include "../common/outfile.h"
+#include "../models/params.h"
+#include "../models/params_args.h"
+#include "../sim/replay_job.h"
+#include "../traces/imb.h"
+#include "../traces/trace.h"
+#include "options.h"
+#include "pool.h"
+#include "sets.h"
+
+/* Timed repetitions replayed per size unless --reps says otherwise (traces/imb.h). */
+#define IMB_REPS_DEFAULT 10
+#define MAX_SIZES 32
+
+typedef struct imb_opts_s {
+    const char *platform, *sets, *csv, *bench;
+    const char *msglog;
+    int64_t reps;
+    int jobs;
+    ts_placement_opts_t place;
+} imb_opts_t;
+
+enum {
+    IO_PLATFORM,
+    IO_SETS,
+    IO_CSV,
+    IO_BENCH,
+    IO_MSGLOG,
+    IO_REPS,
+    IO_JOBS,
+    IO_NODES,
+    IO_PPN,
+    IO_NPS,
+    IO_MAP_BY,
+    IO__COUNT
+};
+static const ts_opt_t IMB_OPTS[IO__COUNT] = {
+    [IO_PLATFORM] = {"platform", 0, 1}, [IO_SETS] = {"sets", 0, 1},
+    [IO_CSV] = {"csv", 0, 1},           [IO_BENCH] = {"bench", 0, 1},
+    [IO_MSGLOG] = {"msglog", 0, 1},     [IO_REPS] = {"reps", 0, 1},
+    [IO_JOBS] = {"jobs", 'j', 1},       [IO_NODES] = {"nodes", 0, 1},
+    [IO_PPN] = {"ppn", 0, 1},           [IO_NPS] = {"nps", 0, 1},
+    [IO_MAP_BY] = {"map-by", 0, 1},
+};
+
+static ts_status imb_opt(void *ctx, int opt, const char *v, ts_error_t *err)
+{
+    imb_opts_t *o = ctx;
+    switch (opt) {
+    case -1:
+        return ts_error_set(err, TS_EUSAGE, "imb: unexpected argument '%s'", v);
+    case IO_PLATFORM:
+        o->platform = v;
+        return TS_OK;
+    case IO_SETS:
+        o->sets = v;
+        return TS_OK;
+    case IO_CSV:
+        o->csv = v;
+        return TS_OK;
+    case IO_BENCH:
+        o->bench = v;
+        return TS_OK;
+    case IO_MSGLOG:
+        o->msglog = v;
+        return TS_OK;
+    case IO_REPS: {
+        int n;
+        if (ts_parse_int(v, 1, 1000, &n))
+            return ts_error_set(err, TS_EUSAGE,
+                                "imb: --reps expects 1 to 1000 repetitions per size, got '%s'",
+                                v);
+        o->reps = n;
+        return TS_OK;
+    }
+    case IO_JOBS:
+        if (ts_parse_int(v, 1, 256, &o->jobs))
+            return ts_error_set(err, TS_EUSAGE, "imb: -j expects 1 to 256 workers, got '%s'", v);
+        return TS_OK;
+    default: /* IO_NODES .. IO_MAP_BY, in ts_opts_place's order */
+        return ts_opts_place("imb", opt - IO_NODES, v, &o->place, err);
+    }
+}
+
+/* --msglog [MIN:]MAX, as IMB takes it. */
+static ts_status parse_msglog(const char *v, int *lo, int *hi, ts_error_t *err)
+{
+    const char *colon = strchr(v, ':');
+    char a[16] = "0", b[16];
+    if (colon) {
+        snprintf(a, sizeof a, "%.*s", (int)(colon - v < 15 ? colon - v : 15), v);
+        snprintf(b, sizeof b, "%s", colon + 1);
+    } else {
+        snprintf(b, sizeof b, "%s", v);
+    }
+    if (ts_parse_int(a, 0, 30, lo) || ts_parse_int(b, 0, 30, hi) || *lo > *hi)
+        return ts_error_set(err, TS_EUSAGE,
+                            "imb: --msglog expects [MIN:]MAX with 0 <= MIN <= MAX <= 30 "
+                            "(sizes 2^MIN .. 2^MAX bytes), got '%s'",
+                            v);
+    return TS_OK;
+}
+
+/* --bench a,b,...: the benchmarks in IMB's order of the list. */
+static ts_status parse_bench(const char *v, int *which, int *n, ts_error_t *err)
+{
+    *n = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", v);
+    for (char *save = NULL, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        int b = ts_imb_parse(w);
+        if (b < 0)
+            return ts_error_set(err, TS_EUSAGE,
+                                "imb: --bench: unknown benchmark '%s' (expected PingPong, "
+                                "Alltoall, Allgather, Allreduce, Exchange)",
+                                w);
+        int dup = 0;
+        for (int k = 0; k < *n; k++)
+            dup |= which[k] == b;
+        if (!dup)
+            which[(*n)++] = b;
+    }
+    if (!*n)
+        return ts_error_set(err, TS_EUSAGE, "imb: --bench names no benchmark");
+    return TS_OK;
+}
+
+/* ---- the run ------------------------------------------------------------------------------- */
+
+typedef struct iset_s {
+    const char *name;
+    ts_params_t *params;
+    ts_job_opts_t jo;
+    char *settings; /* "KEY=VALUE ..." that differ from the defaults, and the placement */
+} iset_t;
+
+typedef struct isize_s {
+    uint64_t bytes;
+    int64_t reps, replayed;
+    double tmin, tmax, tavg; /* seconds per call */
+} isize_t;
+
+typedef struct itask_s {
+    int bench, set;
+    int ok;
+    char *error;
+    isize_t sizes[MAX_SIZES];
+    int nsizes;
+} itask_t;
+
+typedef struct imb_s {
+    imb_opts_t o;
+    int nranks;
+    int bench[TS_IMB__COUNT], nbench;
+    int lo, hi;
+    ts_trace_t *trace[TS_IMB__COUNT];
+    ts_imb_spec_t spec[TS_IMB__COUNT];
+    iset_t *sets;
+    int nsets;
+    itask_t *tasks;
+    int ntasks;
+} imb_t;
+
+/* In a worker: replay one benchmark under one set; answer "BYTES REPS REPLAYED TMIN TMAX TAVG"
+ * per size, one line each (seconds, exact). */
+static char *work_task(void *ctx, int task, ts_error_t *err)
+{
+    const imb_t *m = ctx;
+    const itask_t *tk = &m->tasks[task];
+    const iset_t *s = &m->sets[tk->set];
+    const ts_trace_t *t = m->trace[tk->bench];
+    const ts_imb_spec_t *spec = &m->spec[tk->bench];
+    ts_job_opts_t jo = s->jo;
+    jo.rank_times = 1;
+    ts_job_t *job = NULL;
+    ts_status st = ts_job_prepare(t, ts_trace_path(t), s->params, &jo, &job, err);
+    if (st == TS_OK)
+        st = ts_job_run(job, err);
+    if (st != TS_OK) {
+        ts_job_close(job);
+        return NULL;
+    }
+    const ts_replay_result_t *r = ts_job_result(job);
+    uint64_t sizes[MAX_SIZES];
+    int ns = ts_imb_sizes(spec, sizes, MAX_SIZES);
+    double *per = calloc((size_t)ns * (size_t)r->nranks, sizeof *per);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *ms = per ? open_memstream(&out, &len) : NULL;
+    if (!ms) {
+        free(per);
+        ts_job_close(job);
+        ts_error_set(err, TS_ENOMEM, "out of memory");
+        return NULL;
+    }
+    for (int32_t f = 0; f < r->nfuncs; f++) {
+        int i = ts_imb_func_size(t, f);
+        if (i < 0 || i >= ns)
+            continue;
+        for (int32_t k = 0; k < r->nranks; k++)
+            per[(size_t)i * (size_t)r->nranks + (size_t)k] +=
+                r->rank_time[(size_t)k * (size_t)r->nfuncs + (size_t)f];
+    }
+    /* IMB times the loop on every rank and divides by its repetitions; PingPong's two ranks
+     * divide the round trips by two (the one-way time), and only they take part. */
+    int active = spec->bench == TS_IMB_PINGPONG ? 2 : r->nranks;
+    for (int i = 0; i < ns; i++) {
+        int64_t reps = ts_imb_reps_replayed(spec, sizes[i]);
+        double div = (double)reps * (spec->bench == TS_IMB_PINGPONG ? 2.0 : 1.0);
+        double lo = INFINITY, hi = 0, sum = 0;
+        for (int k = 0; k < active; k++) {
+            double v = per[(size_t)i * (size_t)r->nranks + (size_t)k] / div;
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+            sum += v;
+        }
+        fprintf(ms, "%llu %lld %lld %.17g %.17g %.17g\n", (unsigned long long)sizes[i],
+                (long long)ts_imb_reps(sizes[i]), (long long)reps, lo, hi, sum / active);
+    }
+    fclose(ms);
+    free(per);
+    ts_job_close(job);
+    return out;
+}
+
+static ts_status task_done(void *ctx, int task, const char *answer, const char *error,
+                           int *failed, ts_error_t *err)
+{
+    (void)err;
+    imb_t *m = ctx;
+    itask_t *tk = &m->tasks[task];
+    if (answer) {
+        const char *p = answer;
+        int n = 0;
+        while (*p && n < MAX_SIZES) {
+            isize_t *z = &tk->sizes[n];
+            unsigned long long b;
+            long long reps, rep2;
+            int used = 0;
+            if (sscanf(p, "%llu %lld %lld %lf %lf %lf%n", &b, &reps, &rep2, &z->tmin, &z->tmax,
+                       &z->tavg, &used) != 6)
+                break;
+            z->bytes = b;
+            z->reps = reps;
+            z->replayed = rep2;
+            n++;
+            p += used;
+            while (*p == '\n')
+                p++;
+        }
+        tk->nsizes = n;
+        tk->ok = n > 0 && !*p;
+        if (!tk->ok)
+            error = "the worker's answer is not a table of sizes";
+    }
+    if (!tk->ok) {
+        tk->error = strdup(error ? error : "no answer");
+        *failed = 1;
+        ts_pool_clear_line();
+        fprintf(stderr, "tunesim: imb: %s under set %s failed: %s\n", ts_imb_name(tk->bench),
+                m->sets[tk->set].name, error ? error : "no answer");
+    }
+    return TS_OK;
+}
+
+/* ---- reports ------------------------------------------------------------------------------- */
+
+static double geomean_tmax(const itask_t *tk)
+{
+    double s = 0;
+    int n = 0;
+    for (int i = 0; i < tk->nsizes; i++)
+        if (tk->sizes[i].tmax > 0) {
+            s += log(tk->sizes[i].tmax);
+            n++;
+        }
+    return n ? exp(s / n) : 0;
+}
+
+static const itask_t *task_of(const imb_t *m, int bench, int set)
+{
+    for (int i = 0; i < m->ntasks; i++)
+        if (m->tasks[i].bench == bench && m->tasks[i].set == set)
+            return &m->tasks[i];
+    return NULL;
+}
+
+/* IMB's own table for one benchmark under one set. */
+static void print_imb_table(const imb_t *m, const itask_t *tk, FILE *fp)
+{
+    const iset_t *s = &m->sets[tk->set];
+    fprintf(fp, "#----------------------------------------------------------------\n");
+    fprintf(fp, "# Benchmarking %s\n", ts_imb_name(tk->bench));
+    fprintf(fp, "# #processes = %d\n", tk->bench == TS_IMB_PINGPONG ? 2 : m->nranks);
+    if (tk->bench == TS_IMB_PINGPONG)
+        fprintf(fp, "# ( %d additional processes waiting in MPI_Barrier)\n", m->nranks - 2);
+    fprintf(fp, "# set %s: %s\n", s->name, s->settings);
+    fprintf(fp, "#----------------------------------------------------------------\n");
+    if (!tk->ok) {
+        fprintf(fp, "# failed: %s\n\n", tk->error ? tk->error : "?");
+        return;
+    }
+    if (tk->bench == TS_IMB_PINGPONG)
+        fprintf(fp, "%12s %12s %12s %12s\n", "#bytes", "#repetitions", "t[usec]", "Mbytes/sec");
+    else
+        fprintf(fp, "%12s %12s %12s %12s %12s%s\n", "#bytes", "#repetitions", "t_min[usec]",
+                "t_max[usec]", "t_avg[usec]", tk->bench == TS_IMB_EXCHANGE ? "   Mbytes/sec" : "");
+    for (int i = 0; i < tk->nsizes; i++) {
+        const isize_t *z = &tk->sizes[i];
+        if (tk->bench == TS_IMB_PINGPONG) {
+            fprintf(fp, "%12llu %12lld %12.2f %12.2f\n", (unsigned long long)z->bytes,
+                    (long long)z->reps, z->tmax * 1e6,
+                    z->tmax > 0 ? (double)z->bytes / z->tmax / 1e6 : 0.0);
+            continue;
+        }
+        fprintf(fp, "%12llu %12lld %12.2f %12.2f %12.2f", (unsigned long long)z->bytes,
+                (long long)z->reps, z->tmin * 1e6, z->tmax * 1e6, z->tavg * 1e6);
+        if (tk->bench == TS_IMB_EXCHANGE) /* IMB: 4 messages of #bytes per call and rank */
+            fprintf(fp, " %12.2f", z->tmax > 0 ? 4.0 * (double)z->bytes / z->tmax / 1e6 : 0.0);
+        fputc('\n', fp);
+    }
+    fputc('\n', fp);
+}
+
+/* Several sets: t_max per size side by side, the geometric mean, the least of them. */
+static void print_comparison(const imb_t *m, int bench, FILE *fp)
+{
+    fprintf(fp, "# %s, t_max[usec] per set (%d ranks)\n%12s", ts_imb_name(bench), m->nranks,
+            "#bytes");
+    for (int s = 0; s < m->nsets; s++)
+        fprintf(fp, " %14.14s", m->sets[s].name);
+    fputc('\n', fp);
+    const itask_t *first = task_of(m, bench, 0);
+    int ns = first ? first->nsizes : 0;
+    for (int i = 0; i < ns; i++) {
+        fprintf(fp, "%12llu", (unsigned long long)first->sizes[i].bytes);
+        for (int s = 0; s < m->nsets; s++) {
+            const itask_t *tk = task_of(m, bench, s);
+            if (tk && tk->ok && i < tk->nsizes)
+                fprintf(fp, " %14.2f", tk->sizes[i].tmax * 1e6);
+            else
+                fprintf(fp, " %14s", "-");
+        }
+        fputc('\n', fp);
+    }
+    fprintf(fp, "%12s", "geomean");
+    int best = -1;
+    double bv = 0;
+    for (int s = 0; s < m->nsets; s++) {
+        const itask_t *tk = task_of(m, bench, s);
+        double g = tk && tk->ok ? geomean_tmax(tk) : 0;
+        if (g > 0 && (best < 0 || g < bv)) {
+            best = s;
+            bv = g;
+        }
+        if (g > 0)
+            fprintf(fp, " %14.3f", g * 1e6);
+        else
+            fprintf(fp, " %14s", "-");
+    }
+    fputc('\n', fp);
+    if (best >= 0)
+        fprintf(fp, "# least geometric mean of t_max over the sizes: %s (%.3f us)\n\n",
+                m->sets[best].name, bv * 1e6);
+}
+
+static ts_status write_csv(const imb_t *m, ts_outfile_t *of, ts_error_t *err)
+{
+    FILE *fp = ts_outfile_stream(of);
+    fprintf(fp, "benchmark,set,ranks,bytes,repetitions,replayed,t_min_us,t_max_us,t_avg_us\n");
+    for (int i = 0; i < m->ntasks; i++) {
+        const itask_t *tk = &m->tasks[i];
+        for (int k = 0; tk->ok && k < tk->nsizes; k++) {
+            const isize_t *z = &tk->sizes[k];
+            fprintf(fp, "%s,%s,%d,%llu,%lld,%lld,%.6f,%.6f,%.6f\n", ts_imb_name(tk->bench),
+                    m->sets[tk->set].name, tk->bench == TS_IMB_PINGPONG ? 2 : m->nranks,
+                    (unsigned long long)z->bytes, (long long)z->reps, (long long)z->replayed,
+                    z->tmin * 1e6, z->tmax * 1e6, z->tavg * 1e6);
+        }
+    }
+    return ts_outfile_commit(of, err);
+}
+
+/* ---- sets ---------------------------------------------------------------------------------- */
+
+static char *describe(const ts_params_t *p, const ts_job_t *job)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *ms = open_memstream(&buf, &len);
+    if (!ms)
+        return NULL;
+    char *ch = NULL;
+    size_t chlen = 0;
+    FILE *cs = open_memstream(&ch, &chlen);
+    if (cs) {
+        ts_params_print_changes(p, cs);
+        fclose(cs);
+    }
+    for (char *c = ch; c && *c; c++)
+        fputc(*c == '\n' ? ' ' : *c, ms);
+    free(ch);
+    const ts_placement_t *pl = ts_job_placement(job);
+    fprintf(ms, "(%d nodes x %d, NPS%d, %s)", ts_placement_nodes(pl), ts_placement_ppn(pl),
+            ts_placement_nps(pl), ts_map_by_name(ts_placement_map_by(pl)));
+    fclose(ms);
+    return buf;
+}
+
+static ts_status add_set(imb_t *m, const char *name, ts_params_t *p, const ts_job_opts_t *jo,
+                         ts_error_t *err)
+{
+    iset_t *s = &m->sets[m->nsets];
+    *s = (iset_t){.name = name, .params = p, .jo = *jo};
+    m->nsets++;
+    /* Placed once here against the first benchmark's trace: a set that cannot be placed is
+     * refused before anything runs. */
+    ts_job_t *job = NULL;
+    ts_status st = ts_job_prepare(m->trace[m->bench[0]], "imb", p, jo, &job, err);
+    if (st == TS_OK && !(s->settings = describe(p, job)))
+        st = ts_error_set(err, TS_ENOMEM, "out of memory");
+    ts_job_close(job);
+    return st;
+}
+
+static ts_status open_sets(imb_t *m, const ts_params_t *base, ts_sets_t **sets, ts_error_t *err)
+{
+    ts_job_opts_t jo = {.platform = m->o.platform, .place = m->o.place};
+    if (!m->o.sets) {
+        m->sets = calloc(1, sizeof *m->sets);
+        ts_params_t *p;
+        if (!m->sets || ts_params_copy(base, &p) != TS_OK)
+            return ts_error_set(err, TS_ENOMEM, "out of memory");
+        return add_set(m, "settings", p, &jo, err);
+    }
+    ts_status st = ts_sets_open(m->o.sets, NULL, sets, err);
+    if (st != TS_OK)
+        return st;
+    int n = ts_sets_count(*sets), nbad = ts_sets_nerrors(*sets);
+    for (int i = 0; i < nbad; i++)
+        fprintf(stderr, "tunesim: %s\n", ts_sets_error(*sets, i));
+    if (nbad)
+        return ts_error_set(err, TS_EARG, "imb: %d mistake%s in %s (listed above); nothing was run",
+                            nbad, nbad == 1 ? "" : "s", m->o.sets);
+    if (!n)
+        return ts_error_set(err, TS_EARG, "imb: %s holds no set", m->o.sets);
+    if (!(m->sets = calloc((size_t)n, sizeof *m->sets)))
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    for (int i = 0; i < n && st == TS_OK; i++) {
+        ts_params_t *p;
+        if (ts_params_copy(base, &p) != TS_OK)
+            return ts_error_set(err, TS_ENOMEM, "out of memory");
+        if ((st = ts_sets_apply(*sets, i, p, err)) != TS_OK) {
+            ts_params_free(p);
+            break;
+        }
+        const ts_set_place_t *sp = ts_sets_place(*sets, i);
+        ts_job_opts_t sj = jo;
+        if (sp->nodes || sp->ppn)
+            st = ts_error_set(err, TS_EARG,
+                              "%s:%d: [%s] imb takes the shape from --nodes and --ppn, not "
+                              "from a set",
+                              m->o.sets, ts_sets_line(*sets, i), ts_sets_name(*sets, i));
+        if (sp->nps)
+            sj.place.nps = sp->nps;
+        if (sp->map_by)
+            ts_map_by_parse(sp->map_by, &sj.place.map_by, NULL); /* checked when parsed */
+        if (st == TS_OK)
+            st = add_set(m, ts_sets_name(*sets, i), p, &sj, err);
+        else
+            ts_params_free(p);
+    }
+    return st;
+}
+
+/* ---- the command --------------------------------------------------------------------------- */
+
+int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
+{
+    imb_t m = {.o = {.platform = "bm-optimized3.36", .reps = IMB_REPS_DEFAULT, .jobs = 1}};
+    ts_params_t *base = NULL;
+    ts_sets_t *sets = NULL;
+    ts_status st = ts_params_new(&base);
+    if (st != TS_OK)
+        return ts_error_set(err, st, "out of memory");
+    unsigned char *used = calloc((size_t)argc + 1, 1);
+    if (!used)
+        st = ts_error_set(err, TS_ENOMEM, "out of memory");
+    if (st == TS_OK)
+        st = ts_params_parse_args(base, argc - 1, argv + 1, used + 1, err);
+    if (st == TS_OK)
+        st = ts_opts_parse("imb", argc, argv, used, IMB_OPTS, IO__COUNT, imb_opt, &m.o, err);
+    free(used);
+    if (st == TS_OK && (!m.o.place.nodes || !m.o.place.ppn))
+        st = ts_error_set(err, TS_EUSAGE, "imb: --nodes N and --ppn P give the shape");
+    if (st == TS_OK)
+        st = parse_msglog(m.o.msglog ? m.o.msglog : "0:22", &m.lo, &m.hi, err);
+    if (st == TS_OK)
+        st = parse_bench(m.o.bench ? m.o.bench : "Alltoall,Allgather,Allreduce,Exchange", m.bench,
+                         &m.nbench, err);
+    if (st == TS_OK && (int64_t)m.o.place.nodes * m.o.place.ppn > 65536)
+        st = ts_error_set(err, TS_EUSAGE, "imb: %d nodes x %d ranks: at most 65,536 ranks",
+                          m.o.place.nodes, m.o.place.ppn);
+    /* The output's temporary file first: an unwritable --csv fails before any replay. */
+    ts_outfile_t *csv = NULL;
+    if (st == TS_OK && m.o.csv)
+        st = ts_outfile_open(m.o.csv, &csv, err);
+    m.nranks = m.o.place.nodes * m.o.place.ppn;
+    for (int i = 0; i < m.nbench && st == TS_OK; i++) {
+        int b = m.bench[i];
+        m.spec[b] = (ts_imb_spec_t){.bench = (ts_imb_bench)b,
+                                    .nranks = m.nranks,
+                                    .minlog = m.lo,
+                                    .maxlog = m.hi,
+                                    .reps_cap = m.o.reps};
+        char name[64];
+        snprintf(name, sizeof name, "imb-%s-%d", ts_imb_name(b), m.nranks);
+        st = ts_imb_trace(&m.spec[b], name, &m.trace[b], err);
+    }
+    if (st == TS_OK)
+        st = open_sets(&m, base, &sets, err);
+    if (st == TS_OK) {
+        m.ntasks = m.nbench * m.nsets;
+        m.tasks = calloc((size_t)m.ntasks, sizeof *m.tasks);
+        int *todo = calloc((size_t)m.ntasks + 1, sizeof *todo);
+        if (!m.tasks || !todo)
+            st = ts_error_set(err, TS_ENOMEM, "out of memory");
+        for (int i = 0; st == TS_OK && i < m.ntasks; i++) {
+            m.tasks[i] = (itask_t){.bench = m.bench[i / m.nsets], .set = i % m.nsets};
+            todo[i] = i;
+        }
+        ts_pool_t pool = {.jobs = m.o.jobs,
+                          .who = "imb",
+                          .what = "replays",
+                          .ctx = &m,
+                          .work = work_task,
+                          .done = task_done};
+        if (st == TS_OK)
+            st = ts_pool_run(&pool, todo, m.ntasks, 0, err);
+        free(todo);
+    }
+    int nfailed = 0;
+    if (st == TS_OK) {
+        printf("# tunesim imb: IMB-MPI1 on %d nodes x %d ranks (%s), -msglog %d:%d; each size "
+               "replays min(#repetitions, %lld) timed calls after one warm-up call and IMB's "
+               "two barriers\n\n",
+               m.o.place.nodes, m.o.place.ppn, m.o.platform, m.lo, m.hi, (long long)m.o.reps);
+        for (int i = 0; i < m.ntasks; i++) {
+            print_imb_table(&m, &m.tasks[i], stdout);
+            nfailed += !m.tasks[i].ok;
+        }
+        for (int i = 0; m.nsets > 1 && i < m.nbench; i++)
+            print_comparison(&m, m.bench[i], stdout);
+        if (fflush(stdout) != 0)
+            st = ts_error_set(err, TS_EIO, "imb: writing the report failed");
+    }
+    if (st == TS_OK && csv) {
+        st = write_csv(&m, csv, err);
+        csv = NULL;
+    }
+    ts_outfile_abort(csv);
+    if (st == TS_OK && nfailed)
+        st = ts_error_set(err, TS_EARG, "imb: %d of %d replays failed (listed above)", nfailed,
+                          m.ntasks);
+    for (int i = 0; i < m.ntasks; i++)
+        free(m.tasks[i].error);
+    free(m.tasks);
+    for (int i = 0; i < m.nsets; i++) {
+        ts_params_free(m.sets[i].params);
+        free(m.sets[i].settings);
+    }
+    free(m.sets);
+    for (int b = 0; b < TS_IMB__COUNT; b++)
+        if (m.trace[b])
+            ts_trace_close(m.trace[b]);
+    ts_sets_free(sets);
+    ts_params_free(base);
+    return st;
+}
