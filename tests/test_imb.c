@@ -1,0 +1,233 @@
+/* test_imb.c - the synthesized IMB-MPI1 benchmarks (traces/imb.h): IMB's sizes and
+ * repetition counts, the calls each rank makes, and `tunesim imb`'s tables with times derived
+ * by hand from the parameters (every per-call and per-message overhead set to nothing, so a
+ * message costs the off-host latency L and its bytes over the NIC). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "traces/imb.h"
+
+/* No CPU per call or message: a small message then costs model.net.latency alone. */
+#define ZERO                                                                                       \
+    "--set model.ucx.send_call=0ns --set model.ucx.recv_call=0ns "                                 \
+    "--set model.ucx.overhead_single=0ns --set model.ucx.overhead_multi=0ns "                      \
+    "--set model.rc.wqe_overhead=0ns --set model.ucx.overhead_sw=0ns"
+
+static void test_reps_and_sizes(void)
+{
+    /* IMB_settings.h: 1000 for 0 B, else min(1000, max(1, 40 MiB / size)). */
+    CU_ASSERT_EQUAL(ts_imb_reps(0), 1000);
+    CU_ASSERT_EQUAL(ts_imb_reps(1), 1000);
+    CU_ASSERT_EQUAL(ts_imb_reps(32768), 1000); /* 40 MiB / 32 KiB = 1280 */
+    CU_ASSERT_EQUAL(ts_imb_reps(65536), 640);
+    CU_ASSERT_EQUAL(ts_imb_reps(4194304), 10);
+    CU_ASSERT_EQUAL(ts_imb_reps(1u << 30), 1);
+    ts_imb_spec_t a2a = {.bench = TS_IMB_ALLTOALL, .nranks = 4, .minlog = 0, .maxlog = 3};
+    uint64_t s[32];
+    CU_ASSERT_EQUAL(ts_imb_sizes(&a2a, s, 32), 5);
+    CU_ASSERT_TRUE(s[0] == 0 && s[1] == 1 && s[2] == 2 && s[3] == 4 && s[4] == 8);
+    /* Reductions start at one float: 0, 4, 8. */
+    ts_imb_spec_t ar = {.bench = TS_IMB_ALLREDUCE, .nranks = 4, .minlog = 0, .maxlog = 3};
+    CU_ASSERT_EQUAL(ts_imb_sizes(&ar, s, 32), 3);
+    CU_ASSERT_TRUE(s[0] == 0 && s[1] == 4 && s[2] == 8);
+    ar.reps_cap = 10;
+    CU_ASSERT_EQUAL(ts_imb_reps_replayed(&ar, 8), 10);
+    CU_ASSERT_EQUAL(ts_imb_reps_replayed(&ar, 1u << 26), 1);
+    CU_ASSERT_EQUAL(ts_imb_parse("allreduce"), TS_IMB_ALLREDUCE);
+    CU_ASSERT_EQUAL(ts_imb_parse("PINGPONG"), TS_IMB_PINGPONG);
+    CU_ASSERT_EQUAL(ts_imb_parse("bcast"), -1);
+}
+
+/* Events of rank r in function name. */
+static int visits(const ts_trace_t *t, int32_t r, const char *name)
+{
+    int32_t f = ts_trace_func_find(t, name);
+    ts_cursor_t *c;
+    ts_event_t ev;
+    ts_error_t err;
+    int n = 0;
+    if (f < 0 || ts_cursor_open(t, r, &c) != TS_OK)
+        return -1;
+    while (ts_cursor_next(c, &ev, &err) == 1)
+        n += ev.kind == TS_EV_ENTER && ev.func == f;
+    ts_cursor_close(c);
+    return n;
+}
+
+static void test_trace_calls(void)
+{
+    ts_error_t err;
+    ts_trace_t *t;
+    /* Allreduce on 4 ranks, sizes 0, 4, 8, 3 timed repetitions each: per rank and size one
+     * warm-up call, two barriers, three timed calls under the size's own function. */
+    ts_imb_spec_t ar = {
+        .bench = TS_IMB_ALLREDUCE, .nranks = 4, .minlog = 0, .maxlog = 3, .reps_cap = 3};
+    CU_ASSERT_FATAL(ts_imb_trace(&ar, "ar", &t, &err) == TS_OK);
+    for (int32_t r = 0; r < 4; r++) {
+        CU_ASSERT_EQUAL(visits(t, r, "MPI_Allreduce"), 3);
+        CU_ASSERT_EQUAL(visits(t, r, "MPI_Barrier"), 6);
+        CU_ASSERT_EQUAL(visits(t, r, "imb:0 MPI_Allreduce"), 3);
+        CU_ASSERT_EQUAL(visits(t, r, "imb:2 MPI_Allreduce"), 3);
+    }
+    CU_ASSERT_EQUAL(ts_imb_func_size(t, ts_trace_func_find(t, "imb:2 MPI_Allreduce")), 2);
+    CU_ASSERT_EQUAL(ts_imb_func_size(t, ts_trace_func_find(t, "MPI_Barrier")), -1);
+    /* enter, collective, leave: (1 + 2 + 3) x 3 sizes x 3 events per rank */
+    CU_ASSERT_EQUAL(ts_trace_rank_nevents(t, 0), 54);
+    ts_trace_close(t);
+    /* PingPong: only ranks 0 and 1 send; rank 2 takes part in the barriers alone. */
+    ts_imb_spec_t pp = {
+        .bench = TS_IMB_PINGPONG, .nranks = 3, .minlog = 0, .maxlog = 0, .reps_cap = 5};
+    CU_ASSERT_FATAL(ts_imb_trace(&pp, "pp", &t, &err) == TS_OK);
+    CU_ASSERT_EQUAL(visits(t, 0, "imb:1 MPI_Send"), 5);
+    CU_ASSERT_EQUAL(visits(t, 1, "imb:1 MPI_Recv"), 5);
+    CU_ASSERT_EQUAL(visits(t, 2, "imb:1 MPI_Send"), 0);
+    CU_ASSERT_EQUAL(visits(t, 2, "MPI_Barrier"), 4);
+    ts_trace_close(t);
+    /* Exchange: two Isends, two Recvs and one Waitall per call. */
+    ts_imb_spec_t ex = {
+        .bench = TS_IMB_EXCHANGE, .nranks = 4, .minlog = 0, .maxlog = 0, .reps_cap = 2};
+    CU_ASSERT_FATAL(ts_imb_trace(&ex, "ex", &t, &err) == TS_OK);
+    CU_ASSERT_EQUAL(visits(t, 3, "imb:0 MPI_Isend"), 4);
+    CU_ASSERT_EQUAL(visits(t, 3, "imb:0 MPI_Recv"), 4);
+    CU_ASSERT_EQUAL(visits(t, 3, "imb:0 MPI_Waitall"), 2);
+    ts_trace_close(t);
+    /* Impossible specs: one line each. */
+    ts_imb_spec_t bad = {.bench = TS_IMB_ALLTOALL, .nranks = 1, .minlog = 0, .maxlog = 3};
+    CU_ASSERT_EQUAL(ts_imb_trace(&bad, "b", &t, &err), TS_EARG);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "expected 2 to 65,536 ranks"));
+    bad.nranks = 4;
+    bad.maxlog = 31;
+    CU_ASSERT_EQUAL(ts_imb_trace(&bad, "b", &t, &err), TS_EARG);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "--msglog 0:31"));
+}
+
+/* The value of column col (1-based) of the table row of size bytes after the header line
+ * that names benchmark bench; NAN when absent. */
+static double cell(const char *out, const char *bench, unsigned long bytes, int col)
+{
+    char head[64];
+    snprintf(head, sizeof head, "# Benchmarking %s\n", bench);
+    const char *p = out ? strstr(out, head) : NULL;
+    if (!p)
+        return NAN;
+    p = strstr(p, "#bytes");
+    while (p && (p = strchr(p, '\n')) && p[1] && p[1] != '\n') {
+        p++;
+        char *end;
+        if (strtoul(p, &end, 10) != bytes)
+            continue;
+        double v = NAN;
+        for (int k = 1; k < col; k++)
+            v = strtod(end, &end);
+        return v;
+    }
+    return NAN;
+}
+
+static void test_tables(void)
+{
+    char *out = NULL, *err = NULL, args[2048], csv[1024];
+    snprintf(csv, sizeof csv, "%s/imb.csv", tu_tmpdir());
+    /* Two nodes, one rank each, L = 2 us, no overheads. PingPong: one-way time L + s/B with
+     * B = 12,254 MB/s: 2.00 us at 0 B and 8 B; 8 / 2.0007 us = 4.00 MB/s. Exchange on a chain
+     * of two: both sends reach the one neighbour, flowless, L after they leave: 2.00 us on
+     * both ranks, t_min = t_max. Allreduce of 2 ranks: one exchange, L. */
+    snprintf(args, sizeof args,
+             "imb --nodes 2 --ppn 1 --bench pingpong,exchange,allreduce --msglog 0:3 "
+             "--set model.net.latency=2us " ZERO " --csv %s",
+             csv);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_DOUBLE_EQUAL(cell(out, "PingPong", 0, 3), 2.00, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cell(out, "PingPong", 8, 3), 2.00, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cell(out, "PingPong", 8, 4), 4.00, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cell(out, "PingPong", 8, 2), 1000, 1e-9); /* IMB's count */
+    CU_ASSERT_DOUBLE_EQUAL(cell(out, "Exchange", 4, 3), 2.00, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cell(out, "Exchange", 4, 4), 2.00, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cell(out, "Allreduce", 8, 4), 2.00, 1e-9);
+    CU_ASSERT(isnan(cell(out, "Allreduce", 2, 4))); /* below one float: not measured */
+    char *text = tu_read_file(csv, NULL);
+    CU_ASSERT_PTR_NOT_NULL(
+        text && strstr(text, "benchmark,set,ranks,bytes,repetitions,replayed,t_min_us,"));
+    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "PingPong,settings,2,8,1000,10,"));
+    free(text);
+    free(out);
+    free(err);
+
+    /* The loop's time is divided by the repetitions replayed: 1 or 20 give the same t
+     * (divided by IMB's 1000 instead, t would be 50 to 1000 times smaller). 1 MiB one way,
+     * rendezvous: more than the 2 us latency plus 1 MiB / 12,254 MB/s = 85.6 us. */
+    double t1 = 0, t20 = 0;
+    for (int reps = 1; reps <= 20; reps += 19) {
+        snprintf(args, sizeof args,
+                 "imb --nodes 2 --ppn 1 --bench pingpong --msglog 20:20 --reps %d "
+                 "--set model.net.latency=2us " ZERO,
+                 reps);
+        CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+        *(reps == 1 ? &t1 : &t20) = cell(out, "PingPong", 1048576, 3);
+        free(out);
+        free(err);
+    }
+    CU_ASSERT_TRUE(t1 > 2.0 + 85.5);
+    CU_ASSERT_DOUBLE_EQUAL(t1, t20, 0.02 * t1);
+
+    /* A grid: two sets, one with half the latency, wins by the geometric mean of t_max. */
+    char sets[1024];
+    snprintf(sets, sizeof sets, "%s/lat.sets", tu_tmpdir());
+    FILE *fp = fopen(sets, "w");
+    fprintf(fp, "[slow]\nmodel.net.latency = 2us\n[fast]\nmodel.net.latency = 1us\n");
+    fclose(fp);
+    snprintf(args, sizeof args,
+             "imb --nodes 2 --ppn 1 --bench pingpong --msglog 0:2 --sets %s -j 2 " ZERO, sets);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "# PingPong, t_max[usec] per set (2 ranks)"));
+    CU_ASSERT_PTR_NOT_NULL(
+        out && strstr(out, "# least geometric mean of t_max over the sizes: fast (1.000 us)"));
+    free(out);
+    free(err);
+}
+
+static void test_bad_input(void)
+{
+    const struct {
+        const char *args, *msg;
+        int rc;
+    } cases[] = {
+        {"imb --ppn 4", "--nodes N and --ppn P give the shape", 2},
+        {"imb --nodes 1 --ppn 4 --msglog 5:3", "--msglog expects [MIN:]MAX", 2},
+        {"imb --nodes 1 --ppn 4 --msglog 0:31", "--msglog expects [MIN:]MAX", 2},
+        {"imb --nodes 1 --ppn 4 --bench bcast", "unknown benchmark 'bcast'", 2},
+        {"imb --nodes 1 --ppn 4 --reps 0", "--reps expects 1 to 1000", 2},
+        {"imb --nodes 1 --ppn 4 -x UCX_TLS=bogus", "UCX_TLS", 1},
+        {"imb --nodes 1 --ppn 4 --csv /nonexistent/dir/x.csv", "/nonexistent/dir/x.csv", 1},
+        {"imb --nodes 1 --ppn 4 --sets /nonexistent.sets", "/nonexistent.sets", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out = NULL, *err = NULL;
+        int rc = tu_run_cli(cases[i].args, &out, &err);
+        CU_ASSERT_TRUE(rc == 1 || rc == 2);
+        if (cases[i].rc == 2)
+            CU_ASSERT_EQUAL(rc, 2);
+        CU_ASSERT_TRUE(out && out[0] == '\0');
+        CU_ASSERT_TRUE(tu_one_line(err));
+        if (!err || !strstr(err, cases[i].msg))
+            printf("\n  %s: %s\n", cases[i].args, err ? err : "(nothing)");
+        CU_ASSERT_PTR_NOT_NULL(err && strstr(err, cases[i].msg));
+        free(out);
+        free(err);
+    }
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("imb", NULL, NULL);
+    CU_add_test(s, "IMB's sizes and repetitions", test_reps_and_sizes);
+    CU_add_test(s, "the calls of each benchmark", test_trace_calls);
+    CU_add_test(s, "tunesim imb's tables, hand-derived", test_tables);
+    CU_add_test(s, "bad input", test_bad_input);
+    return tu_run_all();
+}
