@@ -61,7 +61,7 @@ static const cmd_doc_t CMDS[] = {
     {"imb",
      "--nodes N --ppn P [--bench LIST] [--msglog [MIN:]MAX] [--reps N]\n"
      "       [--platform P] [--nps N] [--map-by M] [-x KEY=VALUE] [--mca KEY VALUE]\n"
-     "       [--set KEY=VALUE] [--model FILE] [--sets FILE] [-j N] [--csv F]",
+     "       [--set KEY=VALUE] [--model FILE] [--sets FILE] [-j N] [--csv F] [--plot PREFIX]",
      "predict Intel MPI Benchmarks tables (Alltoall, Allgather, Allreduce, Exchange, "
      "PingPong: t_min / t_max / t_avg per size) for a cluster shape, under one parameter set "
      "or each set of FILE"},

@@ -131,15 +131,13 @@ static ts_status start_worker(const ts_pool_t *p, worker_t *wk, int task, ts_err
 {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
-        return ts_error_set(err, TS_EIO, "%s: cannot create a pipe: %s", p->who,
-                            strerror(errno));
+        return ts_error_set(err, TS_EIO, "%s: cannot create a pipe: %s", p->who, strerror(errno));
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         close(fds[0]);
         close(fds[1]);
-        return ts_error_set(err, TS_EIO, "%s: cannot start a worker: %s", p->who,
-                            strerror(errno));
+        return ts_error_set(err, TS_EIO, "%s: cannot start a worker: %s", p->who, strerror(errno));
     }
     if (pid == 0) {
         close(fds[0]);
@@ -172,8 +170,7 @@ static int read_worker(worker_t *wk, ts_status *st, ts_error_t *err)
     return !(got < 0 && errno == EINTR);
 }
 
-ts_status ts_pool_run(const ts_pool_t *p, const int *todo, int ntodo, int already,
-                      ts_error_t *err)
+ts_status ts_pool_run(const ts_pool_t *p, const int *todo, int ntodo, int already, ts_error_t *err)
 {
     int jobs = p->jobs > 0 ? p->jobs : 1;
     worker_t *w = calloc((size_t)jobs, sizeof *w);

@@ -622,8 +622,8 @@ static void set_failed(sset_t *s, const char *fmt, ...)
 }
 
 /* In the parent: a set's worker ended; keep and record its result, or say why it failed. */
-static ts_status set_done(void *ctx, int task, const char *answer, const char *error,
-                          int *failed, ts_error_t *err)
+static ts_status set_done(void *ctx, int task, const char *answer, const char *error, int *failed,
+                          ts_error_t *err)
 {
     sweep_t *sw = ctx;
     sset_t *s = &sw->s[task];

@@ -1735,8 +1735,8 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
         e.res->time = xcalloc(&e, (size_t)e.res->nfuncs, sizeof *e.res->time);
         if (spec->rank_times) {
             e.res->nranks = e.nranks;
-            e.res->rank_time = xcalloc(&e, (size_t)e.nranks * (size_t)e.res->nfuncs,
-                                       sizeof *e.res->rank_time);
+            e.res->rank_time =
+                xcalloc(&e, (size_t)e.nranks * (size_t)e.res->nfuncs, sizeof *e.res->rank_time);
         }
     }
     e.ranks = xcalloc(&e, (size_t)e.nranks, sizeof *e.ranks);

@@ -11,13 +11,13 @@
 
 /* IMB_settings.h */
 #define IMB_MSGSPERSAMPLE 1000
-#define IMB_OVERALL_VOL (40ull * 1048576ull)
-#define IMB_N_BARR 2
+#define IMB_OVERALL_VOL   (40ull * 1048576ull)
+#define IMB_N_BARR        2
 /* Timed functions are named "imb:INDEX NAME": the size index is read back from the name. */
 #define TIMED_PREFIX "imb:"
 
-static const char *const NAMES[TS_IMB__COUNT] = {"PingPong", "Alltoall", "Allgather",
-                                                 "Allreduce", "Exchange"};
+static const char *const NAMES[TS_IMB__COUNT] = {"PingPong", "Alltoall", "Allgather", "Allreduce",
+                                                 "Exchange"};
 
 const char *ts_imb_name(ts_imb_bench b)
 {
@@ -106,8 +106,11 @@ static int coll(gen_t *g, int32_t r, int32_t f, int op, uint64_t size)
     uint64_t b = op == TS_COLL_BARRIER ? 0 : size * (uint64_t)g->spec->nranks;
     return enter(g, r, f) ||
            put(g, r,
-               (ts_event_t){
-                   .kind = TS_EV_COLL, .op = (uint8_t)op, .peer = TS_ROOT_NONE, .bytes = b, .bytes2 = b}) ||
+               (ts_event_t){.kind = TS_EV_COLL,
+                            .op = (uint8_t)op,
+                            .peer = TS_ROOT_NONE,
+                            .bytes = b,
+                            .bytes2 = b}) ||
            leave(g, r);
 }
 
@@ -131,19 +134,18 @@ static int exchange(gen_t *g, int32_t r, const int32_t *f, uint64_t size)
     int32_t n = g->spec->nranks, right = (r + 1) % n, left = (r + n - 1) % n;
     uint64_t q = g->next_req[r];
     g->next_req[r] += 2;
-    int rc = enter(g, r, f[0]) ||
-             put(g, r,
-                 (ts_event_t){
-                     .kind = TS_EV_ISEND, .peer = right, .tag = 1, .bytes = size, .req = q}) ||
-             leave(g, r) || enter(g, r, f[0]) ||
-             put(g, r,
-                 (ts_event_t){
-                     .kind = TS_EV_ISEND, .peer = left, .tag = 1, .bytes = size, .req = q + 1}) ||
-             leave(g, r);
+    int rc =
+        enter(g, r, f[0]) ||
+        put(g, r,
+            (ts_event_t){.kind = TS_EV_ISEND, .peer = right, .tag = 1, .bytes = size, .req = q}) ||
+        leave(g, r) || enter(g, r, f[0]) ||
+        put(g, r,
+            (ts_event_t){
+                .kind = TS_EV_ISEND, .peer = left, .tag = 1, .bytes = size, .req = q + 1}) ||
+        leave(g, r);
     rc = rc || recv(g, r, f[1], left, 1, size) || recv(g, r, f[1], right, 1, size);
     /* A chain of two: both sends go to the one neighbour, both receives come from it. */
-    return rc || enter(g, r, f[2]) ||
-           put(g, r, (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = q}) ||
+    return rc || enter(g, r, f[2]) || put(g, r, (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = q}) ||
            put(g, r, (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = q + 1}) || leave(g, r);
 }
 
@@ -204,9 +206,8 @@ ts_status ts_imb_trace(const ts_imb_spec_t *spec, const char *name, ts_trace_t *
     if ((unsigned)spec->bench >= TS_IMB__COUNT)
         return ts_error_set(err, TS_EARG, "imb: unknown benchmark %d", (int)spec->bench);
     if (spec->nranks < 2 || spec->nranks > 65536)
-        return ts_error_set(err, TS_EARG,
-                            "imb: %s on %d ranks: expected 2 to 65,536 ranks", NAMES[spec->bench],
-                            (int)spec->nranks);
+        return ts_error_set(err, TS_EARG, "imb: %s on %d ranks: expected 2 to 65,536 ranks",
+                            NAMES[spec->bench], (int)spec->nranks);
     if (spec->minlog < 0 || spec->maxlog > 30 || spec->minlog > spec->maxlog)
         return ts_error_set(err, TS_EARG,
                             "imb: --msglog %d:%d: expected 0 <= MIN <= MAX <= 30 (sizes up to "

@@ -1,0 +1,132 @@
+/* gnuplot.c - pictures drawn by gnuplot in a scratch directory (what and why: gnuplot.h). */
+#include "gnuplot.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int ts_gnuplot_available(void)
+{
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/bin:/bin";
+    char *copy = strdup(path), *save = NULL;
+    int found = 0;
+    for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d && !found;
+         d = strtok_r(NULL, ":", &save)) {
+        char exe[4096];
+        snprintf(exe, sizeof exe, "%s/gnuplot", *d ? d : ".");
+        found = access(exe, X_OK) == 0;
+    }
+    free(copy);
+    return found;
+}
+
+void ts_gnuplot_quote(FILE *fp, const char *s)
+{
+    fputc('\'', fp);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputc('\'', fp);
+        fputc(*s, fp);
+    }
+    fputc('\'', fp);
+}
+
+/* Run gnuplot on script; its complaints go to log. */
+static ts_status run_gnuplot(const char *who, const char *script, const char *log, ts_error_t *err)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return ts_error_set(err, TS_EIO, "%s: cannot start gnuplot: %s", who, strerror(errno));
+    if (pid == 0) {
+        FILE *l = freopen(log, "w", stderr);
+        (void)l;
+        if (!freopen("/dev/null", "w", stdout)) {
+        }
+        execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        fprintf(stderr, "cannot run gnuplot: %s\n", strerror(errno));
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return ts_error_set(err, TS_EIO, "%s: waiting for gnuplot: %s", who, strerror(errno));
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return TS_OK;
+    char first[300] = "";
+    FILE *l = fopen(log, "r");
+    /* gnuplot's message ends with the line that names the problem: keep the last one. */
+    char line[300];
+    while (l && fgets(line, sizeof line, l))
+        if (line[0] != '\n' && strspn(line, " \t^\n") != strlen(line))
+            snprintf(first, sizeof first, "%s", line);
+    if (l)
+        fclose(l);
+    first[strcspn(first, "\n")] = '\0';
+    return ts_error_set(err, TS_ECHILD, "%s: gnuplot failed%s%s", who, first[0] ? ": " : "", first);
+}
+
+/* Remove dir's files (the scratch directory holds plain files only) and dir. */
+static void remove_scratch(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char p[4400];
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        unlink(p);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+ts_status ts_gnuplot_render(const char *who, const char *prefix, ts_gnuplot_write_fn write,
+                            void *ctx, const char *const (*outputs)[2], int noutputs,
+                            ts_error_t *err)
+{
+    if (!ts_gnuplot_available())
+        return ts_error_set(err, TS_EIO,
+                            "%s needs gnuplot, which is not installed "
+                            "(Debian: apt-get install gnuplot-nox)",
+                            who);
+    /* The scratch directory sits beside PREFIX so that the pictures move in by rename. */
+    char dir[4096];
+    const char *slash = strrchr(prefix, '/');
+    int dlen = slash ? (int)(slash - prefix) : 0;
+    snprintf(dir, sizeof dir, "%.*s%s.tunesim-plot.XXXXXX", dlen, prefix, slash ? "/" : "");
+    if (slash && dlen == 0)
+        snprintf(dir, sizeof dir, "/.tunesim-plot.XXXXXX");
+    if (!mkdtemp(dir))
+        return ts_error_set(err, TS_EIO, "%s: cannot create a directory beside it: %s", prefix,
+                            strerror(errno));
+    char abs[4096];
+    if (!realpath(dir, abs))
+        snprintf(abs, sizeof abs, "%s", dir);
+    ts_status st = write(ctx, abs, err);
+    char script[4200], log[4200];
+    snprintf(script, sizeof script, "%s/plot.gp", abs);
+    snprintf(log, sizeof log, "%s/gnuplot.log", abs);
+    if (st == TS_OK)
+        st = run_gnuplot(who, script, log, err);
+    for (int i = 0; i < noutputs && st == TS_OK; i++) {
+        char from[4300], to[4300];
+        snprintf(from, sizeof from, "%s/%s", abs, outputs[i][0]);
+        snprintf(to, sizeof to, "%s%s", prefix, outputs[i][1]);
+        struct stat sb;
+        if (stat(from, &sb) != 0 || sb.st_size == 0)
+            st = ts_error_set(err, TS_ECHILD, "%s: gnuplot wrote no %s", who, outputs[i][0]);
+        else if (rename(from, to) != 0)
+            st = ts_error_set(err, TS_EIO, "%s: cannot write: %s", to, strerror(errno));
+    }
+    remove_scratch(abs);
+    return st;
+}
