@@ -285,18 +285,6 @@ static ts_status task_done(void *ctx, int task, const char *answer, const char *
 
 /* ---- reports ------------------------------------------------------------------------------- */
 
-static double geomean_tmax(const itask_t *tk)
-{
-    double s = 0;
-    int n = 0;
-    for (int i = 0; i < tk->nsizes; i++)
-        if (tk->sizes[i].tmax > 0) {
-            s += log(tk->sizes[i].tmax);
-            n++;
-        }
-    return n ? exp(s / n) : 0;
-}
-
 static const itask_t *task_of(const imb_t *m, int bench, int set)
 {
     for (int i = 0; i < m->ntasks; i++)
@@ -342,7 +330,71 @@ static void print_imb_table(const imb_t *m, const itask_t *tk, FILE *fp)
     fputc('\n', fp);
 }
 
-/* Several sets: t_max per size side by side, the geometric mean, the least of them. */
+/* A step's winner (docs/imb.md): the sizes at which the sets differ (the slowest t_max more
+ * than IMB_DIFF above the fastest) are where the settings act; each set's geometric mean of
+ * t_max over them ranks the sets; the sets within IMB_TIE of the least are ties the models
+ * cannot separate, and the first of them in the sets file's order wins (a study lists its
+ * defaults first, and keeps them where nothing differs significantly). No size differing:
+ * every set ties and the first wins. */
+#define IMB_DIFF 0.01
+#define IMB_TIE 0.005
+
+typedef struct verdict_s {
+    int winner;
+    int ndiff;       /* sizes at which the sets differ */
+    double *g;       /* per set: geometric mean over them (seconds), 0 for a failed set */
+    double best;     /* the least of them */
+    unsigned char *tie; /* per set: within IMB_TIE of the least */
+} verdict_t;
+
+static int judge(const imb_t *m, int bench, verdict_t *v)
+{
+    v->winner = -1;
+    v->ndiff = 0;
+    v->best = 0;
+    v->g = calloc((size_t)m->nsets, sizeof *v->g);
+    v->tie = calloc((size_t)m->nsets, 1);
+    if (!v->g || !v->tie)
+        return -1;
+    const itask_t *first = task_of(m, bench, 0);
+    int ns = first ? first->nsizes : 0;
+    double *lg = calloc((size_t)m->nsets, sizeof *lg);
+    if (!lg)
+        return -1;
+    for (int i = 0; i < ns; i++) {
+        double lo = INFINITY, hi = 0;
+        int ok = 1;
+        for (int s = 0; s < m->nsets; s++) {
+            const itask_t *tk = task_of(m, bench, s);
+            if (!tk || !tk->ok || i >= tk->nsizes || !(tk->sizes[i].tmax > 0)) {
+                ok = 0;
+                continue;
+            }
+            lo = fmin(lo, tk->sizes[i].tmax);
+            hi = fmax(hi, tk->sizes[i].tmax);
+        }
+        if (!ok || !(hi > lo * (1 + IMB_DIFF)))
+            continue;
+        v->ndiff++;
+        for (int s = 0; s < m->nsets; s++)
+            lg[s] += log(task_of(m, bench, s)->sizes[i].tmax);
+    }
+    for (int s = 0; s < m->nsets; s++) {
+        const itask_t *tk = task_of(m, bench, s);
+        v->g[s] = tk && tk->ok ? (v->ndiff ? exp(lg[s] / v->ndiff) : 1) : 0;
+        if (v->g[s] > 0 && (v->best == 0 || v->g[s] < v->best))
+            v->best = v->g[s];
+    }
+    free(lg);
+    for (int s = 0; s < m->nsets; s++) {
+        v->tie[s] = v->g[s] > 0 && v->g[s] <= v->best * (1 + IMB_TIE);
+        if (v->tie[s] && v->winner < 0)
+            v->winner = s;
+    }
+    return 0;
+}
+
+/* Several sets: t_max per size side by side, the sets' geometric means, the winner. */
 static void print_comparison(const imb_t *m, int bench, FILE *fp)
 {
     fprintf(fp, "# %s, t_max[usec] per set (%d ranks)\n%12s", ts_imb_name(bench), m->nranks,
@@ -363,25 +415,37 @@ static void print_comparison(const imb_t *m, int bench, FILE *fp)
         }
         fputc('\n', fp);
     }
-    fprintf(fp, "%12s", "geomean");
-    int best = -1;
-    double bv = 0;
-    for (int s = 0; s < m->nsets; s++) {
-        const itask_t *tk = task_of(m, bench, s);
-        double g = tk && tk->ok ? geomean_tmax(tk) : 0;
-        if (g > 0 && (best < 0 || g < bv)) {
-            best = s;
-            bv = g;
+    verdict_t v;
+    if (judge(m, bench, &v) == 0) {
+        fprintf(fp, "%12s", "geomean");
+        for (int s = 0; s < m->nsets; s++) {
+            if (v.g[s] > 0 && v.ndiff)
+                fprintf(fp, " %14.3f", v.g[s] * 1e6);
+            else
+                fprintf(fp, " %14s", "-");
         }
-        if (g > 0)
-            fprintf(fp, " %14.3f", g * 1e6);
-        else
-            fprintf(fp, " %14s", "-");
+        fputc('\n', fp);
+        if (v.winner >= 0) {
+            if (v.ndiff)
+                fprintf(fp,
+                        "# winner: %s (least geometric mean of t_max over the %d sizes at "
+                        "which the sets differ by more than %.0f %%: %.3f us)\n",
+                        m->sets[v.winner].name, v.ndiff, IMB_DIFF * 100, v.best * 1e6);
+            else
+                fprintf(fp, "# winner: %s (the sets differ at no size by more than %.0f %%)\n",
+                        m->sets[v.winner].name, IMB_DIFF * 100);
+            int nt = 0;
+            for (int s = 0; s < m->nsets; s++)
+                if (v.tie[s] && s != v.winner)
+                    fprintf(fp, "%s%s", nt++ ? ", " : "# ties within 0.5 %: ",
+                            m->sets[s].name);
+            if (nt)
+                fputc('\n', fp);
+        }
     }
+    free(v.g);
+    free(v.tie);
     fputc('\n', fp);
-    if (best >= 0)
-        fprintf(fp, "# least geometric mean of t_max over the sizes: %s (%.3f us)\n\n",
-                m->sets[best].name, bv * 1e6);
 }
 
 static ts_status write_csv(const imb_t *m, ts_outfile_t *of, ts_error_t *err)

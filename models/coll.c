@@ -892,16 +892,19 @@ static void kn_allreduce(build_t *b, const gview_t *g, int32_t k, uint64_t bytes
     int64_t pk = 1;
     while (pk * k <= n)
         pk *= k;
-    int32_t extra = n - (int32_t)pk;
-    if (me >= pk) {
-        send_to(b, g, me - (int32_t)pk, bytes);
+    /* Ranks beyond the core fold into core rank (rank mod pk): with k > 2 there may be more
+     * extra ranks than core ones (36 ranks, k = 4: 16 core, 20 extra), so a core rank may
+     * proxy several, one after another. */
+    int32_t p = (int32_t)pk;
+    if (me >= p) {
+        send_to(b, g, me % p, bytes);
         end_round(b, 0);
-        recv_from(b, g, me - (int32_t)pk, bytes);
+        recv_from(b, g, me % p, bytes);
         end_round(b, 0);
         return;
     }
-    if (me < extra) {
-        recv_from(b, g, me + (int32_t)pk, bytes);
+    for (int32_t x = me + p; x < n; x += p) {
+        recv_from(b, g, x, bytes);
         end_round(b, reduce ? bytes : 0);
     }
     for (int64_t dist = 1; dist < pk; dist *= k) {
@@ -915,8 +918,8 @@ static void kn_allreduce(build_t *b, const gview_t *g, int32_t k, uint64_t bytes
         }
         end_round(b, reduce ? red : 0);
     }
-    if (me < extra) {
-        send_to(b, g, me + (int32_t)pk, bytes);
+    for (int32_t x = me + p; x < n; x += p) {
+        send_to(b, g, x, bytes);
         end_round(b, 0);
     }
 }

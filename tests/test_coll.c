@@ -1,6 +1,6 @@
-/* test_coll.c - the collective model (models/coll): every algorithm's schedule on 4, 5, 7, 8
- * and 72 ranks and several roots is executed symbolically (messages matched in FIFO order per
- * pair, a send completing only once its receive is posted, so a schedule that relies on
+/* test_coll.c - the collective model (models/coll): every algorithm's schedule on 4, 5, 7, 8,
+ * 12, 36 and 72 ranks and several roots is executed symbolically (messages matched in FIFO order
+ * per pair, a send completing only once its receive is posted, so a schedule that relies on
  * buffering fails) while tracking whose contributions each rank holds; the result must be the
  * collective's definition (Allreduce: everyone holds all; Bcast: everyone holds the root's;
  * Scan: rank i holds 0..i; ...). Exact schedules of the textbook cases are checked message by
@@ -276,7 +276,7 @@ static const algcase_t FLAT[] = {
     {TS_COLL_SCAN, TS_CALG_LINEAR},
 };
 
-static const int SIZES[] = {4, 5, 7, 8, 72};
+static const int SIZES[] = {4, 5, 7, 8, 12, 36, 72};
 
 /* Every flat algorithm, every size, three roots, small and large payloads (segments). */
 static void test_all_algorithms_complete(void)
@@ -312,7 +312,8 @@ static void test_all_algorithms_complete(void)
         }
         ts_coll_topo_free(topo);
     }
-    CU_ASSERT(cases == 5 * (int)(sizeof FLAT / sizeof FLAT[0]) * 6);
+    CU_ASSERT(cases ==
+              (int)(sizeof SIZES / sizeof SIZES[0]) * (int)(sizeof FLAT / sizeof FLAT[0]) * 6);
     ts_coll_model_free(m);
 }
 
@@ -733,7 +734,7 @@ int main(void)
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 1;
     CU_pSuite s = CU_add_suite("coll", NULL, NULL);
-    CU_add_test(s, "every algorithm completes as defined (4,5,7,8,72 ranks)",
+    CU_add_test(s, "every algorithm completes as defined (4,5,7,8,12,36,72 ranks)",
                 test_all_algorithms_complete);
     CU_add_test(s, "recursive doubling, exact", test_recursive_doubling_exact);
     CU_add_test(s, "ring and Rabenseifner, exact", test_ring_and_rabenseifner_exact);

@@ -184,7 +184,8 @@ static void test_tables(void)
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "# PingPong, t_max[usec] per set (2 ranks)"));
     CU_ASSERT_PTR_NOT_NULL(
-        out && strstr(out, "# least geometric mean of t_max over the sizes: fast (1.000 us)"));
+        out && strstr(out, "# winner: fast (least geometric mean of t_max over the 4 sizes at "
+                           "which the sets differ by more than 1 %: 1.000 us)"));
     free(out);
     free(err);
 }
