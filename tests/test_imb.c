@@ -36,6 +36,16 @@ static void test_reps_and_sizes(void)
     ar.reps_cap = 10;
     CU_ASSERT_EQUAL(ts_imb_reps_replayed(&ar, 8), 10);
     CU_ASSERT_EQUAL(ts_imb_reps_replayed(&ar, 1u << 26), 1);
+    /* No cap: the message budget. Allreduce on 4 ranks sends about 2 x 4 x 2 = 16 messages a
+     * call: IMB's own 1000; Alltoall on 288 ranks 288 x 287 = 82,656: 400,000 / 82,656 = 4;
+     * on 1,152 ranks the floor of 3 calls. */
+    ar.reps_cap = 0;
+    CU_ASSERT_EQUAL(ts_imb_reps_replayed(&ar, 8), 1000);
+    ts_imb_spec_t big = {.bench = TS_IMB_ALLTOALL, .nranks = 288, .minlog = 0, .maxlog = 3};
+    CU_ASSERT_EQUAL(ts_imb_reps_replayed(&big, 8), 4);
+    CU_ASSERT_EQUAL(ts_imb_reps_replayed(&big, 1u << 22), 4);
+    big.nranks = 1152;
+    CU_ASSERT_EQUAL(ts_imb_reps_replayed(&big, 8), 3);
     CU_ASSERT_EQUAL(ts_imb_parse("allreduce"), TS_IMB_ALLREDUCE);
     CU_ASSERT_EQUAL(ts_imb_parse("PINGPONG"), TS_IMB_PINGPONG);
     CU_ASSERT_EQUAL(ts_imb_parse("bcast"), -1);
@@ -151,7 +161,7 @@ static void test_tables(void)
     char *text = tu_read_file(csv, NULL);
     CU_ASSERT_PTR_NOT_NULL(
         text && strstr(text, "benchmark,set,ranks,bytes,repetitions,replayed,t_min_us,"));
-    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "PingPong,settings,2,8,1000,10,"));
+    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "PingPong,settings,2,8,1000,1000,"));
     free(text);
     free(out);
     free(err);

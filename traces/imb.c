@@ -1,6 +1,7 @@
 /* imb.c - IMB-MPI1 benchmarks synthesized as traces (what and why: imb.h). */
 #include "imb.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,10 +43,33 @@ int64_t ts_imb_reps(uint64_t size)
     return n < IMB_MSGSPERSAMPLE ? (int64_t)n : IMB_MSGSPERSAMPLE;
 }
 
+/* Point-to-point messages one call makes on n ranks, as the schedules send them roughly:
+ * every pair for Alltoall and a ring Allgather, log2(n) rounds per rank for Allreduce. */
+static double call_messages(const ts_imb_spec_t *spec)
+{
+    double n = spec->nranks;
+    switch (spec->bench) {
+    case TS_IMB_PINGPONG:
+        return 2;
+    case TS_IMB_EXCHANGE:
+        return 2 * n;
+    case TS_IMB_ALLREDUCE:
+        return 2 * n * ceil(log2(n));
+    default:
+        return n * (n - 1);
+    }
+}
+
 int64_t ts_imb_reps_replayed(const ts_imb_spec_t *spec, uint64_t size)
 {
     int64_t n = ts_imb_reps(size);
-    return spec->reps_cap > 0 && spec->reps_cap < n ? spec->reps_cap : n;
+    if (spec->reps_cap > 0)
+        return spec->reps_cap < n ? spec->reps_cap : n;
+    double budget = spec->msg_budget > 0 ? (double)spec->msg_budget : TS_IMB_MSG_BUDGET;
+    double cap = floor(budget / call_messages(spec));
+    if (cap < TS_IMB_MIN_REPS)
+        cap = TS_IMB_MIN_REPS;
+    return cap < (double)n ? (int64_t)cap : n;
 }
 
 int ts_imb_sizes(const ts_imb_spec_t *spec, uint64_t *sizes, int max)

@@ -39,16 +39,25 @@ typedef struct ts_imb_spec_s {
     ts_imb_bench bench;
     int32_t nranks;
     int minlog, maxlog; /* sizes 0, 2^minlog, ..., 2^maxlog (IMB's -msglog minlog:maxlog) */
-    /* Timed repetitions replayed per size: min(IMB's count, reps_cap); 0: IMB's own. The
-     * replay is deterministic, so after the first calls every repetition costs the same
-     * (commands/imb.c states the check); the table prints IMB's count beside it. */
+    /* Timed repetitions replayed per size: min(IMB's count, reps_cap) when reps_cap > 0;
+     * else min(IMB's count, max(TS_IMB_MIN_REPS, msg_budget / the call's messages)), with
+     * msg_budget 0 meaning TS_IMB_MSG_BUDGET. A replay costs per message, and a call's
+     * time settles only over many repetitions where calls overlap (Exchange's sends are
+     * non-blocking: its small sizes move by 7 % between 10 and 100 repetitions on 2 x 36),
+     * so the benchmarks with few messages a call replay IMB's own count and Alltoall on
+     * hundreds of ranks, whose one call holds n x (n - 1) messages, a few. */
     int64_t reps_cap;
+    int64_t msg_budget;
 } ts_imb_spec_t;
 
 /* The sizes spec measures, ascending: their number, and up to max of them in sizes. */
 int ts_imb_sizes(const ts_imb_spec_t *spec, uint64_t *sizes, int max);
 
-/* The timed repetitions replayed for size (min(ts_imb_reps, reps_cap)). */
+/* Messages per call per rank set size that bound a size's replay (see msg_budget). */
+#define TS_IMB_MSG_BUDGET 400000
+#define TS_IMB_MIN_REPS 3
+
+/* The timed repetitions replayed for size (see reps_cap). */
 int64_t ts_imb_reps_replayed(const ts_imb_spec_t *spec, uint64_t size);
 
 /* Build the benchmark's trace in memory (caller closes it with ts_trace_close). name is the
