@@ -5,6 +5,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,7 +14,7 @@
 
 struct ts_outfile_s {
     char *path;
-    char *tmp;
+    char *tmp; /* NULL when written directly (a FIFO, a terminal, /dev/null) */
     FILE *fp;
 };
 
@@ -31,11 +33,83 @@ static char *tmp_name(const char *path, const char *suffix)
     return s;
 }
 
+/* The file a symbolic link names, however many links lead there; its final target may not
+ * exist yet (a dangling link names the file to create). Malloc'd, or NULL with errno set
+ * (ELOOP for a loop). */
+static char *link_target(const char *path)
+{
+    char *cur = strdup(path);
+    for (int hops = 0; cur && hops < 40; hops++) {
+        struct stat lst;
+        if (lstat(cur, &lst) != 0 || !S_ISLNK(lst.st_mode))
+            return cur;
+        char buf[4096];
+        ssize_t n = readlink(cur, buf, sizeof buf - 1);
+        if (n < 0) {
+            free(cur);
+            return NULL;
+        }
+        buf[n] = '\0';
+        char *next;
+        const char *slash = strrchr(cur, '/');
+        if (buf[0] == '/' || !slash)
+            next = strdup(buf);
+        else if (asprintf(&next, "%.*s/%s", (int)(slash - cur), cur, buf) < 0)
+            next = NULL;
+        free(cur);
+        cur = next;
+    }
+    free(cur);
+    errno = ELOOP;
+    return NULL;
+}
+
+/* An output that is not a regular file (a FIFO, a terminal, /dev/null, /dev/stdout) is
+ * written directly: renaming a temporary file over it would replace the device or pipe the
+ * user named. A FIFO nobody reads is refused rather than waited for. */
+static ts_status open_direct(ts_outfile_t *f, const struct stat *sb, ts_error_t *err)
+{
+    int fd = open(f->path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return ts_error_set(err, TS_EIO, "%s: cannot open output: %s", f->path,
+                            errno == ENXIO && S_ISFIFO(sb->st_mode)
+                                ? "a FIFO with no reader (start the reader first)"
+                                : strerror(errno));
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    if (!(f->fp = fdopen(fd, "wb"))) {
+        close(fd);
+        return ts_error_set(err, TS_EIO, "%s: cannot open output: %s", f->path, strerror(errno));
+    }
+    return TS_OK;
+}
+
 ts_status ts_outfile_open(const char *path, ts_outfile_t **out, ts_error_t *err)
 {
     *out = NULL;
     ts_outfile_t *f = calloc(1, sizeof *f);
-    if (!f || !(f->path = strdup(path)) || !(f->tmp = tmp_name(path, ".tmp.XXXXXX"))) {
+    /* Through a symbolic link to the file it names: the new file replaces the target, and
+     * the link stays a link. */
+    if (f && !(f->path = link_target(path)) && errno == ELOOP) {
+        ts_outfile_abort(f);
+        return ts_error_set(err, TS_EIO, "%s: cannot create output: symbolic link loop", path);
+    }
+    struct stat sb;
+    if (f && f->path && stat(f->path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        if (S_ISDIR(sb.st_mode)) {
+            ts_outfile_abort(f);
+            return ts_error_set(err, TS_EIO, "%s: is a directory, expected a file", path);
+        }
+        ts_status st = open_direct(f, &sb, err);
+        if (st != TS_OK) {
+            ts_outfile_abort(f);
+            return st;
+        }
+        *out = f;
+        return TS_OK;
+    }
+    if (!f || !f->path || !(f->tmp = tmp_name(f->path, ".tmp.XXXXXX"))) {
         ts_outfile_abort(f);
         return ts_error_set(err, TS_ENOMEM, "%s: out of memory", path);
     }
@@ -70,6 +144,20 @@ FILE *ts_outfile_stream(ts_outfile_t *f)
 
 ts_status ts_outfile_commit(ts_outfile_t *f, ts_error_t *err)
 {
+    if (!f->tmp) { /* written directly: nothing to sync or rename */
+        int bad = ferror(f->fp) || fflush(f->fp) != 0;
+        int saved = errno;
+        if (fclose(f->fp) != 0 && !bad) {
+            bad = 1;
+            saved = errno;
+        }
+        f->fp = NULL;
+        ts_status st = bad ? ts_error_set(err, TS_EIO, "%s: write failed: %s", f->path,
+                                          saved ? strerror(saved) : "error on the stream")
+                           : TS_OK;
+        ts_outfile_abort(f);
+        return st;
+    }
     int bad = ferror(f->fp) || fflush(f->fp) != 0 || fsync(fileno(f->fp)) != 0;
     int saved = errno;
     if (fclose(f->fp) != 0 && !bad) {

@@ -10,7 +10,10 @@
 
 typedef struct ts_outfile_s ts_outfile_t;
 
-/* Start writing path (a temporary file is created in the same directory). */
+/* Start writing path (a temporary file is created in the same directory). A symbolic link
+ * is written through: the file it names is replaced, the link stays. A path that exists and
+ * is not a regular file (a FIFO, a terminal, /dev/null, /dev/stdout) is written directly,
+ * never replaced; a FIFO nobody reads fails at once (no wait), a directory fails. */
 ts_status ts_outfile_open(const char *path, ts_outfile_t **out, ts_error_t *err);
 /* The stream to write to; errors on it are caught by ts_outfile_commit. */
 FILE *ts_outfile_stream(ts_outfile_t *f);

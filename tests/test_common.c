@@ -1,11 +1,19 @@
 /* test_common.c - the small helpers of common/ that every folder shares: whole-string
- * integers (numparse), growing arrays (grow) and the time queue (timeq). */
+ * integers (numparse), growing arrays (grow), the time queue (timeq) and output files
+ * (outfile: through symbolic links, into FIFOs and devices). */
+#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "common/grow.h"
 #include "common/numparse.h"
+#include "common/outfile.h"
 #include "common/timeq.h"
 #include "testutil.h"
 
@@ -145,6 +153,91 @@ static void test_timeq_interleaved(void)
     ts_timeq_free(q);
 }
 
+static ts_status write_text(const char *path, const char *text, ts_error_t *err)
+{
+    ts_outfile_t *f;
+    ts_status st = ts_outfile_open(path, &f, err);
+    if (st != TS_OK)
+        return st;
+    fputs(text, ts_outfile_stream(f));
+    return ts_outfile_commit(f, err);
+}
+
+/* Outputs through a symbolic link replace the file it names and leave the link; a FIFO or a
+ * device is written, not replaced; a FIFO nobody reads and a directory are refused. */
+static void test_outfile_targets(void)
+{
+    const char *d = tu_tmpdir();
+    char target[512], link[512], link2[512], fifo[512], loop[512];
+    ts_error_t err;
+    snprintf(target, sizeof target, "%s/t.json", d);
+    snprintf(link, sizeof link, "%s/o.json", d);
+    snprintf(link2, sizeof link2, "%s/o2.json", d);
+    FILE *fp = fopen(target, "w");
+    fputs("stale\n", fp);
+    fclose(fp);
+    CU_ASSERT_FATAL(symlink("t.json", link) == 0); /* relative, as ln -s writes it */
+    CU_ASSERT_FATAL(symlink(link, link2) == 0);    /* a link to the link */
+    CU_ASSERT_EQUAL(write_text(link2, "fresh\n", &err), TS_OK);
+    char *text = tu_read_file(target, NULL);
+    CU_ASSERT_STRING_EQUAL(text ? text : "", "fresh\n");
+    free(text);
+    struct stat sb;
+    CU_ASSERT(lstat(link, &sb) == 0 && S_ISLNK(sb.st_mode));
+    CU_ASSERT(lstat(link2, &sb) == 0 && S_ISLNK(sb.st_mode));
+    /* A dangling link names the file to create. */
+    char dangling[512], made[512];
+    snprintf(dangling, sizeof dangling, "%s/d.json", d);
+    snprintf(made, sizeof made, "%s/new.json", d);
+    CU_ASSERT_FATAL(symlink("new.json", dangling) == 0);
+    CU_ASSERT_EQUAL(write_text(dangling, "x\n", &err), TS_OK);
+    CU_ASSERT(lstat(dangling, &sb) == 0 && S_ISLNK(sb.st_mode));
+    CU_ASSERT(stat(made, &sb) == 0 && S_ISREG(sb.st_mode));
+    /* A loop: refused, one line. */
+    snprintf(loop, sizeof loop, "%s/loop", d);
+    CU_ASSERT_FATAL(symlink("loop", loop) == 0);
+    CU_ASSERT_EQUAL(write_text(loop, "x\n", &err), TS_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "symbolic link loop"));
+    /* /dev/null stays a device. */
+    CU_ASSERT_EQUAL(write_text("/dev/null", "x\n", &err), TS_OK);
+    CU_ASSERT(stat("/dev/null", &sb) == 0 && S_ISCHR(sb.st_mode));
+    /* A FIFO: refused at once without a reader, written through with one. */
+    snprintf(fifo, sizeof fifo, "%s/fifo", d);
+    CU_ASSERT_FATAL(mkfifo(fifo, 0600) == 0);
+    CU_ASSERT_EQUAL(write_text(fifo, "x\n", &err), TS_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "a FIFO with no reader"));
+    int pfd[2];
+    CU_ASSERT_FATAL(pipe(pfd) == 0);
+    pid_t pid = fork();
+    if (pid == 0) { /* the reader: what arrives goes back through the pipe */
+        close(pfd[0]);
+        int fd = open(fifo, O_RDONLY);
+        char buf[64];
+        ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf) : -1;
+        if (n > 0 && write(pfd[1], buf, (size_t)n) != n)
+            _exit(2);
+        _exit(n > 0 ? 0 : 1);
+    }
+    close(pfd[1]);
+    ts_status st = TS_EIO;
+    for (int tries = 0; tries < 200 && st != TS_OK; tries++) { /* until the reader is there */
+        st = write_text(fifo, "through\n", &err);
+        if (st != TS_OK)
+            usleep(10000);
+    }
+    CU_ASSERT_EQUAL(st, TS_OK);
+    char got[64] = "";
+    ssize_t n = read(pfd[0], got, sizeof got - 1);
+    got[n > 0 ? n : 0] = '\0';
+    close(pfd[0]);
+    waitpid(pid, NULL, 0);
+    CU_ASSERT_STRING_EQUAL(got, "through\n");
+    CU_ASSERT(lstat(fifo, &sb) == 0 && S_ISFIFO(sb.st_mode));
+    /* A directory: refused. */
+    CU_ASSERT_EQUAL(write_text(d, "x\n", &err), TS_EIO);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "is a directory"));
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -154,5 +247,6 @@ int main(void)
     CU_add_test(s, "growing arrays", test_grow);
     CU_add_test(s, "time queue", test_timeq);
     CU_add_test(s, "time queue, pushes between pops", test_timeq_interleaved);
+    CU_add_test(s, "output files: links, FIFOs, devices", test_outfile_targets);
     return tu_run_all();
 }
