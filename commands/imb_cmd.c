@@ -25,7 +25,7 @@
 #include "pool.h"
 #include "sets.h"
 
-#define MAX_SIZES        32
+#define MAX_SIZES 32
 
 typedef struct imb_opts_s {
     const char *platform, *sets, *csv, *plot, *bench;
@@ -339,13 +339,13 @@ static void print_imb_table(const imb_t *m, const itask_t *tk, FILE *fp)
  * defaults first, and keeps them where nothing differs significantly). No size differing:
  * every set ties and the first wins. */
 #define IMB_DIFF 0.01
-#define IMB_TIE 0.005
+#define IMB_TIE  0.005
 
 typedef struct verdict_s {
     int winner;
-    int ndiff;       /* sizes at which the sets differ */
-    double *g;       /* per set: geometric mean over them (seconds), 0 for a failed set */
-    double best;     /* the least of them */
+    int ndiff;          /* sizes at which the sets differ */
+    double *g;          /* per set: geometric mean over them (seconds), 0 for a failed set */
+    double best;        /* the least of them */
     unsigned char *tie; /* per set: within IMB_TIE of the least */
 } verdict_t;
 
@@ -439,8 +439,7 @@ static void print_comparison(const imb_t *m, int bench, FILE *fp)
             int nt = 0;
             for (int s = 0; s < m->nsets; s++)
                 if (v.tie[s] && s != v.winner)
-                    fprintf(fp, "%s%s", nt++ ? ", " : "# ties within 0.5 %: ",
-                            m->sets[s].name);
+                    fprintf(fp, "%s%s", nt++ ? ", " : "# ties within 0.5 %: ", m->sets[s].name);
             if (nt)
                 fputc('\n', fp);
         }
