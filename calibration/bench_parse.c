@@ -5,11 +5,14 @@
  * "4 nodes x 36 ranks = 144", IMB's "#processes = 2"). */
 #include "bench_parse.h"
 
+#include "../common/infile.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <strings.h>
 
 static const char *const KIND_NAMES[TS_BENCH__COUNT] = {
@@ -455,9 +458,15 @@ ts_status ts_bench_parse_stream(ts_bench_set_t *set, FILE *fp, const char *name,
 
 ts_status ts_bench_parse_file(ts_bench_set_t *set, const char *path, ts_error_t *err)
 {
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return ts_error_set(err, TS_ENOENT, "%s: cannot open: %s", path, strerror(errno));
+    int fd = ts_open_input(path); /* a FIFO nobody writes must not block */
+    FILE *fp = fd >= 0 ? fdopen(fd, "r") : NULL;
+    if (!fp) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return ts_error_set(err, e == ENOENT ? TS_ENOENT : TS_EIO, "%s: cannot open: %s", path,
+                            e == EISDIR ? "is a directory, expected a file" : strerror(e));
+    }
     ts_status st = ts_bench_parse_stream(set, fp, path, err);
     fclose(fp);
     return st;

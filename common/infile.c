@@ -2,16 +2,45 @@
 #include "infile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int ts_open_input(const char *path)
+{
+    /* Non-blocking, so that opening a FIFO nobody writes returns at once; reads block again
+     * (a pipe with a writer, as from <(...), is read whole; one without reads as empty). */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return -1;
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || S_ISDIR(sb.st_mode)) {
+        int e = S_ISDIR(sb.st_mode) ? EISDIR : errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    return fd;
+}
 
 char *ts_read_whole(const char *path, size_t *len, ts_status *st, ts_error_t *err)
 {
-    FILE *fp = fopen(path, "rb");
+    int fd = ts_open_input(path);
+    FILE *fp = fd >= 0 ? fdopen(fd, "rb") : NULL;
     if (!fp) {
-        ts_status code = errno == ENOENT ? TS_ENOENT : TS_EIO;
-        *st = err ? ts_error_set(err, code, "%s: cannot open: %s", path, strerror(errno)) : code;
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        ts_status code = e == ENOENT ? TS_ENOENT : TS_EIO;
+        *st = err ? ts_error_set(err, code, "%s: cannot open: %s", path,
+                                 e == EISDIR ? "is a directory, expected a file" : strerror(e))
+                  : code;
         return NULL;
     }
     char *buf = NULL;

@@ -3,10 +3,13 @@
  * by models/CMakeLists.txt), so an installed tunesim needs no source tree to validate. */
 #include "model_file.h"
 
+#include "../common/infile.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include <libxml/parser.h>
@@ -263,14 +266,16 @@ ts_status ts_model_read(const char *path, ts_model_t **out, ts_error_t *err)
 {
     *out = NULL;
     /* Checked here: libxml2 would print its own warning for a missing file. */
-    FILE *probe = fopen(path, "r");
-    if (!probe)
+    int probe = ts_open_input(path);
+    if (probe < 0 && errno != EISDIR)
         return ts_error_set(err, TS_ENOENT, "%s: cannot read the model file: %s", path,
                             strerror(errno));
-    /* A directory opens too, and libxml2 would print its own I/O error before ours. */
+    /* A directory, a FIFO or a device: libxml2 reads the file by name again, and would block
+     * on a FIFO nobody writes or print its own I/O error before ours. */
     struct stat sb;
-    int regular = fstat(fileno(probe), &sb) == 0 && S_ISREG(sb.st_mode);
-    fclose(probe);
+    int regular = probe >= 0 && fstat(probe, &sb) == 0 && S_ISREG(sb.st_mode);
+    if (probe >= 0)
+        close(probe);
     if (!regular)
         return ts_error_set(err, TS_EARG, "%s: not a regular file (expected a model file)", path);
     xmlParserCtxtPtr pctx = xmlNewParserCtxt();

@@ -1,0 +1,128 @@
+/* test_everyday.c - issue 30: everyday use and the defects of a new hostile-input sweep. Each
+ * test is one numbered item of the issue and asserts on what a user sees: the exit status,
+ * the one-line message, and what the files are afterwards. Commands that used to hang run
+ * under timeout(1), so a hang fails the test instead of stalling the suite. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static const char *tmp(const char *name)
+{
+    static char buf[8][1024];
+    static int k;
+    char *p = buf[k++ % 8];
+    snprintf(p, sizeof buf[0], "%s/%s", tu_tmpdir(), name);
+    return p;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    CU_ASSERT_FATAL(fp != NULL);
+    fputs(text, fp);
+    fclose(fp);
+}
+
+/* `tunesim ARGS` under a 30 s timeout; stderr into *err (malloc'd). The exit status, 124 when
+ * it had to be stopped. */
+static int run_timed(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int run_timed(char **err, const char *fmt, ...)
+{
+    static int n;
+    char args[3000], e[1024], cmd[4400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(e, sizeof e, "%s/timed-%d.err", tu_tmpdir(), n++);
+    snprintf(cmd, sizeof cmd, "timeout 30 %s %s >/dev/null 2>'%s' </dev/null", TS_CLI, args, e);
+    int status = system(cmd);
+    *err = tu_read_file(e, NULL);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Item 1: an output path that is a symbolic link is written through to its target (the link
+ * stays); /dev/stdout and other devices are written, never replaced. */
+static void test_item1_links_and_devices(void)
+{
+    char *out = NULL, *err = NULL, args[2048];
+    const char *target = tmp("t.csv"), *link = tmp("o.csv");
+    write_file(target, "stale\n");
+    CU_ASSERT_FATAL(symlink(target, link) == 0);
+    snprintf(args, sizeof args, "imb --nodes 2 --ppn 1 --bench pingpong --msglog 0:1 --csv %s",
+             link);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    char *text = tu_read_file(target, NULL);
+    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "benchmark,set,ranks,bytes"));
+    free(text);
+    struct stat sb;
+    CU_ASSERT(lstat(link, &sb) == 0 && S_ISLNK(sb.st_mode));
+    free(out);
+    free(err);
+    /* The CSV to /dev/stdout: it arrives on standard output, /dev/stdout stays what it was. */
+    snprintf(args, sizeof args,
+             "imb --nodes 2 --ppn 1 --bench pingpong --msglog 0:1 --csv /dev/stdout");
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "benchmark,set,ranks,bytes"));
+    CU_ASSERT(lstat("/dev/stdout", &sb) == 0 && S_ISLNK(sb.st_mode));
+    free(out);
+    free(err);
+}
+
+/* Item 10: inputs that are FIFOs nobody writes (a model file, a sets file, a benchmark file,
+ * a sweep's results) and directories: a clear one-line error at once, never a hang. */
+static void test_item10_fifo_inputs(void)
+{
+    const char *fifo = tmp("fifo");
+    CU_ASSERT_FATAL(mkfifo(fifo, 0600) == 0);
+    char *err = NULL;
+    int rc = run_timed(&err, "replay '%s' --nodes 2 --ppn 1 --model %s", tu_bundled(), fifo);
+    CU_ASSERT_EQUAL(rc, 1);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "not a regular file (expected a model file)"));
+    free(err);
+    rc = run_timed(&err, "sweep '%s' --nodes 2 --ppn 1 --sets %s", tu_bundled(), fifo);
+    CU_ASSERT_EQUAL(rc, 1);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "no sets"));
+    free(err);
+    rc = run_timed(&err, "calibrate %s -o %s", fifo, tmp("m.xml"));
+    CU_ASSERT_EQUAL(rc, 1);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "found no benchmark header"));
+    free(err);
+    /* sweep --merge over a job directory whose results file is a FIFO (it used to block) */
+    const char *dir = tmp("slurm"), *sets = tmp("a.sets");
+    write_file(sets, "[a]\n");
+    char args[2048], path[1024];
+    snprintf(args, sizeof args, "sweep '%s' --nodes 2 --ppn 1 --sets %s --emit-slurm %s",
+             tu_bundled(), sets, dir);
+    char *out = NULL;
+    CU_ASSERT_EQUAL_FATAL(tu_run_cli(args, &out, &err), 0);
+    free(out);
+    free(err);
+    snprintf(path, sizeof path, "%s/results/task-0.jsonl", dir);
+    CU_ASSERT_FATAL(mkfifo(path, 0600) == 0);
+    rc = run_timed(&err, "sweep --merge %s", dir);
+    CU_ASSERT_EQUAL(rc, 1);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "1 of 1 sets have no result"));
+    free(err);
+    /* A directory where a file is expected says so. */
+    rc = run_timed(&err, "sweep '%s' --nodes 2 --ppn 1 --sets %s", tu_bundled(), tu_tmpdir());
+    CU_ASSERT_EQUAL(rc, 1);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "is a directory, expected a file"));
+    free(err);
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("everyday use (issue 30)", NULL, NULL);
+    CU_add_test(s, "item 1: outputs through links, into devices", test_item1_links_and_devices);
+    CU_add_test(s, "item 10: FIFOs and directories as inputs", test_item10_fifo_inputs);
+    return tu_run_all();
+}
