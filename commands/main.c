@@ -65,7 +65,9 @@ static const cmd_doc_t CMDS[] = {
      "predict Intel MPI Benchmarks tables (Alltoall, Allgather, Allreduce, Exchange, "
      "PingPong: t_min / t_max / t_avg per size) for a cluster shape, under one parameter set "
      "or each set of FILE"},
-    {"params", "[--markdown] | --check ARGS... | --protocols ARGS... | --mpirun LINE",
+    {"params",
+     "[NAME... | --wide | --markdown] | --check ARGS... | --protocols ARGS...\n"
+     "       | --mpirun LINE",
      "list the known parameters (default, range, unit, source), check settings, or show "
      "the protocol per message size they give (like UCX_PROTO_INFO)"},
     {"calibrate", "INPUTS... -o FILE [--platform NAME] [-x KEY=VALUE] [--set KEY=VALUE]",
@@ -95,7 +97,7 @@ static void print_synopsis(FILE *fp, const cmd_doc_t *c)
 static void print_usage(FILE *fp)
 {
     fputs("usage: tunesim COMMAND [ARGS]   (tunesim COMMAND --help, tunesim help COMMAND)\n"
-          "       tunesim --version\n\ncommands:\n",
+          "       tunesim --version | -V | version\n\ncommands:\n",
           fp);
     for (int i = 0; i < NCMDS; i++)
         fprintf(fp, "  %-10s %s\n", CMDS[i].name, CMDS[i].what);
@@ -343,11 +345,15 @@ int main(int argc, char **argv)
         printf("\n%s\n", c->what);
         return 0;
     }
-    if (strcmp(cmd, "--version") == 0) {
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0 || strcmp(cmd, "version") == 0) {
+        if (argc > 2)
+            return usage_error("%s takes no arguments, got '%s'", cmd, argv[2]);
         printf("tunesim %s\n", TUNESIM_VERSION);
         return 0;
     }
     current = cmd_doc(cmd);
+    if (!current && cmd[0] == '-')
+        return usage_error("unknown option '%s' (a COMMAND comes first)", cmd);
     if (!current)
         return usage_error("unknown command '%s'", cmd);
     /* COMMAND --help (or -h) anywhere before a "--" (record's and validate's separator);

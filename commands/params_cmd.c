@@ -35,9 +35,15 @@ static int check(FILE *out, int argc, char **argv, const char *line, ts_error_t 
     ts_status st = line ? ts_params_parse_mpirun(p, line, &info, err)
                         : ts_params_parse_args(p, argc, argv, NULL, err);
     if (st == TS_OK) {
-        if (line)
-            fprintf(out, "# ranks %d, per node %d, map-by %s\n", info.ranks, info.ppn,
+        if (line) { /* what the line leaves unsaid is shown as "-", not as 0 */
+            char r[16] = "-", n[16] = "-";
+            if (info.ranks > 0)
+                snprintf(r, sizeof r, "%d", info.ranks);
+            if (info.ppn > 0)
+                snprintf(n, sizeof n, "%d", info.ppn);
+            fprintf(out, "# ranks %s, per node %s, map-by %s\n", r, n,
                     info.map_by[0] ? info.map_by : "-");
+        }
         if (ts_params_print_changes(p, out) == 0)
             fputs("# no changes: every parameter keeps its default\n", out);
     }
@@ -48,10 +54,21 @@ static int check(FILE *out, int argc, char **argv, const char *line, ts_error_t 
 int ts_params_cmd_to(FILE *out, int argc, char **argv, ts_error_t *err)
 {
     ts_status st;
-    if (argc <= 1 || strcmp(argv[1], "--markdown") == 0) {
+    if (argc <= 1 || strcmp(argv[1], "--markdown") == 0 || strcmp(argv[1], "--wide") == 0) {
         if (argc > 2)
             return ts_error_set(err, TS_EUSAGE, "params: unexpected argument '%s'", argv[2]);
-        ts_params_print_table(out, argc == 2);
+        ts_params_print_table(out, argc == 1                            ? TS_PTABLE_COMPACT
+                                   : strcmp(argv[1], "--markdown") == 0 ? TS_PTABLE_MARKDOWN
+                                                                        : TS_PTABLE_WIDE);
+        st = TS_OK;
+    } else if (argv[1][0] != '-') { /* tunesim params NAME...: each in full */
+        ts_param_id id;
+        for (int i = 1; i < argc; i++)
+            if ((st = ts_param_lookup(argv[i], &id, err)) != TS_OK)
+                return st;
+        for (int i = 1; i < argc; i++)
+            if (ts_param_lookup(argv[i], &id, err) == TS_OK)
+                ts_params_print_one(out, id);
         st = TS_OK;
     } else if (strcmp(argv[1], "--check") == 0) {
         st = check(out, argc - 2, argv + 2, NULL, err);
@@ -64,8 +81,8 @@ int ts_params_cmd_to(FILE *out, int argc, char **argv, ts_error_t *err)
         st = check(out, 0, NULL, argv[2], err);
     } else {
         return ts_error_set(err, TS_EUSAGE,
-                            "params: unexpected argument '%s' (expected --markdown, --check "
-                            "ARGS..., --protocols ARGS... or --mpirun LINE)",
+                            "params: unexpected argument '%s' (expected NAME..., --wide, "
+                            "--markdown, --check ARGS..., --protocols ARGS... or --mpirun LINE)",
                             argv[1]);
     }
     if (st == TS_OK && fflush(out) != 0)

@@ -777,6 +777,15 @@ ts_status ts__params_unknown(const char *key, ts_error_t *err)
                         ts__params_shown(key, sk, sizeof sk), hint);
 }
 
+ts_status ts_param_lookup(const char *name, ts_param_id *id, ts_error_t *err)
+{
+    int i = ts_param_find(name);
+    if (i < 0)
+        return ts__params_unknown(name, err);
+    *id = (ts_param_id)i;
+    return TS_OK;
+}
+
 ts_status ts_params_set(ts_params_t *p, const char *name, const char *value, ts_error_t *err)
 {
     int id = ts_param_find(name);
@@ -982,10 +991,68 @@ static void print_text(FILE *fp)
     }
 }
 
-void ts_params_print_table(FILE *fp, int markdown)
+/* text from column `indent` on, wrapped at word boundaries before column `width`. */
+static void print_wrapped(FILE *fp, const char *text, int indent, int width)
 {
-    if (markdown)
+    int col = indent;
+    fprintf(fp, "%*s", indent, "");
+    for (const char *w = text; *w;) {
+        while (*w == ' ')
+            w++;
+        int n = (int)strcspn(w, " ");
+        if (!n)
+            break;
+        if (col > indent && col + 1 + n > width) {
+            fprintf(fp, "\n%*s", indent, "");
+            col = indent;
+        }
+        if (col > indent) {
+            fputc(' ', fp);
+            col++;
+        }
+        fprintf(fp, "%.*s", n, w);
+        col += n;
+        w += n;
+    }
+    fputc('\n', fp);
+}
+
+static void print_compact(FILE *fp)
+{
+    fprintf(fp, "%-44s %-12s %-17s %s\n", "name", "default", "valid range", "unit");
+    fprintf(fp, "    meaning (`tunesim params NAME` for one in full, with the source of its "
+                "default;\n    --wide: one line each, --markdown: docs/parameters.md)\n\n");
+    for (int i = 0; i < TS_P__COUNT; i++) {
+        const ts_param_def_t *d = &DEFS[i];
+        char range[96];
+        if (!ts_param_range_text((ts_param_id)i, range, sizeof range)[0])
+            snprintf(range, sizeof range, "-");
+        fprintf(fp, "%-44s %-12s %-17s %s\n", d->name, d->default_text, range,
+                d->unit[0] ? d->unit : "-");
+        print_wrapped(fp, d->help, 4, 100);
+    }
+}
+
+void ts_params_print_one(FILE *fp, ts_param_id id)
+{
+    const ts_param_def_t *d = &DEFS[id];
+    char range[96];
+    if (!ts_param_range_text(id, range, sizeof range)[0])
+        snprintf(range, sizeof range, "-");
+    fprintf(fp, "%s\n  type      %s\n  default   %s\n  range     %s\n  unit      %s\n", d->name,
+            TYPES[d->type].name, d->default_text, range, d->unit[0] ? d->unit : "-");
+    fprintf(fp, "  meaning\n");
+    print_wrapped(fp, d->help, 4, 100);
+    fprintf(fp, "  default from\n");
+    print_wrapped(fp, d->source, 4, 100);
+}
+
+void ts_params_print_table(FILE *fp, int format)
+{
+    if (format == TS_PTABLE_MARKDOWN)
         print_markdown(fp);
+    else if (format == TS_PTABLE_COMPACT)
+        print_compact(fp);
     else
         print_text(fp);
 }

@@ -68,6 +68,8 @@ int ts_param_range(ts_param_id id, double *min, double *max);
 const char *ts_param_range_text(ts_param_id id, char *buf, size_t n);
 /* Find by name: exact UCX / MCA / model name; MCA names also with an OMPI_MCA_ prefix. */
 int ts_param_find(const char *name); /* id or -1 */
+/* The id of name, or TS_EARG with "unknown parameter 'NAME' (did you mean ...?)" in err. */
+ts_status ts_param_lookup(const char *name, ts_param_id *id, ts_error_t *err);
 
 /* A new set holding every default, parsed by the same parsers as user input; the caller
  * owns *out and frees it with ts_params_free. TS_ENOMEM, or TS_EARG if a default of the
@@ -135,8 +137,14 @@ enum {
  * VALUE as the user wrote it (for reports; identical sets print identically). A parameter set
  * explicitly to its default's value is not a change. Returns the number of lines. */
 int ts_params_print_changes(const ts_params_t *p, FILE *fp);
-/* The whole table as text (`tunesim params`: aligned columns, one parameter a line) or as
- * Markdown (docs/parameters.md, exactly: header, table, value syntax). */
-void ts_params_print_table(FILE *fp, int markdown);
+/* The whole table: TS_PTABLE_WIDE, aligned columns one parameter a line with its source
+ * (`tunesim params --wide`); TS_PTABLE_MARKDOWN, docs/parameters.md exactly (header, table,
+ * value syntax); TS_PTABLE_COMPACT, what `tunesim params` prints: name, default, range and
+ * unit on a line, the meaning wrapped below it, within 100 columns. */
+enum { TS_PTABLE_WIDE = 0, TS_PTABLE_MARKDOWN = 1, TS_PTABLE_COMPACT = 2 };
+void ts_params_print_table(FILE *fp, int format);
+/* One parameter in full (`tunesim params NAME`): every field on its own lines, wrapped within
+ * 100 columns. */
+void ts_params_print_one(FILE *fp, ts_param_id id);
 
 #endif

@@ -117,6 +117,37 @@ static void test_item10_fifo_inputs(void)
     free(err);
 }
 
+/* Item 13: GNU and mpirun conventions at the top level. */
+static void test_item13_conventions(void)
+{
+    char *out = NULL, *err = NULL;
+    const char *version[] = {"--version", "-V", "version"};
+    for (int i = 0; i < 3; i++) {
+        CU_ASSERT_EQUAL(tu_run_cli(version[i], &out, &err), 0);
+        CU_ASSERT_PTR_NOT_NULL(out && strncmp(out, "tunesim ", 8) == 0);
+        free(out);
+        free(err);
+    }
+    CU_ASSERT_EQUAL(tu_run_cli("--version extra", &out, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "--version takes no arguments, got 'extra'"));
+    free(out);
+    free(err);
+    CU_ASSERT_EQUAL(tu_run_cli("--bogus", &out, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "unknown option '--bogus'"));
+    CU_ASSERT(tu_one_line(err));
+    free(out);
+    free(err);
+    /* params: one parameter in full; the listing within 100 columns (test_params). */
+    CU_ASSERT_EQUAL(tu_run_cli("params model.shm.latency", &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "model.shm.latency\n  type      time\n"));
+    free(out);
+    free(err);
+    CU_ASSERT_EQUAL(tu_run_cli("params --mpirun 'mpirun -np 4 ./a.out'", &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "# ranks 4, per node -, map-by -"));
+    free(out);
+    free(err);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -124,5 +155,6 @@ int main(void)
     CU_pSuite s = CU_add_suite("everyday use (issue 30)", NULL, NULL);
     CU_add_test(s, "item 1: outputs through links, into devices", test_item1_links_and_devices);
     CU_add_test(s, "item 10: FIFOs and directories as inputs", test_item10_fifo_inputs);
+    CU_add_test(s, "item 13: -V, version, unknown options, params NAME", test_item13_conventions);
     return tu_run_all();
 }

@@ -1030,6 +1030,34 @@ static void test_cmd(void)
     char *list[] = {"params"};
     CU_ASSERT_EQUAL(run_cmd(1, list, &out, &err), TS_OK);
     CU_ASSERT(strncmp(out, "name ", 5) == 0);
+    /* Readable in 100 columns: every line fits, every parameter is there. */
+    int widest = 0, len = 0;
+    for (const char *c = out; *c; c++) {
+        len = *c == '\n' ? 0 : len + 1;
+        widest = len > widest ? len : widest;
+    }
+    CU_ASSERT(widest <= 100);
+    for (int i = 0; i < TS_P__COUNT; i++) {
+        char name[96];
+        snprintf(name, sizeof name, "\n%s ", ts_param_def((ts_param_id)i)->name);
+        CU_ASSERT_PTR_NOT_NULL(strstr(out, name));
+    }
+    free(out);
+    char *wide[] = {"params", "--wide"};
+    CU_ASSERT_EQUAL(run_cmd(2, wide, &out, &err), TS_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "default from"));
+    free(out);
+    /* One parameter in full; a misspelt one: did you mean, nothing printed. */
+    char *one[] = {"params", "model.net.latency"};
+    CU_ASSERT_EQUAL(run_cmd(2, one, &out, &err), TS_OK);
+    CU_ASSERT(strncmp(out, "model.net.latency\n  type      time\n  default   1.66us\n", 53) == 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "  default from\n    reference/bm-optimized3.36.md"));
+    free(out);
+    char *typo[] = {"params", "model.net.latancy"};
+    CU_ASSERT_EQUAL(run_cmd(2, typo, &out, &err), TS_EARG);
+    CU_ASSERT_STRING_EQUAL(out, "");
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "unknown parameter 'model.net.latancy' (did you mean "
+                                           "model.net.latency"));
     free(out);
     char *md[] = {"params", "--markdown"};
     CU_ASSERT_EQUAL(run_cmd(2, md, &out, &err), TS_OK);
@@ -1051,6 +1079,11 @@ static void test_cmd(void)
     CU_ASSERT_EQUAL(run_cmd(3, line, &out, &err), TS_OK);
     CU_ASSERT_STRING_EQUAL(out, "# ranks 72, per node 36, map-by -\nUCX_NET_DEVICES=mlx5_2:1\n");
     free(out);
+    char bare[] = "mpirun -np 72 -x UCX_TLS=rc ./app";
+    char *noppn[] = {"params", "--mpirun", bare};
+    CU_ASSERT_EQUAL(run_cmd(3, noppn, &out, &err), TS_OK);
+    CU_ASSERT_STRING_EQUAL(out, "# ranks 72, per node -, map-by -\nUCX_TLS=rc\n");
+    free(out);
 
     /* Errors: a code and one line, nothing printed. */
     char *badval[] = {"params", "--check", "-x", "UCX_RNDV_THRESH=12qb"};
@@ -1062,8 +1095,9 @@ static void test_cmd(void)
     free(out);
     char *badopt[] = {"params", "--frob"};
     CU_ASSERT_EQUAL(run_cmd(2, badopt, &out, &err), TS_EUSAGE);
-    CU_ASSERT_STRING_EQUAL(err.msg, "params: unexpected argument '--frob' (expected --markdown, "
-                                    "--check ARGS..., --protocols ARGS... or --mpirun LINE)");
+    CU_ASSERT_STRING_EQUAL(err.msg, "params: unexpected argument '--frob' (expected NAME..., "
+                                    "--wide, --markdown, --check ARGS..., --protocols ARGS... or "
+                                    "--mpirun LINE)");
     free(out);
     /* --protocols: UCX_PROTO_INFO's view under the settings given. The defaults put on-host
      * rendezvous where UCX's own estimate does (posix bcopy to 2,792 B, then xpmem), and a set
