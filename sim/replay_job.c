@@ -216,6 +216,16 @@ ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_p
                           ts_platform_name(job->pf));
     if (st == TS_OK)
         st = ts_placement_open(job->pf, &place, ts_trace_nranks(t), &job->pl, err);
+    /* SimGrid 3.32's platform loading grows faster than the nodes (1.9 s for 128 nodes, 5.4 s
+     * for 256, 34.6 s for 512, still loading after 600 s for 1,821): refused above what loads
+     * in under a minute, rather than left to hang. */
+    if (st == TS_OK && ts_placement_nodes_used(job->pl) > TS_JOB_MAX_NODES)
+        st = ts_error_set(err, TS_EARG,
+                          "%s: %d ranks on %d nodes: the replay handles up to %d nodes "
+                          "(SimGrid's platform loading grows faster than the nodes: 35 s at "
+                          "512); use more ranks per node or fewer ranks",
+                          trace_name ? trace_name : ts_trace_path(t), (int)ts_trace_nranks(t),
+                          ts_placement_nodes_used(job->pl), TS_JOB_MAX_NODES);
     if (st == TS_OK)
         st = ts_proto_model_new(params, &job->pm, err);
     if (st == TS_OK) /* the set's collective components (coll_hcoll_enable, ...) */

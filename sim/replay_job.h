@@ -67,6 +67,9 @@ typedef struct ts_job_opts_s {
 
 typedef struct ts_job_s ts_job_t;
 
+/* The most nodes a job may place its ranks on (ts_job_prepare refuses more). */
+#define TS_JOB_MAX_NODES 512
+
 /* Open the platform, place the trace's ranks, build the protocol model and check that every
  * locality class the placement produces has a transport under UCX_TLS. No SimGrid call.
  * trace_name is how reports name the trace (kept as a pointer, like t and params: all three

@@ -75,6 +75,42 @@ static void test_item1_links_and_devices(void)
     free(err);
 }
 
+/* Item 6: every write checked, standard output's too: a report that cannot be written (here
+ * /dev/full) is an error with one line saying so, never exit 0. */
+static void test_item6_stdout_checked(void)
+{
+    char info[1024], info_json[1024];
+    snprintf(info, sizeof info, "info '%s'", tu_bundled());
+    snprintf(info_json, sizeof info_json, "info '%s' --json", tu_bundled());
+    const char *cmds[] = {info, info_json, "params", "--version",
+                          "imb --nodes 2 --ppn 1 --bench pingpong --msglog 0:1"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        char cmd[1400], e[512];
+        const char *args = cmds[i];
+        snprintf(e, sizeof e, "%s/full-%zu.err", tu_tmpdir(), i);
+        snprintf(cmd, sizeof cmd, "%s %s >/dev/full 2>'%s' </dev/null", TS_CLI, args, e);
+        int status = system(cmd);
+        char *err = tu_read_file(e, NULL);
+        CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+        CU_ASSERT(err && tu_one_line(err) && strncmp(err, "tunesim: ", 9) == 0);
+        if (!(err && tu_one_line(err)))
+            printf("\n  %s > /dev/full: '%s'\n", args, err ? err : "(nothing)");
+        free(err);
+    }
+}
+
+/* Item 8: more nodes than the platform loads in reasonable time: refused at once, naming the
+ * limit (it used to load for over 600 s at 1,821 nodes). */
+static void test_item8_node_limit(void)
+{
+    char *err = NULL;
+    int rc = run_timed(&err, "imb --nodes 1820 --ppn 36 --bench pingpong --msglog 0:0");
+    CU_ASSERT_EQUAL(rc, 1);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "65520 ranks on 1820 nodes: the replay handles up "
+                                              "to 512 nodes"));
+    free(err);
+}
+
 /* Item 10: inputs that are FIFOs nobody writes (a model file, a sets file, a benchmark file,
  * a sweep's results) and directories: a clear one-line error at once, never a hang. */
 static void test_item10_fifo_inputs(void)
@@ -154,6 +190,8 @@ int main(void)
         return 1;
     CU_pSuite s = CU_add_suite("everyday use (issue 30)", NULL, NULL);
     CU_add_test(s, "item 1: outputs through links, into devices", test_item1_links_and_devices);
+    CU_add_test(s, "item 6: standard output checked", test_item6_stdout_checked);
+    CU_add_test(s, "item 8: a stated limit on nodes", test_item8_node_limit);
     CU_add_test(s, "item 10: FIFOs and directories as inputs", test_item10_fifo_inputs);
     CU_add_test(s, "item 13: -V, version, unknown options, params NAME", test_item13_conventions);
     return tu_run_all();
