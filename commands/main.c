@@ -60,7 +60,7 @@ static const cmd_doc_t CMDS[] = {
      "replay every parameter set of FILE in parallel and rank them (resumable; Slurm job "
      "arrays)"},
     {"imb",
-     "--nodes N --ppn P [--bench LIST] [--msglog [MIN:]MAX] [--reps N]\n"
+     "--nodes N --ppn P [--bench LIST] [--msglog [MIN:]MAX] [--reps N] [--budget M]\n"
      "       [--platform P] [--nps N] [--map-by M] [-x KEY=VALUE] [--mca KEY VALUE]\n"
      "       [--set KEY=VALUE] [--model FILE] [--sets FILE] [-j N] [--csv F] [--plot PREFIX]",
      "predict Intel MPI Benchmarks tables (Alltoall, Allgather, Allreduce, Exchange, "

@@ -118,6 +118,11 @@ typedef struct ts_proto_model_s ts_proto_model_t;
 ts_status ts_proto_model_new(const ts_params_t *params, ts_proto_model_t **out, ts_error_t *err);
 void ts_proto_model_free(ts_proto_model_t *m);
 
+/* Whether a and b plan every message alike: equal in everything but a UCX_TLS list that
+ * resolved to the same transports (UCX_TLS=all and self,sm,rc on a node whose network
+ * transport is rc). A sweep may replay such sets once. */
+int ts_proto_model_same(const ts_proto_model_t *a, const ts_proto_model_t *b);
+
 /* TS_OK if UCX_TLS leaves a transport for peers at loc; else an error saying which. */
 ts_status ts_proto_model_check(const ts_proto_model_t *m, ts_locality loc, ts_error_t *err);
 

@@ -16,10 +16,11 @@ build=${BUILD:-$root/build}
 jobs=${JOBS:-$(nproc)}
 model=${MODEL:-$root/platforms/calibrations/bm-optimized3.36.xml}
 out=${1:-/dev/stdout}
-tunesim=$build/tunesim
-[ -x "$tunesim" ] || { echo "imb_findings: $tunesim not built" >&2; exit 1; }
+[ -x "$build/tunesim" ] || { echo "imb_findings: $build/tunesim not built" >&2; exit 1; }
 work=$(mktemp -d /tmp/tunesim-imb-findings.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+cp "$build/tunesim" "$work/tunesim" # a rebuild meanwhile changes nothing this runs
+tunesim=$work/tunesim
 # shellcheck disable=SC2206 # words
 extra=(${EXTRA:-})
 

@@ -16,8 +16,8 @@
 # kept auto "where nothing differs significantly". Every step's table goes to OUT's directory
 # as imb-steps.txt.
 #
-# Environment: BUILD (default build), JOBS (default nproc), REPS (timed repetitions replayed
-# per size, default 3: the replay is deterministic), SHAPES (default "1x8 1x16 ... 8x36"),
+# Environment: BUILD (default build), JOBS (default nproc), BUDGET and BUDGET8 (messages
+# replayed per size, tunesim imb --budget, below 8 nodes and at 8), SHAPES (default "1x8 ... 8x36"),
 # BENCH (default "Alltoall Allgather Allreduce Exchange"), MODEL (a model file for --model;
 # default platforms/calibrations/bm-optimized3.36.xml).
 set -euo pipefail
@@ -25,15 +25,21 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:-$root/docs/imb-winners.tsv}
 build=${BUILD:-$root/build}
 jobs=${JOBS:-$(nproc)}
-reps=${REPS:-3}
+# Messages replayed per size (tunesim imb --budget): 8-node Alltoall holds 65,000-83,000 a
+# call, so its budget lets it replay one timed call a size (64 s a replay on 8 x 36 instead
+# of 158 s at four).
+BUDGET=${BUDGET:-400000}
+BUDGET8=${BUDGET8:-80000}
 model=${MODEL:-$root/platforms/calibrations/bm-optimized3.36.xml}
 shapes=${SHAPES:-"1x8 1x16 1x32 1x36 2x8 2x16 2x32 2x36 4x8 4x16 4x32 4x36 8x8 8x16 8x32 8x36"}
 benches=${BENCH:-"Alltoall Allgather Allreduce Exchange"}
-tunesim=$build/tunesim
-[ -x "$tunesim" ] || { echo "imb_study: $tunesim not built" >&2; exit 1; }
+[ -x "$build/tunesim" ] || { echo "imb_study: $build/tunesim not built" >&2; exit 1; }
 [ -f "$model" ] || { echo "imb_study: no model file $model" >&2; exit 1; }
 work=$(mktemp -d /tmp/tunesim-imb-study.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+# A copy, so that a rebuild during the study's hour changes nothing it runs.
+cp "$build/tunesim" "$work/tunesim"
+tunesim=$work/tunesim
 steps=$work/steps.txt
 sizes="4kb 8kb 16kb 32kb 64kb 128kb"
 tls_list="all self,sm,rc self,sm,ud self,sm,dc"
@@ -50,8 +56,10 @@ maxlog() { # BENCH NODES
 # winner BENCH NODES PPN SETS TITLE: tunesim imb over the sets; prints the winning set's name
 # (tunesim imb's rule, docs/imb.md); its comparison table goes to the steps file.
 winner() {
+    local budget=$BUDGET
+    [ "$2" -ge 8 ] && budget=$BUDGET8
     "$tunesim" imb --nodes "$2" --ppn "$3" --bench "$1" --msglog "0:$(maxlog "$1" "$2")" \
-        --reps "$reps" --model "$model" --sets "$4" -j "$jobs" >"$work/run.txt"
+        --budget "$budget" --model "$model" --sets "$4" -j "$jobs" >"$work/run.txt"
     {
         echo "## $5"
         sed -n '/t_max\[usec\] per set/,/^$/p' "$work/run.txt"
@@ -105,7 +113,7 @@ done
 mkdir -p "$(dirname "$out")"
 cp "$work/winners.tsv" "$out.tmp" && mv "$out.tmp" "$out"
 {
-    echo "# tunesim imb: the study's steps on the models (scripts/imb_study.sh, REPS=$reps)"
+    echo "# tunesim imb: the study's steps on the models (scripts/imb_study.sh, BUDGET=$BUDGET, BUDGET8=$BUDGET8)"
     echo "# t_max per set and size, the geometric means over the sizes at which the sets differ"
     cat "$steps"
 } >"$(dirname "$out")/imb-steps.txt"

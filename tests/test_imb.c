@@ -38,14 +38,17 @@ static void test_reps_and_sizes(void)
     CU_ASSERT_EQUAL(ts_imb_reps_replayed(&ar, 1u << 26), 1);
     /* No cap: the message budget. Allreduce on 4 ranks sends about 2 x 4 x 2 = 16 messages a
      * call: IMB's own 1000; Alltoall on 288 ranks 288 x 287 = 82,656: 400,000 / 82,656 = 4;
-     * on 1,152 ranks the floor of 3 calls. */
+     * on 1,152 ranks the floor of one call; a budget of 200,000 on 288 ranks: 2. */
     ar.reps_cap = 0;
     CU_ASSERT_EQUAL(ts_imb_reps_replayed(&ar, 8), 1000);
     ts_imb_spec_t big = {.bench = TS_IMB_ALLTOALL, .nranks = 288, .minlog = 0, .maxlog = 3};
     CU_ASSERT_EQUAL(ts_imb_reps_replayed(&big, 8), 4);
     CU_ASSERT_EQUAL(ts_imb_reps_replayed(&big, 1u << 22), 4);
     big.nranks = 1152;
-    CU_ASSERT_EQUAL(ts_imb_reps_replayed(&big, 8), 3);
+    CU_ASSERT_EQUAL(ts_imb_reps_replayed(&big, 8), 1);
+    big.nranks = 288;
+    big.msg_budget = 200000;
+    CU_ASSERT_EQUAL(ts_imb_reps_replayed(&big, 8), 2);
     CU_ASSERT_EQUAL(ts_imb_parse("allreduce"), TS_IMB_ALLREDUCE);
     CU_ASSERT_EQUAL(ts_imb_parse("PINGPONG"), TS_IMB_PINGPONG);
     CU_ASSERT_EQUAL(ts_imb_parse("bcast"), -1);
@@ -200,6 +203,40 @@ static void test_tables(void)
     free(err);
 }
 
+/* Sets whose UCX_TLS resolves to the same transports (all and self,sm,rc on one node: posix,
+ * xpmem) are replayed once and say so; self,sm,ud does too on one node (no network), but
+ * not on two (ud_mlx5's plans differ). */
+static void test_twins(void)
+{
+    char sets[1024], args[2048], *out = NULL, *err = NULL;
+    snprintf(sets, sizeof sets, "%s/tls.sets", tu_tmpdir());
+    FILE *fp = fopen(sets, "w");
+    fprintf(fp, "[grid t]\nUCX_TLS = all | self,sm,rc | self,sm,ud\n");
+    fclose(fp);
+    snprintf(args, sizeof args,
+             "imb --nodes 2 --ppn 2 --bench Exchange --msglog 0:4 --sets %s --csv %s/tls.csv", sets,
+             tu_tmpdir());
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "# set t-2: UCX_TLS=self,sm,rc (2 nodes x 2, NPS1, "
+                                              "block)\n# plans every message as set t-1 does"));
+    const char *ud = out ? strstr(out, "# set t-3: ") : NULL;
+    CU_ASSERT_PTR_NOT_NULL(ud);
+    CU_ASSERT(ud && strncmp(strchr(ud, '\n') + 1, "# plans every", 13) != 0);
+    /* The twins' rows are the same numbers (the CSV: "Exchange,t-1,4,..." and "...t-2..."). */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tls.csv", tu_tmpdir());
+    char *csv = tu_read_file(path, NULL);
+    const char *a = csv ? strstr(csv, "Exchange,t-1,4,16,") : NULL;
+    const char *b = csv ? strstr(csv, "Exchange,t-2,4,16,") : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_EQUAL(strcspn(a, "\n"), strcspn(b, "\n"));
+    CU_ASSERT(strncmp(a + 18, b + 18, strcspn(a, "\n") - 18) == 0);
+    free(csv);
+    free(out);
+    free(err);
+}
+
 static void test_bad_input(void)
 {
     const struct {
@@ -211,6 +248,7 @@ static void test_bad_input(void)
         {"imb --nodes 1 --ppn 4 --msglog 0:31", "--msglog expects [MIN:]MAX", 2},
         {"imb --nodes 1 --ppn 4 --bench bcast", "unknown benchmark 'bcast'", 2},
         {"imb --nodes 1 --ppn 4 --reps 0", "--reps expects 1 to 1000", 2},
+        {"imb --nodes 1 --ppn 4 --budget x", "--budget expects a number of messages", 2},
         {"imb --nodes 1 --ppn 4 -x UCX_TLS=bogus", "UCX_TLS", 1},
         {"imb --nodes 1 --ppn 4 --csv /nonexistent/dir/x.csv", "/nonexistent/dir/x.csv", 1},
         {"imb --nodes 1 --ppn 4 --sets /nonexistent.sets", "/nonexistent.sets", 1},
@@ -239,6 +277,7 @@ int main(void)
     CU_add_test(s, "IMB's sizes and repetitions", test_reps_and_sizes);
     CU_add_test(s, "the calls of each benchmark", test_trace_calls);
     CU_add_test(s, "tunesim imb's tables, hand-derived", test_tables);
+    CU_add_test(s, "sets that plan alike are replayed once", test_twins);
     CU_add_test(s, "bad input", test_bad_input);
     return tu_run_all();
 }

@@ -55,7 +55,7 @@ int ts_imb_sizes(const ts_imb_spec_t *spec, uint64_t *sizes, int max);
 
 /* Messages per call per rank set size that bound a size's replay (see msg_budget). */
 #define TS_IMB_MSG_BUDGET 400000
-#define TS_IMB_MIN_REPS   3
+#define TS_IMB_MIN_REPS   1
 
 /* The timed repetitions replayed for size (see reps_cap). */
 int64_t ts_imb_reps_replayed(const ts_imb_spec_t *spec, uint64_t size);
