@@ -226,6 +226,22 @@ time_of() { # time_of NAME FILE: the predicted ExecutionTime of NAME in that fil
 gain() { # gain BASE NAME FILE: percent less time than BASE in that file
     awk -v b="$1" -v s="$2" '$1 == b { a = $2 } $1 == s { t = $2 } END { printf "%+.2f", 100 * (a / t - 1) }' "$3"
 }
+sets_file=${SETS_MAIN:-$root/sets/motorbike-72.sets}
+words_of() { # words_of NAME: the set's mpirun words (-x ..., --mca ...) on one line
+    awk -v s="[$1]" '
+        /^\[/ { on = ($1 == s); next }
+        on && /^(-x|--mca|--set)/ { sub(/[ \t]*#.*/, ""); w = w (w ? " " : "") $0 }
+        END { print w }' "$sets_file"
+}
+nps_of() { # nps_of NAME: the set's NPS (1 unless it says 2)
+    awk -v s="[$1]" '/^\[/ { on = ($1 == s); next } on && $1 == "nps" { v = $3 } END { print v ? v : 1 }' "$sets_file"
+}
+short_of() { # short_of NAME: the set's settings in a few words, for the ranking table
+    local w
+    w=$(words_of "$1" | sed -e 's/-x UCX_TLS=//; s/-x UCX_RNDV_THRESH=/ rndv /; s/-x UCX_ZCOPY_THRESH=/ zcopy /' \
+        -e 's/--mca coll_hcoll_enable 0 --mca coll_ucc_enable 1/ UCC/')
+    echo "${w:-defaults (all, auto, auto, HCOLL)}, NPS$(nps_of "$1")"
+}
 step_row() { # step_row LABEL BASE NAME: one row of the mechanism table
     printf "| %s | %s | %s %% |\n" "$1" "$(time_of "$3" "$work/steps.full")" \
         "$(gain "$2" "$3" "$work/steps.full")"
@@ -245,6 +261,60 @@ step_row() { # step_row LABEL BASE NAME: one row of the mechanism table
     echo
     floor_s=$(time_of floor "$work/floor.full")
     asis_s=$(time_of asis "$work/nominal.full")
+    # The answer first: the set to use, its gain with interval, what it cannot be told apart
+    # from, what it is most sensitive to, and the replay that gives its number.
+    best=$(awk 'NR == 1 { print $1 }' "$work/ranked.txt")
+    best_row=$(awk 'NR == 1' "$work/ranked.txt")
+    echo "## Recommendation"
+    echo
+    if [ "$best" = asis ]; then
+        echo "Keep the defaults: no candidate is predicted faster than asis."
+    else
+        echo "$best_row" | awk -v a="$asis_s" '{ printf "Use **%s**: predicted %.2f s against asis'"'"'s %.2f s, %.1f %% +- %.1f %% less time\n", $1, $2, a, $4, $5 }'
+        echo "(the interval covers the uncertain parameters of the sensitivity table, not what the"
+        echo "models lack: see the ranking's caveat). As an mpirun line (NPS is the nodes' BIOS setting):"
+        echo
+        echo '```'
+        echo "mpirun -n 72 -N 36 $(words_of "$best") simpleFoam -parallel    # nodes in NPS$(nps_of "$best")"
+        echo '```'
+        echo
+        # Sets whose difference from the best is within twice its uncertainty.
+        ties=$(awk -v n=${#UNCERTAIN[@]} -v b="$best" '
+            FNR == 1 { file++ }
+            { t[$1, file - 1] = $2; if (file == 1) names[++nn] = $1 }
+            END {
+                for (k = 1; k <= nn; k++) {
+                    s = names[k]; if (s == b) continue
+                    d0 = t[s, 0] - t[b, 0]; v = 0
+                    for (i = 1; i <= n; i++) { dd = (t[s, i] - t[b, i]) - d0; v += dd * dd }
+                    if (d0 <= 2 * sqrt(v)) o = o (o ? ", " : "") s
+                }
+                print o
+            }' "$work/nominal.full" "${args[@]}")
+        echo "It cannot be told apart from: ${ties:-none (every other set is slower by more than twice its uncertainty)}."
+        k=0 most="" most_d=0
+        for u in "${UNCERTAIN[@]}"; do
+            k=$((k + 1))
+            IFS='|' read -r label setting why <<<"$u"
+            d=$(awk -v b="$best" 'FNR == 1 { f++ }
+                f == 1 && $1 == "asis" { a0 = $2 } f == 1 && $1 == b { s0 = $2 }
+                f == 2 && $1 == "asis" { a1 = $2 } f == 2 && $1 == b { s1 = $2 }
+                END { printf "%.3f", 100 * ((a1 / s1 - 1) - (a0 / s0 - 1)) }' "$work/nominal.full" "$work/u$k.full")
+            if awk -v d="$d" -v m="$most_d" 'BEGIN { exit !((d < 0 ? -d : d) > (m < 0 ? -m : m)) }'; then
+                most=$setting most_d=$d
+            fi
+        done
+        echo "Its gain is most sensitive to \`$most\` (moves it by $most_d points)."
+    fi
+    echo
+    echo "The same number from one replay (the window scaled with the profile, as here):"
+    echo
+    echo '```'
+    echo "tunesim replay $(basename "$trace") --nodes 2 --ppn 36 --nps $(nps_of "$best") --window 1:$niter \\"
+    echo "    --profile $(basename "$profile") --model platforms/calibrations/bm-optimized3.36.xml \\"
+    echo "    --set model.cpu.speed_ratio=$ratio $(words_of "$best")"
+    echo '```'
+    echo
     echo "## Headroom"
     echo
     echo "With every MPI cost the models charge set to nothing (\`sets/floor.sets\`) the same trace"
@@ -268,14 +338,16 @@ step_row() { # step_row LABEL BASE NAME: one row of the mechanism table
     echo "tuning case, t0, the predicted gain misses the measured 10.9 % by about 11 points,"
     echo "far outside its interval, and the trace's floor (above) shows part of why."
     echo
-    echo "| rank | set | ExecutionTime [s] | interval [s] | gain vs asis | gain interval | separable from the one above |"
-    echo "|---|---|---|---|---|---|---|"
+    echo "| rank | set | settings | ExecutionTime [s] | interval [s] | gain vs asis | gain interval | separable from the one above |"
+    echo "|---|---|---|---|---|---|---|---|"
+    for n in $(awk '{ print $1 }' "$work/ranked.txt"); do echo "$n|$(short_of "$n")"; done >"$work/short.txt"
     # separability of neighbours: the moves' effects on the difference, in quadrature
     args2=("$work/nominal.full" "${args[@]}")
     awk -v n=${#UNCERTAIN[@]} '
         FNR == 1 { file++ }
-        file == 1 { r++; name[r] = $1; tt[r] = $2; sd[r] = $3; g[r] = $4; sg[r] = $5; next }
-        { t[$1, file - 2] = $2 }
+        file == 1 { split($0, kv, "|"); short[kv[1]] = kv[2]; next }
+        file == 2 { r++; name[r] = $1; tt[r] = $2; sd[r] = $3; g[r] = $4; sg[r] = $5; next }
+        { t[$1, file - 3] = $2 }
         END {
             for (k = 1; k <= r; k++) {
                 sep = "-"
@@ -285,10 +357,10 @@ step_row() { # step_row LABEL BASE NAME: one row of the mechanism table
                     sep = (d0 > 2 * sqrt(v) && d0 > 0) ? sprintf("yes (%.3f s +- %.3f)", d0, sqrt(v)) \
                                                         : sprintf("= (%.3f s +- %.3f)", d0, sqrt(v))
                 }
-                printf "| %d | %s | %.2f | %.2f-%.2f | %+.1f %% | +- %.1f %% | %s |\n", k, name[k],
-                       tt[k], tt[k] - sd[k], tt[k] + sd[k], g[k], sg[k], sep
+                printf "| %d | %s | %s | %.2f | %.2f-%.2f | %+.1f %% | +- %.1f %% | %s |\n", k, name[k],
+                       short[name[k]], tt[k], tt[k] - sd[k], tt[k] + sd[k], g[k], sg[k], sep
             }
-        }' "$work/ranked.txt" "${args2[@]}"
+        }' "$work/short.txt" "$work/ranked.txt" "${args2[@]}"
     echo
     echo "## Sensitivity (change of the predicted ExecutionTime, seconds)"
     echo
@@ -342,19 +414,23 @@ step_row() { # step_row LABEL BASE NAME: one row of the mechanism table
 png_out=${out%.md}.png
 if command -v gnuplot >/dev/null; then
     awk '{ printf "%d %s %.4f %.4f\n", NR - 1, $1, $4, $5 }' "$work/ranked.txt" >"$work/gain.dat"
+    # The training runs' measured gains (simplefoam-motorbike-72.md): asis itself and t0.
+    awk '$1 == "asis" { printf "%d 0\n", NR - 1 } $1 == "t0" { printf "%d %.1f\n", NR - 1, 100 * (17.85 / 15.91 - 1) }' \
+        "$work/ranked.txt" >"$work/measured.dat"
     gnuplot <<EOF_PLOT
 set terminal pngcairo size 900,500 font ",10"
 set output "$work/gain.png"
 set title "simpleFoam motorBike, 72 ranks, 2 x BM.Optimized3.36: predicted gain against asis\n(bars: interval from the model parameters' uncertainties)"
-set ylabel "less time than asis [%]"
+set ylabel "faster than asis [%] (asis time / set time - 1)"
 set xrange [-0.7:$(wc -l <"$work/gain.dat") - 0.3]
 set grid ytics
 set xzeroaxis lw 1.5
 set style fill solid 0.5
 set boxwidth 0.6
-unset key
-plot "$work/gain.dat" using 1:3:xtic(2) with boxes lc rgb "#4477aa", \
-     "" using 1:3:4 with yerrorbars lc rgb "black" pt 7 ps 0.5
+set key top left
+plot "$work/gain.dat" using 1:3:xtic(2) with boxes lc rgb "#4477aa" title "predicted", \
+     "" using 1:3:4 with yerrorbars lc rgb "black" pt 7 ps 0.5 notitle, \
+     "$work/measured.dat" using 1:2 with points lc rgb "#ee6677" pt 9 ps 1.8 title "measured (training: asis 17.85 s, t0 15.91 s)"
 EOF_PLOT
     mv "$work/gain.png" "$png_out"
     echo "predict_motorbike: wrote $png_out"
