@@ -13,21 +13,25 @@ mode=${1:-run}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
-# Debian packages, and why each is needed:
+# Debian packages, and why each is needed. The main job (run) needs only the first list; the
+# test suite (test) needs the second too.
 #   build tools: cmake gcc make pkg-config
-#   OTF2 3.0 reading/writing (traces/, tracer): libotf2-trace-dev otf2-tools
+#   OTF2 3.0 reading/writing (traces/, tracer): libotf2-trace-dev
 #   store compression: liblz4-dev; checksums: zlib1g-dev (crc32); JSON output: libjson-c-dev
-#   tests: libcunit1-dev; the tracer and its tests: openmpi-bin libopenmpi-dev
-#   replaying exported TI traces with SimGrid 3.32 (tests, later the engine): libsimgrid-dev
-#   `tunesim sweep --plot` draws its PNG/SVG charts with gnuplot: gnuplot-nox (no X11)
-#   the sweep's Slurm job arrays are checked with Slurm's own sbatch (client only, no daemon):
-#   slurm-client
+#   replaying traces with SimGrid 3.32 (the engine; tests: smpi_replay): libsimgrid-dev
+#   the main job's picture, `tunesim sweep --plot`, `tunesim imb --plot`: gnuplot-nox (no X11)
 #   `tunesim calibrate` fits parameters with GSL's nonlinear least squares: libgsl-dev
 #   model files are XML written, read and schema-checked with libxml2: libxml2-dev
+run_packages=(cmake gcc make pkg-config libotf2-trace-dev zlib1g-dev liblz4-dev libjson-c-dev
+              libsimgrid-dev gnuplot-nox libgsl-dev libxml2-dev)
+#   tests: libcunit1-dev; the tracer and its tests: openmpi-bin libopenmpi-dev; OTF2's tools
+#   (otf2-print) for reading traces by hand: otf2-tools
+#   the sweep's Slurm job arrays are checked with Slurm's own sbatch (client only, no daemon):
+#   slurm-client
 #   the sources' formatting (.clang-format) is checked by ctest `format`: clang-format
-packages=(cmake gcc make pkg-config libotf2-trace-dev otf2-tools zlib1g-dev liblz4-dev libjson-c-dev
-          libcunit1-dev openmpi-bin libopenmpi-dev libsimgrid-dev gnuplot-nox slurm-client
-          libgsl-dev libxml2-dev clang-format)
+test_packages=(libcunit1-dev openmpi-bin libopenmpi-dev otf2-tools slurm-client clang-format)
+packages=("${run_packages[@]}")
+[ "$mode" = test ] && packages+=("${test_packages[@]}")
 
 install_packages() {
     if [ "${TUNESIM_SKIP_APT:-0}" = 1 ]; then
@@ -60,7 +64,7 @@ build() { # build DIR [cmake options...]
 install_packages
 case "$mode" in
 run)
-    build build -DCMAKE_BUILD_TYPE=Release
+    build build -DCMAKE_BUILD_TYPE=Release -DTUNESIM_TESTS=OFF
     # The reference case: simpleFoam motorBike on 2 x BM.Optimized3.36 (72 ranks), every
     # candidate of sets/motorbike-72.sets predicted as a full-length ExecutionTime from the
     # bundled 2-iteration window and the bundled asis profile (scripts/predict_motorbike.sh,
@@ -74,7 +78,7 @@ run)
     echo "=== written: $out/motorbike-72-prediction.md, .csv and .png"
     ;;
 test)
-    build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTUNESIM_TESTS=ON
     (cd build && ctest --output-on-failure)
     # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer, leak checks on.
     # The preloaded tracer and the MPI programs it traces stay uninstrumented (a preloaded
