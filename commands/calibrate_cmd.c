@@ -3,6 +3,8 @@
  * written atomically) and the report on stdout. */
 #include "calibrate_cmd.h"
 
+#include "../common/outfile.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +69,8 @@ int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
                           "tunesim-probe output files)");
     if (st == TS_OK && !output)
         st = ts_error_set(err, TS_EUSAGE, "calibrate: expected -o FILE for the model file");
+    for (int i = 0; i < ninputs && st == TS_OK; i++)
+        st = ts_check_not_input("calibrate", "-o", output, "input", inputs[i], err);
     for (int i = 0; i < ninputs && st == TS_OK; i++)
         st = ts_bench_parse_file(&set, inputs[i], err);
     if (st == TS_OK)

@@ -720,6 +720,8 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
         st = ts_error_set(err, TS_EIO,
                           "imb: --plot needs gnuplot, which is not installed (Debian: apt-get "
                           "install gnuplot-nox)");
+    if (st == TS_OK)
+        st = ts_check_not_input("imb", "--csv", m.o.csv, "--sets", m.o.sets, err);
     /* The output's temporary file first: an unwritable --csv fails before any replay. */
     ts_outfile_t *csv = NULL;
     if (st == TS_OK && m.o.csv)

@@ -1186,31 +1186,6 @@ static ts_status merge(const sweep_opts_t *o, ts_error_t *err)
 
 /* Where path would be: its directory resolved (realpath) and its last name; NULL when the
  * directory does not exist. Caller frees. */
-static char *resolved_path(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    char dir[4096], real[PATH_MAX];
-    snprintf(dir, sizeof dir, "%.*s", slash ? (slash == path ? 1 : (int)(slash - path)) : 1,
-             slash ? path : ".");
-    if (!realpath(dir, real))
-        return NULL;
-    char *out;
-    return asprintf(&out, "%s/%s", real, slash ? slash + 1 : path) < 0 ? NULL : out;
-}
-
-/* Whether a and b name the same file: the same inode, or the same resolved path. */
-static int same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
-        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-    char *ra = resolved_path(a), *rb = resolved_path(b);
-    int same = ra && rb ? strcmp(ra, rb) == 0 : strcmp(a, b) == 0;
-    free(ra);
-    free(rb);
-    return same;
-}
-
 /* An output file can be created or replaced: its directory exists and is writable, and the
  * path is not a directory. */
 static ts_status check_writable(const char *flag, const char *path, ts_error_t *err)
@@ -1277,7 +1252,7 @@ static ts_status check_outputs(const sweep_opts_t *o, ts_error_t *err)
         st = ts_error_set(err, TS_ENOMEM, "out of memory");
     for (int i = 0; i < n && st == TS_OK; i++)
         for (int j = i + 1; j < n && st == TS_OK; j++)
-            if ((!f[i].input || !f[j].input) && same_file(f[i].path, f[j].path))
+            if ((!f[i].input || !f[j].input) && ts_same_file(f[i].path, f[j].path))
                 st = ts_error_set(err, TS_EUSAGE,
                                   "sweep: %s %s and %s %s are the same file: "
                                   "give each output a path of its own",

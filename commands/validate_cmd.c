@@ -519,7 +519,19 @@ typedef struct val_args_s {
     ts_measured_t *m;
     int pass, inputs;
     const char *predicted, *anchor, *json, *csv;
+    const char *in[16]; /* the input files named (--manifest, --measured-csv), with their flags */
+    const char *in_flag[16];
+    int nin;
 } val_args_t;
+
+/* Keep an input file's name for the check that no output overwrites it. */
+static void note_input(val_args_t *va, const char *flag, const char *path)
+{
+    if (va->nin < 16) {
+        va->in_flag[va->nin] = flag;
+        va->in[va->nin++] = path;
+    }
+}
 
 static ts_status validate_opt(void *ctx, int opt, const char *v, ts_error_t *err)
 {
@@ -543,12 +555,15 @@ static ts_status validate_opt(void *ctx, int opt, const char *v, ts_error_t *err
         return ts_measured_read_dir(va->m, v, err);
     case VO_MANIFEST:
         va->inputs++;
+        note_input(va, "--manifest", v);
         return ts_measured_read_manifest(va->m, v, err);
     case VO_MEASURED_CSV:
         va->inputs++;
+        note_input(va, "--measured-csv", v);
         return ts_measured_read_csv(va->m, v, err);
     case VO_PREDICTED:
         va->predicted = v;
+        note_input(va, "--predicted", v);
         return TS_OK;
     case VO_ANCHOR:
         va->anchor = v;
@@ -588,6 +603,13 @@ int ts_validate_cmd(int argc, char **argv, ts_error_t *err)
     json = va.json;
     csv = va.csv;
     inputs = va.inputs;
+    /* No output may overwrite an input, nor the other output. */
+    for (int i = 0; i < va.nin && st == TS_OK; i++)
+        if ((st = ts_check_not_input("validate", "--json", json, va.in_flag[i], va.in[i], err)) ==
+            TS_OK)
+            st = ts_check_not_input("validate", "--csv", csv, va.in_flag[i], va.in[i], err);
+    if (st == TS_OK)
+        st = ts_check_not_input("validate", "--csv", csv, "--json", json, err);
     if (st == TS_OK)
         st = ts_measured_check_rejected(m, err);
     if (st == TS_OK && !inputs)

@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,6 +193,40 @@ void ts_outfile_abort(ts_outfile_t *f)
     free(f->tmp);
     free(f->path);
     free(f);
+}
+
+static char *resolved_path(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096], real[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (slash == path ? 1 : (int)(slash - path)) : 1,
+             slash ? path : ".");
+    if (!realpath(dir, real))
+        return NULL;
+    char *out;
+    return asprintf(&out, "%s/%s", real, slash ? slash + 1 : path) < 0 ? NULL : out;
+}
+
+int ts_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char *ra = resolved_path(a), *rb = resolved_path(b);
+    int same = ra && rb ? strcmp(ra, rb) == 0 : strcmp(a, b) == 0;
+    free(ra);
+    free(rb);
+    return same;
+}
+
+ts_status ts_check_not_input(const char *cmd, const char *out_flag, const char *out,
+                             const char *in_flag, const char *in, ts_error_t *err)
+{
+    if (!out || !in || !ts_same_file(out, in))
+        return TS_OK;
+    return ts_error_set(err, TS_EUSAGE,
+                        "%s: %s %s is also its %s: writing it would destroy the input", cmd,
+                        out_flag, out, in_flag);
 }
 
 /* Remove a directory of plain files (what ts_outdir writes; nothing deeper). */

@@ -22,6 +22,15 @@ ts_status ts_outfile_commit(ts_outfile_t *f, ts_error_t *err);
 /* Remove the temporary file; frees f. Safe on NULL. */
 void ts_outfile_abort(ts_outfile_t *f);
 
+/* Whether a and b name the same file: the same inode where both exist, else the same path
+ * once their directories are resolved (an output not written yet). */
+int ts_same_file(const char *a, const char *b);
+
+/* TS_EUSAGE, "CMD: OUT_FLAG OUT is also its IN_FLAG: writing it would destroy the input",
+ * when out and in name the same file (either may be NULL: nothing to check). */
+ts_status ts_check_not_input(const char *cmd, const char *out_flag, const char *out,
+                             const char *in_flag, const char *in, ts_error_t *err);
+
 /* The same for a directory: files are written into a temporary directory that replaces
  * path when committed (an existing path is moved aside and removed). Replacing deletes, so an
  * existing path is replaced only when it is empty or a previous output of the same kind: a

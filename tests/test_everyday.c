@@ -75,6 +75,43 @@ static void test_item1_links_and_devices(void)
     free(err);
 }
 
+/* Item 2: no command writes an output over one of its own inputs (sweep refused it already;
+ * calibrate, validate and imb now do too), and the input is left as it was. */
+static void test_item2_output_is_input(void)
+{
+    char *out = NULL, *err = NULL, args[2048];
+    const char *osu = tmp("osu.txt");
+    write_file(osu, "# OSU MPI Latency Test v7.5.1\n# Size          Latency (us)\n1 1.67\n");
+    snprintf(args, sizeof args, "calibrate %s -o %s", osu, osu);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "is also its input: writing it would destroy"));
+    free(out);
+    free(err);
+    char *text = tu_read_file(osu, NULL);
+    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "1 1.67"));
+    free(text);
+    const char *m = tmp("m.csv");
+    write_file(m, "setting,seconds\nasis,17.85\n");
+    snprintf(args, sizeof args, "validate --measured-csv %s --predicted %s --json %s", m,
+             tmp("p.json"), m);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "--json") &&
+                           strstr(err, "is also its --measured-csv"));
+    free(out);
+    free(err);
+    text = tu_read_file(m, NULL);
+    CU_ASSERT_STRING_EQUAL(text ? text : "", "setting,seconds\nasis,17.85\n");
+    free(text);
+    const char *sets = tmp("one.sets");
+    write_file(sets, "[a]\n");
+    snprintf(args, sizeof args, "imb --nodes 2 --ppn 1 --bench pingpong --sets %s --csv %s", sets,
+             sets);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "--csv") && strstr(err, "is also its --sets"));
+    free(out);
+    free(err);
+}
+
 /* Item 6: every write checked, standard output's too: a report that cannot be written (here
  * /dev/full) is an error with one line saying so, never exit 0. */
 static void test_item6_stdout_checked(void)
@@ -190,6 +227,7 @@ int main(void)
         return 1;
     CU_pSuite s = CU_add_suite("everyday use (issue 30)", NULL, NULL);
     CU_add_test(s, "item 1: outputs through links, into devices", test_item1_links_and_devices);
+    CU_add_test(s, "item 2: no output over an input", test_item2_output_is_input);
     CU_add_test(s, "item 6: standard output checked", test_item6_stdout_checked);
     CU_add_test(s, "item 8: a stated limit on nodes", test_item8_node_limit);
     CU_add_test(s, "item 10: FIFOs and directories as inputs", test_item10_fifo_inputs);
