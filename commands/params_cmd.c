@@ -41,8 +41,13 @@ static int check(FILE *out, int argc, char **argv, const char *line, ts_error_t 
                 snprintf(r, sizeof r, "%d", info.ranks);
             if (info.ppn > 0)
                 snprintf(n, sizeof n, "%d", info.ppn);
-            fprintf(out, "# ranks %s, per node %s, map-by %s\n", r, n,
+            fprintf(out, "# ranks %s, per node %s, map-by %s", r, n,
                     info.map_by[0] ? info.map_by : "-");
+            if (info.nodes > 0)
+                fprintf(out, ", nodes %d", info.nodes);
+            fputc('\n', out);
+            if (info.note[0])
+                fprintf(out, "# note: %s\n", info.note);
         }
         if (ts_params_print_changes(p, out) == 0)
             fputs("# no changes: every parameter keeps its default\n", out);

@@ -131,6 +131,14 @@ static ts_status parse_opts(int argc, char **argv, ts_params_t *params, replay_o
                               info.ppn, o->place.ppn);
         if (st == TS_OK && !o->place.ppn && info.ppn > 0)
             o->place.ppn = info.ppn;
+        /* Nodes from a host list (-H a,b) or srun -N, unless --nodes says otherwise. */
+        if (st == TS_OK && info.nodes > 0 && o->place.nodes && o->place.nodes != info.nodes)
+            st = ts_error_set(err, TS_EUSAGE, "replay: --mpirun runs on %d nodes, --nodes %d",
+                              info.nodes, o->place.nodes);
+        if (st == TS_OK && !o->place.nodes && info.nodes > 0)
+            o->place.nodes = info.nodes;
+        if (st == TS_OK && info.note[0])
+            fprintf(stderr, "tunesim: note: --mpirun: %s\n", info.note);
         if (st == TS_OK && info.map_by[0] && strncmp(info.map_by, "ppr:", 4) != 0)
             st = ts_map_by_parse(info.map_by, &o->place.map_by, err);
     }

@@ -222,7 +222,15 @@ static ts_status shell_split(const char *s, char ***words, int *n, ts_error_t *e
 }
 
 /* mpirun's own options that tunesim reads or steps over. */
-enum mpirun_opt { OPT_NP, OPT_PPN, OPT_MAP_BY, OPT_SKIP_ARG, OPT_SKIP_FLAG };
+enum mpirun_opt {
+    OPT_NP,
+    OPT_PPN,
+    OPT_MAP_BY,
+    OPT_HOSTS,
+    OPT_HOSTFILE,
+    OPT_SKIP_ARG,
+    OPT_SKIP_FLAG
+};
 static const struct {
     const char *name;
     enum mpirun_opt kind;
@@ -236,13 +244,13 @@ static const struct {
     {"-npernode", OPT_PPN},
     {"--map-by", OPT_MAP_BY},
     {"-map-by", OPT_MAP_BY},
-    {"-machinefile", OPT_SKIP_ARG},
-    {"--machinefile", OPT_SKIP_ARG},
-    {"-hostfile", OPT_SKIP_ARG},
-    {"--hostfile", OPT_SKIP_ARG},
-    {"-H", OPT_SKIP_ARG},
-    {"-host", OPT_SKIP_ARG},
-    {"--host", OPT_SKIP_ARG},
+    {"-machinefile", OPT_HOSTFILE},
+    {"--machinefile", OPT_HOSTFILE},
+    {"-hostfile", OPT_HOSTFILE},
+    {"--hostfile", OPT_HOSTFILE},
+    {"-H", OPT_HOSTS},
+    {"-host", OPT_HOSTS},
+    {"--host", OPT_HOSTS},
     {"--bind-to", OPT_SKIP_ARG},
     {"-bind-to", OPT_SKIP_ARG},
     {"--rank-by", OPT_SKIP_ARG},
@@ -259,15 +267,59 @@ static const struct {
     {"--display-map", OPT_SKIP_FLAG},
 };
 
-static int is_launcher(const char *word)
+static const char *base_name(const char *word)
 {
     const char *base = strrchr(word, '/');
-    base = base ? base + 1 : word;
-    static const char *const names[] = {"mpirun", "mpiexec", "orterun", "prterun"};
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-        if (strcmp(base, names[k]) == 0)
-            return 1;
-    return 0;
+    return base ? base + 1 : word;
+}
+
+enum { LAUNCHER_NONE, LAUNCHER_OMPI, LAUNCHER_SRUN, LAUNCHER_OTHER_MPI };
+
+/* Which launcher word is: Open MPI's under any of its names (Debian's alternatives add
+ * .openmpi: mpirun.openmpi), Slurm's srun, or another MPI's (MPICH / Intel MPI's hydra). */
+static int launcher_kind(const char *word)
+{
+    const char *base = base_name(word);
+    static const char *const ompi[] = {"mpirun", "mpiexec", "orterun", "prterun"};
+    for (size_t k = 0; k < sizeof ompi / sizeof ompi[0]; k++) {
+        size_t len = strlen(ompi[k]);
+        if (strncmp(base, ompi[k], len) == 0 &&
+            (base[len] == '\0' || strcmp(base + len, ".openmpi") == 0 ||
+             strcmp(base + len, ".ompi") == 0))
+            return LAUNCHER_OMPI;
+    }
+    if (strcmp(base, "srun") == 0)
+        return LAUNCHER_SRUN;
+    if (strncmp(base, "mpiexec.", 8) == 0 || strncmp(base, "mpirun.", 7) == 0 ||
+        strcmp(base, "mpiexec_hydra") == 0 || strcmp(base, "aprun") == 0)
+        return LAUNCHER_OTHER_MPI;
+    return LAUNCHER_NONE;
+}
+
+/* Words before the launcher that only run it: sudo [-E] [-u USER], env [-i] [NAME=VALUE...],
+ * time [-p], nice [-n N], command. Returns the index of the word after them. */
+static int skip_prefixes(int n, char **w, int i)
+{
+    for (;;) {
+        if (i >= n)
+            return i;
+        const char *b = base_name(w[i]);
+        if (strcmp(b, "sudo") == 0 || strcmp(b, "time") == 0 || strcmp(b, "nice") == 0 ||
+            strcmp(b, "env") == 0 || strcmp(b, "command") == 0) {
+            int takes_value = strcmp(b, "sudo") == 0 || strcmp(b, "nice") == 0;
+            i++;
+            while (i < n && w[i][0] == '-' && strcmp(w[i], "--") != 0) {
+                /* sudo -u USER, nice -n N: the next word is the option's */
+                int v = takes_value && (strcmp(w[i], "-u") == 0 || strcmp(w[i], "-n") == 0 ||
+                                        strcmp(w[i], "-g") == 0);
+                i += v ? 2 : 1;
+            }
+            if (i < n && strcmp(w[i], "--") == 0)
+                i++;
+            continue;
+        }
+        return i;
+    }
 }
 
 /* A leading NAME=VALUE word: the shell's environment assignment before the command. */
@@ -303,18 +355,111 @@ static ts_status positive_count(const char *opt, const char *v, int *out, ts_err
     return TS_OK;
 }
 
+/* "a,b:36,c" (-H / --host): the number of hosts named. */
+static int count_hosts(const char *v)
+{
+    int n = *v ? 1 : 0;
+    for (; *v; v++)
+        n += *v == ',';
+    return n;
+}
+
+/* srun's options, from word i to the program: -n / --ntasks, -N / --nodes,
+ * --ntasks-per-node, --export=NAME=VALUE,... (ALL / NONE kept as words), --mpi, the rest
+ * refused. */
+static ts_status srun_words(ts_params_t *p, int n, char **w, int i, ts_mpirun_info_t *info,
+                            ts_error_t *err)
+{
+    char sw[72];
+    while (i < n && w[i][0] == '-' && strcmp(w[i], "--") != 0) {
+        const char *o = w[i], *eq = strchr(o, '=');
+        char name[40];
+        size_t nl = eq ? (size_t)(eq - o) : strlen(o);
+        if (nl >= sizeof name)
+            return ts_error_set(err, TS_EARG, "unknown srun option '%s'",
+                                ts__params_shown(o, sw, sizeof sw));
+        memcpy(name, o, nl);
+        name[nl] = '\0';
+        int value = strcmp(name, "-n") == 0 || strcmp(name, "--ntasks") == 0 ||
+                    strcmp(name, "-N") == 0 || strcmp(name, "--nodes") == 0 ||
+                    strcmp(name, "--ntasks-per-node") == 0 || strcmp(name, "--export") == 0 ||
+                    strcmp(name, "--mpi") == 0 || strcmp(name, "--cpu-bind") == 0 ||
+                    strcmp(name, "-p") == 0 || strcmp(name, "--partition") == 0 ||
+                    strcmp(name, "-t") == 0 || strcmp(name, "--time") == 0;
+        if (!value)
+            return ts_error_set(err, TS_EARG,
+                                "unknown srun option '%s' (understood: -n, -N, --ntasks, "
+                                "--nodes, --ntasks-per-node, --export, --mpi, --cpu-bind, -p, -t)",
+                                ts__params_shown(o, sw, sizeof sw));
+        const char *v = eq ? eq + 1 : i + 1 < n ? w[i + 1] : NULL;
+        if (!v)
+            return ts_error_set(err, TS_EARG, "srun %s expects a value", name);
+        i += eq ? 1 : 2;
+        ts_status st = TS_OK;
+        if (strcmp(name, "-n") == 0 || strcmp(name, "--ntasks") == 0)
+            st = positive_count(name, v, &info->ranks, err);
+        else if (strcmp(name, "-N") == 0 || strcmp(name, "--nodes") == 0)
+            st = positive_count(name, v, &info->nodes, err);
+        else if (strcmp(name, "--ntasks-per-node") == 0)
+            st = positive_count(name, v, &info->ppn, err);
+        else if (strcmp(name, "--export") == 0) { /* NAME=VALUE items; ALL, NONE, names alone */
+            char buf[1024];
+            snprintf(buf, sizeof buf, "%s", v);
+            const char *last = NULL;
+            for (char *save = NULL, *it = strtok_r(buf, ",", &save); it && st == TS_OK;
+                 it = strtok_r(NULL, ",", &save)) {
+                if (strchr(it, '=')) {
+                    st = apply_export(p, it, err);
+                    last = it;
+                } else if (last && strcmp(it, "ALL") != 0 && strcmp(it, "NONE") != 0 &&
+                           !isupper((unsigned char)it[0])) {
+                    /* Slurm splits --export at every comma: UCX_TLS=self,sm,rc exports
+                     * UCX_TLS=self and the (empty) variables sm and rc. */
+                    char sv2[72];
+                    st = ts_error_set(err, TS_EARG,
+                                      "srun --export: '%s' after %s: Slurm splits --export at "
+                                      "every comma, so the value stops at the first one; set it "
+                                      "in the environment (export NAME=a,b) and --export=ALL",
+                                      ts__params_shown(it, sw, sizeof sw),
+                                      ts__params_shown(last, sv2, sizeof sv2));
+                }
+            }
+        }
+        if (st != TS_OK)
+            return st;
+    }
+    return TS_OK;
+}
+
 /* The options of a split mpirun line, from word i to the program. */
 static ts_status mpirun_words(ts_params_t *p, int n, char **w, int i, ts_mpirun_info_t *info,
                               ts_error_t *err)
 {
     char sw[72];
+    i = skip_prefixes(n, w, i);
     while (i < n && is_assignment(w[i])) {
         ts_status st = apply_export(p, w[i++], err);
         if (st != TS_OK)
             return st;
+        i = skip_prefixes(n, w, i);
     }
-    if (i < n && is_launcher(w[i]))
+    int kind_l = i < n ? launcher_kind(w[i]) : LAUNCHER_NONE;
+    if (kind_l == LAUNCHER_OTHER_MPI)
+        return ts_error_set(err, TS_EARG,
+                            "'%s' is another MPI's launcher (MPICH, Intel MPI): tunesim models "
+                            "Open MPI with UCX; paste an mpirun or srun line",
+                            ts__params_shown(w[i], sw, sizeof sw));
+    /* mpirun's options alone (no launcher word) are fine, and so is an empty line; a program
+     * that is no launcher is not. */
+    if (kind_l == LAUNCHER_NONE && i < n && w[i][0] != '-')
+        return ts_error_set(err, TS_EARG,
+                            "'%s' is not a launcher (expected mpirun, mpiexec, orterun, prterun, "
+                            "their .openmpi names, or srun, after any sudo / env / time)",
+                            ts__params_shown(w[i], sw, sizeof sw));
+    if (kind_l != LAUNCHER_NONE)
         i++;
+    if (kind_l == LAUNCHER_SRUN)
+        return srun_words(p, n, w, i, info, err);
     while (i < n && w[i][0] == '-') {
         if (strcmp(w[i], "--") == 0)
             break; /* the program follows */
@@ -357,6 +502,13 @@ static ts_status mpirun_words(ts_params_t *p, int n, char **w, int i, ts_mpirun_
             st = positive_count(name, v, &info->ranks, err);
         } else if (kind == OPT_PPN) {
             st = positive_count(name, v, &info->ppn, err);
+        } else if (kind == OPT_HOSTS) {
+            info->nodes = count_hosts(v);
+        } else if (kind == OPT_HOSTFILE) {
+            snprintf(info->note, sizeof info->note,
+                     "%s %s: the host file is not read; the nodes are --nodes (or the "
+                     "platform's), the ranks per node -N or --ppn",
+                     name, ts__params_shown(v, sw, sizeof sw));
         } else if (kind == OPT_MAP_BY) {
             if (strlen(v) >= sizeof info->map_by)
                 return ts_error_set(err, TS_EARG, "mpirun %s: value '%s' is too long", name,
@@ -385,7 +537,8 @@ ts_status ts_params_parse_mpirun(ts_params_t *p, const char *cmdline, ts_mpirun_
         free(w);
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     }
-    ts_mpirun_info_t found = {0, 0, ""};
+    ts_mpirun_info_t found;
+    memset(&found, 0, sizeof found);
     st = mpirun_words(work, n, w, 0, &found, err);
     if (st == TS_OK) {
         ts__params_swap(p, work);

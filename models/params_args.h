@@ -24,12 +24,18 @@ ts_status ts_params_parse_args(ts_params_t *p, int argc, char **argv, unsigned c
 typedef struct ts_mpirun_info_s {
     int ranks;
     int ppn;
+    int nodes; /* from -H / --host host lists or srun's -N; 0 where the line does not say */
     char map_by[32];
+    char note[200]; /* what the line says that tunesim does not use (a host file), or "" */
 } ts_mpirun_info_t;
 
-/* Parse a whole mpirun command line (shell quoting understood): its -x / --mca settings go
- * into p, placement facts into info (may be NULL); the program and its arguments are
- * ignored. An mpirun option it does not know fails naming it. On error p is unchanged. */
+/* Parse a whole command line as users paste it (shell quoting understood): leading
+ * NAME=VALUE words and sudo / env / time / nice prefixes, then Open MPI's launcher (mpirun,
+ * mpiexec, orterun, prterun, also as mpirun.openmpi and the like) or Slurm's srun. Its -x /
+ * --mca settings (srun: --export) go into p, placement facts into info (may be NULL); the
+ * program and its arguments are ignored. A launcher it does not model (mpiexec.hydra, Intel
+ * MPI's and MPICH's), a line without a launcher, and an option it does not know fail naming
+ * them. On error p is unchanged. */
 ts_status ts_params_parse_mpirun(ts_params_t *p, const char *cmdline, ts_mpirun_info_t *info,
                                  ts_error_t *err);
 

@@ -112,6 +112,52 @@ static void test_item2_output_is_input(void)
     free(err);
 }
 
+/* Item 5: the launchers users paste are recognised (Debian's mpirun.openmpi, sudo / env /
+ * time prefixes, srun); another MPI's launcher and a line without one are refused; host
+ * lists give the nodes, a host file is said to be unread. */
+static void test_item5_launchers(void)
+{
+    const struct {
+        const char *line, *want;
+        int rc;
+    } cases[] = {
+        {"mpirun.openmpi -np 71 -x UCX_TLS=rc ./a",
+         "# ranks 71, per node -, map-by -\nUCX_TLS=rc\n", 0},
+        {"sudo -E time mpirun -np 4 -x UCX_TLS=rc ./a", "UCX_TLS=rc\n", 0},
+        {"env UCX_TLS=ud mpirun -np 4 ./a", "UCX_TLS=ud\n", 0},
+        {"srun -n 72 -N 2 --ntasks-per-node=36 --export=ALL,UCX_RNDV_THRESH=16kb ./a",
+         "# ranks 72, per node 36, map-by -, nodes 2\nUCX_RNDV_THRESH=16kb\n", 0},
+        {"mpirun -H a:36,b:36 -np 72 ./x", "nodes 2\n", 0},
+        {"mpirun --hostfile hosts -np 72 ./x",
+         "# note: --hostfile hosts: the host file is not read", 0},
+        {"mpiexec.hydra -n 4 ./a", "is another MPI's launcher", 1},
+        {"./a.out -n 4", "'./a.out' is not a launcher", 1},
+        {"srun --bogus ./a", "unknown srun option '--bogus'", 1},
+        {"srun -n 4 --export=ALL,UCX_TLS=self,sm,rc ./a", "Slurm splits --export at every comma",
+         1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char args[1024], *out = NULL, *err = NULL;
+        snprintf(args, sizeof args, "params --mpirun '%s'", cases[i].line);
+        int rc = tu_run_cli(args, &out, &err);
+        CU_ASSERT_EQUAL(rc, cases[i].rc);
+        const char *where = cases[i].rc ? err : out;
+        if (!where || !strstr(where, cases[i].want))
+            printf("\n  %s: '%s'\n", cases[i].line, where ? where : "(nothing)");
+        CU_ASSERT_PTR_NOT_NULL(where && strstr(where, cases[i].want));
+        free(out);
+        free(err);
+    }
+    /* replay takes the nodes from srun -N and the ranks per node from --ntasks-per-node. */
+    char args[1024], *out = NULL, *err = NULL;
+    snprintf(args, sizeof args, "replay '%s' --mpirun 'srun -n 2 -N 2 --ntasks-per-node=1 ./x'",
+             tu_bundled());
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "2 nodes x 1"));
+    free(out);
+    free(err);
+}
+
 /* Item 6: every write checked, standard output's too: a report that cannot be written (here
  * /dev/full) is an error with one line saying so, never exit 0. */
 static void test_item6_stdout_checked(void)
@@ -228,6 +274,7 @@ int main(void)
     CU_pSuite s = CU_add_suite("everyday use (issue 30)", NULL, NULL);
     CU_add_test(s, "item 1: outputs through links, into devices", test_item1_links_and_devices);
     CU_add_test(s, "item 2: no output over an input", test_item2_output_is_input);
+    CU_add_test(s, "item 5: launchers as users paste them", test_item5_launchers);
     CU_add_test(s, "item 6: standard output checked", test_item6_stdout_checked);
     CU_add_test(s, "item 8: a stated limit on nodes", test_item8_node_limit);
     CU_add_test(s, "item 10: FIFOs and directories as inputs", test_item10_fifo_inputs);

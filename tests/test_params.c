@@ -1077,7 +1077,10 @@ static void test_cmd(void)
                        "simpleFoam -parallel";
     char *line[] = {"params", "--mpirun", reference};
     CU_ASSERT_EQUAL(run_cmd(3, line, &out, &err), TS_OK);
-    CU_ASSERT_STRING_EQUAL(out, "# ranks 72, per node 36, map-by -\nUCX_NET_DEVICES=mlx5_2:1\n");
+    CU_ASSERT_STRING_EQUAL(out, "# ranks 72, per node 36, map-by -\n# note: -machinefile hosts: "
+                                "the host file is not read; the nodes are --nodes (or the "
+                                "platform's), the ranks per node -N or --ppn\n"
+                                "UCX_NET_DEVICES=mlx5_2:1\n");
     free(out);
     char bare[] = "mpirun -np 72 -x UCX_TLS=rc ./app";
     char *noppn[] = {"params", "--mpirun", bare};
