@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -133,6 +134,7 @@ static ts_status start_worker(const ts_pool_t *p, worker_t *wk, int task, ts_err
     if (pipe2(fds, O_CLOEXEC) != 0)
         return ts_error_set(err, TS_EIO, "%s: cannot create a pipe: %s", p->who, strerror(errno));
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(fds[0]);
@@ -140,6 +142,11 @@ static ts_status start_worker(const ts_pool_t *p, worker_t *wk, int task, ts_err
         return ts_error_set(err, TS_EIO, "%s: cannot start a worker: %s", p->who, strerror(errno));
     }
     if (pid == 0) {
+        /* A worker ends with its parent, however the parent ends (SIGTERM, SIGKILL, a crash):
+         * left running it would finish a replay nobody reads. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(1);
         close(fds[0]);
         worker_main(p, task, fds[1]);
     }

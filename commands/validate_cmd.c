@@ -2,14 +2,17 @@
 #include "validate_cmd.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "../common/outfile.h"
+#include "../common/tmpfiles.h"
 #include "options.h"
 
 /* ---- predictions ------------------------------------------------------------------------ */
@@ -435,12 +438,13 @@ ts_status ts_validate_write_csv(const ts_validate_t *v, const char *path, ts_err
  * sweep's report goes to stderr so that stdout holds the validation table alone. */
 static ts_status run_sweep(int argc, char **argv, ts_predictions_t *out, ts_error_t *err)
 {
-    const char *tmpdir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    const char *tmpdir = ts_tmp_dir(); /* $TMPDIR unless empty, else /tmp */
     char dir[4096], json[4200], results[4200];
     snprintf(dir, sizeof dir, "%s/tunesim-validate.XXXXXX", tmpdir);
     if (!mkdtemp(dir))
         return ts_error_set(err, TS_EIO, "%s: cannot create a temporary directory: %s", dir,
                             strerror(errno));
+    ts_tmp_register(dir, 1); /* removed with its files on INT / TERM */
     snprintf(json, sizeof json, "%s/predicted.json", dir);
     /* the sweep's results file (its resume record) goes into dir too, named so that it can
      * be removed with the directory */
@@ -460,10 +464,15 @@ static ts_status run_sweep(int argc, char **argv, ts_predictions_t *out, ts_erro
     args[5 + argc] = results;
     fflush(NULL);
     ts_status st = TS_OK;
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         st = ts_error_set(err, TS_ECHILD, "cannot start tunesim sweep: %s", strerror(errno));
     } else if (pid == 0) {
+        /* The sweep ends with validate, however validate ends (its workers end with it). */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent)
+            _exit(1);
         dup2(STDERR_FILENO, STDOUT_FILENO);
         execv("/proc/self/exe", args);
         fprintf(stderr, "tunesim validate: cannot run /proc/self/exe sweep: %s\n", strerror(errno));
@@ -482,7 +491,7 @@ static ts_status run_sweep(int argc, char **argv, ts_predictions_t *out, ts_erro
     free(args);
     unlink(json);
     unlink(results);
-    rmdir(dir);
+    ts_tmp_remove(dir);
     return st;
 }
 

@@ -2,6 +2,7 @@
  * test is one numbered item of the issue and asserts on what a user sees: the exit status,
  * the one-line message, and what the files are afterwards. Commands that used to hang run
  * under timeout(1), so a hang fails the test instead of stalling the suite. */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,6 +195,55 @@ static void test_item8_node_limit(void)
     free(err);
 }
 
+/* How many processes have `needle` in their command line (pgrep -f). */
+static int count_procs(const char *needle)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "pgrep -f -- '%s' | wc -l", needle);
+    FILE *p = popen(cmd, "r");
+    int n = -1;
+    if (p) {
+        if (fscanf(p, "%d", &n) != 1)
+            n = -1;
+        pclose(p);
+    }
+    return n;
+}
+
+/* Item 9: a sweep that ends (SIGTERM; here SIGKILL, which no handler sees) ends its
+ * workers too: they used to finish their replays for nobody. */
+static void test_item9_term_ends_workers(void)
+{
+    const char *sets = tmp("term-unique-7f3a.sets"), *pidf = tmp("sweep.pid");
+    /* Two sets of a 72-rank Alltoall: replays of seconds each, in two workers (the pool is
+     * sweep's and imb's). */
+    write_file(sets, "[grid g]\nUCX_RNDV_THRESH = auto | 64kb\n");
+    char cmd[3000];
+    snprintf(cmd, sizeof cmd,
+             "%s imb --nodes 2 --ppn 36 --bench Alltoall --msglog 0:20 --sets '%s' -j 2 "
+             ">/dev/null 2>&1 </dev/null & echo $! >'%s'",
+             TS_CLI, sets, pidf);
+    CU_ASSERT_FATAL(system(cmd) == 0);
+    char *text = tu_read_file(pidf, NULL);
+    pid_t pid = text ? (pid_t)atoi(text) : 0;
+    free(text);
+    CU_ASSERT_FATAL(pid > 0);
+    int seen = 0;
+    for (int k = 0; k < 200 && seen < 3; k++) {   /* the parent and both workers */
+        seen = count_procs("term-unique-7f3[a]"); /* [a]: not the shell's own line */
+        usleep(50000);
+    }
+    CU_ASSERT(seen >= 3);
+    kill(pid, SIGKILL);
+    for (int k = 0; k < 100 && kill(pid, 0) == 0; k++) /* until the parent is gone */
+        usleep(20000);
+    /* A moment later, not a replay's second later: a worker left running would still be. */
+    usleep(200000);
+    CU_ASSERT_EQUAL(count_procs("term-unique-7f3[a]"), 0);
+    for (int k = 0; k < 100 && count_procs("term-unique-7f3[a]") > 0; k++)
+        usleep(50000); /* whatever the outcome, leave nothing running */
+}
+
 /* Item 10: inputs that are FIFOs nobody writes (a model file, a sets file, a benchmark file,
  * a sweep's results) and directories: a clear one-line error at once, never a hang. */
 static void test_item10_fifo_inputs(void)
@@ -277,6 +327,7 @@ int main(void)
     CU_add_test(s, "item 5: launchers as users paste them", test_item5_launchers);
     CU_add_test(s, "item 6: standard output checked", test_item6_stdout_checked);
     CU_add_test(s, "item 8: a stated limit on nodes", test_item8_node_limit);
+    CU_add_test(s, "item 9: a sweep's end ends its workers", test_item9_term_ends_workers);
     CU_add_test(s, "item 10: FIFOs and directories as inputs", test_item10_fifo_inputs);
     CU_add_test(s, "item 13: -V, version, unknown options, params NAME", test_item13_conventions);
     return tu_run_all();
