@@ -4,6 +4,8 @@
  * has ended. */
 #include "pool.h"
 
+#include "../common/outfile.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -24,20 +26,6 @@ typedef struct worker_s {
     size_t len, cap;
 } worker_t;
 
-static ts_status write_all(int fd, const char *buf, size_t len)
-{
-    while (len) {
-        ssize_t n = write(fd, buf, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return TS_EIO;
-        buf += n;
-        len -= (size_t)n;
-    }
-    return TS_OK;
-}
-
 static void worker_main(const ts_pool_t *p, int task, int fd)
 {
     ts_error_t e;
@@ -45,12 +33,12 @@ static void worker_main(const ts_pool_t *p, int task, int fd)
     char *answer = p->work(p->ctx, task, &e);
     ts_status st = TS_OK;
     if (answer) {
-        if (write_all(fd, "R", 1) != TS_OK || write_all(fd, answer, strlen(answer)) != TS_OK)
+        if (ts_write_all(fd, "R", 1) != TS_OK || ts_write_all(fd, answer, strlen(answer)) != TS_OK)
             st = TS_EIO;
     } else {
         const char *msg = e.msg[0] ? e.msg : ts_status_message(e.code);
-        if (write_all(fd, "E", 1) == TS_OK)
-            write_all(fd, msg, strlen(msg));
+        if (ts_write_all(fd, "E", 1) == TS_OK)
+            ts_write_all(fd, msg, strlen(msg));
         st = TS_EIO;
     }
     close(fd);

@@ -202,20 +202,6 @@ static ts_status parse_opts(int argc, char **argv, sweep_opts_t *o, ts_error_t *
 
 /* ---- small helpers ------------------------------------------------------------------------- */
 
-static ts_status write_all(int fd, const char *buf, size_t len)
-{
-    while (len) {
-        ssize_t w = write(fd, buf, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return TS_EIO;
-        buf += w;
-        len -= (size_t)w;
-    }
-    return TS_OK;
-}
-
 /* A whole file, or NULL (callers report the failure in their own words). */
 static char *read_file(const char *path, size_t *len)
 {
@@ -543,7 +529,7 @@ static ts_status open_results(sweep_t *sw, ts_error_t *err)
                 last = '\n';
             close(rfd);
         }
-        if (last != '\n' && write_all(sw->results_fd, "\n", 1) != TS_OK)
+        if (last != '\n' && ts_write_all(sw->results_fd, "\n", 1) != TS_OK)
             return ts_error_set(err, TS_EIO, "%s: write failed: %s", sw->results_path,
                                 strerror(errno));
     }
@@ -573,7 +559,7 @@ static ts_status append_record(sweep_t *sw, const sset_t *s, ts_error_t *err)
                             text_crc(txt, tlen)) < 0) {
             st = ts_error_set(err, TS_ENOMEM, "out of memory");
         } else {
-            if (write_all(sw->results_fd, line, strlen(line)) != TS_OK ||
+            if (ts_write_all(sw->results_fd, line, strlen(line)) != TS_OK ||
                 fsync(sw->results_fd) != 0)
                 st = ts_error_set(err, TS_EIO, "%s: write failed: %s", sw->results_path,
                                   strerror(errno));

@@ -195,6 +195,21 @@ void ts_outfile_abort(ts_outfile_t *f)
     free(f);
 }
 
+ts_status ts_write_all(int fd, const void *buf, size_t len)
+{
+    const char *c = buf;
+    while (len) {
+        ssize_t w = write(fd, c, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return TS_EIO;
+        c += w;
+        len -= (size_t)w;
+    }
+    return TS_OK;
+}
+
 static char *resolved_path(const char *path)
 {
     const char *slash = strrchr(path, '/');

@@ -22,6 +22,9 @@ ts_status ts_outfile_commit(ts_outfile_t *f, ts_error_t *err);
 /* Remove the temporary file; frees f. Safe on NULL. */
 void ts_outfile_abort(ts_outfile_t *f);
 
+/* Write all len bytes to fd, across EINTR and short writes: TS_OK or TS_EIO (errno set). */
+ts_status ts_write_all(int fd, const void *buf, size_t len);
+
 /* Whether a and b name the same file: the same inode where both exist, else the same path
  * once their directories are resolved (an output not written yet). */
 int ts_same_file(const char *a, const char *b);

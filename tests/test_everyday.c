@@ -13,15 +13,6 @@
 
 #include "testutil.h"
 
-static const char *tmp(const char *name)
-{
-    static char buf[8][1024];
-    static int k;
-    char *p = buf[k++ % 8];
-    snprintf(p, sizeof buf[0], "%s/%s", tu_tmpdir(), name);
-    return p;
-}
-
 static void write_file(const char *path, const char *text)
 {
     FILE *fp = fopen(path, "w");
@@ -53,7 +44,7 @@ static int run_timed(char **err, const char *fmt, ...)
 static void test_item1_links_and_devices(void)
 {
     char *out = NULL, *err = NULL, args[2048];
-    const char *target = tmp("t.csv"), *link = tmp("o.csv");
+    const char *target = tu_path("t.csv"), *link = tu_path("o.csv");
     write_file(target, "stale\n");
     CU_ASSERT_FATAL(symlink(target, link) == 0);
     snprintf(args, sizeof args, "imb --nodes 2 --ppn 1 --bench pingpong --msglog 0:1 --csv %s",
@@ -81,7 +72,7 @@ static void test_item1_links_and_devices(void)
 static void test_item2_output_is_input(void)
 {
     char *out = NULL, *err = NULL, args[2048];
-    const char *osu = tmp("osu.txt");
+    const char *osu = tu_path("osu.txt");
     write_file(osu, "# OSU MPI Latency Test v7.5.1\n# Size          Latency (us)\n1 1.67\n");
     snprintf(args, sizeof args, "calibrate %s -o %s", osu, osu);
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 2);
@@ -91,10 +82,10 @@ static void test_item2_output_is_input(void)
     char *text = tu_read_file(osu, NULL);
     CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "1 1.67"));
     free(text);
-    const char *m = tmp("m.csv");
+    const char *m = tu_path("m.csv");
     write_file(m, "setting,seconds\nasis,17.85\n");
     snprintf(args, sizeof args, "validate --measured-csv %s --predicted %s --json %s", m,
-             tmp("p.json"), m);
+             tu_path("p.json"), m);
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 2);
     CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "--json") &&
                            strstr(err, "is also its --measured-csv"));
@@ -103,7 +94,7 @@ static void test_item2_output_is_input(void)
     text = tu_read_file(m, NULL);
     CU_ASSERT_STRING_EQUAL(text ? text : "", "setting,seconds\nasis,17.85\n");
     free(text);
-    const char *sets = tmp("one.sets");
+    const char *sets = tu_path("one.sets");
     write_file(sets, "[a]\n");
     snprintf(args, sizeof args, "imb --nodes 2 --ppn 1 --bench pingpong --sets %s --csv %s", sets,
              sets);
@@ -214,7 +205,7 @@ static int count_procs(const char *needle)
  * workers too: they used to finish their replays for nobody. */
 static void test_item9_term_ends_workers(void)
 {
-    const char *sets = tmp("term-unique-7f3a.sets"), *pidf = tmp("sweep.pid");
+    const char *sets = tu_path("term-unique-7f3a.sets"), *pidf = tu_path("sweep.pid");
     /* Two sets of a 72-rank Alltoall: replays of seconds each, in two workers (the pool is
      * sweep's and imb's). */
     write_file(sets, "[grid g]\nUCX_RNDV_THRESH = auto | 64kb\n");
@@ -248,7 +239,7 @@ static void test_item9_term_ends_workers(void)
  * a sweep's results) and directories: a clear one-line error at once, never a hang. */
 static void test_item10_fifo_inputs(void)
 {
-    const char *fifo = tmp("fifo");
+    const char *fifo = tu_path("fifo");
     CU_ASSERT_FATAL(mkfifo(fifo, 0600) == 0);
     char *err = NULL;
     int rc = run_timed(&err, "replay '%s' --nodes 2 --ppn 1 --model %s", tu_bundled(), fifo);
@@ -259,12 +250,12 @@ static void test_item10_fifo_inputs(void)
     CU_ASSERT_EQUAL(rc, 1);
     CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "no sets"));
     free(err);
-    rc = run_timed(&err, "calibrate %s -o %s", fifo, tmp("m.xml"));
+    rc = run_timed(&err, "calibrate %s -o %s", fifo, tu_path("m.xml"));
     CU_ASSERT_EQUAL(rc, 1);
     CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "found no benchmark header"));
     free(err);
     /* sweep --merge over a job directory whose results file is a FIFO (it used to block) */
-    const char *dir = tmp("slurm"), *sets = tmp("a.sets");
+    const char *dir = tu_path("slurm"), *sets = tu_path("a.sets");
     write_file(sets, "[a]\n");
     char args[2048], path[1024];
     snprintf(args, sizeof args, "sweep '%s' --nodes 2 --ppn 1 --sets %s --emit-slurm %s",

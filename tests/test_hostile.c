@@ -21,16 +21,6 @@ static int exists(const char *p)
     return lstat(p, &st) == 0;
 }
 
-/* A path under the test's temporary directory, in one of a few rotating static buffers. */
-static const char *tmp(const char *name)
-{
-    static char buf[8][1024];
-    static int k;
-    char *p = buf[k++ % 8];
-    snprintf(p, sizeof buf[0], "%s/%s", tu_tmpdir(), name);
-    return p;
-}
-
 /* How many entries of dir start with prefix. */
 static int count_prefixed(const char *dir, const char *prefix)
 {
@@ -71,7 +61,8 @@ static void expect_cli(int want, const char *needle, const char *fmt, ...)
 /* Defect 2: convert never empties a directory that is not its own earlier output. */
 static void test_convert_refuses_foreign_dir(void)
 {
-    const char *v = tmp("v"), *notes = tmp("v/NOTES.txt"), *anchor = tmp("v/traces.otf2");
+    const char *v = tu_path("v"), *notes = tu_path("v/NOTES.txt"),
+               *anchor = tu_path("v/traces.otf2");
     CU_ASSERT_EQUAL_FATAL(tu_copy_dir(tu_bundled(), v), 0);
     FILE *fp = fopen(notes, "w");
     CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
@@ -83,18 +74,18 @@ static void test_convert_refuses_foreign_dir(void)
     CU_ASSERT_EQUAL(count_prefixed(tu_tmpdir(), "v."), 0);
 
     /* A fresh directory, then the same again: a previous TI export is replaced. */
-    const char *ti = tmp("ti");
+    const char *ti = tu_path("ti");
     expect_cli(0, NULL, "convert '%s' --to ti -o '%s'", tu_bundled(), ti);
-    CU_ASSERT(exists(tmp("ti/ti.txt")));
+    CU_ASSERT(exists(tu_path("ti/ti.txt")));
     expect_cli(0, NULL, "convert '%s' --to ti -o '%s'", tu_bundled(), ti);
-    CU_ASSERT(exists(tmp("ti/rank-1.txt")));
+    CU_ASSERT(exists(tu_path("ti/rank-1.txt")));
     /* ... but not once it holds something else. */
-    fp = fopen(tmp("ti/keep.me"), "w");
+    fp = fopen(tu_path("ti/keep.me"), "w");
     CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
     fclose(fp);
     expect_cli(1, "holds 'keep.me'", "convert '%s' --to ti -o '%s'", tu_bundled(), ti);
-    CU_ASSERT(exists(tmp("ti/keep.me")));
-    CU_ASSERT(exists(tmp("ti/ti.txt")));
+    CU_ASSERT(exists(tu_path("ti/keep.me")));
+    CU_ASSERT(exists(tu_path("ti/ti.txt")));
 
     /* A store replaces only a store, never the trace's own anchor. */
     expect_cli(1, "is not a tunesim store", "convert '%s' -o '%s'", v, anchor);
@@ -105,14 +96,14 @@ static void test_convert_refuses_foreign_dir(void)
     CU_ASSERT(a && b && strcmp(a, b) == 0);
     free(a);
     free(b);
-    expect_cli(0, NULL, "convert '%s' -o '%s'", tu_bundled(), tmp("s.tss"));
-    expect_cli(0, NULL, "convert '%s' -o '%s'", tu_bundled(), tmp("s.tss"));
+    expect_cli(0, NULL, "convert '%s' -o '%s'", tu_bundled(), tu_path("s.tss"));
+    expect_cli(0, NULL, "convert '%s' -o '%s'", tu_bundled(), tu_path("s.tss"));
 }
 
 /* Write text to a file under the temporary directory; returns its path. */
 static const char *write_tmp(const char *name, const char *text)
 {
-    const char *path = tmp(name);
+    const char *path = tu_path(name);
     FILE *fp = fopen(path, "w");
     CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
     fputs(text, fp);
@@ -240,7 +231,7 @@ static void test_extreme_rates(void)
 static void test_sweep_outputs_checked_first(void)
 {
     const char *sets = write_tmp("two.sets", "[a]\n[b]\n-x UCX_TLS=self,sm,rc\n");
-    const char *x = tmp("x.out"), *r = tmp("r.jsonl");
+    const char *x = tu_path("x.out"), *r = tu_path("r.jsonl");
     expect_cli(2, "are the same file",
                "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 "
                "--results '%s' --json '%s'",
@@ -308,7 +299,7 @@ static void test_results_checksums(void)
 {
     const char *sets = write_tmp("three.sets", "[a]\n[b]\n-x UCX_TLS=self,sm,rc\n[c]\n"
                                                "-x UCX_ZCOPY_THRESH=128kb\n");
-    const char *r = tmp("three.jsonl");
+    const char *r = tu_path("three.jsonl");
     char args[4096];
     snprintf(args, sizeof args, "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 --results '%s'",
              tu_bundled(), sets, r);
@@ -361,7 +352,7 @@ static void test_results_checksums(void)
  * an output directory (convert --to ti) or a temporary file under TMPDIR leaves none of them. */
 static void test_interrupt_cleanup(void)
 {
-    const char *dir = tmp("interrupted");
+    const char *dir = tu_path("interrupted");
     CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0755), 0);
     static const int sigs[] = {SIGTERM, SIGINT};
     for (int k = 0; k < 2; k++) {
@@ -414,12 +405,12 @@ static void test_replay_platform_file(void)
     char *slash = strrchr(gen, '/');
     CU_ASSERT_PTR_NOT_NULL_FATAL(slash);
     snprintf(slash, sizeof gen - (size_t)(slash - gen), "/gen_coll_trace");
-    snprintf(trace, sizeof trace, "%s", tmp("slow.tss"));
+    snprintf(trace, sizeof trace, "%s", tu_path("slow.tss"));
     /* 72 ranks x 100000 Allreduces: seconds of simulation after the platform is loaded (the
      * test kills it after about one). */
     snprintf(cmd, sizeof cmd, "'%s' allreduce 72 100000 '%s' >/dev/null", gen, trace);
     CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
-    const char *dir = tmp("replay-tmp");
+    const char *dir = tu_path("replay-tmp");
     CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0755), 0);
     pid_t pid = fork();
     CU_ASSERT_FATAL(pid >= 0);
@@ -461,7 +452,7 @@ static int count_of(const char *hay, const char *needle)
 /* A copy of the bundled trace as a store whose rank 1 has a corrupt chunk. */
 static const char *corrupt_store(void)
 {
-    const char *st = tmp("corrupt.tss");
+    const char *st = tu_path("corrupt.tss");
     expect_cli(0, NULL, "convert '%s' -o '%s'", tu_bundled(), st);
     size_t n = 0;
     char *b = tu_read_file(st, &n);
@@ -479,7 +470,7 @@ static const char *corrupt_store(void)
 static void test_smaller_ones(void)
 {
     /* A NUL byte inside a sets line is an error, not the silent end of the line. */
-    const char *sets = tmp("nul.sets");
+    const char *sets = tu_path("nul.sets");
     FILE *fp = fopen(sets, "wb");
     CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
     static const char text[] = "[a]\n-x UCX_TLS=rc\0 -x UCX_ZCOPY_THRESH=bogus\n";

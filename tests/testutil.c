@@ -100,6 +100,15 @@ char *tu_read_file(const char *path, size_t *size)
     return buf;
 }
 
+const char *tu_path(const char *name)
+{
+    static char buf[8][1024];
+    static int k;
+    char *p = buf[k++ % 8];
+    snprintf(p, sizeof buf[0], "%s/%s", tu_tmpdir(), name);
+    return p;
+}
+
 int tu_run_cli(const char *args, char **out, char **err)
 {
     static int n;

@@ -24,6 +24,8 @@ void tu_skip(const char *what, const char *why);
 
 /* A fresh temporary directory (removed by tu_cleanup at exit). */
 const char *tu_tmpdir(void);
+/* tu_tmpdir()/name, in one of eight rotating static buffers. */
+const char *tu_path(const char *name);
 
 /* The bundled 2-rank simpleFoam trace (traces/data/simplefoam-pitzdaily-2). */
 const char *tu_bundled(void);
