@@ -62,7 +62,9 @@ winner() {
         --budget "$budget" --model "$model" --sets "$4" -j "$jobs" >"$work/run.txt"
     {
         echo "## $5"
-        sed -n '/t_max\[usec\] per set/,/^$/p' "$work/run.txt"
+        # the sets, their geometric means, the winner and the ties (every size: tunesim imb)
+        sed -n '/t_max\[usec\] per set/,/^$/p' "$work/run.txt" | grep -E '^ +#bytes|^ +geomean|^# (winner|ties)'
+        echo
     } >>"$steps"
     sed -n 's/^# winner: \([^ ]*\) .*/\1/p' "$work/run.txt"
 }
@@ -114,7 +116,7 @@ mkdir -p "$(dirname "$out")"
 cp "$work/winners.tsv" "$out.tmp" && mv "$out.tmp" "$out"
 {
     echo "# tunesim imb: the study's steps on the models (scripts/imb_study.sh, BUDGET=$BUDGET, BUDGET8=$BUDGET8)"
-    echo "# t_max per set and size, the geometric means over the sizes at which the sets differ"
+    echo "# per step: the sets, their geometric mean of t_max over the sizes at which they differ, the winner, the ties"
     cat "$steps"
 } >"$(dirname "$out")/imb-steps.txt"
 echo "imb_study: $out written ($(($(date +%s) - t_start)) s)" >&2
