@@ -22,6 +22,7 @@
 #include "replay_cmd.h"
 #include "sweep_cmd.h"
 #include "imb_cmd.h"
+#include "fit_cmd.h"
 #include "validate_cmd.h"
 
 #define TUNESIM_VERSION "0.1.0"
@@ -67,13 +68,21 @@ static const cmd_doc_t CMDS[] = {
      "PingPong: t_min / t_max / t_avg per size) for a cluster shape, under one parameter set "
      "or each set of FILE"},
     {"params",
-     "[NAME... | --wide | --markdown] | --check ARGS... | --protocols ARGS...\n"
+     "[NAME... | --wide | --markdown | --uncertain] | --check ARGS... | --protocols ARGS...\n"
      "       | --mpirun LINE",
      "list the known parameters (default, range, unit, source), check settings, or show "
      "the protocol per message size they give (like UCX_PROTO_INFO)"},
     {"calibrate", "INPUTS... -o FILE [--platform NAME] [-x KEY=VALUE] [--set KEY=VALUE]",
      "fit model parameters to OSU / IMB / tunesim-probe outputs and write a model file for "
      "--model FILE"},
+    {"fit",
+     "TRACE --sets FILE (--measured-csv FILE | --logs DIR | --manifest FILE)\n"
+     "       [--profile SCORE.txt] [--run-profile SET=SCORE.txt]... [--params NAME,...]\n"
+     "       [--model FILE] [-x KEY=VALUE] [--mca KEY VALUE] [--set KEY=VALUE]\n"
+     "       [--platform P] [--nodes N] [--ppn P] [--time-sd PCT] [--func-sd PCT] [-j N]\n"
+     "       [-o MODEL.xml]",
+     "learn the uncertain model parameters (tunesim params --uncertain) from measured runs "
+     "of the traced application by penalised least squares, and write a model file"},
     {"validate",
      "(--logs DIR | --manifest FILE | --measured-csv FILE)...\n"
      "       (--predicted SWEEP.json | -- SWEEP_ARGS...) [--anchor NAME]\n"
@@ -387,6 +396,8 @@ static int run(int argc, char **argv)
         rc = ts_calibrate_cmd(stdout, argc - 1, argv + 1, &err);
     else if (strcmp(cmd, "validate") == 0)
         rc = ts_validate_cmd(argc - 1, argv + 1, &err);
+    else if (strcmp(cmd, "fit") == 0)
+        rc = ts_fit_cmd(argc - 1, argv + 1, &err);
     else
         return usage_error("unknown command '%s'", cmd);
     if (rc == TS_EUSAGE)

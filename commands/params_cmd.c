@@ -75,6 +75,20 @@ int ts_params_cmd_to(FILE *out, int argc, char **argv, ts_error_t *err)
             if (ts_param_lookup(argv[i], &id, err) == TS_OK)
                 ts_params_print_one(out, id);
         st = TS_OK;
+    } else if (strcmp(argv[1], "--uncertain") == 0) {
+        if (argc > 2)
+            return ts_error_set(err, TS_EUSAGE, "params: unexpected argument '%s'", argv[2]);
+        /* What tunesim fit moves by default: each uncertain parameter with its prior range. */
+        for (int id = 0; id < TS_P__COUNT; id++) {
+            const char *why;
+            char pr[96];
+            if (!ts_param_prior((ts_param_id)id, NULL, NULL, &why))
+                continue;
+            fprintf(out, "%-30s %-10s %s\n    %s\n", ts_param_def((ts_param_id)id)->name,
+                    ts_param_def((ts_param_id)id)->default_text,
+                    ts_param_prior_text((ts_param_id)id, pr, sizeof pr), why);
+        }
+        st = TS_OK;
     } else if (strcmp(argv[1], "--check") == 0) {
         st = check(out, argc - 2, argv + 2, NULL, err);
     } else if (strcmp(argv[1], "--protocols") == 0) {
@@ -87,7 +101,8 @@ int ts_params_cmd_to(FILE *out, int argc, char **argv, ts_error_t *err)
     } else {
         return ts_error_set(err, TS_EUSAGE,
                             "params: unexpected argument '%s' (expected NAME..., --wide, "
-                            "--markdown, --check ARGS..., --protocols ARGS... or --mpirun LINE)",
+                            "--markdown, --uncertain, --check ARGS..., --protocols ARGS... or "
+                            "--mpirun LINE)",
                             argv[1]);
     }
     if (st == TS_OK && fflush(out) != 0)

@@ -30,6 +30,7 @@
 #include "options.h"
 #include "../common/infile.h"
 #include "../common/outfile.h"
+#include "full_run.h"
 #include "../models/params.h"
 #include "pool.h"
 #include "sets.h"
@@ -728,7 +729,7 @@ static ts_status full_run_attach(const sweep_t *sw, ts_xp_t **first, ts_error_t 
     const sset_t *base = profiled_set(sw);
     for (int i = 0; i < sw->n && st == TS_OK; i++) {
         const sset_t *s = &sw->s[i];
-        json_object *funcs, *mk, *comp;
+        json_object *funcs, *mk;
         if (!s->selected || !s->result)
             continue;
         double total, mpi = 0;
@@ -738,24 +739,8 @@ static ts_status full_run_attach(const sweep_t *sw, ts_xp_t **first, ts_error_t 
         } else {
             if (!json_object_object_get_ex(s->result, "functions", &funcs))
                 continue;
-            json_object_object_get_ex(s->result, "compute_time_s", &comp);
-            int nf = json_object_object_length(funcs), k = 0;
-            ts_xp_func_t *f = calloc((size_t)nf + 1, sizeof *f);
-            if (!f)
-                return ts_error_set(err, TS_ENOMEM, "out of memory");
-            json_object_object_foreach(funcs, fname, fval)
-            {
-                json_object *v, *t;
-                json_object_object_get_ex(fval, "visits", &v);
-                json_object_object_get_ex(fval, "time_s", &t);
-                f[k++] = (ts_xp_func_t){fname, (uint64_t)json_object_get_int64(v),
-                                        json_object_get_double(t)};
-            }
             ts_xp_in_t in = {.nranks = ts_trace_nranks(ts_job_trace(sw->jt)),
                              .scale = sw->o.scale,
-                             .win_compute = json_object_get_double(comp),
-                             .funcs = f,
-                             .nfuncs = k,
                              .window_iterations = sw->win_iterations,
                              .full_iterations = sw->o.iterations,
                              .visit_outside = TS_PARAM_SECONDS(s->params, SCOREP_VISIT_OUTSIDE),
@@ -763,8 +748,7 @@ static ts_status full_run_attach(const sweep_t *sw, ts_xp_t **first, ts_error_t 
                                                   ? s->compute_scale / base->compute_scale
                                                   : 1};
             ts_xp_t *x;
-            st = ts_xp_predict(sw->profile, sw->o.profile, &in, &x, err);
-            free(f);
+            st = ts_full_run_from_json(s->result, sw->profile, sw->o.profile, &in, &x, err);
             if (st != TS_OK)
                 break;
             total = ts_xp_total(x);

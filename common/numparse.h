@@ -7,5 +7,7 @@
 /* A decimal integer filling the rest of s after any leading blanks (as strtol reads it),
  * within [lo, hi]: no sign-only, empty or trailing text, no overflow. */
 int ts_parse_int(const char *s, long lo, long hi, int *out);
+/* A finite decimal number filling the rest of s (as strtod reads it). */
+int ts_parse_double(const char *s, double *out);
 
 #endif

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "params_impl.h"
+#include "params_prior.h"
 #include "params_range.h"
 
 /* ---- the table ------------------------------------------------------------------------ */
@@ -89,6 +90,30 @@ int ts_param_range(ts_param_id id, double *min, double *max)
     return 1;
 }
 
+/* Priors of the uncertain parameters (params_prior.h), by id. */
+static const struct {
+    int has;
+    double lo, hi;
+    const char *why;
+} PRIORS[TS_P__COUNT] = {
+#define TS__PRIOR(id, lo, hi, why) [TS_P_##id] = {1, lo, hi, why},
+    TS_PARAM_PRIORS(TS__PRIOR)
+#undef TS__PRIOR
+};
+
+int ts_param_prior(ts_param_id id, double *lo, double *hi, const char **why)
+{
+    if ((unsigned)id >= TS_P__COUNT || !PRIORS[id].has)
+        return 0;
+    if (lo)
+        *lo = PRIORS[id].lo;
+    if (hi)
+        *hi = PRIORS[id].hi;
+    if (why)
+        *why = PRIORS[id].why;
+    return 1;
+}
+
 /* One bound in the syntax of the parameter's type, with the largest unit that shows it
  * exactly (sizes) or with a mantissa of at least 1 (times, rates). */
 static void bound_text(ts_param_type t, double v, char *buf, size_t n)
@@ -141,6 +166,20 @@ const char *ts_param_range_text(ts_param_id id, char *buf, size_t n)
     if (n)
         buf[0] = '\0';
     if (!ts_param_range(id, &lo, &hi))
+        return buf;
+    char a[40], b[40];
+    bound_text(DEFS[id].type, lo, a, sizeof a);
+    bound_text(DEFS[id].type, hi, b, sizeof b);
+    snprintf(buf, n, "%s .. %s", a, b);
+    return buf;
+}
+
+const char *ts_param_prior_text(ts_param_id id, char *buf, size_t n)
+{
+    double lo, hi;
+    if (n)
+        buf[0] = '\0';
+    if (!ts_param_prior(id, &lo, &hi, NULL))
         return buf;
     char a[40], b[40];
     bound_text(DEFS[id].type, lo, a, sizeof a);
@@ -835,6 +874,29 @@ double ts_params_double(const ts_params_t *p, ts_param_id id)
     return s ? s->v.num : 0;
 }
 
+int ts_params_number(const ts_params_t *p, ts_param_id id, double *v)
+{
+    if ((unsigned)id >= TS_P__COUNT)
+        return 0;
+    ts_param_type t = DEFS[id].type;
+    if (t != TS_PT_TIME && t != TS_PT_BW && t != TS_PT_DOUBLE)
+        return 0;
+    *v = p->slot[id].v.num;
+    return 1;
+}
+
+ts_status ts_params_set_number(ts_params_t *p, ts_param_id id, double v, ts_error_t *err)
+{
+    double dummy;
+    if (!ts_params_number(p, id, &dummy))
+        return ts_error_set(err, TS_EARG, "%s: not a time, rate or number",
+                            (unsigned)id < TS_P__COUNT ? DEFS[id].name : "?");
+    /* %.17g reads back exactly; no unit is the base unit for all three types. */
+    char text[40];
+    snprintf(text, sizeof text, "%.17g", v);
+    return ts_params_set(p, DEFS[id].name, text, err);
+}
+
 int ts_params_bool(const ts_params_t *p, ts_param_id id)
 {
     const pslot_t *s = slot_of(p, id, TS_PT_BOOL, TS_PT_BOOL);
@@ -1045,6 +1107,13 @@ void ts_params_print_one(FILE *fp, ts_param_id id)
     print_wrapped(fp, d->help, 4, 100);
     fprintf(fp, "  default from\n");
     print_wrapped(fp, d->source, 4, 100);
+    const char *why;
+    if (ts_param_prior(id, NULL, NULL, &why)) {
+        char pr[96];
+        fprintf(fp, "  uncertain %s (what tunesim fit may move it within)\n",
+                ts_param_prior_text(id, pr, sizeof pr));
+        print_wrapped(fp, why, 4, 100);
+    }
 }
 
 void ts_params_print_table(FILE *fp, int format)

@@ -66,6 +66,12 @@ int ts_param_range(ts_param_id id, double *min, double *max);
 /* The range as users write values, e.g. "1 .. 16" or "0s .. 1s", in buf (size n); "" when
  * there is none. Returns buf. */
 const char *ts_param_range_text(ts_param_id id, char *buf, size_t n);
+/* The prior of an uncertain parameter (models/params_prior.h): 1 with the range its true
+ * value is believed to lie in (base unit) and why (any pointer may be NULL), or 0 for a
+ * parameter tunesim holds a firm figure for. */
+int ts_param_prior(ts_param_id id, double *lo, double *hi, const char **why);
+/* That range as users write values ("" when there is none). Returns buf. */
+const char *ts_param_prior_text(ts_param_id id, char *buf, size_t n);
 /* Find by name: exact UCX / MCA / model name; MCA names also with an OMPI_MCA_ prefix. */
 int ts_param_find(const char *name); /* id or -1 */
 /* The id of name, or TS_EARG with "unknown parameter 'NAME' (did you mean ...?)" in err. */
@@ -94,6 +100,12 @@ double ts_params_bw(const ts_params_t *p, ts_param_id id); /* bytes/s; 0 for aut
 int64_t ts_params_int(const ts_params_t *p, ts_param_id id);
 double ts_params_double(const ts_params_t *p, ts_param_id id);
 int ts_params_bool(const ts_params_t *p, ts_param_id id);
+/* A TIME (seconds), BW (bytes/s) or DOUBLE parameter as a number: 1 with *v set, 0 for any
+ * other type. */
+int ts_params_number(const ts_params_t *p, ts_param_id id, double *v);
+/* Set a TIME, BW or DOUBLE parameter from a number in its base unit, checked as user text is
+ * (its range). */
+ts_status ts_params_set_number(ts_params_t *p, ts_param_id id, double v, ts_error_t *err);
 /* ENUM: the chosen word as the table spells it; any other type: the text as set (or the
  * default's text). Owned by p: valid until the parameter is set again or p is freed. */
 const char *ts_params_str(const ts_params_t *p, ts_param_id id);

@@ -1099,8 +1099,18 @@ static void test_cmd(void)
     char *badopt[] = {"params", "--frob"};
     CU_ASSERT_EQUAL(run_cmd(2, badopt, &out, &err), TS_EUSAGE);
     CU_ASSERT_STRING_EQUAL(err.msg, "params: unexpected argument '--frob' (expected NAME..., "
-                                    "--wide, --markdown, --check ARGS..., --protocols ARGS... or "
-                                    "--mpirun LINE)");
+                                    "--wide, --markdown, --uncertain, --check ARGS..., "
+                                    "--protocols ARGS... or --mpirun LINE)");
+    free(out);
+    /* --uncertain: every parameter with a prior (params_prior.h), its range, and why. */
+    char *unc[] = {"params", "--uncertain"};
+    CU_ASSERT_EQUAL(run_cmd(2, unc, &out, &err), TS_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "model.ucx.rndv_overhead        0.745us    300ns .. 2us"));
+    CU_ASSERT_PTR_NULL(strstr(out, "model.net.latency"));
+    double lo, hi;
+    CU_ASSERT_TRUE(ts_param_prior(TS_P_UCX_RECV_CALL, &lo, &hi, NULL));
+    CU_ASSERT_DOUBLE_EQUAL(lo, 0.16e-6, 1e-15);
+    CU_ASSERT_FALSE(ts_param_prior(TS_P_NET_LATENCY, &lo, &hi, NULL));
     free(out);
     /* --protocols: UCX_PROTO_INFO's view under the settings given. The defaults put on-host
      * rendezvous where UCX's own estimate does (posix bcopy to 2,792 B, then xpmem), and a set

@@ -1,0 +1,891 @@
+/* fit_cmd.c - `tunesim fit` (fit_cmd.h). One evaluation of the model at a parameter point is
+ * a replay of every set of the sets file with the point's values, in forked workers
+ * (commands/pool.h), each scaled to the full run as `tunesim sweep --profile` scales it
+ * (commands/full_run.h), so that a fitted model gives sweep's and replay's numbers. The
+ * outputs handed to the solver (calibration/fit.h), in this order: the measured sets' run
+ * times; each per-function change of a run with its own profile against the first set; the
+ * unmeasured sets' run times (predicted, with the propagated uncertainty). */
+#include "fit_cmd.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "../calibration/fit.h"
+#include "../common/numparse.h"
+#include "../common/outfile.h"
+#include "../models/model_file.h"
+#include "../models/params.h"
+#include "../models/params_args.h"
+#include "../sim/extrapolate.h"
+#include "../sim/replay_job.h"
+#include "../traces/scorep_score.h"
+#include "../validation/measured.h"
+#include "full_run.h"
+#include "options.h"
+#include "pool.h"
+#include "sets.h"
+
+/* A function constrains the fit when it holds at least this share of the first set's
+ * profiled MPI time: smaller ones are noise against Score-P's own cost. */
+#define FIT_FUNC_SHARE       0.05
+#define FIT_MAX_RUN_PROFILES 64
+#define FIT_MAX_FUNCS        8
+/* A measured run whose fitted time stays further than this many standard deviations from its
+ * measurement is not explained by the model. */
+#define FIT_UNEXPLAINED_SD 3.0
+
+typedef struct fit_opts_s {
+    const char *trace, *sets, *platform, *profile, *out, *params, *model;
+    const char *measured_csv, *measured_dir, *manifest;
+    const char *run_profile[FIT_MAX_RUN_PROFILES];
+    int nrun_profiles;
+    ts_placement_opts_t place;
+    double time_sd_pct, func_sd_pct;
+    int jobs;
+} fit_opts_t;
+
+enum {
+    FO_SETS,
+    FO_PLATFORM,
+    FO_PROFILE,
+    FO_OUT,
+    FO_PARAMS,
+    FO_MEASURED_CSV,
+    FO_MEASURED,
+    FO_MANIFEST,
+    FO__STRINGS = FO_MANIFEST,
+    FO_RUN_PROFILE,
+    FO_TIME_SD,
+    FO_FUNC_SD,
+    FO_JOBS,
+    FO_NODES,
+    FO_PPN,
+    FO_NPS,
+    FO_MAP_BY,
+    FO__COUNT
+};
+static const ts_opt_t FIT_OPTS[FO__COUNT] = {
+    [FO_SETS] = {"sets", 0, 1},
+    [FO_PLATFORM] = {"platform", 0, 1},
+    [FO_PROFILE] = {"profile", 0, 1},
+    [FO_OUT] = {"output", 'o', 1},
+    [FO_PARAMS] = {"params", 0, 1},
+    [FO_MEASURED_CSV] = {"measured-csv", 0, 1},
+    [FO_MEASURED] = {"logs", 0, 1},
+    [FO_MANIFEST] = {"manifest", 0, 1},
+    [FO_RUN_PROFILE] = {"run-profile", 0, 1},
+    [FO_TIME_SD] = {"time-sd", 0, 1},
+    [FO_FUNC_SD] = {"func-sd", 0, 1},
+    [FO_JOBS] = {"jobs", 'j', 1},
+    [FO_NODES] = {"nodes", 0, 1},
+    [FO_PPN] = {"ppn", 0, 1},
+    [FO_NPS] = {"nps", 0, 1},
+    [FO_MAP_BY] = {"map-by", 0, 1},
+};
+
+static ts_status fit_opt(void *ctx, int opt, const char *v, ts_error_t *err)
+{
+    fit_opts_t *o = ctx;
+    const char **strs[FO__STRINGS + 1] = {[FO_SETS] = &o->sets,
+                                          [FO_PLATFORM] = &o->platform,
+                                          [FO_PROFILE] = &o->profile,
+                                          [FO_OUT] = &o->out,
+                                          [FO_PARAMS] = &o->params,
+                                          [FO_MEASURED_CSV] = &o->measured_csv,
+                                          [FO_MEASURED] = &o->measured_dir,
+                                          [FO_MANIFEST] = &o->manifest};
+    if (opt >= 0 && opt <= FO__STRINGS) {
+        *strs[opt] = v;
+        return TS_OK;
+    }
+    double pct;
+    switch (opt) {
+    case -1:
+        if (o->trace)
+            return ts_error_set(err, TS_EUSAGE, "fit: unexpected argument '%s'", v);
+        o->trace = v;
+        return TS_OK;
+    case FO_RUN_PROFILE:
+        if (o->nrun_profiles == FIT_MAX_RUN_PROFILES)
+            return ts_error_set(err, TS_EUSAGE, "fit: at most %d --run-profile",
+                                FIT_MAX_RUN_PROFILES);
+        if (!strchr(v, '=') || v[0] == '=')
+            return ts_error_set(err, TS_EUSAGE,
+                                "fit: --run-profile expects SET=SCORE.txt, got '%s'", v);
+        o->run_profile[o->nrun_profiles++] = v;
+        return TS_OK;
+    case FO_TIME_SD:
+    case FO_FUNC_SD:
+        if (ts_parse_double(v, &pct) || !(pct > 0) || pct > 100)
+            return ts_error_set(err, TS_EUSAGE, "fit: --%s expects a percentage above 0, got '%s'",
+                                FIT_OPTS[opt].name, v);
+        *(opt == FO_TIME_SD ? &o->time_sd_pct : &o->func_sd_pct) = pct;
+        return TS_OK;
+    case FO_JOBS:
+        if (ts_parse_int(v, 1, 4096, &o->jobs))
+            return ts_error_set(err, TS_EUSAGE, "fit: -j expects a count, got '%s'", v);
+        return TS_OK;
+    default:
+        return ts_opts_place("fit", opt - FO_NODES, v, &o->place, err);
+    }
+}
+
+/* One set of the sets file. */
+typedef struct fset_s {
+    const char *name;
+    ts_params_t *params; /* the command line's settings, then the set's */
+    ts_job_opts_t jo;
+    ts_runstats_t meas; /* measured (meas.n > 0) */
+    int out;            /* its run time's index among the outputs */
+    ts_score_t *own;    /* its own profile (--run-profile), or NULL */
+    const char *own_path;
+} fset_t;
+
+/* A per-function constraint: how set's time in func changes against the first set's. */
+typedef struct fcons_s {
+    int set;
+    const char *func;
+    double obs; /* the profiles' relative change */
+} fcons_t;
+
+typedef struct fit_s {
+    fit_opts_t o;
+    ts_job_trace_t *jt;
+    ts_score_t *profile; /* the first set's: scales every set to the full run */
+    int win_iterations;
+    ts_sets_t *sets;
+    fset_t *s;
+    int n;
+    ts_measured_t *m;
+    int np;
+    ts_param_id ids[32];
+    ts_fit_param_t fp[32];
+    char fp_names[32][64];
+    fcons_t cons[FIT_MAX_RUN_PROFILES * FIT_MAX_FUNCS];
+    int ncons;
+    const char *funcs[FIT_MAX_FUNCS]; /* the constrained functions (the first set's profile) */
+    int nfuncs;
+    int nmeas, nout;
+    /* The batch being evaluated: npts points, each replayed for every set. */
+    const double *bx;
+    int bpts;
+    double *btotal; /* [point * n + set] */
+    double *bfunc;  /* [(point * n + set) * nfuncs + k], per rank */
+} fit_t;
+
+/* Set i's parameters at point x (the caller frees them). */
+static ts_status params_at(const fit_t *f, int i, const double *x, ts_params_t **out,
+                           ts_error_t *err)
+{
+    ts_status st = ts_params_copy(f->s[i].params, out);
+    if (st != TS_OK)
+        return ts_error_set(err, st, "out of memory");
+    for (int j = 0; j < f->np && st == TS_OK; j++)
+        st = ts_params_set_number(*out, f->ids[j], x[j], err);
+    if (st != TS_OK) {
+        ts_params_free(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+/* In a worker: replay one set at one point; answer "total SECONDS" and one "f NAME SECONDS"
+ * line per constrained function (per rank, full run). */
+static char *work_task(void *ctx, int task, ts_error_t *err)
+{
+    const fit_t *f = ctx;
+    int pt = task / f->n, i = task % f->n;
+    const double *x = f->bx + (size_t)pt * f->np;
+    ts_params_t *p = NULL, *pb = NULL;
+    ts_job_t *job = NULL, *bjob = NULL;
+    json_object *j = NULL;
+    ts_xp_t *xp = NULL;
+    char *answer = NULL;
+    const ts_trace_t *t = ts_job_trace(f->jt);
+    ts_status st = params_at(f, i, x, &p, err);
+    if (st == TS_OK)
+        st = ts_job_prepare(t, f->o.trace, p, &f->s[i].jo, &job, err);
+    if (st == TS_OK)
+        st = ts_job_run(job, err);
+    if (st == TS_OK && !(j = ts_job_json(job)))
+        st = ts_error_set(err, TS_ENOMEM, "out of memory");
+    double total = 0, per_rank[FIT_MAX_FUNCS] = {0};
+    if (st == TS_OK && f->profile) {
+        /* The first set at the same point, only prepared: its compute per burst is what the
+         * profile's compute stands for (as sweep's baseline). */
+        st = params_at(f, 0, x, &pb, err);
+        if (st == TS_OK)
+            st = ts_job_prepare(t, f->o.trace, pb, &f->s[0].jo, &bjob, err);
+        if (st == TS_OK) {
+            double bs = ts_job_compute_scale(bjob);
+            ts_xp_in_t in = {.nranks = ts_trace_nranks(t),
+                             .scale = TS_XP_BY_COMPUTE,
+                             .window_iterations = f->win_iterations,
+                             .visit_outside = TS_PARAM_SECONDS(p, SCOREP_VISIT_OUTSIDE),
+                             .compute_ratio = bs > 0 ? ts_job_compute_scale(job) / bs : 1};
+            st = ts_full_run_from_json(j, f->profile, f->o.profile, &in, &xp, err);
+        }
+        if (st == TS_OK) {
+            total = ts_xp_total(xp);
+            for (int r = 0; r < ts_xp_nrows(xp); r++) {
+                const ts_xp_row_t *row = ts_xp_row(xp, r);
+                for (int k = 0; k < f->nfuncs; k++)
+                    if (row->kind == TS_XP_SCALED && strcmp(row->name, f->funcs[k]) == 0)
+                        per_rank[k] = row->per_rank;
+            }
+        }
+    } else if (st == TS_OK) {
+        json_object *v, *funcs;
+        json_object_object_get_ex(j, "predicted_time_s", &v);
+        total = json_object_get_double(v);
+        if (json_object_object_get_ex(j, "functions", &funcs))
+            for (int k = 0; k < f->nfuncs; k++) {
+                json_object *fv, *tv;
+                if (json_object_object_get_ex(funcs, f->funcs[k], &fv) &&
+                    json_object_object_get_ex(fv, "time_s", &tv))
+                    per_rank[k] = json_object_get_double(tv) / ts_trace_nranks(t);
+            }
+    }
+    if (st == TS_OK) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *ms = open_memstream(&buf, &len);
+        if (ms) {
+            fprintf(ms, "total %.17g\n", total);
+            for (int k = 0; k < f->nfuncs; k++)
+                fprintf(ms, "f %d %.17g\n", k, per_rank[k]);
+            if (fclose(ms) == 0)
+                answer = buf;
+            else
+                free(buf);
+        }
+        if (!answer)
+            ts_error_set(err, TS_ENOMEM, "out of memory");
+    }
+    ts_xp_free(xp);
+    json_object_put(j);
+    ts_job_close(bjob);
+    ts_job_close(job);
+    ts_params_free(pb);
+    ts_params_free(p);
+    return answer;
+}
+
+static ts_status task_done(void *ctx, int task, const char *answer, const char *error, int *failed,
+                           ts_error_t *err)
+{
+    fit_t *f = ctx;
+    if (!answer) {
+        *failed = 1;
+        int pt = task / f->n, i = task % f->n;
+        return ts_error_set(err, TS_ECHILD, "fit: set %s at point %d failed: %s", f->s[i].name,
+                            pt + 1, error ? error : "no answer");
+    }
+    double v;
+    int k;
+    const char *line = answer;
+    while (*line) {
+        if (sscanf(line, "total %lf", &v) == 1)
+            f->btotal[task] = v;
+        else if (sscanf(line, "f %d %lf", &k, &v) == 2 && k >= 0 && k < f->nfuncs)
+            f->bfunc[(size_t)task * f->nfuncs + k] = v;
+        const char *nl = strchr(line, '\n');
+        line = nl ? nl + 1 : line + strlen(line);
+    }
+    return TS_OK;
+}
+
+/* The solver's evaluator: every set at each point, mapped into the outputs. */
+static ts_status eval(void *ctx, int npts, const double *x, double *y, ts_error_t *err)
+{
+    fit_t *f = ctx;
+    int ntask = npts * f->n;
+    f->bx = x;
+    f->bpts = npts;
+    f->btotal = calloc((size_t)ntask, sizeof *f->btotal);
+    f->bfunc = calloc((size_t)ntask * (f->nfuncs ? f->nfuncs : 1), sizeof *f->bfunc);
+    int *todo = malloc((size_t)ntask * sizeof *todo);
+    ts_status st = TS_OK;
+    if (!f->btotal || !f->bfunc || !todo)
+        st = ts_error_set(err, TS_ENOMEM, "out of memory");
+    for (int t = 0; st == TS_OK && t < ntask; t++)
+        todo[t] = t;
+    ts_pool_t pool = {.jobs = f->o.jobs,
+                      .who = "fit",
+                      .what = "replays",
+                      .ctx = f,
+                      .work = work_task,
+                      .done = task_done};
+    if (st == TS_OK)
+        st = ts_pool_run(&pool, todo, ntask, 0, err);
+    for (int pt = 0; st == TS_OK && pt < npts; pt++) {
+        double *row = y + (size_t)pt * f->nout;
+        const double *tot = f->btotal + (size_t)pt * f->n;
+        for (int i = 0; i < f->n; i++)
+            row[f->s[i].out] = tot[i];
+        for (int c = 0; c < f->ncons; c++) {
+            const fcons_t *cs = &f->cons[c];
+            int k = 0;
+            while (k < f->nfuncs && strcmp(f->funcs[k], cs->func) != 0)
+                k++;
+            double a = f->bfunc[((size_t)pt * f->n + cs->set) * f->nfuncs + k];
+            double b = f->bfunc[((size_t)pt * f->n + 0) * f->nfuncs + k];
+            row[f->nmeas + c] = b > 0 ? a / b - 1 : 0;
+        }
+    }
+    free(todo);
+    free(f->btotal);
+    free(f->bfunc);
+    f->btotal = f->bfunc = NULL;
+    return st;
+}
+
+/* ---- setting up ------------------------------------------------------------------------- */
+
+static ts_status choose_params(fit_t *f, ts_error_t *err)
+{
+    if (!f->o.params) {
+        for (int id = 0; id < TS_P__COUNT; id++)
+            if (ts_param_prior((ts_param_id)id, NULL, NULL, NULL))
+                f->ids[f->np++] = (ts_param_id)id;
+        return TS_OK;
+    }
+    const char *s = f->o.params;
+    while (*s) {
+        size_t len = strcspn(s, ",");
+        char name[128];
+        if (len == 0 || len >= sizeof name)
+            return ts_error_set(err, TS_EUSAGE, "fit: --params expects NAME[,NAME...], got '%s'",
+                                f->o.params);
+        memcpy(name, s, len);
+        name[len] = '\0';
+        ts_param_id id;
+        ts_error_t e;
+        ts_error_clear(&e);
+        if (ts_param_lookup(name, &id, &e) != TS_OK)
+            return ts_error_set(err, TS_EUSAGE, "fit: --params: %s", e.msg);
+        if (!ts_param_prior(id, NULL, NULL, NULL))
+            return ts_error_set(err, TS_EUSAGE,
+                                "fit: --params: %s has no prior range, so nothing says how far a "
+                                "fit may move it (the uncertain parameters: tunesim params "
+                                "--uncertain)",
+                                name);
+        for (int j = 0; j < f->np; j++)
+            if (f->ids[j] == id)
+                return ts_error_set(err, TS_EUSAGE, "fit: --params names %s twice", name);
+        if (f->np == (int)(sizeof f->ids / sizeof f->ids[0]))
+            return ts_error_set(err, TS_EUSAGE, "fit: too many --params");
+        f->ids[f->np++] = id;
+        s += len;
+        if (*s == ',')
+            s++;
+    }
+    return TS_OK;
+}
+
+/* The priors, centred on the first set's values (the model file's where one was given). */
+static ts_status make_priors(fit_t *f, ts_error_t *err)
+{
+    for (int j = 0; j < f->np; j++) {
+        double lo, hi, x0, mn, mx;
+        ts_param_prior(f->ids[j], &lo, &hi, NULL);
+        if (!ts_params_number(f->s[0].params, f->ids[j], &x0) ||
+            !ts_param_range(f->ids[j], &mn, &mx))
+            return ts_error_set(err, TS_EARG, "fit: %s is not numeric",
+                                ts_param_def(f->ids[j])->name);
+        snprintf(f->fp_names[j], sizeof f->fp_names[j], "%s", ts_param_def(f->ids[j])->name);
+        f->fp[j] = (ts_fit_param_t){.name = f->fp_names[j],
+                                    .x0 = x0,
+                                    .prior_sd = (hi - lo) / 4,
+                                    .min = mn,
+                                    .max = mx,
+                                    .step = (hi - lo) / 20};
+    }
+    return TS_OK;
+}
+
+static ts_status read_measured(fit_t *f, ts_error_t *err)
+{
+    ts_status st = ts_measured_new(&f->m, err);
+    if (st == TS_OK && f->o.measured_csv)
+        st = ts_measured_read_csv(f->m, f->o.measured_csv, err);
+    if (st == TS_OK && f->o.measured_dir)
+        st = ts_measured_read_dir(f->m, f->o.measured_dir, err);
+    if (st == TS_OK && f->o.manifest)
+        st = ts_measured_read_manifest(f->m, f->o.manifest, err);
+    if (st != TS_OK)
+        return st;
+    size_t nm = ts_measured_count(f->m);
+    for (size_t i = 0; i < nm; i++) {
+        const ts_measured_setting_t *ms = ts_measured_get(f->m, i);
+        int k = ts_sets_find(f->sets, ms->name);
+        if (k < 0)
+            return ts_error_set(err, TS_EARG,
+                                "fit: measured setting '%s' (%s) is not a set of %s: which "
+                                "settings it ran with is unknown",
+                                ms->name, ms->n ? ms->sources[0] : "?", f->o.sets);
+        for (size_t r = 0; r < ms->n; r++)
+            if (!isfinite(ms->seconds[r]) || !(ms->seconds[r] > 0))
+                return ts_error_set(err, TS_EARG,
+                                    "fit: %s: measured time of '%s' is %g s: "
+                                    "expected a positive number of seconds",
+                                    ms->sources[r], ms->name, ms->seconds[r]);
+        ts_runstats_compute(ms->seconds, ms->n, &f->s[k].meas);
+    }
+    if (!f->s[0].meas.n)
+        return ts_error_set(err, TS_EARG,
+                            "fit: the first set of %s (%s) has no measured run: it is the "
+                            "setting the others are compared with (and the profile's)",
+                            f->o.sets, f->s[0].name);
+    int nmeas = 0;
+    for (int i = 0; i < f->n; i++)
+        nmeas += f->s[i].meas.n > 0;
+    if (nmeas < 2)
+        return ts_error_set(err, TS_EARG,
+                            "fit: %d measured setting%s; at least 2 are needed (one run's time "
+                            "cannot tell the settings' costs from the trace's own level)",
+                            nmeas, nmeas == 1 ? "" : "s");
+    return TS_OK;
+}
+
+/* The profile's time in func less Score-P's own work in it (visit_outside per visit for the
+ * enter half, which the region holds), or -1 when absent. */
+static double prof_time(const ts_score_t *p, const char *func, double per_visit)
+{
+    const ts_score_row_t *r = ts_score_find(p, "MPI", func);
+    return r ? r->time - (double)r->visits * per_visit : -1;
+}
+
+static ts_status read_run_profiles(fit_t *f, ts_error_t *err)
+{
+    double per_visit = TS_PARAM_SECONDS(f->s[0].params, SCOREP_VISIT_OUTSIDE);
+    for (int r = 0; r < f->o.nrun_profiles; r++) {
+        const char *v = f->o.run_profile[r];
+        const char *eq = strchr(v, '=');
+        char name[80];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - v), v);
+        int k = ts_sets_find(f->sets, name);
+        if (k < 0)
+            return ts_error_set(err, TS_EUSAGE, "fit: --run-profile %s: no set '%s' in %s", v, name,
+                                f->o.sets);
+        if (f->s[k].own)
+            return ts_error_set(err, TS_EUSAGE, "fit: --run-profile: two profiles for '%s'", name);
+        ts_status st = ts_score_read(eq + 1, &f->s[k].own, err);
+        if (st == TS_OK)
+            st = ts_xp_check(f->s[k].own, eq + 1, ts_trace_nranks(ts_job_trace(f->jt)), err);
+        if (st != TS_OK)
+            return st;
+        f->s[k].own_path = eq + 1;
+    }
+    if (!f->o.nrun_profiles)
+        return TS_OK;
+    if (!f->profile)
+        return ts_error_set(err, TS_EUSAGE,
+                            "fit: --run-profile needs --profile (the first "
+                            "set's profile, which the changes are against)");
+    /* The functions that hold a share of the first set's MPI time. */
+    const ts_score_row_t *mpi = ts_score_find(f->profile, "MPI", "MPI");
+    double total = mpi ? mpi->time : 0;
+    for (int i = 0; i < ts_score_nrows(f->profile) && f->nfuncs < FIT_MAX_FUNCS; i++) {
+        const ts_score_row_t *row = ts_score_row(f->profile, i);
+        if (strcmp(row->type, "MPI") != 0 || ts_score_is_group(row) ||
+            strncmp(row->region, "MPI_Init", 8) == 0 || strcmp(row->region, "MPI_Finalize") == 0)
+            continue;
+        if (total > 0 && row->time >= FIT_FUNC_SHARE * total)
+            f->funcs[f->nfuncs++] = row->region;
+    }
+    for (int i = 1; i < f->n; i++) {
+        if (!f->s[i].own || !f->s[i].meas.n)
+            continue;
+        for (int k = 0; k < f->nfuncs; k++) {
+            double a = prof_time(f->s[i].own, f->funcs[k], per_visit);
+            double b = prof_time(f->profile, f->funcs[k], per_visit);
+            if (a < 0 || !(b > 0))
+                continue;
+            f->cons[f->ncons++] = (fcons_t){i, f->funcs[k], a / b - 1};
+        }
+    }
+    return TS_OK;
+}
+
+static ts_status prepare(fit_t *f, const ts_params_t *base, ts_error_t *err)
+{
+    ts_status st = ts_sets_open(f->o.sets, NULL, &f->sets, err);
+    if (st != TS_OK)
+        return st;
+    int nbad = ts_sets_nerrors(f->sets);
+    if (nbad) {
+        for (int i = 0; i < nbad; i++)
+            fprintf(stderr, "tunesim: %s\n", ts_sets_error(f->sets, i));
+        return ts_error_set(err, TS_EARG, "fit: %d mistake%s in %s (listed above)", nbad,
+                            nbad == 1 ? "" : "s", f->o.sets);
+    }
+    f->n = ts_sets_count(f->sets);
+    if (f->n < 1)
+        return ts_error_set(err, TS_EARG, "fit: %s has no sets", f->o.sets);
+    if (!(f->s = calloc((size_t)f->n, sizeof *f->s)))
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    for (int i = 0; i < f->n; i++) {
+        fset_t *s = &f->s[i];
+        s->name = ts_sets_name(f->sets, i);
+        if ((st = ts_params_copy(base, &s->params)) != TS_OK)
+            return ts_error_set(err, st, "out of memory");
+        if ((st = ts_sets_apply(f->sets, i, s->params, err)) != TS_OK)
+            return st;
+        const ts_set_place_t *sp = ts_sets_place(f->sets, i);
+        s->jo.platform = f->o.platform;
+        s->jo.place = f->o.place;
+        if (sp->nodes)
+            s->jo.place.nodes = sp->nodes;
+        if (sp->ppn)
+            s->jo.place.ppn = sp->ppn;
+        if (sp->nps)
+            s->jo.place.nps = sp->nps;
+        if (sp->map_by)
+            ts_map_by_parse(sp->map_by, &s->jo.place.map_by, NULL);
+    }
+    if ((st = ts_job_trace_open(f->o.trace, &f->jt, err)) != TS_OK)
+        return st;
+    if (f->o.profile) {
+        if ((st = ts_score_read(f->o.profile, &f->profile, err)) != TS_OK ||
+            (st = ts_xp_check(f->profile, f->o.profile, ts_trace_nranks(ts_job_trace(f->jt)),
+                              err)) != TS_OK)
+            return st;
+        int32_t a, b;
+        if ((st = ts_job_trace_full_window(f->jt, "fit", 1, &a, &b, err)) != TS_OK)
+            return st;
+        f->win_iterations = b - a + 1;
+    }
+    /* Every set must place and find its transports before anything runs. */
+    for (int i = 0; i < f->n; i++) {
+        ts_job_t *job;
+        ts_error_t e;
+        ts_error_clear(&e);
+        if ((st = ts_job_prepare(ts_job_trace(f->jt), f->o.trace, f->s[i].params, &f->s[i].jo, &job,
+                                 &e)) != TS_OK)
+            return ts_error_set(err, st, "fit: set %s: %s", f->s[i].name, e.msg);
+        ts_job_close(job);
+    }
+    if ((st = read_measured(f, err)) != TS_OK || (st = read_run_profiles(f, err)) != TS_OK)
+        return st;
+    /* Outputs: measured run times, the function constraints, the other sets' run times. */
+    int k = 0;
+    for (int i = 0; i < f->n; i++)
+        if (f->s[i].meas.n)
+            f->s[i].out = k++;
+    f->nmeas = k;
+    k += f->ncons;
+    for (int i = 0; i < f->n; i++)
+        if (!f->s[i].meas.n)
+            f->s[i].out = k++;
+    f->nout = k;
+    if ((st = choose_params(f, err)) != TS_OK)
+        return st;
+    return make_priors(f, err);
+}
+
+/* ---- the report ------------------------------------------------------------------------- */
+
+/* A value in its parameter's unit, as users write it. */
+static void show(ts_param_id id, double v, char *buf, size_t n)
+{
+    switch (ts_param_def(id)->type) {
+    case TS_PT_TIME:
+        snprintf(buf, n, "%.4gus", v * 1e6);
+        break;
+    case TS_PT_BW:
+        snprintf(buf, n, "%.5gMB/s", v / 1e6);
+        break;
+    default:
+        snprintf(buf, n, "%.5g", v);
+    }
+}
+
+static int outside_prior(const fit_t *f, int j, double v)
+{
+    double lo, hi;
+    ts_param_prior(f->ids[j], &lo, &hi, NULL);
+    return v < lo - 1e-12 * fabs(lo) || v > hi + 1e-12 * fabs(hi);
+}
+
+static void print_report(const fit_t *f, const ts_fit_result_t *r, const double *obs,
+                         const double *sd, FILE *fp)
+{
+    fprintf(fp,
+            "fit: %d measured setting%s, %d parameter%s, %d per-function constraint%s; %d "
+            "model evaluation%s (x %d sets), %d iteration%s%s\n\n",
+            f->nmeas, f->nmeas == 1 ? "" : "s", f->np, f->np == 1 ? "" : "s", f->ncons,
+            f->ncons == 1 ? "" : "s", r->evaluations, r->evaluations == 1 ? "" : "s", f->n,
+            r->iterations, r->iterations == 1 ? "" : "s",
+            r->converged ? ", converged" : ", NOT converged (the iteration limit)");
+    fprintf(fp, "%-30s %12s %12s %11s  %-24s %s\n", "parameter", "before", "fitted", "+-",
+            "prior range", "");
+    for (int j = 0; j < f->np; j++) {
+        char a[32], b[32], c[32], pr[64];
+        show(f->ids[j], f->fp[j].x0, a, sizeof a);
+        show(f->ids[j], r->x[j], b, sizeof b);
+        show(f->ids[j], r->sd[j], c, sizeof c);
+        ts_param_prior_text(f->ids[j], pr, sizeof pr);
+        double shrink = r->sd[j] / f->fp[j].prior_sd;
+        fprintf(fp, "%-30s %12s %12s %11s  %-24s %s\n", f->fp[j].name, a, b, c, pr,
+                outside_prior(f, j, r->x[j]) ? "OUTSIDE its prior range"
+                : shrink > 0.9               ? "not determined by the runs"
+                                             : "inside");
+    }
+    fprintf(fp, "\n%-16s %14s %10s %12s %12s %9s\n", "measured run", "measured [s]", "+-",
+            "before [s]", "fitted [s]", "residual");
+    for (int i = 0; i < f->n; i++) {
+        const fset_t *s = &f->s[i];
+        if (!s->meas.n)
+            continue;
+        int o = s->out;
+        fprintf(fp, "%-16s %14.6g %10.3g %12.6g %12.6g %+8.2f sd\n", s->name, obs[o], sd[o],
+                r->y0[o], r->y[o], (r->y[o] - obs[o]) / sd[o]);
+    }
+    if (f->ncons) {
+        fprintf(fp, "\n%-16s %-16s %12s %12s %12s\n", "profile change", "function", "measured",
+                "before", "fitted");
+        for (int c = 0; c < f->ncons; c++) {
+            int o = f->nmeas + c;
+            fprintf(fp, "%-16s %-16s %+11.1f%% %+11.1f%% %+11.1f%%\n", f->s[f->cons[c].set].name,
+                    f->cons[c].func, 100 * obs[o], 100 * r->y0[o], 100 * r->y[o]);
+        }
+    }
+    if (f->nout > f->nmeas + f->ncons) {
+        fprintf(fp, "\n%-16s %12s %12s %10s %10s\n", "not measured", "before [s]", "fitted [s]",
+                "+-", "vs first");
+        for (int i = 0; i < f->n; i++) {
+            const fset_t *s = &f->s[i];
+            if (s->meas.n)
+                continue;
+            double gain = r->y[f->s[0].out] / r->y[s->out] - 1;
+            fprintf(fp, "%-16s %12.6g %12.6g %10.3g %+9.2f%%\n", s->name, r->y0[s->out],
+                    r->y[s->out], r->y_sd[s->out], 100 * gain);
+        }
+    }
+}
+
+/* The model file: the --model file's parameters that were not fitted, then the fitted ones
+ * labelled with the runs they came from. */
+static ts_status write_model(const fit_t *f, const ts_fit_result_t *r, ts_error_t *err)
+{
+    char from[1024], runs[512] = "";
+    snprintf(from, sizeof from, "%s %s %s%s%s", f->o.trace, f->o.sets,
+             f->o.measured_csv ? f->o.measured_csv
+             : f->o.manifest   ? f->o.manifest
+                               : f->o.measured_dir,
+             f->o.profile ? " " : "", f->o.profile ? f->o.profile : "");
+    for (int i = 0, first = 1; i < f->n; i++)
+        if (f->s[i].meas.n) {
+            size_t l = strlen(runs);
+            snprintf(runs + l, sizeof runs - l, "%s%s", first ? "" : ", ", f->s[i].name);
+            first = 0;
+        }
+    ts_model_t *m = ts_model_new(ts_params_model_platform(f->s[0].params)[0]
+                                     ? ts_params_model_platform(f->s[0].params)
+                                 : f->o.platform ? f->o.platform
+                                                 : "bm-optimized3.36",
+                                 from);
+    if (!m)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    ts_status st = TS_OK;
+    char note[512];
+    snprintf(note, sizeof note,
+             "tunesim fit: penalised least squares on %d measured runs (%s) and %d per-function "
+             "profile changes; chi2 %.3f on the runs, %.3f on the priors",
+             f->nmeas, runs, f->ncons, r->chi2_obs, r->chi2_prior);
+    st = ts_model_add_note(m, note, err);
+    const char *base = ts_params_model_file(f->s[0].params);
+    if (st == TS_OK && base[0]) {
+        ts_model_t *bm;
+        if ((st = ts_model_read(base, &bm, err)) == TS_OK) {
+            for (size_t i = 0; i < ts_model_nparams(bm) && st == TS_OK; i++) {
+                const ts_model_param_t *q = ts_model_param(bm, i);
+                int fitted = 0;
+                for (int j = 0; j < f->np; j++)
+                    fitted |= strcmp(q->name, f->fp[j].name) == 0;
+                if (!fitted)
+                    st = ts_model_add_param(m, q->name, q->value, q->stderr_text, q->source, err);
+            }
+            ts_model_free(bm);
+        }
+    }
+    for (int j = 0; j < f->np && st == TS_OK; j++) {
+        char v[40], e[40], src[900], pr[64];
+        ts_param_type t = ts_param_def(f->ids[j])->type;
+        const char *u = t == TS_PT_TIME ? "s" : t == TS_PT_BW ? "B/s" : "";
+        snprintf(v, sizeof v, "%.6g%s", r->x[j], u);
+        snprintf(e, sizeof e, "%.3g%s", r->sd[j], u);
+        snprintf(src, sizeof src,
+                 "tunesim fit of the measured runs %s (%s); prior %s centred on %.6g%s%s", runs,
+                 f->o.measured_csv ? f->o.measured_csv
+                 : f->o.manifest   ? f->o.manifest
+                                   : f->o.measured_dir,
+                 ts_param_prior_text(f->ids[j], pr, sizeof pr), f->fp[j].x0, u,
+                 outside_prior(f, j, r->x[j]) ? "; OUTSIDE the prior range" : "");
+        st = ts_model_add_param(m, f->fp[j].name, v, e, src, err);
+    }
+    if (st == TS_OK)
+        st = ts_model_write(m, f->o.out, err);
+    ts_model_free(m);
+    return st;
+}
+
+static void fit_free(fit_t *f)
+{
+    for (int i = 0; i < f->n; i++) {
+        ts_params_free(f->s[i].params);
+        ts_score_free(f->s[i].own);
+    }
+    free(f->s);
+    ts_sets_free(f->sets);
+    ts_score_free(f->profile);
+    ts_measured_free(f->m);
+    ts_job_trace_close(f->jt);
+}
+
+int ts_fit_cmd(int argc, char **argv, ts_error_t *err)
+{
+    fit_t f = {.o = {.platform = NULL, .time_sd_pct = 0.5, .func_sd_pct = 5}};
+    ts_params_t *base = NULL;
+    ts_status st = ts_params_new(&base);
+    if (st != TS_OK)
+        return ts_error_set(err, st, "out of memory");
+    unsigned char *used = calloc((size_t)argc + 1, 1);
+    if (!used)
+        st = ts_error_set(err, TS_ENOMEM, "out of memory");
+    if (st == TS_OK)
+        st = ts_params_parse_args(base, argc - 1, argv + 1, used + 1, err);
+    if (st == TS_OK)
+        st = ts_opts_parse("fit", argc, argv, used, FIT_OPTS, FO__COUNT, fit_opt, &f.o, err);
+    free(used);
+    if (st == TS_OK && !f.o.trace)
+        st = ts_error_set(err, TS_EUSAGE, "fit: missing TRACE");
+    if (st == TS_OK && !f.o.sets)
+        st = ts_error_set(err, TS_EUSAGE, "fit: missing --sets FILE (the settings of each run)");
+    if (st == TS_OK && !f.o.measured_csv && !f.o.measured_dir && !f.o.manifest)
+        st = ts_error_set(err, TS_EUSAGE,
+                          "fit: missing the measured runs (--measured-csv FILE, --logs DIR or "
+                          "--manifest FILE)");
+    static const char *const inflags[] = {"--sets", "--measured-csv", "--manifest", "--profile"};
+    const char *ins[] = {f.o.sets, f.o.measured_csv, f.o.manifest, f.o.profile};
+    for (int i = 0; i < 4 && st == TS_OK; i++)
+        st = ts_check_not_input("fit", "-o", f.o.out, inflags[i], ins[i], err);
+    if (st == TS_OK && !f.o.jobs) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        f.o.jobs = n > 0 ? (int)n : 1;
+    }
+    if (st == TS_OK)
+        st = prepare(&f, base, err);
+    double *obs = NULL, *sd = NULL;
+    unsigned char *use = NULL;
+    ts_fit_result_t r = {0};
+    if (st == TS_OK) {
+        obs = calloc((size_t)f.nout + 1, sizeof *obs);
+        sd = calloc((size_t)f.nout + 1, sizeof *sd);
+        use = calloc((size_t)f.nout + 1, 1);
+        if (!obs || !sd || !use)
+            st = ts_error_set(err, TS_ENOMEM, "out of memory");
+    }
+    if (st == TS_OK) {
+        for (int i = 0; i < f.n; i++) {
+            const fset_t *s = &f.s[i];
+            if (!s->meas.n)
+                continue;
+            obs[s->out] = s->meas.trimmed_mean;
+            double half = s->meas.spread / 2, floor = f.o.time_sd_pct / 100 * obs[s->out];
+            sd[s->out] = half > floor ? half : floor;
+        }
+        for (int c = 0; c < f.ncons; c++) {
+            obs[f.nmeas + c] = f.cons[c].obs;
+            sd[f.nmeas + c] = f.o.func_sd_pct / 100;
+        }
+        ts_fit_problem_t pb = {.np = f.np,
+                               .nobs = f.nmeas + f.ncons,
+                               .nout = f.nout,
+                               .params = f.fp,
+                               .obs = obs,
+                               .obs_sd = sd,
+                               .eval = eval,
+                               .ctx = &f};
+        st = ts_fit_solve(&pb, &r, err);
+        if (st == TS_OK) {
+            print_report(&f, &r, obs, sd, stdout);
+            /* Leave one out: each measured run (with its profile changes) predicted by a fit of
+             * the others; from three runs, where two remain to fit. */
+            if (f.nmeas >= 3) {
+                double sum = 0;
+                fprintf(stdout, "\nleave-one-out (each measured run predicted from the others):\n");
+                for (int i = 0; i < f.n && st == TS_OK; i++) {
+                    if (!f.s[i].meas.n || i == 0)
+                        continue;
+                    for (int k = 0; k < pb.nobs; k++)
+                        use[k] = k != f.s[i].out && !(k >= f.nmeas && f.cons[k - f.nmeas].set == i);
+                    ts_fit_problem_t lp = pb;
+                    lp.use = use;
+                    ts_fit_result_t lr;
+                    if ((st = ts_fit_solve(&lp, &lr, err)) != TS_OK)
+                        break;
+                    double e = 100 * (lr.y[f.s[i].out] - obs[f.s[i].out]) / obs[f.s[i].out];
+                    sum += fabs(e);
+                    fprintf(stdout, "  %-16s predicted %.6g s +- %.3g, measured %.6g s: %+.2f %%\n",
+                            f.s[i].name, lr.y[f.s[i].out], lr.y_sd[f.s[i].out], obs[f.s[i].out], e);
+                    ts_fit_result_free(&lr);
+                }
+                if (st == TS_OK)
+                    fprintf(stdout,
+                            "  mean |error| %.2f %% over %d runs (the first set stays in "
+                            "every fit: the others are compared with it)\n",
+                            sum / (f.nmeas - 1), f.nmeas - 1);
+            }
+        }
+    }
+    /* The verdict: a run the fitted model leaves far from its measurement is not explained by
+     * any parameter within reach, and a model fitted to it would carry the error elsewhere. */
+    if (st == TS_OK) {
+        int bad = -1;
+        double worst = 0;
+        for (int i = 0; i < f.n; i++) {
+            const fset_t *s = &f.s[i];
+            if (!s->meas.n)
+                continue;
+            double z = fabs(r.y[s->out] - obs[s->out]) / sd[s->out];
+            if (z > FIT_UNEXPLAINED_SD && z > worst)
+                worst = z, bad = i;
+        }
+        for (int j = 0; j < f.np; j++)
+            if (outside_prior(&f, j, r.x[j]))
+                fprintf(stderr,
+                        "tunesim: warning: %s fitted to %.6g, outside its prior range: the "
+                        "mechanism behind it is not what the model says\n",
+                        f.fp[j].name, r.x[j]);
+        if (bad >= 0) {
+            const fset_t *s = &f.s[bad];
+            st = ts_error_set(
+                err, TS_EARG,
+                "fit: run %s is not explained: measured %.6g s, fitted %.6g s "
+                "(%.1f standard deviations) after the fit, every parameter held by its "
+                "prior; no model written",
+                s->name, obs[s->out], r.y[s->out], worst);
+        }
+    }
+    if (st == TS_OK && f.o.out) {
+        st = write_model(&f, &r, err);
+        if (st == TS_OK)
+            fprintf(stdout, "\nwrote %s (use it with --model)\n", f.o.out);
+    }
+    ts_fit_result_free(&r);
+    free(obs);
+    free(sd);
+    free(use);
+    fit_free(&f);
+    ts_params_free(base);
+    return st;
+}

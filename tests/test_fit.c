@@ -1,0 +1,226 @@
+/* test_fit.c - `tunesim fit` and its solver (calibration/fit.h): a linear model whose
+ * answer and covariance are known in closed form; synthetic runs of the bundled 2-rank trace
+ * replayed with known "true" parameters, which the fit must recover within its stated
+ * uncertainty; and bad input, each refused with one line and no model written. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "calibration/fit.h"
+#include "testutil.h"
+
+/* y = A x for a fixed 3 x 2 A; the fourth output (2 x0 + x1) is a prediction only. */
+static ts_status lin_eval(void *ctx, int npts, const double *x, double *y, ts_error_t *err)
+{
+    (void)err;
+    int *calls = ctx;
+    *calls += npts;
+    for (int p = 0; p < npts; p++) {
+        const double *a = x + 2 * p;
+        double *o = y + 4 * p;
+        o[0] = a[0] + a[1];
+        o[1] = a[0] - a[1];
+        o[2] = 2 * a[0];
+        o[3] = 2 * a[0] + a[1];
+    }
+    return TS_OK;
+}
+
+static void test_linear(void)
+{
+    /* True x = (3, 1); observations exact, sd 0.1; priors wide (sd 100) and far off (0, 0). */
+    ts_fit_param_t prm[2] = {{"a", 0, 100, -1e9, 1e9, 0.5}, {"b", 0, 100, -1e9, 1e9, 0.5}};
+    double obs[3] = {4, 2, 6}, sd[3] = {0.1, 0.1, 0.1};
+    int calls = 0;
+    ts_fit_problem_t p = {.np = 2,
+                          .nobs = 3,
+                          .nout = 4,
+                          .params = prm,
+                          .obs = obs,
+                          .obs_sd = sd,
+                          .eval = lin_eval,
+                          .ctx = &calls};
+    ts_fit_result_t r;
+    ts_error_t err;
+    ts_error_clear(&err);
+    CU_ASSERT_EQUAL_FATAL(ts_fit_solve(&p, &r, &err), TS_OK);
+    /* The prior pulls by (sd_obs / sd_prior)^2 = 1e-6: invisible at this tolerance. */
+    CU_ASSERT_DOUBLE_EQUAL(r.x[0], 3, 1e-4);
+    CU_ASSERT_DOUBLE_EQUAL(r.x[1], 1, 1e-4);
+    /* Covariance (A^T A / 0.01)^-1: A^T A = [[6, 0], [0, 2]], so sd a = 0.1 / sqrt(6), sd b =
+     * 0.1 / sqrt(2); the prediction 2a + b has variance 4 var(a) + var(b). */
+    CU_ASSERT_DOUBLE_EQUAL(r.sd[0], 0.1 / sqrt(6), 1e-5);
+    CU_ASSERT_DOUBLE_EQUAL(r.sd[1], 0.1 / sqrt(2), 1e-5);
+    CU_ASSERT_DOUBLE_EQUAL(r.y[3], 7, 1e-4);
+    CU_ASSERT_DOUBLE_EQUAL(r.y_sd[3], sqrt(4 * 0.01 / 6 + 0.01 / 2), 1e-5);
+    CU_ASSERT_DOUBLE_EQUAL(r.y0[0], 0, 1e-12);
+    CU_ASSERT_TRUE(r.converged);
+    CU_ASSERT_EQUAL(r.evaluations, calls); /* each point once */
+    ts_fit_result_free(&r);
+
+    /* Without observations the prior alone: x stays at its centre with the prior's sd. */
+    p.nobs = 0;
+    CU_ASSERT_EQUAL_FATAL(ts_fit_solve(&p, &r, &err), TS_OK);
+    CU_ASSERT_DOUBLE_EQUAL(r.x[0], 0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(r.sd[0], 100, 1e-6);
+    ts_fit_result_free(&r);
+    /* Leave-one-out's mask: the first observation alone cannot separate a from b; with the
+     * prior (sd 100) both move to share it: a = b = 2. */
+    p.nobs = 3;
+    unsigned char use[3] = {1, 0, 0};
+    p.use = use;
+    CU_ASSERT_EQUAL_FATAL(ts_fit_solve(&p, &r, &err), TS_OK);
+    CU_ASSERT_DOUBLE_EQUAL(r.x[0], 2, 1e-3);
+    CU_ASSERT_DOUBLE_EQUAL(r.x[1], 2, 1e-3);
+    ts_fit_result_free(&r);
+}
+
+#define TRUE_SET "--set model.ucx.rndv_overhead=1.5us --set model.ucx.recv_call=0.2us"
+#define PLACE    "--nodes 2 --ppn 1"
+
+static const char SETS[] = "[a]\n"
+                           "[b]\n-x UCX_RNDV_THRESH=0b\n"
+                           "[c]\n-x UCX_RNDV_THRESH=64b\n"
+                           "[d]\n-x UCX_RNDV_THRESH=1kb\n";
+static const char *const SETTING[] = {"", "-x UCX_RNDV_THRESH=0b", "-x UCX_RNDV_THRESH=64b",
+                                      "-x UCX_RNDV_THRESH=1kb"};
+
+/* The replay's predicted time of one set with extra settings. */
+static double replay_time(const char *setting, const char *extra)
+{
+    char args[1024], *out = NULL;
+    snprintf(args, sizeof args, "replay %s " PLACE " %s %s --json", tu_bundled(), setting, extra);
+    double t = -1;
+    if (tu_run_cli(args, &out, NULL) == 0 && out) {
+        const char *p = strstr(out, "\"predicted_time_s\":");
+        if (p)
+            t = strtod(p + strlen("\"predicted_time_s\":"), NULL);
+    }
+    free(out);
+    return t;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fputs(text, fp);
+    fclose(fp);
+}
+
+/* A parameter's value and stderr (seconds) in a model file. */
+static int model_value(const char *xml, const char *name, double *v, double *sd)
+{
+    char key[128];
+    snprintf(key, sizeof key, "name=\"%s\" value=\"", name);
+    const char *p = strstr(xml, key);
+    if (!p)
+        return 0;
+    *v = strtod(p + strlen(key), NULL);
+    const char *e = strstr(p, "stderr=\"");
+    *sd = e ? strtod(e + 8, NULL) : -1;
+    return 1;
+}
+
+static void test_recovers(void)
+{
+    const char *sets = tu_path("fit.sets"), *csv = tu_path("fit.csv"), *out = tu_path("fit.xml");
+    write_text(sets, SETS);
+    char text[512] = "setting,seconds\n";
+    double truth[4];
+    for (int i = 0; i < 4; i++) {
+        truth[i] = replay_time(SETTING[i], TRUE_SET);
+        CU_ASSERT_FATAL(truth[i] > 0);
+        if (i < 3) /* d is left unmeasured: predicted with an interval */
+            snprintf(text + strlen(text), sizeof text - strlen(text), "%c,%.9f\n", 'a' + i,
+                     truth[i]);
+    }
+    write_text(csv, text);
+    char args[2048], *o = NULL, *e = NULL;
+    /* The replays are exact: a spread of 0.01 % stands for a well-repeated measurement. */
+    snprintf(args, sizeof args,
+             "fit %s --sets %s --measured-csv %s " PLACE
+             " --params model.ucx.rndv_overhead,model.ucx.recv_call --time-sd 0.01 -j 2 -o %s",
+             tu_bundled(), sets, csv, out);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &o, &e), 0);
+    char *xml = tu_read_file(out, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(xml);
+    double v, sd;
+    /* Started from 0.745 us and 0.3 us: each true value within two of its standard errors,
+     * and each standard error well inside the prior's (the runs determine both). */
+    CU_ASSERT_TRUE(model_value(xml, "model.ucx.rndv_overhead", &v, &sd));
+    CU_ASSERT(fabs(v - 1.5e-6) <= 2 * sd && sd > 0 && sd < (2.0e-6 - 0.3e-6) / 4 / 2);
+    CU_ASSERT_TRUE(model_value(xml, "model.ucx.recv_call", &v, &sd));
+    CU_ASSERT(fabs(v - 0.2e-6) <= 2 * sd && sd > 0 && sd < (0.41e-6 - 0.16e-6) / 4 / 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(xml, "tunesim fit of the measured runs a, b, c"));
+    /* The unmeasured set d: predicted within 3 of its propagated standard deviations of the
+     * truth (the report's row: name, before, fitted, +-, vs first). */
+    const char *row = o ? strstr(o, "\nd ") : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+    double before, fitted, psd;
+    CU_ASSERT_EQUAL(sscanf(row + 2, "%lf %lf %lf", &before, &fitted, &psd), 3);
+    CU_ASSERT(fabs(fitted - truth[3]) <= 3 * psd + 1e-9);
+    CU_ASSERT(fabs(fitted - truth[3]) < fabs(before - truth[3]));
+    CU_ASSERT_PTR_NOT_NULL(o ? strstr(o, "leave-one-out") : NULL);
+    /* The model file takes: replay with it gives the fitted prediction of d (printed to six
+     * digits). */
+    char extra[1200];
+    snprintf(extra, sizeof extra, "--model %s", out);
+    double with = replay_time(SETTING[3], extra);
+    CU_ASSERT_DOUBLE_EQUAL(with, fitted, 1e-5 * fitted);
+    if (fabs(with - fitted) > 1e-5 * fitted)
+        fprintf(stderr, "\nreplay --model %s: %.9g s, fit said %.9g s\n", out, with, fitted);
+    free(xml);
+    free(o);
+    free(e);
+}
+
+/* Bad input: exit 1 (2 for usage), one line naming what is wrong, no model written. */
+static void expect_refused(const char *csv_text, const char *extra, int rc, const char *want)
+{
+    const char *sets = tu_path("bad.sets"), *csv = tu_path("bad.csv"), *out = tu_path("bad.xml");
+    write_text(sets, SETS);
+    write_text(csv, csv_text);
+    unlink(out);
+    char args[2048], *e = NULL;
+    snprintf(args, sizeof args, "fit %s --sets %s --measured-csv %s " PLACE " -j 2 -o %s %s",
+             tu_bundled(), sets, csv, out, extra);
+    CU_ASSERT_EQUAL(tu_run_cli(args, NULL, &e), rc);
+    CU_ASSERT_PTR_NOT_NULL(e ? strstr(e, want) : NULL);
+    if (!e || !strstr(e, want))
+        fprintf(stderr, "\nwanted '%s' in: %s\n", want, e ? e : "(nothing)");
+    CU_ASSERT_EQUAL(access(out, F_OK), -1);
+    free(e);
+}
+
+static void test_bad_input(void)
+{
+    expect_refused("a,0.1428\n", "", 1, "at least 2 are needed");
+    expect_refused("a,nan\nb,0.16\n", "", 1, "bad.csv:1: expected a non-negative number");
+    expect_refused("a,0.1428\nzz,0.15\n", "", 1, "measured setting 'zz'");
+    expect_refused("b,0.16\nc,0.15\n", "", 1, "the first set of");
+    /* A run of another trace (or another machine): twice the time no parameter gives. */
+    expect_refused("a,0.1428\nb,0.33\n", "--params model.ucx.recv_call --time-sd 0.01", 1,
+                   "run b is not explained");
+    expect_refused("a,0.1428\nb,0.16\n", "--params model.net.latency", 2, "has no prior range");
+    expect_refused("a,0.1428\nb,0.16\n", "--params model.ucx.recv_cal", 2,
+                   "did you mean model.ucx.recv_call");
+    /* The profile of a 72-rank run against the 2-rank trace. */
+    char extra[1024];
+    snprintf(extra, sizeof extra, "--profile %s/../motorbike-72-asis.scorep-score.txt",
+             tu_bundled());
+    expect_refused("a,0.1428\nb,0.16\n", extra, 1, "it comes from another run");
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("fit", NULL, NULL);
+    CU_add_test(s, "the solver on a linear model", test_linear);
+    CU_add_test(s, "true parameters recovered from synthetic runs", test_recovers);
+    CU_add_test(s, "bad input refused, nothing written", test_bad_input);
+    return tu_run_all();
+}
