@@ -86,38 +86,11 @@ if [ -f "$trace" ] && [ "$(head -c 7 "$trace")" = TUNESIM ]; then
 else
     "$build/tunesim" convert "$trace" -o "$work/trace.tss" >/dev/null
 fi
-# Every iteration, start-up and shutdown left out (they happen once; sweep --profile replays
-# the same window).
-niter=$("$build/tunesim" info "$work/trace.tss" --json | # awk reads it all: no SIGPIPE
-    awk '/"iterations": \{/ { f = 1 } f && /"count":/ && v == "" { v = $2; gsub(",", "", v) } END { print v }')
-[ -n "$niter" ] || die "$trace: no iterations found"
-"$build/tunesim" info "$work/trace.tss" --json --window "1:$niter" >"$work/info.json"
-compute=$(sed -n 's/^  "compute_time_s": \([0-9.e+-]*\).*/\1/p' "$work/info.json")
-# The profile's compute (time outside MPI, summed over ranks): its simpleFoam row. Rows are
-# "type max_buf visits time ... region" (the flt column is empty).
-prof_compute=$(awk '$NF == "simpleFoam" { gsub(",", "", $4); print $4 }' "$profile")
-[ -n "$prof_compute" ] || die "$profile: no simpleFoam (time outside MPI) row"
-# Less Score-P's own time that the profile counts outside MPI: model.scorep.visit_outside per
-# MPI and PTHREAD visit (what tunesim sweep --profile removes too, so that the run's length in
-# windows below stays the halo exchanges').
-visit_outside=$("$build/tunesim" params | awk '$1 == "model.scorep.visit_outside" {
-    v = $3; f = 1
-    if (v ~ /ns$/) f = 1e-9; else if (v ~ /us$/) f = 1e-6; else if (v ~ /ms$/) f = 1e-3
-    gsub(/[a-z]+$/, "", v); printf "%.12g", v * f }')
-[ -n "$visit_outside" ] || die "tunesim params: no model.scorep.visit_outside"
-prof_compute=$(awk -v c="$prof_compute" -v vo="$visit_outside" '
-    ($1 == "MPI" && $NF == "MPI") || ($1 == "PTHREAD" && $NF == "PTHREAD") { gsub(",", "", $3); n += $3 }
-    END { printf "%.6f", c - n * vo }' "$profile")
-# The run's length in windows: its halo exchanges (MPI_Isend, the most visited function)
-# over the window's. Not 500 / ITERS: the first iterations make more solver sweeps than the
-# run's mean (docs/extrapolation.md, "The profile's compute and the window's").
-prof_isend=$(awk '$1 == "MPI" && $NF == "MPI_Isend" { gsub(",", "", $3); print $3 }' "$profile")
-win_isend=$(awk '/^    "MPI_Isend": \{/ { f = 1 } f && /"visits":/ { v = $2; gsub(",", "", v); print v; exit }' \
-    "$work/info.json")
-[ -n "$prof_isend" ] && [ -n "$win_isend" ] || die "no MPI_Isend visits in $profile or the trace"
-windows=$(awk -v p="$prof_isend" -v w="$win_isend" 'BEGIN { printf "%.6f", p / w }')
-ratio=$(awk -v c="$compute" -v n="$windows" -v pc="$prof_compute" \
-    'BEGIN { printf "%.6f", (pc / n) / c }')
+# The window's iterations, the run's length in windows and the CPU scaling
+# (scripts/motorbike_scale.sh, shared with fit_motorbike.sh).
+# shellcheck source=scripts/motorbike_scale.sh
+. "$root/scripts/motorbike_scale.sh"
+motorbike_scale "$build/tunesim" "$work/trace.tss" "$profile" "$work" || exit 1
 echo "predict_motorbike: iterations 1:$niter, traced compute $compute s over 72 ranks; the run is $windows windows" \
     "(MPI_Isend $prof_isend / $win_isend); model.cpu.speed_ratio = $ratio"
 # sweep NAME [SETTING]: the reference sets with the calibration, the CPU scaling and SETTING.

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# motorbike_scale.sh - sourced by predict_motorbike.sh and fit_motorbike.sh: how a traced
+# window of the reference case stands for the full run, computed once in one place.
+#
+#   motorbike_scale TUNESIM TRACE.tss PROFILE WORK
+#
+# sets niter (the trace's iterations, all replayed), compute (the window's traced compute,
+# summed over ranks), prof_compute (the profile's, see below), prof_isend and win_isend (the
+# MPI_Isend visits of each), windows (the run's length in windows: their ratio) and ratio
+# (model.cpu.speed_ratio: the window's compute scaled to the profile's per window), using WORK
+# for files.
+# The profile's compute is its time outside MPI less Score-P's own time counted there
+# (model.scorep.visit_outside per MPI and PTHREAD visit), as tunesim sweep --profile removes it.
+motorbike_scale() {
+    local tunesim=$1 tss=$2 profile=$3 work=$4
+    local visit_outside
+    # Every iteration, start-up and shutdown left out (they happen once; sweep --profile replays
+    # the same window).
+    niter=$("$tunesim" info "$tss" --json | # awk reads it all: no SIGPIPE
+        awk '/"iterations": \{/ { f = 1 } f && /"count":/ && v == "" { v = $2; gsub(",", "", v) } END { print v }')
+    [ -n "$niter" ] || { echo "motorbike_scale: $tss: no iterations found" >&2; return 1; }
+    "$tunesim" info "$tss" --json --window "1:$niter" >"$work/info.json"
+    compute=$(sed -n 's/^  "compute_time_s": \([0-9.e+-]*\).*/\1/p' "$work/info.json")
+    # The profile's compute (time outside MPI, summed over ranks): its simpleFoam row. Rows are
+    # "type max_buf visits time ... region" (the flt column is empty).
+    prof_compute=$(awk '$NF == "simpleFoam" { gsub(",", "", $4); print $4 }' "$profile")
+    [ -n "$prof_compute" ] || { echo "motorbike_scale: $profile: no simpleFoam (time outside MPI) row" >&2; return 1; }
+    # Less Score-P's own time that the profile counts outside MPI: model.scorep.visit_outside per
+    # MPI and PTHREAD visit (what tunesim sweep --profile removes too, so that the run's length in
+    # windows below stays the halo exchanges').
+    visit_outside=$("$tunesim" params | awk '$1 == "model.scorep.visit_outside" {
+        v = $3; f = 1
+        if (v ~ /ns$/) f = 1e-9; else if (v ~ /us$/) f = 1e-6; else if (v ~ /ms$/) f = 1e-3
+        gsub(/[a-z]+$/, "", v); printf "%.12g", v * f }')
+    [ -n "$visit_outside" ] || { echo "motorbike_scale: tunesim params: no model.scorep.visit_outside" >&2; return 1; }
+    prof_compute=$(awk -v c="$prof_compute" -v vo="$visit_outside" '
+        ($1 == "MPI" && $NF == "MPI") || ($1 == "PTHREAD" && $NF == "PTHREAD") { gsub(",", "", $3); n += $3 }
+        END { printf "%.6f", c - n * vo }' "$profile")
+    # The run's length in windows: its halo exchanges (MPI_Isend, the most visited function)
+    # over the window's. Not 500 / ITERS: the first iterations make more solver sweeps than the
+    # run's mean (docs/extrapolation.md, "The profile's compute and the window's").
+    prof_isend=$(awk '$1 == "MPI" && $NF == "MPI_Isend" { gsub(",", "", $3); print $3 }' "$profile")
+    win_isend=$(awk '/^    "MPI_Isend": \{/ { f = 1 } f && /"visits":/ { v = $2; gsub(",", "", v); print v; exit }' \
+        "$work/info.json")
+    if [ -z "$prof_isend" ] || [ -z "$win_isend" ]; then
+        echo "motorbike_scale: no MPI_Isend visits in $profile or $tss" >&2
+        return 1
+    fi
+    windows=$(awk -v p="$prof_isend" -v w="$win_isend" 'BEGIN { printf "%.6f", p / w }')
+    ratio=$(awk -v c="$compute" -v n="$windows" -v pc="$prof_compute" \
+        'BEGIN { printf "%.6f", (pc / n) / c }')
+}
