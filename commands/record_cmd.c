@@ -3,6 +3,8 @@
 #include "record_cmd.h"
 #include "options.h"
 
+#include <dirent.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -14,6 +16,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "../traces/tracer/owner.h"
 
 #define TRACER_LIB   "libtunesim-trace.so"
 #define DEFAULT_DIR  "tunesim-trace"
@@ -188,6 +192,49 @@ static ts_status run(char *const *argv, const char *preload, const char *dir, co
     return TS_OK;
 }
 
+/* A failed run leaves the tracer's unfinished archive in DIR/.tunesim-trace.XXXXXX (world
+ * rank 0 created it at MPI_Init, the ranks died before MPI_Finalize moved it in): remove
+ * those made since started, the archive's parts only (.otf2, .def, traces/ of .evt and .def
+ * files). Returns how many were removed. */
+static int remove_unfinished(const char *dir, time_t started)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char tmp[PATH_MAX + 300], path[PATH_MAX + 600], sub[PATH_MAX + 400];
+        struct stat sb;
+        if (strncmp(e->d_name, ".tunesim-trace.", 15) != 0)
+            continue;
+        snprintf(tmp, sizeof tmp, "%s/%s", dir, e->d_name);
+        if (lstat(tmp, &sb) != 0 || !S_ISDIR(sb.st_mode) || sb.st_mtime < started)
+            continue;
+        snprintf(path, sizeof path, "%s/traces.otf2", tmp);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/traces.def", tmp);
+        unlink(path);
+        snprintf(sub, sizeof sub, "%s/traces", tmp);
+        DIR *s = opendir(sub);
+        if (s) {
+            struct dirent *f;
+            size_t len;
+            while ((f = readdir(s)) != NULL)
+                if ((len = strlen(f->d_name)) > 4 && (strcmp(f->d_name + len - 4, ".evt") == 0 ||
+                                                      strcmp(f->d_name + len - 4, ".def") == 0)) {
+                    snprintf(path, sizeof path, "%s/%s", sub, f->d_name);
+                    unlink(path);
+                }
+            closedir(s);
+            rmdir(sub);
+        }
+        n += rmdir(tmp) == 0;
+    }
+    closedir(d);
+    return n;
+}
+
 int ts_record_main(int argc, char **argv, ts_error_t *err)
 {
     record_opts_t o;
@@ -236,23 +283,40 @@ int ts_record_main(int argc, char **argv, ts_error_t *err)
         cmd[k++] = o.command[j];
     cmd[k] = NULL;
 
+    /* A trace tunesim did not write is not replaced (the tracer refuses it too). */
+    if (trc_foreign_archive(dir)) {
+        free(cmd);
+        return ts_error_set(err, TS_EARG,
+                            "%s holds a trace tunesim did not write (Score-P's perhaps): it is "
+                            "kept; record into another directory with -o DIR",
+                            dir);
+    }
     time_t started = time(NULL);
     st = run(cmd, preload, dir, o.clock, !launcher, err);
     free(cmd);
-    if (st != TS_OK)
+    if (st != TS_OK) {
+        /* The previous trace, if any, is untouched: the tracer replaces it only at the end. */
+        if (remove_unfinished(dir, started) > 0) {
+            size_t len = strlen(err->msg);
+            snprintf(err->msg + len, sizeof err->msg - len,
+                     "; its unfinished trace was removed, %s is as it was", dir);
+        }
         return st;
+    }
 
-    /* The tracer removes an older trace at MPI_Init, so a trace older than this run means
-     * the tracer never ran in it. */
+    /* The tracer replaces a trace only once MPI_Finalize has written the new one, so an
+     * anchor older than this run means the tracer never completed in it. */
     char anchor[PATH_MAX + 16];
     snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
     struct stat sb;
-    if (stat(anchor, &sb) != 0 || sb.st_mtime < started)
+    if (stat(anchor, &sb) != 0 || sb.st_mtime < started) {
+        remove_unfinished(dir, started);
         return ts_error_set(err, TS_ECHILD,
                             "'%s' finished but wrote no trace to %s: the tracer was not loaded "
                             "or MPI_Finalize was not reached (is the program linked with this "
                             "Open MPI's libmpi?)",
                             o.command[0], anchor);
+    }
     printf("trace written to %s (clock %s); see it with: tunesim info %s\n", anchor, o.clock, dir);
     return TS_OK;
 }

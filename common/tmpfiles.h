@@ -32,7 +32,7 @@ FILE *ts_tmp_stream(const char *prefix, const char *suffix, char *buf, size_t n,
 void ts_tmp_register(const char *path, int is_dir);
 void ts_tmp_forget(const char *path);
 
-/* Unlink path and forget it. */
+/* Remove path (a file, or an empty directory) and forget it. */
 void ts_tmp_remove(const char *path);
 
 /* Install the SIGINT / SIGTERM handler that removes the registered paths and then dies of the

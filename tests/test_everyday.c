@@ -201,6 +201,45 @@ static int count_procs(const char *needle)
     return n;
 }
 
+/* Item 7: Ctrl-C during a replay ends it promptly as SIGINT does (status 130 in a shell), with
+ * no SimGrid backtrace and nothing left in TMPDIR (the replay's platform file). */
+static void test_item7_interrupt(void)
+{
+    const char *tmp = tu_path("int-tmp"), *errp = tu_path("int.err");
+    CU_ASSERT_EQUAL_FATAL(mkdir(tmp, 0700), 0);
+    pid_t pid = fork();
+    CU_ASSERT_FATAL(pid >= 0);
+    if (pid == 0) {
+        signal(SIGINT, SIG_DFL); /* what a terminal's foreground job has */
+        setenv("TMPDIR", tmp, 1);
+        if (!freopen(errp, "w", stderr) || !freopen("/dev/null", "w", stdout))
+            _exit(126);
+        execl(TS_CLI, TS_CLI, "replay", TS_SOURCE_DIR "/traces/data/motorbike-72-window.tss",
+              "--nodes", "2", "--ppn", "36", "--profile",
+              TS_SOURCE_DIR "/traces/data/motorbike-72-asis.scorep-score.txt", (char *)NULL);
+        _exit(127);
+    }
+    usleep(1000000); /* into the replay: it takes seconds */
+    kill(pid, SIGINT);
+    int status = 0, done = 0;
+    for (int k = 0; k < 100 && !done; k++) { /* promptly: within 2 s */
+        done = waitpid(pid, &status, WNOHANG) == pid;
+        if (!done)
+            usleep(20000);
+    }
+    if (!done) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    }
+    CU_ASSERT_TRUE(done);
+    CU_ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT);
+    char *err = tu_read_file(errp, NULL);
+    CU_ASSERT_PTR_NULL(err ? strstr(err, "acktrace") : NULL);
+    CU_ASSERT_PTR_NULL(err ? strstr(err, "simgrid") : NULL);
+    free(err);
+    CU_ASSERT_EQUAL(rmdir(tmp), 0); /* empty: the platform file went with the signal */
+}
+
 /* Item 9: a sweep that ends (SIGTERM; here SIGKILL, which no handler sees) ends its
  * workers too: they used to finish their replays for nobody. */
 static void test_item9_term_ends_workers(void)
@@ -317,6 +356,7 @@ int main(void)
     CU_add_test(s, "item 2: no output over an input", test_item2_output_is_input);
     CU_add_test(s, "item 5: launchers as users paste them", test_item5_launchers);
     CU_add_test(s, "item 6: standard output checked", test_item6_stdout_checked);
+    CU_add_test(s, "item 7: Ctrl-C ends a replay promptly, nothing left", test_item7_interrupt);
     CU_add_test(s, "item 8: a stated limit on nodes", test_item8_node_limit);
     CU_add_test(s, "item 9: a sweep's end ends its workers", test_item9_term_ends_workers);
     CU_add_test(s, "item 10: FIFOs and directories as inputs", test_item10_fifo_inputs);

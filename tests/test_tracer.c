@@ -5,6 +5,7 @@
  * communicators, and the clocks' meaning. Also unit-tests the collective byte rules
  * (traces/tracer/collbytes.c) with hand-derived numbers.
  * Skips (exit 77) when mpirun or the tracer is missing. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -670,6 +671,85 @@ RUN_TEST(test_flood_2_ob1_wall, "flood", 2, "ob1", "wall", 1)
 RUN_TEST(test_compute_4_ob1_cpu, "compute", 4, "ob1", "cpu", 0)
 RUN_TEST(test_compute_4_ob1_wall, "compute", 4, "ob1", "wall", 0)
 
+/* Issue 30 item 3: a recording replaces only tunesim's own trace, and only once the new one
+ * is complete: a run that fails keeps the previous trace as it was and leaves no unfinished
+ * archive behind; a directory holding another tool's "traces" archive (Score-P's) is refused
+ * before anything runs, its files untouched. */
+static int record_into(const char *dir, const char *program, char **err)
+{
+    char args[4096];
+    snprintf(args, sizeof args,
+             "record -o '%s' --clock wall -- '%s' --allow-run-as-root --oversubscribe --timeout "
+             "120 --mca pml ob1 -np 2 '%s/tracer_%s'",
+             dir, TS_MPIEXEC, TS_MPI_BIN_DIR, program);
+    return tu_run_cli(args, NULL, err);
+}
+
+static int count_prefixed(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL)
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void test_replace_safely(void)
+{
+    char dir[1024], anchor[1100], *err = NULL;
+    snprintf(dir, sizeof dir, "%s/replace", tu_tmpdir());
+    snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
+    CU_ASSERT_EQUAL_FATAL(record_into(dir, "ring", &err), 0);
+    free(err);
+    char *before = tu_read_file(anchor, NULL);
+    struct stat sb;
+    CU_ASSERT_FATAL(before != NULL && stat(anchor, &sb) == 0);
+    time_t mtime = sb.st_mtime;
+    sleep(1); /* a replaced anchor would show a newer time */
+    /* A run that dies after MPI_Init: an error, the old trace kept, nothing hidden left. */
+    CU_ASSERT_NOT_EQUAL(record_into(dir, "abort", &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(err ? strstr(err, "its unfinished trace was removed") : NULL);
+    free(err);
+    CU_ASSERT_EQUAL(count_prefixed(dir, ".tunesim-"), 1); /* the mark only */
+    CU_ASSERT_EQUAL(stat(anchor, &sb), 0);
+    CU_ASSERT_EQUAL(sb.st_mtime, mtime);
+    ts_trace_t *t = NULL;
+    ts_error_t e;
+    ts_error_clear(&e);
+    CU_ASSERT_EQUAL(ts_trace_open(dir, &t, &e), TS_OK);
+    ts_trace_close(t);
+    /* A successful run replaces it: a newer anchor, no set-aside copy left. */
+    CU_ASSERT_EQUAL(record_into(dir, "ring", &err), 0);
+    free(err);
+    CU_ASSERT(stat(anchor, &sb) == 0 && sb.st_mtime > mtime);
+    CU_ASSERT_EQUAL(count_prefixed(dir, ".tunesim-old."), 0);
+    CU_ASSERT_EQUAL(count_prefixed(dir, ".tunesim-trace."), 0);
+    free(before);
+
+    /* Another tool's archive: refused before the run, its files untouched. */
+    char foreign[1024], path[1100];
+    snprintf(foreign, sizeof foreign, "%s/scorep-like", tu_tmpdir());
+    CU_ASSERT_EQUAL_FATAL(mkdir(foreign, 0700), 0);
+    snprintf(path, sizeof path, "%s/traces.otf2", foreign);
+    FILE *fp = fopen(path, "w");
+    CU_ASSERT_FATAL(fp != NULL);
+    fputs("OTF2 anchor written by Score-P 8.4\n", fp);
+    fclose(fp);
+    snprintf(path, sizeof path, "%s/traces", foreign);
+    CU_ASSERT_EQUAL(mkdir(path, 0700), 0);
+    CU_ASSERT_NOT_EQUAL(record_into(foreign, "ring", &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(err ? strstr(err, "holds a trace tunesim did not write") : NULL);
+    free(err);
+    snprintf(path, sizeof path, "%s/traces.otf2", foreign);
+    char *kept = tu_read_file(path, NULL);
+    CU_ASSERT_PTR_NOT_NULL(kept ? strstr(kept, "Score-P 8.4") : NULL);
+    free(kept);
+    CU_ASSERT_EQUAL(count_prefixed(foreign, ".tunesim-"), 0);
+}
+
 /* The tracer and mpirun exist (CMake found MPI, and mpirun is installed). */
 static const char *missing_mpi(void)
 {
@@ -710,5 +790,6 @@ int main(void)
     CU_add_test(s, "flood with mid-run flushes, 2 ranks", test_flood_2_ob1_wall);
     CU_add_test(s, "compute burst, 4 ranks on fewer cores, cpu clock", test_compute_4_ob1_cpu);
     CU_add_test(s, "compute burst, 4 ranks, wall clock", test_compute_4_ob1_wall);
+    CU_add_test(s, "a trace replaced only when the new one is complete", test_replace_safely);
     return tu_run_all();
 }

@@ -559,6 +559,11 @@ static void test_cli_runs_sweep(void)
     write_file(sets, "[a]\n--mca pml ob1\n\n[b]\n-x UCX_TLS=self,tcp\n");
     write_file(csv, "a,10\nb,12\n");
     char args[4096], *out = NULL, *errs = NULL;
+    /* Its temporary directory, with the sweep's files, is gone afterwards (it once stayed
+     * behind, empty: unlink does not remove a directory). */
+    const char *tmp = tmp_path("tmpdir");
+    CU_ASSERT_EQUAL_FATAL(mkdir(tmp, 0700), 0);
+    setenv("TMPDIR", tmp, 1);
     snprintf(args, sizeof args,
              "validate --measured-csv %s --anchor a --json %s/sw.json -- "
              "%s/traces/data/simplefoam-pitzdaily-2 --sets %s --platform localhost --nodes 1",
@@ -567,6 +572,8 @@ static void test_cli_runs_sweep(void)
     if (rc != 0)
         printf("\n  stderr: %s\n", errs ? errs : "");
     CU_ASSERT_EQUAL(rc, 0);
+    unsetenv("TMPDIR");
+    CU_ASSERT_EQUAL(rmdir(tmp), 0); /* fails when anything was left in it */
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "anchored on a"));
     /* The sweep's own table went to stderr; stdout holds the validation alone. */
     CU_ASSERT_PTR_NULL(out ? strstr(out, "sweep ") : NULL);

@@ -25,6 +25,7 @@
 #include <otf2/OTF2_MPI_Collectives.h>
 #pragma GCC diagnostic pop
 
+#include "owner.h"
 #include "regions.h"
 
 #define ARCHIVE_NAME "traces"
@@ -148,38 +149,28 @@ static int has_suffix(const char *name, const char *suffix)
     return n > s && strcmp(name + n - s, suffix) == 0;
 }
 
-/* Remove a previous archive named "traces" in dir. Only the files an archive consists of
- * are removed; anything else stops us. */
-static int remove_previous(const char *dir, char *msg, size_t msglen)
+/* Remove a directory of an archive's parts: its files (.evt, .def, .otf2, the mark) and its
+ * "traces" subdirectory of .evt / .def files, then the directory. Nothing else is touched. */
+static void remove_parts(const char *dir)
 {
-    char path[PATH_MAX];
-    const char *top[] = {ARCHIVE_NAME ".otf2", ARCHIVE_NAME ".def"};
-    for (size_t i = 0; i < sizeof top / sizeof top[0]; i++) {
-        if (join(path, sizeof path, dir, top[i]) != 0 || (unlink(path) != 0 && errno != ENOENT)) {
-            set_msg(msg, msglen, "cannot remove the previous trace file %s: %s", path,
-                    strerror(errno));
-            return -1;
+    char path[PATH_MAX], sub[PATH_MAX];
+    const char *top[] = {ARCHIVE_NAME ".otf2", ARCHIVE_NAME ".def", TRC_OWNER_MARK};
+    for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
+        if (join(path, sizeof path, dir, top[i]) == 0)
+            unlink(path);
+    if (join(sub, sizeof sub, dir, ARCHIVE_NAME) == 0) {
+        DIR *d = opendir(sub);
+        if (d != NULL) {
+            struct dirent *e;
+            while ((e = readdir(d)) != NULL)
+                if ((has_suffix(e->d_name, ".evt") || has_suffix(e->d_name, ".def")) &&
+                    join(path, sizeof path, sub, e->d_name) == 0)
+                    unlink(path);
+            closedir(d);
         }
+        rmdir(sub);
     }
-    char sub[PATH_MAX];
-    if (join(sub, sizeof sub, dir, ARCHIVE_NAME) != 0)
-        return -1;
-    DIR *d = opendir(sub);
-    if (d == NULL)
-        return 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (has_suffix(e->d_name, ".evt") || has_suffix(e->d_name, ".def")) {
-            if (join(path, sizeof path, sub, e->d_name) == 0)
-                unlink(path);
-        }
-    }
-    closedir(d);
-    if (rmdir(sub) != 0) {
-        set_msg(msg, msglen, "cannot replace the previous trace in %s: %s", sub, strerror(errno));
-        return -1;
-    }
-    return 0;
+    rmdir(dir);
 }
 
 /* All ranks agree on ok (logical and). */
@@ -202,9 +193,15 @@ int trc_archive_open(trc_archive_t *ar, const char *dir, int rank, trc_clock_t *
     snprintf(ar->dir, sizeof ar->dir, "%s", dir);
 
     int ok = 1;
-    if (rank == 0 &&
-        (mkdir_p(dir) != 0 || join(ar->tmp, sizeof ar->tmp, dir, ".tunesim-trace.XXXXXX") != 0 ||
-         mkdtemp(ar->tmp) == NULL)) {
+    if (rank == 0 && trc_foreign_archive(dir)) {
+        set_msg(msg, msglen,
+                "%s holds a trace tunesim did not write (%s.otf2 without %s, Score-P's "
+                "perhaps): it is kept; record into another directory",
+                dir, ARCHIVE_NAME, TRC_OWNER_MARK);
+        ok = 0;
+    } else if (rank == 0 && (mkdir_p(dir) != 0 ||
+                             join(ar->tmp, sizeof ar->tmp, dir, ".tunesim-trace.XXXXXX") != 0 ||
+                             mkdtemp(ar->tmp) == NULL)) {
         set_msg(msg, msglen, "cannot create the trace directory %s: %s", dir, strerror(errno));
         ok = 0;
     }
@@ -228,7 +225,7 @@ int trc_archive_open(trc_archive_t *ar, const char *dir, int rank, trc_clock_t *
                  OTF2_SUCCESS;
     }
     if (ok) {
-        OTF2_Archive_SetCreator(ar->archive, "tunesim-trace (PMPI tracer of tunesim)");
+        OTF2_Archive_SetCreator(ar->archive, TRC_CREATOR);
         ok = OTF2_Archive_OpenEvtFiles(ar->archive) == OTF2_SUCCESS;
     }
     if (ok) {
@@ -442,23 +439,72 @@ static int write_global(trc_archive_t *ar, const trc_global_info_t *info)
 }
 
 /* World rank 0: move the finished archive from tmp into dir, the anchor last, since it is
- * what readers open. */
+ * what readers open. A previous archive of tunesim's is first moved aside into a directory of
+ * its own and removed only once the new one is in place; if the new one cannot be moved in,
+ * the old one is moved back. An archive tunesim did not write is never touched. */
 static int publish(const trc_archive_t *ar, char *msg, size_t msglen)
 {
-    if (remove_previous(ar->dir, msg, msglen) != 0)
+    static const char *const parts[] = {ARCHIVE_NAME, ARCHIVE_NAME ".def", ARCHIVE_NAME ".otf2",
+                                        TRC_OWNER_MARK};
+    enum { NPARTS = sizeof parts / sizeof parts[0] };
+    if (trc_foreign_archive(ar->dir)) {
+        set_msg(msg, msglen,
+                "%s holds a trace tunesim did not write (%s.otf2 without %s, Score-P's perhaps): "
+                "it is kept, and the new trace is in %s",
+                ar->dir, ARCHIVE_NAME, TRC_OWNER_MARK, ar->tmp);
         return -1;
-    const char *parts[] = {ARCHIVE_NAME, ARCHIVE_NAME ".def", ARCHIVE_NAME ".otf2"};
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-        char from[PATH_MAX], to[PATH_MAX];
-        if (join(from, sizeof from, ar->tmp, parts[i]) != 0 ||
-            join(to, sizeof to, ar->dir, parts[i]) != 0 || rename(from, to) != 0) {
-            set_msg(msg, msglen, "cannot move %s/%s to %s: %s", ar->tmp, parts[i], ar->dir,
-                    strerror(errno));
-            return -1;
+    }
+    char old[PATH_MAX], from[PATH_MAX], to[PATH_MAX];
+    int moved[NPARTS] = {0};
+    if (join(old, sizeof old, ar->dir, ".tunesim-old.XXXXXX") != 0 || mkdtemp(old) == NULL) {
+        set_msg(msg, msglen, "cannot set the previous trace in %s aside: %s", ar->dir,
+                strerror(errno));
+        return -1;
+    }
+    for (size_t i = 0; i < NPARTS; i++) {
+        if (join(from, sizeof from, ar->dir, parts[i]) != 0 ||
+            join(to, sizeof to, old, parts[i]) != 0)
+            continue;
+        if (rename(from, to) == 0)
+            moved[i] = 1;
+        else if (errno != ENOENT)
+            goto restore;
+    }
+    /* The mark first: a directory whose anchor is in place is marked as tunesim's. */
+    char mark[PATH_MAX];
+    if (join(mark, sizeof mark, ar->tmp, TRC_OWNER_MARK) == 0) {
+        FILE *fp = fopen(mark, "w");
+        if (fp != NULL) {
+            fputs("written by tunesim record (its tracer): replaced by the next recording\n", fp);
+            fclose(fp);
         }
     }
+    static const char *const order[] = {TRC_OWNER_MARK, ARCHIVE_NAME, ARCHIVE_NAME ".def",
+                                        ARCHIVE_NAME ".otf2"};
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        if (join(from, sizeof from, ar->tmp, order[i]) != 0 ||
+            join(to, sizeof to, ar->dir, order[i]) != 0 || rename(from, to) != 0) {
+            set_msg(msg, msglen, "cannot move %s/%s to %s: %s; the previous trace is kept", ar->tmp,
+                    order[i], ar->dir, strerror(errno));
+            for (size_t k = 0; k < i; k++) /* the new parts back, then the old ones */
+                if (join(from, sizeof from, ar->dir, order[k]) == 0 &&
+                    join(to, sizeof to, ar->tmp, order[k]) == 0)
+                    rename(from, to);
+            goto restore_quiet;
+        }
+    }
+    remove_parts(old);
     rmdir(ar->tmp);
     return 0;
+restore:
+    set_msg(msg, msglen, "cannot set the previous trace in %s aside: %s", ar->dir, strerror(errno));
+restore_quiet:
+    for (size_t i = 0; i < NPARTS; i++)
+        if (moved[i] && join(from, sizeof from, old, parts[i]) == 0 &&
+            join(to, sizeof to, ar->dir, parts[i]) == 0)
+            rename(from, to);
+    rmdir(old);
+    return -1;
 }
 
 int trc_archive_close(trc_archive_t *ar, const uint64_t *comm_map, uint32_t nlocal,
