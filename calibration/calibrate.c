@@ -111,10 +111,14 @@ struct ts_calib_s {
     int ngroups, pgroup[NCAND];
     double start[NCAND]; /* values before the fit: an undetermined parameter keeps it */
     double jraw[NCAND];  /* largest share of a point's prediction, before the region rules */
-    int pinned[NCAND];   /* driven to zero by an earlier round: held at its start value */
+    int pinned[NCAND];   /* held at its start value: 1, driven to zero by an earlier round;
+                            2, fitted outside its plausible range (models/params_prior.h) */
+    char implausible[NCAND][160]; /* pinned 2: the value that was refused, for the report */
 };
 
 /* ---- parameters as text --------------------------------------------------------------- */
+
+static void fmt_value(char *buf, size_t n, double v, int is_bw, int digits);
 
 static int cand_is_bw(int k)
 {
@@ -668,8 +672,11 @@ static ts_status select_columns(ts_calib_t *c, const double *jac, fitctx_t *fc, 
         for (size_t r = 0; r < fc->nrows; r++)
             cp->npoints += fabs(jac[fc->rows[r] * NCAND + k]) > DEP_MIN;
         if (c->pinned[k]) {
-            snprintf(c->why[k], sizeof c->why[k],
-                     "the fit drove it towards zero: these points show no such cost");
+            if (c->pinned[k] == 2)
+                snprintf(c->why[k], sizeof c->why[k], "%s", c->implausible[k]);
+            else
+                snprintf(c->why[k], sizeof c->why[k],
+                         "the fit drove it towards zero: these points show no such cost");
             c->params[k].value = c->start[k];
             c->params[k].stderr_value = -1;
             continue;
@@ -1160,12 +1167,29 @@ ts_status ts_calibrate(const ts_bench_set_t *set, const ts_params_t *base, ts_ca
         /* A value the fit drove many orders of magnitude down is a cost the points do not
          * show: hold it at its start value and fit the rest again without it. */
         int pinned = 0;
-        for (int k = 0; k < NCAND && st == TS_OK; k++)
-            if (c->params[k].determined && c->params[k].value < c->start[k] * 1e-6) {
+        for (int k = 0; k < NCAND && st == TS_OK; k++) {
+            double lo, hi;
+            ts_calib_param_t *cp = &c->params[k];
+            if (cp->determined && cp->value < c->start[k] * 1e-6) {
                 c->pinned[k] = 1;
-                c->params[k].value = c->start[k];
+                cp->value = c->start[k];
+                pinned = 1;
+            } else if (cp->determined && ts_param_prior(CANDIDATES[k], &lo, &hi, NULL) &&
+                       (cp->value < lo || cp->value > hi)) {
+                /* A value no physical figure allows says the points are fitted through the
+                 * wrong mechanism: it is not shipped as physics; the default stays. */
+                char v[48], e[48], pr[64];
+                fmt_value(v, sizeof v, cp->value, cp->is_bw, 5);
+                fmt_value(e, sizeof e, cp->stderr_value, cp->is_bw, 3);
+                snprintf(c->implausible[k], sizeof c->implausible[k],
+                         "fitted %s +- %s from %zu points, outside the plausible %s "
+                         "(models/params_prior.h): not kept",
+                         v, e, cp->npoints, ts_param_prior_text(CANDIDATES[k], pr, sizeof pr));
+                c->pinned[k] = 2;
+                cp->value = c->start[k];
                 pinned = 1;
             }
+        }
         if (pinned)
             force_round = 1;
     }

@@ -198,8 +198,9 @@
       "assumed; to be calibrated (tunesim-probe)", "tcp bandwidth")                                \
     /* ---- shared-memory transports (on-host) -------------------------------------------- */     \
     X(SHM_LATENCY, "model.shm.latency", TIME, "0.3us", "s",                                        \
-      "assumed: no intra-node ping-pong published (reference/bm-optimized3.36.md); calibrated "    \
-      "from microbench/osu_alltoall_1x36.txt in the calibration issue",                            \
+      "assumed: no intra-node ping-pong published (reference/bm-optimized3.36.md); the 1 x 36 "    \
+      "OSU alltoall's small sizes fit 54 ns +- 100 ns (rms 52 %), below any physical value, so "   \
+      "the shipped calibration keeps this (platforms/calibrations/README.md)",                     \
       "end-to-end MPI latency between ranks on one socket")                                        \
     X(SHM_CROSS_SOCKET_LATENCY, "model.shm.cross_socket_latency", TIME, "0.5us", "s",              \
       "assumed (see model.shm.latency)", "on-host latency between sockets (UPI)")                  \
