@@ -276,8 +276,10 @@ int main(void)
     CU_add_test(s, "--help, help COMMAND and usage lines for every command", test_help_everywhere);
     CU_add_test(s, "usage and errors", test_usage_errors);
     CU_add_test(s, "bundled simpleFoam trace", test_bundled_trace);
-    CU_add_test(s, "info --json counts", test_json_counts);
     CU_add_test(s, "convert, store equivalence, determinism", test_convert_and_determinism);
     CU_add_test(s, "no partial output on failure", test_no_partial_output);
+    /* Reads ../shared: ctest runs it as test_cli_shared (tests/CMakeLists.txt). */
+    CU_pSuite sh = CU_add_suite("shared", NULL, NULL);
+    CU_add_test(sh, "info --json counts", test_json_counts);
     return tu_run_all();
 }

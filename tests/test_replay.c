@@ -224,6 +224,8 @@ int main(void)
     CU_add_test(s, "placement and transports change the prediction",
                 test_settings_change_prediction);
     CU_add_test(s, "one-line errors", test_errors);
-    CU_add_test(s, "real Score-P traces replay to completion", test_scorep_traces);
+    /* Reads ../shared: ctest runs it as test_replay_shared (tests/CMakeLists.txt). */
+    CU_pSuite sh = CU_add_suite("shared", NULL, NULL);
+    CU_add_test(sh, "real Score-P traces replay to completion", test_scorep_traces);
     return tu_run_all();
 }
