@@ -48,7 +48,7 @@ jobs=${JOBS:-2}
 UNCERTAIN=(
     "send_call|model.ucx.send_call=0.24us|probe runs spread 0.03-0.24 us (median 0.04)"
     "recv_call|model.ucx.recv_call=0.41us|probe runs spread 0.16-0.41 us (median 0.31)"
-    "shm.latency+1se|model.shm.latency=0.154us|calibrated 0.054 us +- 0.1 us"
+    "shm.latency=0.5us|model.shm.latency=0.5us|assumed 0.3 us; 0.1-0.5 us plausible (tunesim params --uncertain)"
     "UCX_BCOPY_BW+50%|UCX_BCOPY_BW=10500MB/s|UCX's estimate, not a measured copy rate of a Xeon 6354"
     "reg_cost x4|model.net.reg_cost=2us|assumed 0.5 us, not published"
     "nps2_ratio=1|model.cpu.nps2_compute_ratio=1|Oracle's 1.8 % NPS2 gain shrinks as ranks grow"

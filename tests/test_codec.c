@@ -503,6 +503,15 @@ static void test_coll_payload(void)
     /* shared/reference/score-p-otf2-mpi.md, "Collective sizes per rank", N = 4, b = 8. */
     CU_ASSERT_EQUAL(ts_coll_payload(TS_COLL_ALLREDUCE, 4, 0, 1, 32, 32), 8);
     CU_ASSERT_EQUAL(ts_coll_payload(TS_COLL_ALLREDUCE, 4, 0, 1, 32, 24), 8); /* IN_PLACE */
+    /* Issue 30 item 4: in place, the real block. The tracer's mark (n blocks sent, n-1
+     * received): a 64 KiB Allreduce on 4 ranks is 65,536 B, not 49,152. */
+    CU_ASSERT_EQUAL(ts_coll_payload(TS_COLL_ALLREDUCE, 4, 0, 1, 4 * 65536, 3 * 65536), 65536);
+    /* Score-P's (n-1) both ways, known where the block is not a multiple of n: 8 B on 72. */
+    CU_ASSERT_EQUAL(ts_coll_payload(TS_COLL_ALLREDUCE, 72, 0, 1, 71 * 8, 71 * 8), 8);
+    CU_ASSERT_EQUAL(ts_coll_payload(TS_COLL_ALLREDUCE, 72, 0, 1, 72 * 8, 72 * 8), 8);
+    CU_ASSERT_EQUAL(ts_coll_payload(TS_COLL_ALLGATHER, 36, 0, 1, 35 * 4, 35 * 4), 4);
+    /* ... and not where it is (64 KiB on 4: 3 x 65,536 divides by 4): taken as not in place. */
+    CU_ASSERT_EQUAL(ts_coll_payload(TS_COLL_ALLREDUCE, 4, 0, 1, 3 * 65536, 3 * 65536), 49152);
     CU_ASSERT_EQUAL(ts_coll_payload(TS_COLL_BCAST, 4, 1, 0, 32, 8), 8);
     CU_ASSERT_EQUAL(ts_coll_payload(TS_COLL_BCAST, 4, 0, 2, 0, 8), 8);
     CU_ASSERT_EQUAL(ts_coll_payload(TS_COLL_REDUCE, 4, 1, 0, 8, 32), 8);

@@ -43,7 +43,8 @@ static void test_collbytes(void)
     ASSERT_SIZES(trc_bytes_scatterv(4, 3, 3, 0, c1234, 40, 160), 400, 160);
     /* Alltoall / Allgather / Allreduce. */
     ASSERT_SIZES(trc_bytes_alltoall(4, 0, 400, 400), 1600, 1600);
-    ASSERT_SIZES(trc_bytes_alltoall(4, 1, 0, 400), 1200, 1200);
+    /* In place: Score-P's (n-1) blocks received; n sent marks the call in place. */
+    ASSERT_SIZES(trc_bytes_alltoall(4, 1, 0, 400), 1600, 1200);
     /* Alltoallv: sums; in place, what I receive from the others both ways. */
     const int s[4] = {0, 10, 20, 30}, r[4] = {0, 20, 80, 150};
     ASSERT_SIZES(trc_bytes_alltoallv(4, 0, 0, s, 4, r, 4), 240, 1000);
@@ -456,7 +457,8 @@ static int expected_colls(int n, int me, coll_t *c)
     c[k++] = (coll_t){TS_EV_COLL, TS_COLL_BARRIER, 'w', none, 0, 0};
     c[k++] = (coll_t){TS_EV_COLL, TS_COLL_BCAST, 'w', 0, me == 0 ? N * 40 : 0, 40};
     c[k++] = (coll_t){TS_EV_COLL, TS_COLL_ALLREDUCE, 'w', none, N * 32, N * 32};
-    c[k++] = (coll_t){TS_EV_COLL, TS_COLL_ALLREDUCE, 'w', none, (N - 1) * 32, (N - 1) * 32};
+    c[k++] =
+        (coll_t){TS_EV_COLL, TS_COLL_ALLREDUCE, 'w', none, N * 32, (N - 1) * 32}; /* in place */
     c[k++] = (coll_t){TS_EV_COLL, TS_COLL_REDUCE, 'w', n - 1, 12, me == n - 1 ? N * 12 : 0};
     c[k++] = (coll_t){TS_EV_COLL, TS_COLL_ALLTOALL, 'w', none, N * 8, N * 8};
     c[k++] = (coll_t){TS_EV_COLL, TS_COLL_GATHERV,        'w',

@@ -43,14 +43,25 @@ const char *ts_coll_op_name(int op)
     return (op >= 0 && op < TS_COLL__COUNT) ? op_names[op] : "Unknown";
 }
 
+/* The per-rank block of Allreduce, Allgather and Alltoall: N*b both ways, or with MPI_IN_PLACE
+ * (N-1)*b both ways in Score-P's traces and N*b sent, (N-1)*b received in the tracer's. Score-P's
+ * in-place form is known when N*b would not divide by N but (N-1)*b divides by N-1 (b not a
+ * multiple of N: an 8-byte Allreduce on 72 ranks records 568 B, not 576); where b is a multiple
+ * of N the two cannot be told apart and the call is taken as not in place. */
+static uint64_t symmetric_block(uint64_t n, uint64_t size_sent, uint64_t size_received)
+{
+    if (size_sent == size_received && n > 1 && size_sent % n != 0 && size_sent % (n - 1) == 0)
+        return size_sent / (n - 1);
+    return size_sent / n;
+}
+
 uint64_t ts_coll_payload(int op, int32_t comm_size, int is_root, int32_t my_rank,
                          uint64_t size_sent, uint64_t size_received)
 {
     uint64_t n = comm_size > 0 ? (uint64_t)comm_size : 1;
     switch (op) {
     case TS_COLL_ALLREDUCE:
-        /* sizeSent = N*b always (sizeReceived is (N-1)*b with MPI_IN_PLACE). */
-        return size_sent / n;
+        return symmetric_block(n, size_sent, size_received);
     case TS_COLL_BCAST:
         /* Root sends N*b, others receive b. */
         return is_root ? size_sent / n : size_received;
@@ -64,11 +75,12 @@ uint64_t ts_coll_payload(int op, int32_t comm_size, int is_root, int32_t my_rank
         /* Mirror of Gather: the root sends N*b, everyone receives b. */
         return size_received ? size_received : (is_root ? size_sent / n : 0);
     case TS_COLL_ALLGATHER:
-    case TS_COLL_ALLGATHERV:
     case TS_COLL_ALLTOALL:
+        return symmetric_block(n, size_sent, size_received);
+    case TS_COLL_ALLGATHERV:
     case TS_COLL_ALLTOALLV:
     case TS_COLL_ALLTOALLW:
-        /* N * per-peer count on both sides: the per-peer block. */
+        /* N * per-peer count on both sides: the per-peer block (a mean for the v-forms). */
         return size_sent / n;
     case TS_COLL_SCAN:
     case TS_COLL_EXSCAN: {

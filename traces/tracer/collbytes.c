@@ -52,8 +52,12 @@ trc_sizes_t trc_bytes_scatterv(int n, int me, int root, int in_place, const int 
 trc_sizes_t trc_bytes_alltoall(int n, int in_place, uint64_t send_block, uint64_t recv_block)
 {
     if (in_place) {
-        uint64_t b = (uint64_t)(n - 1) * recv_block;
-        return (trc_sizes_t){.sent = b, .received = b};
+        /* Score-P records (n-1) blocks both ways, which a reader cannot tell from a call of
+         * (n-1)/n of the block. The tracer keeps Score-P's received and records the n blocks
+         * sent that the call moves as a whole: sent != received marks the call in place, and
+         * sent / n is its block (traces/events.c, ts_coll_payload). */
+        return (trc_sizes_t){.sent = (uint64_t)n * recv_block,
+                             .received = (uint64_t)(n - 1) * recv_block};
     }
     return (trc_sizes_t){.sent = (uint64_t)n * send_block, .received = (uint64_t)n * recv_block};
 }

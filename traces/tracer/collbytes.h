@@ -3,9 +3,10 @@
  *
  * shared/reference/score-p-otf2-mpi.md gives the rules: for a communicator of n ranks and a
  * per-rank block of b bytes, e.g. Allreduce records n*b both ways and (n-1)*b each with
- * MPI_IN_PLACE. These functions are pure (no MPI calls) so they are unit-tested alone: the
- * caller passes the communicator size, its rank, the root and block sizes in bytes. For the
- * v-variants it passes the counts array and the element size. */
+ * MPI_IN_PLACE; the one departure is that last case's sizeSent (n*b: trc_bytes_alltoall). These
+ * functions are pure (no MPI calls) so they are unit-tested alone: the caller passes the
+ * communicator size, its rank, the root and block sizes in bytes. For the v-variants it passes the
+ * counts array and the element size. */
 #ifndef TRC_COLLBYTES_H
 #define TRC_COLLBYTES_H
 
@@ -30,7 +31,8 @@ trc_sizes_t trc_bytes_gatherv(int n, int me, int root, int in_place, const int *
 /* Scatterv: Gatherv with directions swapped. */
 trc_sizes_t trc_bytes_scatterv(int n, int me, int root, int in_place, const int *sendcounts,
                                uint64_t elem, uint64_t my_block);
-/* Alltoall, Allgather and Allreduce: n blocks each way, (n-1) receive blocks with IN_PLACE. */
+/* Alltoall, Allgather and Allreduce: n blocks each way; with IN_PLACE (n-1) received and, where
+ * Score-P records (n-1) sent too, n sent: the in-place mark a replay needs (collbytes.c). */
 trc_sizes_t trc_bytes_alltoall(int n, int in_place, uint64_t send_block, uint64_t recv_block);
 /* Alltoallv: the sums of the counts; with IN_PLACE both equal the receive sum without me. */
 trc_sizes_t trc_bytes_alltoallv(int n, int me, int in_place, const int *sendcounts,
