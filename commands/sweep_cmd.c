@@ -56,6 +56,7 @@ typedef struct sweep_opts_s {
     int jobs;
     int nonly;
     const char **only;
+    FILE *out; /* the report's stream: stdout, or what ts_sweep_cmd_to was given */
 } sweep_opts_t;
 
 /* One set of the sweep, as the parent holds it. */
@@ -671,9 +672,9 @@ static ts_status report(const char *trace, const char *platform, const char *bas
                         const sweep_opts_t *o, int n, const ts_sweep_entry_t *e, ts_error_t *err)
 {
     ts_sweep_report_t r = {trace, platform, baseline, n, e};
-    ts_sweep_print_table(&r, stdout);
+    ts_sweep_print_table(&r, o->out);
     ts_status st = TS_OK;
-    if (fflush(stdout) != 0)
+    if (fflush(o->out) != 0)
         st = ts_error_set(err, TS_EIO, "writing the report failed");
     if (st == TS_OK && o->json)
         st = ts_sweep_write_json(&r, o->json, err);
@@ -794,25 +795,27 @@ static ts_status full_run_report(const sweep_t *sw, const ts_xp_t *first, ts_err
     }
     if (n) {
         if (first)
-            ts_xp_print(first, stdout);
+            ts_xp_print(first, sw->o.out);
         else
-            printf("\nfull run (%d iterations: each set's makespan / %d window iteration%s x "
-                   "%d; assumes every iteration costs what the window's do)\n",
-                   sw->o.iterations, (int)sw->win_iterations, sw->win_iterations == 1 ? "" : "s",
-                   sw->o.iterations);
+            fprintf(sw->o.out,
+                    "\nfull run (%d iterations: each set's makespan / %d window iteration%s x "
+                    "%d; assumes every iteration costs what the window's do)\n",
+                    sw->o.iterations, (int)sw->win_iterations, sw->win_iterations == 1 ? "" : "s",
+                    sw->o.iterations);
         qsort(rows, (size_t)n, sizeof *rows, cmp_full);
         const char *base = sw->o.baseline ? sw->o.baseline : sw->s[0].name;
         double tb = 0;
         for (int i = 0; i < n; i++)
             if (strcmp(rows[i].name, base) == 0)
                 tb = rows[i].total;
-        printf("\nfull run per set (ExecutionTime; gain against %s; the interval: tunesim "
-               "replay --profile, one set at a time)\n%4s  %-16s %17s %10s\n",
-               base, "rank", "set", "ExecutionTime[s]", "gain[%]");
+        fprintf(sw->o.out,
+                "\nfull run per set (ExecutionTime; gain against %s; the interval: tunesim "
+                "replay --profile, one set at a time)\n%4s  %-16s %17s %10s\n",
+                base, "rank", "set", "ExecutionTime[s]", "gain[%]");
         for (int i = 0; i < n; i++)
-            printf("%4d  %-16s %17.3f %+10.2f\n", i + 1, rows[i].name, rows[i].total,
-                   tb > 0 ? 100.0 * (tb / rows[i].total - 1) : 0.0);
-        if (fflush(stdout) != 0)
+            fprintf(sw->o.out, "%4d  %-16s %17.3f %+10.2f\n", i + 1, rows[i].name, rows[i].total,
+                    tb > 0 ? 100.0 * (tb / rows[i].total - 1) : 0.0);
+        if (fflush(sw->o.out) != 0)
             st = ts_error_set(err, TS_EIO, "writing the report failed");
     }
     free(rows);
@@ -1060,11 +1063,12 @@ static ts_status emit_slurm(sweep_t *sw, ts_error_t *err)
     const char *dir = em.dir;
     int ntasks = em.ntasks, chunk = em.chunk;
     if (st == TS_OK)
-        printf("wrote %s/sweep.sbatch (%d array task%s, %d set%s each), %s/merge.sh and "
-               "%s/plan.json\nsubmit: job=$(sbatch --parsable %s/sweep.sbatch) && "
-               "sbatch --dependency=afterany:$job %s/merge.sh\n",
-               dir, ntasks, ntasks == 1 ? "" : "s", chunk, chunk == 1 ? "" : "s", dir, dir, dir,
-               dir);
+        fprintf(sw->o.out,
+                "wrote %s/sweep.sbatch (%d array task%s, %d set%s each), %s/merge.sh and "
+                "%s/plan.json\nsubmit: job=$(sbatch --parsable %s/sweep.sbatch) && "
+                "sbatch --dependency=afterany:$job %s/merge.sh\n",
+                dir, ntasks, ntasks == 1 ? "" : "s", chunk, chunk == 1 ? "" : "s", dir, dir, dir,
+                dir);
     return st;
 }
 
@@ -1240,10 +1244,16 @@ static ts_status check_outputs(const sweep_opts_t *o, ts_error_t *err)
 
 int ts_sweep_cmd(int argc, char **argv, ts_error_t *err)
 {
+    return ts_sweep_cmd_to(stdout, argc, argv, err);
+}
+
+int ts_sweep_cmd_to(FILE *out, int argc, char **argv, ts_error_t *err)
+{
     sweep_t sw;
     memset(&sw, 0, sizeof sw);
     sw.results_fd = -1;
     ts_status st = parse_opts(argc, argv, &sw.o, err);
+    sw.o.out = out;
     /* Find out before hours of replays that the pictures cannot be drawn. */
     if (st == TS_OK && sw.o.plot && !ts_sweep_have_gnuplot())
         st = ts_error_set(err, TS_EIO,

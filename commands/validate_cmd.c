@@ -1,14 +1,12 @@
 /* validate_cmd.c - `tunesim validate` (see validate_cmd.h): predicted vs measured run times. */
 #include "validate_cmd.h"
+#include "sweep_cmd.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "../common/outfile.h"
@@ -434,8 +432,9 @@ ts_status ts_validate_write_csv(const ts_validate_t *v, const char *path, ts_err
 
 /* ---- the command --------------------------------------------------------------------- */
 
-/* Run `tunesim sweep ARGS... --json TMP` (this same executable) and read its predictions. The
- * sweep's report goes to stderr so that stdout holds the validation table alone. */
+/* Run the sweep (sweep_cmd.h) on ARGS... --json TMP in this process and read its predictions.
+ * The sweep's report goes to stderr so that stdout holds the validation table alone; its
+ * workers are this process's children, and end with it (commands/pool.c). */
 static ts_status run_sweep(int argc, char **argv, ts_predictions_t *out, ts_error_t *err)
 {
     const char *tmpdir = ts_tmp_dir(); /* $TMPDIR unless empty, else /tmp */
@@ -449,45 +448,25 @@ static ts_status run_sweep(int argc, char **argv, ts_predictions_t *out, ts_erro
     /* the sweep's results file (its resume record) goes into dir too, named so that it can
      * be removed with the directory */
     snprintf(results, sizeof results, "%s/predicted.results.jsonl", dir);
-    char **args = calloc((size_t)argc + 7, sizeof *args);
+    char **args = calloc((size_t)argc + 6, sizeof *args);
     if (!args) {
-        rmdir(dir);
+        ts_tmp_remove(dir);
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     }
-    args[0] = "tunesim";
-    args[1] = "sweep";
+    args[0] = "sweep";
     for (int i = 0; i < argc; i++)
-        args[2 + i] = argv[i];
-    args[2 + argc] = "--json";
-    args[3 + argc] = json;
-    args[4 + argc] = "--results";
-    args[5 + argc] = results;
-    fflush(NULL);
-    ts_status st = TS_OK;
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        st = ts_error_set(err, TS_ECHILD, "cannot start tunesim sweep: %s", strerror(errno));
-    } else if (pid == 0) {
-        /* The sweep ends with validate, however validate ends (its workers end with it). */
-        prctl(PR_SET_PDEATHSIG, SIGTERM);
-        if (getppid() != parent)
-            _exit(1);
-        dup2(STDERR_FILENO, STDOUT_FILENO);
-        execv("/proc/self/exe", args);
-        fprintf(stderr, "tunesim validate: cannot run /proc/self/exe sweep: %s\n", strerror(errno));
-        _exit(127);
-    } else {
-        int status;
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-            ;
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-            st = ts_error_set(err, TS_ECHILD, "tunesim sweep failed (%s %d); its message is above",
-                              WIFEXITED(status) ? "exit status" : "signal",
-                              WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-        else
-            st = ts_predictions_read(json, out, err);
-    }
+        args[1 + i] = argv[i];
+    args[1 + argc] = "--json";
+    args[2 + argc] = json;
+    args[3 + argc] = "--results";
+    args[4 + argc] = results;
+    ts_error_t e;
+    ts_error_clear(&e);
+    ts_status st = ts_sweep_cmd_to(stderr, argc + 5, args, &e);
+    if (st != TS_OK)
+        st = ts_error_set(err, st == TS_EUSAGE ? TS_EARG : st, "the sweep after --: %s", e.msg);
+    else
+        st = ts_predictions_read(json, out, err);
     free(args);
     unlink(json);
     unlink(results);
