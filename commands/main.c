@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <json-c/json.h>
+
 #include "../common/status.h"
 #include "../common/tmpfiles.h"
 #include "../traces/denoise.h"
@@ -409,6 +411,9 @@ int main(int argc, char **argv)
 {
     /* Temporary files (outputs being written, the replay's platform) go on INT/TERM. */
     ts_tmp_install_handlers();
+    /* JSON numbers to ten significant digits: json-c's default (%.17g) prints 6.9966008380000009
+     * where the models know four or five; ten keep nanoseconds of a run of hours. */
+    json_c_set_serialization_double_format("%.10g", JSON_C_OPTION_GLOBAL);
     int rc = run(argc, argv);
     /* Every write checked, standard output's too: a report that did not reach it (a full disk,
      * /dev/full) is an error, said once, not an exit 0 over an empty file. */

@@ -131,8 +131,9 @@ static ts_status start_worker(const ts_pool_t *p, worker_t *wk, int task, ts_err
     }
     if (pid == 0) {
         /* A worker ends with its parent, however the parent ends (SIGTERM, SIGKILL, a crash):
-         * left running it would finish a replay nobody reads. */
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
+         * left running it would finish a replay nobody reads. SIGTERM, so that its handler
+         * (common/tmpfiles.h) removes the replay's platform file first. */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
         if (getppid() != parent)
             _exit(1);
         close(fds[0]);

@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,6 +28,8 @@
 #include "../traces/scorep_score.h"
 #include "../sim/extrapolate.h"
 #include "../sim/replay_job.h"
+
+#include <json-c/json.h>
 
 #define REPLAY_USAGE                                                                               \
     "tunesim replay TRACE [--platform NAME|FILE] [--nodes N] [--ppn P] [--nps 1|2] "               \
@@ -184,6 +188,7 @@ static void run_iteration(ts_job_trace_t *jt, int32_t k, const char *name,
         return;
     fflush(stdout);
     fflush(stderr);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(fds[0]);
@@ -191,6 +196,11 @@ static void run_iteration(ts_job_trace_t *jt, int32_t k, const char *name,
         return;
     }
     if (pid == 0) {
+        /* Ends with the replay (Ctrl-C, SIGTERM, a crash): SIGTERM, whose handler removes this
+         * child's platform file (common/tmpfiles.h). */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent)
+            _exit(1);
         close(fds[0]);
         ts_error_t e;
         ts_trace_t *cut = NULL;
@@ -247,25 +257,43 @@ static ts_xp_func_t *xp_funcs(const ts_trace_t *t, int32_t nfuncs, const uint64_
     return f;
 }
 
-/* The full-run prediction and its interval, printed after the replay's own report. */
+/* The full-run prediction and its interval, printed after the replay's own report (fp), or
+ * with --json added to its document as "full_run" (j; fp is then NULL and nothing prints). */
 static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const ts_score_t *prof,
                              const ts_params_t *params, const ts_job_t *job, int32_t first,
-                             int32_t last, const iter_run_t *runs, FILE *fp, ts_error_t *err)
+                             int32_t last, const iter_run_t *runs, FILE *fp, json_object *j,
+                             ts_error_t *err)
 {
     const ts_trace_t *t = ts_job_trace(jt);
     const ts_replay_result_t *r = ts_job_result(job);
     int32_t nwin = last - first + 1;
+    json_object *alone = j ? json_object_new_array() : NULL;
+    if (!fp)
+        fp = fopen("/dev/null", "w"); /* the text goes nowhere; the numbers into j */
+    if (!fp) {
+        json_object_put(alone);
+        return ts_error_set(err, TS_EIO, "cannot open /dev/null: %s", strerror(errno));
+    }
+    FILE *own = j ? fp : NULL;
     fprintf(fp, "\nwindow      iterations %d:%d of %s%s\n", (int)first, (int)last, o->trace,
             o->window ? "" : " (start-up and shutdown left out: they happen once)");
+    double x_compute = 0, x_mpi = 0, x_windows = 0, x_iters = 0;
     double lo, hi, nominal;
     double *each = calloc((size_t)nwin + 1, sizeof *each);
-    if (!each)
+    if (!each) {
+        if (own)
+            fclose(own);
+        json_object_put(alone);
         return ts_error_set(err, TS_ENOMEM, "out of memory");
+    }
     int nok = 0;
     if (prof) {
         ts_xp_func_t *f = xp_funcs(t, r->nfuncs, r->visits, r->time);
         if (!f) {
             free(each);
+            if (own)
+                fclose(own);
+            json_object_put(alone);
             return ts_error_set(err, TS_ENOMEM, "out of memory");
         }
         ts_xp_in_t in = {.nranks = ts_trace_nranks(t),
@@ -283,10 +311,17 @@ static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const t
         free(f);
         if (st != TS_OK) {
             free(each);
+            if (own)
+                fclose(own);
+            json_object_put(alone);
             return st;
         }
         ts_xp_print(x, fp);
         nominal = ts_xp_total(x);
+        x_compute = ts_xp_compute(x);
+        x_mpi = ts_xp_mpi(x);
+        x_windows = ts_xp_windows(x);
+        x_iters = ts_xp_iterations(x);
         for (int32_t k = 0; k < nwin; k++) {
             if (!runs[k].ok)
                 continue;
@@ -302,6 +337,12 @@ static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const t
                 fprintf(fp, "  iteration %-4d alone: ExecutionTime %.3f s (MPI %.3f s per rank)\n",
                         (int)(first + k), v, ts_xp_mpi(xk));
                 each[nok++] = v;
+                if (alone) {
+                    json_object *it = json_object_new_object();
+                    json_object_object_add(it, "iteration", json_object_new_int(first + k));
+                    json_object_object_add(it, "execution_time_s", json_object_new_double(v));
+                    json_object_array_add(alone, it);
+                }
                 ts_xp_free(xk);
             }
             free(fk);
@@ -321,6 +362,12 @@ static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const t
             fprintf(fp, "  iteration %-4d alone: %.6f s, x %d = %.3f s\n", (int)(first + k),
                     runs[k].makespan, o->iterations, v);
             each[nok++] = v;
+            if (alone) {
+                json_object *it = json_object_new_object();
+                json_object_object_add(it, "iteration", json_object_new_int(first + k));
+                json_object_object_add(it, "execution_time_s", json_object_new_double(v));
+                json_object_array_add(alone, it);
+            }
         }
         fprintf(fp, "  assumes    every iteration costs what the window's do on average; "
                     "start-up and shutdown are left out\n");
@@ -340,6 +387,34 @@ static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const t
     if (nok < nwin)
         fprintf(fp, "  warning    %d of %d iterations could not be replayed alone\n",
                 (int)(nwin - nok), (int)nwin);
+    if (own)
+        fclose(own);
+    if (j) {
+        /* The same numbers as the text, in the units the text gives them. */
+        json_object *fr = json_object_new_object();
+        json_object_object_add(fr, "first_iteration", json_object_new_int(first));
+        json_object_object_add(fr, "last_iteration", json_object_new_int(last));
+        json_object_object_add(fr, "scaled_by",
+                               json_object_new_string(!prof                         ? "iterations"
+                                                      : o->scale == TS_XP_BY_VISITS ? "visits"
+                                                                                    : "compute"));
+        if (prof) {
+            json_object_object_add(fr, "profile", json_object_new_string(o->profile));
+            json_object_object_add(fr, "compute_per_rank_s", json_object_new_double(x_compute));
+            json_object_object_add(fr, "mpi_per_rank_s", json_object_new_double(x_mpi));
+            json_object_object_add(fr, "windows", json_object_new_double(x_windows));
+            json_object_object_add(fr, "iterations", json_object_new_double(x_iters));
+        } else {
+            json_object_object_add(fr, "iterations", json_object_new_int(o->iterations));
+        }
+        json_object_object_add(fr, "execution_time_s", json_object_new_double(nominal));
+        json_object *iv = json_object_new_array();
+        json_object_array_add(iv, json_object_new_double(lo));
+        json_object_array_add(iv, json_object_new_double(hi));
+        json_object_object_add(fr, "interval_s", iv);
+        json_object_object_add(fr, "iterations_alone", alone);
+        json_object_object_add(j, "full_run", fr);
+    }
     return TS_OK;
 }
 
@@ -361,12 +436,6 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
     }
     if ((st = parse_opts(argc, argv, params, &o, err)) != TS_OK)
         goto done;
-    if (o.json && (o.profile || o.iterations)) {
-        st = ts_error_set(err, TS_EUSAGE,
-                          "replay: --profile and --iterations print text only "
-                          "(no --json yet)");
-        goto done;
-    }
     /* The profile first: a malformed one should not cost a replay. */
     if (o.profile && (st = ts_score_read(o.profile, &prof, err)) != TS_OK)
         goto done;
@@ -442,13 +511,29 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
     ts_progress_end(&progress);
     if (st != TS_OK)
         goto done;
-    if (o.json)
+    if (o.json && first > 0) {
+        /* The replay's document with the full run in it. */
+        json_object *root = ts_job_json(job);
+        if (!root) {
+            st = ts_error_set(err, TS_ENOMEM, "out of memory");
+            goto done;
+        }
+        st = extrapolate(jt, &o, prof, params, job, first, last, runs, NULL, root, err);
+        if (st == TS_OK)
+            printf("%s\n", json_object_to_json_string_ext(
+                               root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+                                         JSON_C_TO_STRING_NOSLASHESCAPE));
+        json_object_put(root);
+        if (st != TS_OK)
+            goto done;
+    } else if (o.json) {
         ts_job_print_json(job, stdout);
-    else
+    } else {
         ts_job_print_text(job, stdout);
-    if (first > 0 &&
-        (st = extrapolate(jt, &o, prof, params, job, first, last, runs, stdout, err)) != TS_OK)
-        goto done;
+        if (first > 0 && (st = extrapolate(jt, &o, prof, params, job, first, last, runs, stdout,
+                                           NULL, err)) != TS_OK)
+            goto done;
+    }
     if (fflush(stdout) != 0)
         st = ts_error_set(err, TS_EIO, "writing the report failed");
 done:

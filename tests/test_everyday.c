@@ -237,7 +237,15 @@ static void test_item7_interrupt(void)
     CU_ASSERT_PTR_NULL(err ? strstr(err, "acktrace") : NULL);
     CU_ASSERT_PTR_NULL(err ? strstr(err, "simgrid") : NULL);
     free(err);
-    CU_ASSERT_EQUAL(rmdir(tmp), 0); /* empty: the platform file went with the signal */
+    /* Empty: the platform files went with the signal, the per-iteration children's too
+     * (they end with the replay: PR_SET_PDEATHSIG), within a moment. */
+    int gone = 0;
+    for (int k = 0; k < 150 && !gone; k++) {
+        gone = rmdir(tmp) == 0;
+        if (!gone)
+            usleep(20000);
+    }
+    CU_ASSERT_TRUE(gone);
 }
 
 /* Item 9: a sweep that ends (SIGTERM; here SIGKILL, which no handler sees) ends its
@@ -317,6 +325,63 @@ static void test_item10_fifo_inputs(void)
 }
 
 /* Item 13: GNU and mpirun conventions at the top level. */
+/* Item 14: --json wherever text is printed, the full run included, and numbers at a
+ * sensible precision (at most ten significant digits, not json-c's 17). */
+static void test_item14_json(void)
+{
+    char *out = NULL, *err = NULL, args[2048];
+    snprintf(args, sizeof args,
+             "replay %s/traces/data/motorbike-72-window.tss --nodes 2 --ppn 36 --profile "
+             "%s/traces/data/motorbike-72-asis.scorep-score.txt",
+             TS_SOURCE_DIR, TS_SOURCE_DIR);
+    CU_ASSERT_EQUAL_FATAL(tu_run_cli(args, &out, &err), 0);
+    const char *p = out ? strstr(out, "predicted   ExecutionTime ") : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    double text = strtod(p + strlen("predicted   ExecutionTime "), NULL);
+    free(out);
+    free(err);
+    strcat(args, " --json");
+    CU_ASSERT_EQUAL_FATAL(tu_run_cli(args, &out, &err), 0);
+    p = out ? strstr(out, "\"full_run\"") : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    p = strstr(p, "\"execution_time_s\": ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    double json = strtod(p + strlen("\"execution_time_s\": "), NULL);
+    CU_ASSERT_DOUBLE_EQUAL(json, text, 0.0005 + 1e-9); /* the text shows three decimals */
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"interval_s\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"iterations_alone\""));
+    /* No number with more than ten significant digits (leading zeros are not). */
+    int longest = 0;
+    for (const char *c = out; *c;) {
+        if (!(*c >= '0' && *c <= '9') || (c > out && c[-1] == '"')) {
+            c++;
+            continue;
+        }
+        int sig = 0, lead = 1;
+        for (; (*c >= '0' && *c <= '9') || *c == '.'; c++) {
+            if (*c == '.')
+                continue;
+            lead &= *c == '0';
+            sig += !lead;
+        }
+        if (sig > longest)
+            longest = sig;
+        if (*c == 'e' || *c == 'E') /* the exponent's digits are not the mantissa's */
+            for (c++; *c == '-' || *c == '+' || (*c >= '0' && *c <= '9'); c++)
+                ;
+    }
+    CU_ASSERT(longest <= 10);
+    free(out);
+    free(err);
+    /* --iterations alone, too. */
+    snprintf(args, sizeof args, "replay %s --nodes 2 --ppn 1 --iterations 100 --json",
+             tu_bundled());
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(out ? strstr(out, "\"scaled_by\": \"iterations\"") : NULL);
+    free(out);
+    free(err);
+}
+
 static void test_item13_conventions(void)
 {
     char *out = NULL, *err = NULL;
@@ -361,5 +426,6 @@ int main(void)
     CU_add_test(s, "item 9: a sweep's end ends its workers", test_item9_term_ends_workers);
     CU_add_test(s, "item 10: FIFOs and directories as inputs", test_item10_fifo_inputs);
     CU_add_test(s, "item 13: -V, version, unknown options, params NAME", test_item13_conventions);
+    CU_add_test(s, "item 14: --json with the full run, ten digits", test_item14_json);
     return tu_run_all();
 }
