@@ -36,17 +36,51 @@ enum { EXIT_ERROR = 1, EXIT_USAGE = 2 };
  * one, and a usage mistake prints the command's synopsis after the one-line error. */
 typedef struct cmd_doc_s {
     const char *name, *synopsis, *what;
+    const char *options; /* every option: meaning, accepted values, default (lines <= 100) */
 } cmd_doc_t;
+
+/* Option help shared by the commands that take them. */
+#define HELP_PLATFORM                                                                              \
+    "  --platform NAME|FILE  the machine: bm-optimized3.36 (default; 2 x Xeon 6354, 100 Gbps\n"    \
+    "                        RoCE) or localhost (this machine), or a .platform file\n"
+#define HELP_PLACE                                                                                 \
+    "  --nodes N             nodes to place the ranks on (default: the platform's, 2 for\n"        \
+    "                        bm-optimized3.36)\n"                                                  \
+    "  --ppn P               ranks per node (default: ranks / nodes, rounded up)\n"                \
+    "  --nps 1|2             NUMA domains per socket, the nodes' BIOS setting (default 1)\n"       \
+    "  --map-by block|cyclic ranks to cores: consecutive ranks on one socket, or alternating\n"    \
+    "                        sockets (default block; Open MPI's --map-by words are accepted)\n"
+#define HELP_PARAMS                                                                                \
+    "  -x KEY=VALUE          a UCX variable or model parameter, as mpirun -x (tunesim params\n"    \
+    "                        lists them all with defaults, ranges and sources)\n"                  \
+    "  --mca KEY VALUE       an Open MPI MCA parameter, as mpirun --mca\n"                         \
+    "  --set KEY=VALUE       any parameter of tunesim params, model constants included\n"          \
+    "  --model FILE          a model file of tunesim calibrate or fit, applied first\n"
+#define HELP_FULLRUN                                                                               \
+    "  --window FIRST:LAST   replay only these iterations (tunesim info lists them)\n"             \
+    "  --profile SCORE.txt   scale the window to the full run with this scorep-score profile\n"    \
+    "                        (its time outside MPI and its visits; docs/extrapolation.md)\n"       \
+    "  --scale-by compute|visits  how the window's MPI time is scaled (default compute)\n"         \
+    "  --iterations N        the full run's iterations (with --profile: instead of the "           \
+    "estimate)\n"
 
 static const cmd_doc_t CMDS[] = {
     {"info", "TRACE [--json] [--window FIRST:LAST]",
      "summarise a trace (or a window of its iterations): ranks, nodes, MPI profile, message "
-     "sizes, communication matrix, iterations"},
+     "sizes, communication matrix, iterations",
+     "  --json                the summary as JSON (default: text)\n"
+     "  --window FIRST:LAST   only these iterations (1-based; the iterations are listed)\n"},
     {"convert", "TRACE -o OUT [--to store|ti] [--flops-per-second F] [--min-of TRACE2]...",
      "write a tunesim store (default) or SimGrid time-independent traces (a directory); "
-     "--min-of: each compute burst the least of several recordings of the same run"},
+     "--min-of: each compute burst the least of several recordings of the same run",
+     "  -o OUT                the output: a store file, or with --to ti a directory\n"
+     "  --to store|ti         store (default: tunesim's compressed binary trace) or SimGrid's\n"
+     "                        time-independent traces (smpi_replay)\n"
+     "  --flops-per-second F  --to ti: compute bursts as flops at this rate (default 1e9)\n"
+     "  --min-of TRACE2       another recording of the same run: each compute burst becomes\n"
+     "                        the least of the recordings (repeatable; docs/recording-noise.md)\n"},
     {"record", "[-o DIR] [--clock wall|cpu] -- mpirun ARGS...",
-     "run an MPI program under the tracer"},
+     "run an MPI program under the tracer", NULL},
     {"replay",
      "TRACE [--platform NAME|FILE] [--nodes N] [--ppn P] [--nps 1|2]\n"
      "       [--map-by block|cyclic] [-x KEY=VALUE] [--mca KEY VALUE] [--set KEY=VALUE]\n"
@@ -54,29 +88,64 @@ static const cmd_doc_t CMDS[] = {
      "       [--window FIRST:LAST] [--profile SCORE.txt] [--scale-by compute|visits]\n"
      "       [--iterations N]",
      "predict the run time under a parameter set (a window of iterations; the full run "
-     "scaled with a scorep-score profile)"},
+     "scaled with a scorep-score profile)",
+     HELP_PLATFORM HELP_PLACE HELP_PARAMS
+     "  --mpirun \"LINE\"       a whole mpirun / srun command line: its -x, --mca, -n, -N\n"
+     "  --json                the prediction as JSON (with the full run when "
+     "scaled)\n" HELP_FULLRUN},
     {"sweep",
      "TRACE --sets FILE [--platform P] [--nodes N] [--ppn P] [--nps N]\n"
      "       [--map-by M] [-j N] [--csv F] [--json F] [--plot PREFIX] [--results F]\n"
      "       [--baseline NAME] [--only NAME]... [--window FIRST:LAST] [--profile SCORE.txt]\n"
      "       [--scale-by compute|visits] [--iterations N] [--emit-slurm DIR] | --merge DIR",
      "replay every parameter set of FILE in parallel and rank them (resumable; Slurm job "
-     "arrays)"},
+     "arrays)",
+     "  --sets FILE           the parameter sets (format: commands/sets.h, "
+     "sets/*.sets)\n" HELP_PLATFORM HELP_PLACE
+     "  -j N                  replays at once (default: the cores)\n"
+     "  --csv F, --json F     the table as CSV / JSON as well\n"
+     "  --plot PREFIX         PREFIX.png and PREFIX.svg pictures (needs gnuplot)\n"
+     "  --results F           the resume file (default: beside --json or --csv)\n"
+     "  --baseline NAME       the set gains are against (default: the first)\n"
+     "  --only NAME           replay only this set (repeatable)\n" HELP_FULLRUN
+     "  --emit-slurm DIR      write a Slurm job array that runs the sweep; --merge DIR\n"
+     "                        collects its results\n"},
     {"imb",
      "--nodes N --ppn P [--bench LIST] [--msglog [MIN:]MAX] [--reps N] [--budget M]\n"
      "       [--platform P] [--nps N] [--map-by M] [-x KEY=VALUE] [--mca KEY VALUE]\n"
      "       [--set KEY=VALUE] [--model FILE] [--sets FILE] [-j N] [--csv F] [--plot PREFIX]",
      "predict Intel MPI Benchmarks tables (Alltoall, Allgather, Allreduce, Exchange, "
      "PingPong: t_min / t_max / t_avg per size) for a cluster shape, under one parameter set "
-     "or each set of FILE"},
+     "or each set of FILE",
+     "  --nodes N --ppn P     the shape (required)\n"
+     "  --bench LIST          Alltoall, Allgather, Allreduce, Exchange, PingPong (default the\n"
+     "                        first four)\n"
+     "  --msglog [MIN:]MAX    sizes 2^MIN .. 2^MAX bytes (default 0:22), as IMB's -msglog\n"
+     "  --reps N              at most N repetitions a size (default IMB's own counts)\n"
+     "  --budget M            at most M messages replayed a size (default 400000): fewer\n"
+     "                        repetitions at large sizes, said in the table\n" HELP_PLATFORM
+     "  --nps 1|2, --map-by block|cyclic   as for replay\n" HELP_PARAMS
+     "  --sets FILE           one table per parameter set, with the comparison and winner\n"
+     "  -j N                  replays at once (default 1)\n"
+     "  --csv F               the tables as CSV; --plot PREFIX pictures (needs gnuplot)\n"},
     {"params",
-     "[NAME... | --wide | --markdown | --uncertain] | --check ARGS... | --protocols ARGS...\n"
-     "       | --mpirun LINE",
+     "[NAME... | --wide | --markdown | --uncertain]\n"
+     "       | --check ARGS... | --protocols ARGS... | --mpirun LINE",
      "list the known parameters (default, range, unit, source), check settings, or show "
-     "the protocol per message size they give (like UCX_PROTO_INFO)"},
+     "the protocol per message size they give (like UCX_PROTO_INFO)",
+     "  NAME...               each parameter in full: type, default, range, source, meaning\n"
+     "  --wide, --markdown    the whole table, one line each / as docs/parameters.md\n"
+     "  --uncertain           the parameters tunesim fit moves, with their plausible ranges\n"
+     "  --check ARGS...       check settings (-x, --mca, --set words) and show what they set\n"
+     "  --protocols ARGS...   the protocol per message size under the settings\n"
+     "  --mpirun LINE         the same for a whole mpirun command line\n"},
     {"calibrate", "INPUTS... -o FILE [--platform NAME] [-x KEY=VALUE] [--set KEY=VALUE]",
      "fit model parameters to OSU / IMB / tunesim-probe outputs and write a model file for "
-     "--model FILE"},
+     "--model FILE",
+     "  INPUTS...             OSU, IMB or tunesim-probe output files\n"
+     "  -o FILE               the model file to write (required)\n" HELP_PLATFORM
+     "  -x KEY=VALUE, --set KEY=VALUE   the settings the benchmarks ran with\n"
+     "  (the model file written is what replay, sweep, imb and fit take with --model FILE)\n"},
     {"fit",
      "TRACE --sets FILE (--measured-csv FILE | --logs DIR | --manifest FILE)\n"
      "       [--profile SCORE.txt] [--run-profile SET=SCORE.txt]... [--params NAME,...]\n"
@@ -84,12 +153,29 @@ static const cmd_doc_t CMDS[] = {
      "       [--platform P] [--nodes N] [--ppn P] [--time-sd PCT] [--func-sd PCT] [-j N]\n"
      "       [-o MODEL.xml]",
      "learn the uncertain model parameters (tunesim params --uncertain) from measured runs "
-     "of the traced application by penalised least squares, and write a model file"},
+     "of the traced application by penalised least squares, and write a model file",
+     "  --sets FILE           the settings of each measured run (the first is the baseline)\n"
+     "  --measured-csv FILE   setting,seconds lines (repeats allowed); or --logs DIR of one\n"
+     "                        directory of OpenFOAM logs per setting, or --manifest FILE\n"
+     "  --profile SCORE.txt   the first set's profile: every set scaled to the full run\n"
+     "  --run-profile SET=SCORE.txt   a run's own profile: its per-function changes constrain\n"
+     "  --params NAME,...     what to fit (default: every parameter of params --uncertain)\n"
+     "  --time-sd PCT         the least standard deviation of a measured time (default 0.5)\n"
+     "  --func-sd PCT         of a per-function change, in points (default 5)\n" HELP_PLATFORM
+         HELP_PLACE HELP_PARAMS "  -j N                  replays at once (default: the cores)\n"
+     "  -o MODEL.xml          the model file, written only when every run is explained\n"},
     {"validate",
      "(--logs DIR | --manifest FILE | --measured-csv FILE)...\n"
      "       (--predicted SWEEP.json | -- SWEEP_ARGS...) [--anchor NAME]\n"
      "       [--max-clock-ratio R] [--json FILE] [--csv FILE]",
-     "compare predicted with measured run times"},
+     "compare predicted with measured run times",
+     "  --logs DIR            one directory of OpenFOAM logs per setting\n"
+     "  --manifest FILE       SETTING LOG... lines\n"
+     "  --measured-csv FILE   setting,seconds lines\n"
+     "  --predicted F.json    a tunesim sweep --json file; or -- SWEEP_ARGS... to run the sweep\n"
+     "  --anchor NAME         scale every prediction by that setting's measured / predicted\n"
+     "  --max-clock-ratio R   leave out runs whose ClockTime exceeds R x ExecutionTime + 1 s\n"
+     "  --json F, --csv F     the comparison as JSON / CSV as well\n"},
 };
 enum { NCMDS = sizeof CMDS / sizeof CMDS[0] };
 
@@ -104,6 +190,30 @@ static const cmd_doc_t *cmd_doc(const char *name)
 static void print_synopsis(FILE *fp, const cmd_doc_t *c)
 {
     fprintf(fp, "usage: tunesim %s %s\n", c->name, c->synopsis);
+}
+
+/* COMMAND --help: the synopsis, what it does (wrapped within 100 columns) and every option. */
+static void print_help(const cmd_doc_t *c)
+{
+    print_synopsis(stdout, c);
+    putchar('\n');
+    const char *w = c->what;
+    while (*w) {
+        size_t len = strlen(w), cut = len;
+        if (len > 98) {
+            cut = 98;
+            while (cut > 0 && w[cut] != ' ')
+                cut--;
+            if (cut == 0)
+                cut = 98;
+        }
+        printf("%.*s\n", (int)cut, w);
+        w += cut;
+        while (*w == ' ')
+            w++;
+    }
+    if (c->options)
+        printf("\noptions:\n%s", c->options);
 }
 
 static void print_usage(FILE *fp)
@@ -351,8 +461,7 @@ static int run(int argc, char **argv)
             ts_error_t e;
             return ts_record_main(2, args, &e) == TS_OK ? 0 : EXIT_ERROR;
         }
-        print_synopsis(stdout, c);
-        printf("\n%s\n", c->what);
+        print_help(c);
         return 0;
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0 || strcmp(cmd, "version") == 0) {
@@ -370,8 +479,7 @@ static int run(int argc, char **argv)
      * record explains its options itself. */
     for (int i = 2; i < argc && strcmp(argv[i], "--") != 0 && strcmp(cmd, "record") != 0; i++)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            print_synopsis(stdout, current);
-            printf("\n%s\n", current->what);
+            print_help(current);
             return 0;
         }
     if (strcmp(cmd, "info") == 0)

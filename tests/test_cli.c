@@ -44,8 +44,8 @@ static void test_usage_errors(void)
  * a usage mistake is one line saying what is wrong with the command's usage (exit 2). */
 static void test_help_everywhere(void)
 {
-    static const char *const cmds[] = {"info",  "convert", "record",    "replay",
-                                       "sweep", "params",  "calibrate", "validate"};
+    static const char *const cmds[] = {"info",   "convert",   "record", "replay", "sweep",
+                                       "params", "calibrate", "imb",    "fit",    "validate"};
     char *out, *err, args[256], want[64];
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         snprintf(want, sizeof want, "usage: tunesim %s", cmds[i]);
@@ -55,6 +55,32 @@ static void test_help_everywhere(void)
             printf("\n  tunesim %s: no '%s' on stdout", args, want);
         CU_ASSERT_PTR_NOT_NULL(out && strstr(out, want));
         CU_ASSERT_STRING_EQUAL(err, "");
+        /* Issue 30 item 12: within 100 columns, and every option of the synopsis explained
+         * below it (record explains its own). */
+        for (const char *l = out; l && *l;) {
+            size_t len = strcspn(l, "\n");
+            if (len > 100)
+                printf("\n  tunesim %s: a line of %zu columns", args, len);
+            CU_ASSERT(len <= 100);
+            l += len + (l[len] != '\0');
+        }
+        const char *opts = out ? strstr(out, "\noptions:\n") : NULL;
+        if (strcmp(cmds[i], "record") != 0) {
+            CU_ASSERT_PTR_NOT_NULL(opts);
+            for (const char *w = out; opts && w < opts && (w = strstr(w, "--")) && w < opts;) {
+                char word[40];
+                size_t n = 2;
+                while (n < sizeof word - 1 && (w[n] == '-' || (w[n] >= 'a' && w[n] <= 'z')))
+                    n++;
+                snprintf(word, sizeof word, "%.*s", (int)n, w);
+                w += n;
+                if (n <= 2)
+                    continue; /* "--" itself */
+                if (!strstr(opts, word))
+                    printf("\n  tunesim %s: %s is not explained", args, word);
+                CU_ASSERT_PTR_NOT_NULL(strstr(opts, word));
+            }
+        }
         free(out);
         free(err);
         snprintf(args, sizeof args, "help %s", cmds[i]);
