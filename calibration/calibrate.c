@@ -112,7 +112,7 @@ struct ts_calib_s {
     double start[NCAND]; /* values before the fit: an undetermined parameter keeps it */
     double jraw[NCAND];  /* largest share of a point's prediction, before the region rules */
     int pinned[NCAND];   /* held at its start value: 1, driven to zero by an earlier round;
-                            2, fitted outside its plausible range (models/params_prior.h) */
+                            2, fitted outside its plausible range (params/params_prior.h) */
     char implausible[NCAND][160]; /* pinned 2: the value that was refused, for the report */
 };
 
@@ -166,7 +166,7 @@ static double read_value(const ts_params_t *p, int k)
     return cand_is_bw(k) ? ts_params_bw(p, CANDIDATES[k]) : ts_params_seconds(p, CANDIDATES[k]);
 }
 
-/* Set candidate k to v, kept inside its valid range (models/params_range.h): the fit's trial
+/* Set candidate k to v, kept inside its valid range (params/params_range.h): the fit's trial
  * steps may wander outside, where the parameter parser would refuse them. */
 static ts_status set_value(ts_params_t *p, int k, double v, ts_error_t *err)
 {
@@ -1183,7 +1183,7 @@ ts_status ts_calibrate(const ts_bench_set_t *set, const ts_params_t *base, ts_ca
                 fmt_value(e, sizeof e, cp->stderr_value, cp->is_bw, 3);
                 snprintf(c->implausible[k], sizeof c->implausible[k],
                          "fitted %s +- %s from %zu points, outside the plausible %s "
-                         "(models/params_prior.h): not kept",
+                         "(params/params_prior.h): not kept",
                          v, e, cp->npoints, ts_param_prior_text(CANDIDATES[k], pr, sizeof pr));
                 c->pinned[k] = 2;
                 cp->value = c->start[k];

@@ -21,8 +21,8 @@
 
 #include "../common/status.h"
 #include "bench_parse.h"
-#include "../models/model_file.h"
-#include "../models/params.h"
+#include "../params/model_file.h"
+#include "../params/params.h"
 
 typedef struct ts_calib_s ts_calib_t;
 

@@ -1,5 +1,5 @@
 /* calibrate_cmd.c - `tunesim calibrate` (see calibrate_cmd.h): inputs -> benchmark series
- * (calibration/bench_parse) -> fit (calibration/calibrate) -> model file (models/model_file,
+ * (calibration/bench_parse) -> fit (calibration/calibrate) -> model file (params/model_file,
  * written atomically) and the report on stdout. */
 #include "calibrate_cmd.h"
 
@@ -10,9 +10,9 @@
 
 #include "../calibration/bench_parse.h"
 #include "../calibration/calibrate.h"
-#include "../models/model_file.h"
-#include "../models/params.h"
-#include "../models/params_args.h"
+#include "../params/model_file.h"
+#include "../params/params.h"
+#include "../params/params_args.h"
 #include "options.h"
 
 /* calibrate's own options (the parameter words are the params layer's); operands are the

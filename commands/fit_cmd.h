@@ -1,4 +1,4 @@
-/* fit_cmd.h - `tunesim fit`: learn the uncertain model parameters (models/params_prior.h)
+/* fit_cmd.h - `tunesim fit`: learn the uncertain model parameters (params/params_prior.h)
  * from measured runs of the traced application. Each measured setting of the sets file is
  * replayed (scaled to the full run with the first set's profile, as sweep does) and the
  * parameters are moved, by penalised least squares (calibration/fit.h), until the predicted

@@ -15,8 +15,8 @@
 
 #include "../common/numparse.h"
 #include "../common/outfile.h"
-#include "../models/params.h"
-#include "../models/params_args.h"
+#include "../params/params.h"
+#include "../params/params_args.h"
 #include "../models/protocol.h"
 #include "../sim/replay_job.h"
 #include "../traces/imb.h"

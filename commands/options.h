@@ -1,5 +1,5 @@
 /* options.h - the commands' one option layer: getopt_long over the words that the parameter
- * layer (models/params_args: -x, --mca, --set, --mpirun words, --model) left, with one usage
+ * layer (params/params_args: -x, --mca, --set, --mpirun words, --model) left, with one usage
  * message for an unknown option or a missing value. Long options take their value as the next
  * word or after '=' (--nodes=2), as GNU programs do. */
 #ifndef TS_OPTIONS_H

@@ -4,8 +4,8 @@
 
 #include <string.h>
 
-#include "../models/params.h"
-#include "../models/params_args.h"
+#include "../params/params.h"
+#include "../params/params_args.h"
 #include "../models/protocol.h"
 
 /* The protocol each message size gets per locality class under these settings, the way

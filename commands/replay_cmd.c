@@ -1,7 +1,7 @@
 /* replay_cmd.c - `tunesim replay TRACE --platform NAME|FILE [--nodes N] [--ppn P] [--nps 1|2]
  * [--map-by block|cyclic] [-x K=V] [--mca K V] [--set K=V] [--mpirun "LINE"] [--json]
  * [--window FIRST:LAST] [--profile SCORE.txt] [--scale-by compute|visits] [--iterations N]`: parses
- * the command line into a parameter set (models/params) and placement options, and runs one replay
+ * the command line into a parameter set (params/params) and placement options, and runs one replay
  * job (replay_job.h: trace, platform, placement, protocol model, SimGrid) that prints the
  * prediction; with --profile or --iterations the window is scaled to the full run
  * (extrapolate.h), with an interval from replaying each of its iterations alone. */
@@ -22,8 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../models/params.h"
-#include "../models/params_args.h"
+#include "../params/params.h"
+#include "../params/params_args.h"
 #include "../platforms/placement.h"
 #include "../traces/scorep_score.h"
 #include "../sim/extrapolate.h"

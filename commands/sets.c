@@ -12,7 +12,7 @@
 
 #include "../common/grow.h"
 #include "../common/infile.h"
-#include "../models/params_args.h"
+#include "../params/params_args.h"
 #include "../platforms/placement.h"
 
 /* The largest grid: enough for any sweep that fits a cluster's queue, small enough that a typo

@@ -1,6 +1,6 @@
 /* sets.h - parameter-set files for sweeps: named sets of settings written the way users write
  * them for mpirun, and grids that expand axes into their cartesian product. Plain C: the
- * settings are checked with models/params, placement words are only parsed here.
+ * settings are checked with params/params, placement words are only parsed here.
  *
  * Format (one item a line; '#' starts a comment where a word starts; blank lines ignored):
  *
@@ -21,7 +21,7 @@
 #define TS_SETS_H
 
 #include "../common/status.h"
-#include "../models/params.h"
+#include "../params/params.h"
 
 typedef struct ts_sets_s ts_sets_t;
 

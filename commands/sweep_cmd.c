@@ -31,7 +31,7 @@
 #include "../common/infile.h"
 #include "../common/outfile.h"
 #include "full_run.h"
-#include "../models/params.h"
+#include "../params/params.h"
 #include "pool.h"
 #include "sets.h"
 #include "../traces/scorep_score.h"

@@ -19,7 +19,7 @@
 
 #include "../common/status.h"
 #include "locality.h"
-#include "params.h"
+#include "../params/params.h"
 
 /* Who serves a collective. */
 typedef enum ts_coll_comp {

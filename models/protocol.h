@@ -20,7 +20,7 @@
 
 #include "../common/status.h"
 #include "locality.h"
-#include "params.h"
+#include "../params/params.h"
 
 typedef enum ts_transport {
     TS_TR_SELF,

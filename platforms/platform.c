@@ -36,7 +36,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../models/params_range.h"
+#include "../params/params_range.h"
 
 #ifndef TS_PLATFORM_DIR
 #define TS_PLATFORM_DIR "platforms"

@@ -4,7 +4,7 @@
  * (platforms/bm-optimized3.36.platform, platforms/localhost.platform).
  *
  * The NIC, memory and copy bandwidths and every latency are not here: they are parameters
- * (models/params_table.h), so that a sweep can vary them. The platform is the shape, plus the
+ * (params/params_table.h), so that a sweep can vary them. The platform is the shape, plus the
  * socket-to-socket bandwidth, which no parameter covers. Nothing here calls SimGrid. */
 #ifndef TS_PLATFORM_H
 #define TS_PLATFORM_H

@@ -24,7 +24,7 @@
 #include <stdio.h>
 
 #include "../common/status.h"
-#include "../models/params.h"
+#include "../params/params.h"
 #include "placement.h"
 #include "platform.h"
 

@@ -14,7 +14,7 @@
 #include <json-c/json.h>
 
 #include "../common/status.h"
-#include "../models/params.h"
+#include "../params/params.h"
 #include "../platforms/placement.h"
 #include "../platforms/platform.h"
 #include "../traces/iterations.h"

@@ -10,12 +10,13 @@ set -euo pipefail
 declare -A MAY_USE=(
     [common]=""
     [traces]="common"
-    [models]="common traces"
-    [platforms]="common models"
-    [sim]="common traces models platforms"
-    [calibration]="common models"
+    [params]="common"
+    [models]="common traces params"
+    [platforms]="common params models"
+    [sim]="common traces params models platforms"
+    [calibration]="common params models"
     [validation]="common traces"
-    [commands]="common traces models platforms sim calibration validation"
+    [commands]="common traces params models platforms sim calibration validation"
     [bench]="common traces"
 )
 
@@ -97,6 +98,32 @@ check() {
     return $bad
 }
 
+# check_readme ROOT: README.md's Layout table says, for every folder of MAY_USE, exactly the
+# folders MAY_USE lets it use (one source for both: this table). Prints a line per difference.
+check_readme() {
+    local root=$1 bad=0 folder line n uses want got
+    for folder in "${!MAY_USE[@]}"; do
+        line=$(grep -n "^| \`$folder/\` |" "$root/README.md" | head -1 || true)
+        if [ -z "$line" ]; then
+            echo "README.md: the Layout table has no row for $folder/"
+            bad=1
+            continue
+        fi
+        n=${line%%:*}
+        uses=${line%|}
+        uses=${uses##*|}
+        uses=$(echo "$uses" | tr -d ' ')
+        [ "$uses" = nothing ] && uses=
+        got=$(tr ',' '\n' <<<"$uses" | sed '/^$/d' | sort | tr '\n' ' ')
+        want=$(tr ' ' '\n' <<<"${MAY_USE[$folder]}" | sed '/^$/d' | sort | tr '\n' ' ')
+        if [ "$got" != "$want" ]; then
+            echo "README.md:$n: $folder/ may use '${got% }' in the Layout table, '${want% }' in tests/deps.sh"
+            bad=1
+        fi
+    done
+    return $bad
+}
+
 self_test() {
     local t out
     t=$(mktemp -d)
@@ -126,8 +153,12 @@ if [ "${1:-}" = "--self-test" ]; then
     exit
 fi
 root=$(cd "${1:-$(dirname "${BASH_SOURCE[0]}")/..}" && pwd)
-if check "$root"; then
-    echo "deps.sh: every include and every CMake source follows the layout's rule"
+ok=1
+check "$root" || ok=0
+check_readme "$root" || ok=0
+if [ $ok = 1 ]; then
+    echo "deps.sh: every include and every CMake source follows the layout's rule, and README's"
+    echo "deps.sh: Layout table states the same rule"
 else
     exit 1
 fi

@@ -14,9 +14,9 @@
 #include "testutil.h"
 #include "calibration/bench_parse.h"
 #include "calibration/calibrate.h"
-#include "models/model_file.h"
-#include "models/params.h"
-#include "models/params_args.h"
+#include "params/model_file.h"
+#include "params/params.h"
+#include "params/params_args.h"
 
 #define PROBE_DIR TS_SOURCE_DIR "/platforms/calibrations/probe-localhost"
 
@@ -478,7 +478,7 @@ static void test_model_rejects(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "/nonexistent/m.xml"));
     ts_params_free(p);
     /* The compiled-in schema is the shipped one. */
-    char *xsd = tu_read_file(TS_SOURCE_DIR "/models/model.xsd", NULL);
+    char *xsd = tu_read_file(TS_SOURCE_DIR "/params/model.xsd", NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(xsd);
     CU_ASSERT_STRING_EQUAL(ts_model_schema(), xsd);
     free(xsd);
@@ -707,7 +707,7 @@ static void test_shipped_localhost_current(void)
     if (!(na == nb && memcmp(fresh, shipped, na) == 0))
         printf("\n  platforms/calibrations/localhost.xml is stale: regenerate it with the "
                "command in platforms/calibrations/README.md\n");
-    /* A fitted value outside its parameter's plausible range (models/params_prior.h) is not
+    /* A fitted value outside its parameter's plausible range (params/params_prior.h) is not
      * shipped: the tcp zcopy points fit a "registration" of 12 us, where registering costs
      * 0.1-2 us (tcp registers nothing), so the default stays and a note says why. */
     CU_ASSERT_PTR_NOT_NULL(

@@ -13,8 +13,8 @@
 #include "testutil.h"
 #include "calibration/bench_parse.h"
 #include "calibration/calibrate.h"
-#include "models/model_file.h"
-#include "models/params.h"
+#include "params/model_file.h"
+#include "params/params.h"
 
 #define MB TS_SHARED_MICROBENCH
 static const char *const FILES[] = {"imb_pingpong_2node.txt", "osu_allreduce_4x36.txt",

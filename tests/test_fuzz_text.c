@@ -10,8 +10,8 @@
 #include "testutil.h"
 #include "fuzz/fuzz_text.h"
 #include "calibration/bench_parse.h"
-#include "models/model_file.h"
-#include "models/params.h"
+#include "params/model_file.h"
+#include "params/params.h"
 #include "commands/sets.h"
 
 typedef int (*target_fn)(const uint8_t *, size_t);

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "models/params.h"
-#include "models/params_args.h"
+#include "params/params.h"
+#include "params/params_args.h"
 #include "commands/params_cmd.h"
 
 #define KB 1024ull
@@ -940,7 +940,7 @@ static void test_every_numeric_param_has_range(void)
         int exempt = d->type == TS_PT_ENUM || d->type == TS_PT_TLS || d->type == TS_PT_BOOL ||
                      d->type == TS_PT_STRING;
         if (has == exempt || (has && !(lo <= hi))) {
-            printf("\n  %s: %s (add R(id, min, max) to models/params_range.h)", d->name,
+            printf("\n  %s: %s (add R(id, min, max) to params/params_range.h)", d->name,
                    exempt ? "a range for a type without one" : "no valid range, or min > max");
             CU_FAIL("range table");
         }

@@ -15,7 +15,7 @@
 #include <xbt/dynar.h>
 
 #include "testutil.h"
-#include "models/params.h"
+#include "params/params.h"
 #include "platforms/placement.h"
 #include "platforms/platform.h"
 #include "platforms/xml.h"

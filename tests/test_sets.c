@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "models/params.h"
+#include "params/params.h"
 #include "commands/sets.h"
 #include "testutil.h"
 

@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "calibration/bench_parse.h"
-#include "models/model_file.h"
-#include "models/params.h"
-#include "models/params_args.h"
+#include "params/model_file.h"
+#include "params/params.h"
+#include "params/params_args.h"
 #include "commands/sets.h"
 
 /* The input as a NUL-terminated string (a NUL inside ends what the parsers see, as a C

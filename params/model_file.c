@@ -1,5 +1,5 @@
 /* model_file.c - reading, checking and writing tunesim model files with libxml2 (see
- * model_file.h). The schema is compiled in (model_xsd.inc is generated from models/model.xsd
+ * model_file.h). The schema is compiled in (model_xsd.inc is generated from params/model.xsd
  * by models/CMakeLists.txt), so an installed tunesim needs no source tree to validate. */
 #include "model_file.h"
 
@@ -248,7 +248,7 @@ static ts_status validate(const char *path, xmlDocPtr doc, ts_error_t *err)
         int rc = xmlSchemaValidateDoc(vc, doc);
         if (rc != 0)
             st = ts_error_set(err, TS_ECORRUPT,
-                              "%s:%d: not a tunesim model file (models/model.xsd): %s", path,
+                              "%s:%d: not a tunesim model file (params/model.xsd): %s", path,
                               x.have ? x.line : 0, x.have ? x.msg : "invalid");
     }
     xmlSchemaFreeValidCtxt(vc);

@@ -58,7 +58,7 @@ typedef struct ts_param_def_s {
     ts_param_type type;
 } ts_param_def_t;
 const ts_param_def_t *ts_param_def(ts_param_id id);
-/* The valid range of a numeric parameter (models/params_range.h), inclusive, in its base unit
+/* The valid range of a numeric parameter (params/params_range.h), inclusive, in its base unit
  * (bytes, seconds, bytes/s, plain number): 1 with *min and *max set, or 0 when it has none
  * (ENUM, TLS, BOOL and STRING parameters; for a numeric one a mistake that test_params
  * catches). Values outside it are refused by every parser (ts_params_set and all above it). */
@@ -66,7 +66,7 @@ int ts_param_range(ts_param_id id, double *min, double *max);
 /* The range as users write values, e.g. "1 .. 16" or "0s .. 1s", in buf (size n); "" when
  * there is none. Returns buf. */
 const char *ts_param_range_text(ts_param_id id, char *buf, size_t n);
-/* The prior of an uncertain parameter (models/params_prior.h): 1 with the range its true
+/* The prior of an uncertain parameter (params/params_prior.h): 1 with the range its true
  * value is believed to lie in (base unit) and why (any pointer may be NULL), or 0 for a
  * parameter tunesim holds a firm figure for. */
 int ts_param_prior(ts_param_id id, double *lo, double *hi, const char **why);

@@ -9,7 +9,7 @@
 
 /* Parse command-line words: -x KEY=VALUE, -x KEY (the value of KEY in this environment),
  * --mca KEY VALUE (also -mca), --set KEY=VALUE, --model FILE (a calibration's model file,
- * models/model_file.h: applied before every other setting, so those override it). Later
+ * params/model_file.h: applied before every other setting, so those override it). Later
  * settings win. -x of a variable that is
  * not a parameter and does not look like one (no UCX_ / OMPI_MCA_ prefix, any case) is the
  * application's environment and is skipped. Words it does not know are left for the caller:

@@ -1,4 +1,4 @@
-/* params_impl.h - private to models/params.c and models/params_args.c: the parameter table's
+/* params_impl.h - private to params/params.c and params/params_args.c: the parameter table's
  * helpers that the command-line readers share. Nothing else includes it. */
 #ifndef TS_PARAMS_IMPL_H
 #define TS_PARAMS_IMPL_H

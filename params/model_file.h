@@ -1,8 +1,8 @@
 /* model_file.h - tunesim model files: the XML a calibration writes (tunesim calibrate) and
  * `--model FILE` reads. Root <tunesim-model platform=".." created-from="..">, optional <note>
  * elements, then one <param name=".." value=".." stderr=".." source=".."/> per fitted value;
- * the schema is models/model.xsd, compiled into the program and checked on every load.
- * Values use the parameter's own syntax (models/params_table.h), so loading is ts_params_set. */
+ * the schema is params/model.xsd, compiled into the program and checked on every load.
+ * Values use the parameter's own syntax (params/params_table.h), so loading is ts_params_set. */
 #ifndef TS_MODEL_FILE_H
 #define TS_MODEL_FILE_H
 
@@ -44,7 +44,7 @@ ts_status ts_model_read(const char *path, ts_model_t **out, ts_error_t *err);
  * unchanged and err names the file and line. */
 ts_status ts_model_apply_file(const char *path, ts_params_t *p, ts_error_t *err);
 
-/* The schema text (models/model.xsd as compiled in), NUL-terminated. */
+/* The schema text (params/model.xsd as compiled in), NUL-terminated. */
 const char *ts_model_schema(void);
 
 #endif

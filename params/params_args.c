@@ -102,7 +102,7 @@ ts_status ts_params_parse_args(ts_params_t *p, int argc, char **argv, unsigned c
     if (ts_params_copy(p, &work) != TS_OK)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     ts_status st = TS_OK;
-    /* --model FILE (a calibration, models/model_file.h) goes first, so that -x / --mca /
+    /* --model FILE (a calibration, params/model_file.h) goes first, so that -x / --mca /
      * --set on the same command line override its values wherever they stand. */
     for (int i = 0; i < argc && st == TS_OK; i++)
         if (strcmp(argv[i], "--model") == 0) {
