@@ -539,17 +539,9 @@ static ts_status prepare(fit_t *f, const ts_params_t *base, ts_error_t *err)
             return ts_error_set(err, st, "out of memory");
         if ((st = ts_sets_apply(f->sets, i, s->params, err)) != TS_OK)
             return st;
-        const ts_set_place_t *sp = ts_sets_place(f->sets, i);
         s->jo.platform = f->o.platform;
         s->jo.place = f->o.place;
-        if (sp->nodes)
-            s->jo.place.nodes = sp->nodes;
-        if (sp->ppn)
-            s->jo.place.ppn = sp->ppn;
-        if (sp->nps)
-            s->jo.place.nps = sp->nps;
-        if (sp->map_by)
-            ts_map_by_parse(sp->map_by, &s->jo.place.map_by, NULL);
+        ts_sets_place_over(f->sets, i, &s->jo.place);
     }
     if ((st = ts_job_trace_open(f->o.trace, &f->jt, err)) != TS_OK)
         return st;
@@ -758,14 +750,8 @@ int ts_fit_cmd(int argc, char **argv, ts_error_t *err)
     ts_status st = ts_params_new(&base);
     if (st != TS_OK)
         return ts_error_set(err, st, "out of memory");
-    unsigned char *used = calloc((size_t)argc + 1, 1);
-    if (!used)
-        st = ts_error_set(err, TS_ENOMEM, "out of memory");
     if (st == TS_OK)
-        st = ts_params_parse_args(base, argc - 1, argv + 1, used + 1, err);
-    if (st == TS_OK)
-        st = ts_opts_parse("fit", argc, argv, used, FIT_OPTS, FO__COUNT, fit_opt, &f.o, err);
-    free(used);
+        st = ts_opts_parse_params("fit", argc, argv, base, FIT_OPTS, FO__COUNT, fit_opt, &f.o, err);
     if (st == TS_OK && !f.o.trace)
         st = ts_error_set(err, TS_EUSAGE, "fit: missing TRACE");
     if (st == TS_OK && !f.o.sets)

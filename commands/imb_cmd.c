@@ -698,14 +698,8 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
     ts_status st = ts_params_new(&base);
     if (st != TS_OK)
         return ts_error_set(err, st, "out of memory");
-    unsigned char *used = calloc((size_t)argc + 1, 1);
-    if (!used)
-        st = ts_error_set(err, TS_ENOMEM, "out of memory");
     if (st == TS_OK)
-        st = ts_params_parse_args(base, argc - 1, argv + 1, used + 1, err);
-    if (st == TS_OK)
-        st = ts_opts_parse("imb", argc, argv, used, IMB_OPTS, IO__COUNT, imb_opt, &m.o, err);
-    free(used);
+        st = ts_opts_parse_params("imb", argc, argv, base, IMB_OPTS, IO__COUNT, imb_opt, &m.o, err);
     if (st == TS_OK && (!m.o.place.nodes || !m.o.place.ppn))
         st = ts_error_set(err, TS_EUSAGE, "imb: --nodes N and --ppn P give the shape");
     if (st == TS_OK)

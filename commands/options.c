@@ -3,6 +3,8 @@
  * here. */
 #include "options.h"
 
+#include "../params/params_args.h"
+
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,4 +126,18 @@ ts_status ts_opts_scale_by(const char *cmd, const char *v, ts_xp_scale *scale, t
         return ts_error_set(err, TS_EUSAGE, "%s: --scale-by expects compute or visits, got '%s'",
                             cmd, v);
     return TS_OK;
+}
+
+ts_status ts_opts_parse_params(const char *cmd, int argc, char **argv, ts_params_t *params,
+                               const ts_opt_t *opts, int nopts, ts_opt_fn fn, void *ctx,
+                               ts_error_t *err)
+{
+    unsigned char *used = calloc((size_t)argc + 1, 1);
+    if (!used)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    ts_status st = ts_params_parse_args(params, argc - 1, argv + 1, used + 1, err);
+    if (st == TS_OK)
+        st = ts_opts_parse(cmd, argc, argv, used, opts, nopts, fn, ctx, err);
+    free(used);
+    return st;
 }

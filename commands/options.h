@@ -6,6 +6,7 @@
 #define TS_OPTIONS_H
 
 #include "../common/status.h"
+#include "../params/params.h"
 #include "../platforms/placement.h"
 #include "../sim/extrapolate.h"
 
@@ -24,6 +25,12 @@ typedef ts_status (*ts_opt_fn)(void *ctx, int opt, const char *value, ts_error_t
  * in messages. Words after "--" are operands. */
 ts_status ts_opts_parse(const char *cmd, int argc, char **argv, const unsigned char *used,
                         const ts_opt_t *opts, int nopts, ts_opt_fn fn, void *ctx, ts_error_t *err);
+
+/* The usual command line: the parameter words (-x, --mca, --set, --model, params_args.h) into
+ * params, then the command's own options and operands through ts_opts_parse. */
+ts_status ts_opts_parse_params(const char *cmd, int argc, char **argv, ts_params_t *params,
+                               const ts_opt_t *opts, int nopts, ts_opt_fn fn, void *ctx,
+                               ts_error_t *err);
 
 /* The placement options that replay and sweep share, in this order in their tables:
  * --nodes, --ppn, --nps, --map-by (which: 0-3). */

@@ -111,14 +111,9 @@ static ts_status parse_opts(int argc, char **argv, ts_params_t *params, replay_o
 {
     memset(o, 0, sizeof *o);
     o->platform = "bm-optimized3.36";
-    unsigned char *used = calloc((size_t)argc + 1, 1);
-    if (!used)
-        return ts_error_set(err, TS_ENOMEM, "out of memory");
-    ts_status st = ts_params_parse_args(params, argc - 1, argv + 1, used + 1, err);
-    if (st == TS_OK)
-        st = ts_opts_parse("replay", argc, argv, used, REPLAY_OPTS,
-                           (int)(sizeof REPLAY_OPTS / sizeof REPLAY_OPTS[0]), replay_opt, o, err);
-    free(used);
+    ts_status st =
+        ts_opts_parse_params("replay", argc, argv, params, REPLAY_OPTS,
+                             (int)(sizeof REPLAY_OPTS / sizeof REPLAY_OPTS[0]), replay_opt, o, err);
     if (st == TS_OK && !o->trace)
         st = ts_error_set(err, TS_EUSAGE, "replay: missing TRACE");
     if (st == TS_OK && o->mpirun) {

@@ -737,6 +737,19 @@ const ts_set_place_t *ts_sets_place(const ts_sets_t *s, int i)
     return &s->sets[i].place;
 }
 
+void ts_sets_place_over(const ts_sets_t *s, int i, ts_placement_opts_t *place)
+{
+    const ts_set_place_t *sp = ts_sets_place(s, i);
+    if (sp->nodes)
+        place->nodes = sp->nodes;
+    if (sp->ppn)
+        place->ppn = sp->ppn;
+    if (sp->nps)
+        place->nps = sp->nps;
+    if (sp->map_by)
+        ts_map_by_parse(sp->map_by, &place->map_by, NULL); /* checked when parsed */
+}
+
 int ts_sets_find(const ts_sets_t *s, const char *name)
 {
     for (int i = 0; i < s->nsets; i++)

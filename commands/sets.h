@@ -22,6 +22,7 @@
 
 #include "../common/status.h"
 #include "../params/params.h"
+#include "../platforms/placement.h"
 
 typedef struct ts_sets_s ts_sets_t;
 
@@ -55,6 +56,10 @@ int ts_sets_line(const ts_sets_t *s, int i);
 /* Index of the set called name, or -1. */
 int ts_sets_find(const ts_sets_t *s, const char *name);
 const ts_set_place_t *ts_sets_place(const ts_sets_t *s, int i);
+
+/* Set i's placement words over place (the command line's): nodes, ppn, nps and map-by where
+ * the set says them. */
+void ts_sets_place_over(const ts_sets_t *s, int i, ts_placement_opts_t *place);
 
 /* Apply set i's settings, in file order, to p (start from ts_params_new for a set on its own).
  * A bad setting fails with TS_EARG and "PATH:LINE: [NAME] message" in err; p is then

@@ -411,17 +411,9 @@ static ts_status prepare(sweep_t *sw, ts_error_t *err)
         }
         if (!(s->settings = settings_of(s->params)))
             return ts_error_set(err, TS_ENOMEM, "out of memory");
-        const ts_set_place_t *sp = ts_sets_place(sets, i);
         s->jo.platform = sw->o.platform;
         s->jo.place = sw->o.place;
-        if (sp->nodes)
-            s->jo.place.nodes = sp->nodes;
-        if (sp->ppn)
-            s->jo.place.ppn = sp->ppn;
-        if (sp->nps)
-            s->jo.place.nps = sp->nps;
-        if (sp->map_by)
-            ts_map_by_parse(sp->map_by, &s->jo.place.map_by, NULL); /* checked when parsed */
+        ts_sets_place_over(sets, i, &s->jo.place);
     }
     for (int k = 0; k < sw->o.nonly; k++)
         if (ts_sets_find(sets, sw->o.only[k]) < 0)
