@@ -3,90 +3,11 @@
  * once and forked workers (-j N) each run one replay (SimGrid allows one per process) and
  * send its JSON document back through a pipe. The parent appends one line per finished set to
  * the results file (a single write of the whole line, then fsync), so a rerun skips the sets
- * already there and an interrupted sweep loses only the sets in flight. Also writes Slurm job
- * arrays (--emit-slurm DIR) and merges their results (--merge DIR). Outputs: sweep_report.c. */
+ * already there and an interrupted sweep loses only the sets in flight (sweep_results.c). Also
+ * writes Slurm job arrays (--emit-slurm DIR) and merges their results (--merge DIR):
+ * sweep_slurm.c. Outputs: sweep_report.c. */
 #include "sweep_cmd.h"
-
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-
-#include <json-c/json.h>
-#include <zlib.h>
-
-#include "../common/grow.h"
-#include "../common/numparse.h"
-#include "options.h"
-#include "../common/infile.h"
-#include "../common/outfile.h"
-#include "full_run.h"
-#include "../params/params.h"
-#include "pool.h"
-#include "sets.h"
-#include "../traces/scorep_score.h"
-#include "../sim/extrapolate.h"
-#include "../sim/replay_job.h"
-#include "sweep_report.h"
-
-/* A Slurm array larger than this is split into chunks of sets per task (Slurm's default
- * MaxArraySize is 1001, so indices 0-999 fit everywhere by default). */
-#define SLURM_MAX_TASKS 1000
-/* Bumped when the meaning of a result changes, so that old results files are not reused. */
-#define KEY_VERSION "v1"
-
-typedef struct sweep_opts_s {
-    const char *trace, *sets, *platform, *map_by_text;
-    const char *csv, *json, *plot, *results, *emit, *merge, *baseline;
-    const char *window;  /* --window FIRST:LAST: replay only those iterations */
-    const char *profile; /* --profile SCORE.txt: each set scaled to the full run */
-    int iterations;      /* --iterations N: the full run's iterations; 0: not given */
-    ts_xp_scale scale;   /* --scale-by compute|visits */
-    ts_placement_opts_t place;
-    int jobs;
-    int nonly;
-    const char **only;
-    FILE *out; /* the report's stream: stdout, or what ts_sweep_cmd_to was given */
-} sweep_opts_t;
-
-/* One set of the sweep, as the parent holds it. */
-typedef struct sset_s {
-    int idx; /* in the sets file */
-    const char *name;
-    ts_params_t *params;
-    ts_job_opts_t jo;
-    json_object *settings; /* ["KEY=VALUE", ...]: the changes from the defaults */
-    char *key;             /* what a result must match to count for this set */
-    json_object *result;   /* the replay's document, once there is one */
-    char *error;           /* why the set failed */
-    int selected;          /* run and reported (all, or those named by --only) */
-    double compute_scale;  /* traced burst -> simulated burst (ts_job_compute_scale) */
-} sset_t;
-
-typedef struct sweep_s {
-    sweep_opts_t o;
-    ts_score_t *profile;    /* --profile, read before anything runs */
-    int32_t win_iterations; /* iterations the replayed trace holds (for the full run) */
-    ts_sets_t *sets;
-    ts_job_trace_t *jt;
-    const char *platform_name; /* resolved, e.g. bm-optimized3.36 */
-    char *platform_owned;
-    int n;
-    sset_t *s;
-    json_object *records; /* every line of the results file, parsed (array) */
-    char *results_path;   /* NULL: results stay in memory (no resume) */
-    int results_fd;
-} sweep_t;
+#include "sweep_impl.h"
 
 /* ---- options ------------------------------------------------------------------------------- */
 
@@ -204,13 +125,6 @@ static ts_status parse_opts(int argc, char **argv, sweep_opts_t *o, ts_error_t *
 
 /* ---- small helpers ------------------------------------------------------------------------- */
 
-/* A whole file, or NULL (callers report the failure in their own words). */
-static char *read_file(const char *path, size_t *len)
-{
-    ts_status st;
-    return ts_read_whole(path, len, &st, NULL);
-}
-
 /* The settings that differ from the defaults, as a JSON array of "KEY=VALUE". */
 static json_object *settings_of(const ts_params_t *p)
 {
@@ -260,102 +174,6 @@ static char *make_key(const sset_t *s, const char *platform, const ts_placement_
         key = NULL;
     free(set);
     return key;
-}
-
-static const char *jstr(json_object *o, const char *key)
-{
-    json_object *v;
-    return o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string)
-               ? json_object_get_string(v)
-               : NULL;
-}
-
-/* Each results line ends in a checksum of the rest of it: the record's text up to its closing
- * brace, "key" (the set's settings, trace and placement) and "result" included, as the CRC-32
- * of CHECK_TAG's member. The line stays one JSON object. */
-static const char CHECK_TAG[] = ",\"check\":\"";
-enum { CHECK_LEN = sizeof CHECK_TAG - 1, CHECK_HEX = 8 };
-
-static unsigned long text_crc(const char *s, size_t n)
-{
-    return crc32(0L, (const Bytef *)s, (uInt)n);
-}
-
-/* Whether line (NUL-terminated, no newline) ends in a checksum that matches the text before
- * it. */
-static int line_verifies(const char *line, size_t len)
-{
-    /* ...}  becomes  ...,"check":"xxxxxxxx"}  : the tail is CHECK_LEN + 8 + 2 bytes. */
-    if (len < 1 + CHECK_LEN + CHECK_HEX + 2 || strcmp(line + len - 2, "\"}") != 0)
-        return 0;
-    size_t at = len - 2 - CHECK_HEX - CHECK_LEN;
-    if (memcmp(line + at, CHECK_TAG, CHECK_LEN) != 0)
-        return 0;
-    char hex[CHECK_HEX + 1], *end;
-    memcpy(hex, line + at + CHECK_LEN, CHECK_HEX);
-    hex[CHECK_HEX] = '\0';
-    unsigned long want = strtoul(hex, &end, 16);
-    if (*end)
-        return 0;
-    /* The checked text is the record as it was before the member was spliced in. */
-    unsigned long crc = text_crc(line, at);
-    crc = crc32(crc, (const Bytef *)"}", 1);
-    return crc == want;
-}
-
-/* Parse a results file (JSON lines) into records, appended to arr. A line that is not a
- * complete record (the torn last line of an interrupted sweep) is skipped. A line that does
- * not verify (NUL bytes, edited, no checksum) is skipped with a note on stderr, so its set
- * runs again; the lines after it still count. */
-static void load_records(const char *path, json_object *arr)
-{
-    size_t size = 0;
-    char *text = read_file(path, &size);
-    int lineno = 0;
-    for (size_t pos = 0; text && pos < size;) {
-        char *line = text + pos;
-        char *nl = memchr(line, '\n', size - pos);
-        if (!nl)
-            break; /* no newline: the line was still being written */
-        *nl = '\0';
-        size_t len = (size_t)(nl - line);
-        pos += len + 1;
-        lineno++;
-        if (len == 0)
-            continue;
-        json_object *j = NULL, *res;
-        int ok = strlen(line) == len && line_verifies(line, len);
-        if (ok)
-            j = json_tokener_parse(line);
-        if (j && jstr(j, "key") && json_object_object_get_ex(j, "result", &res) &&
-            json_object_is_type(res, json_type_object)) {
-            json_object_array_add(arr, j);
-        } else {
-            json_object_put(j);
-            fprintf(stderr, "note: %s:%d: %s: its set runs again\n", path, lineno,
-                    strlen(line) != len ? "NUL bytes in the line"
-                    : !ok               ? "the checksum does not match (edited or damaged)"
-                                        : "not a result record");
-        }
-    }
-    free(text);
-}
-
-/* Give each selected set without a result the last record that matches its key. */
-static void match_records(sweep_t *sw)
-{
-    size_t n = json_object_array_length(sw->records);
-    for (size_t r = 0; r < n; r++) {
-        json_object *rec = json_object_array_get_idx(sw->records, r);
-        const char *key = jstr(rec, "key");
-        for (int i = 0; i < sw->n; i++)
-            if (sw->s[i].key && strcmp(sw->s[i].key, key) == 0) {
-                json_object *res;
-                json_object_object_get_ex(rec, "result", &res);
-                json_object_put(sw->s[i].result);
-                sw->s[i].result = json_object_get(res);
-            }
-    }
 }
 
 /* ---- checking and placing every set ------------------------------------------------------ */
@@ -478,92 +296,6 @@ static ts_status prepare(sweep_t *sw, ts_error_t *err)
     return TS_OK;
 }
 
-/* ---- results file ---------------------------------------------------------------------------- */
-
-static char *default_results_path(const sweep_opts_t *o)
-{
-    const char *base = o->json ? o->json : o->csv;
-    if (!base)
-        return NULL;
-    size_t n = strlen(base);
-    const char *ext = o->json ? ".json" : ".csv";
-    size_t e = strlen(ext);
-    if (n > e && strcmp(base + n - e, ext) == 0)
-        n -= e;
-    char *p;
-    return asprintf(&p, "%.*s.results.jsonl", (int)n, base) < 0 ? NULL : p;
-}
-
-static ts_status open_results(sweep_t *sw, ts_error_t *err)
-{
-    sw->results_fd = -1;
-    if (!(sw->records = json_object_new_array()))
-        return ts_error_set(err, TS_ENOMEM, "out of memory");
-    if (sw->o.results) {
-        if (!(sw->results_path = strdup(sw->o.results)))
-            return ts_error_set(err, TS_ENOMEM, "out of memory");
-    } else {
-        sw->results_path = default_results_path(&sw->o);
-    }
-    if (!sw->results_path)
-        return TS_OK;
-    load_records(sw->results_path, sw->records);
-    match_records(sw);
-    sw->results_fd = open(sw->results_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
-    if (sw->results_fd < 0)
-        return ts_error_set(err, TS_EIO, "%s: cannot open the results file: %s", sw->results_path,
-                            strerror(errno));
-    /* A torn last line (interrupted mid-write) must not glue onto the next record. */
-    struct stat sb;
-    if (fstat(sw->results_fd, &sb) == 0 && sb.st_size > 0) {
-        char last = '\n';
-        int rfd = open(sw->results_path, O_RDONLY | O_CLOEXEC);
-        if (rfd >= 0) {
-            if (pread(rfd, &last, 1, sb.st_size - 1) != 1)
-                last = '\n';
-            close(rfd);
-        }
-        if (last != '\n' && ts_write_all(sw->results_fd, "\n", 1) != TS_OK)
-            return ts_error_set(err, TS_EIO, "%s: write failed: %s", sw->results_path,
-                                strerror(errno));
-    }
-    return TS_OK;
-}
-
-/* One line per finished set, written whole by one write() and synced before the next set is
- * reported, so a crash leaves complete lines (and at most one torn one, which is skipped). */
-static ts_status append_record(sweep_t *sw, const sset_t *s, ts_error_t *err)
-{
-    json_object *rec = json_object_new_object();
-    json_object_object_add(rec, "key", json_object_new_string(s->key));
-    json_object_object_add(rec, "name", json_object_new_string(s->name));
-    json_object_object_add(rec, "settings", json_object_get(s->settings));
-    json_object_object_add(rec, "result", json_object_get(s->result));
-    ts_status st = TS_OK;
-    if (sw->results_fd >= 0) {
-        const char *txt = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN |
-                                                                  JSON_C_TO_STRING_NOSLASHESCAPE);
-        size_t tlen = strlen(txt);
-        char *line;
-        /* The record's text, its closing brace replaced by the checksum member and a brace. */
-        if (tlen < 2 || txt[tlen - 1] != '}') {
-            st = ts_error_set(err, TS_EIO, "%s: cannot format the record of set %s",
-                              sw->results_path, s->name);
-        } else if (asprintf(&line, "%.*s%s%08lx\"}\n", (int)(tlen - 1), txt, CHECK_TAG,
-                            text_crc(txt, tlen)) < 0) {
-            st = ts_error_set(err, TS_ENOMEM, "out of memory");
-        } else {
-            if (ts_write_all(sw->results_fd, line, strlen(line)) != TS_OK ||
-                fsync(sw->results_fd) != 0)
-                st = ts_error_set(err, TS_EIO, "%s: write failed: %s", sw->results_path,
-                                  strerror(errno));
-            free(line);
-        }
-    }
-    json_object_put(rec);
-    return st;
-}
-
 /* ---- workers -----------------------------------------------------------------------------------
  */
 
@@ -612,7 +344,7 @@ static ts_status set_done(void *ctx, int task, const char *answer, const char *e
         json_object *j = json_tokener_parse(answer);
         if (j && json_object_is_type(j, json_type_object)) {
             s->result = j;
-            st = append_record(sw, s, err);
+            st = ts__sweep_append_record(sw, s, err);
         } else {
             json_object_put(j);
             set_failed(s, "the worker's result is not a JSON document");
@@ -660,8 +392,8 @@ static ts_status run_sets(sweep_t *sw, ts_error_t *err)
 /* ---- reports ----------------------------------------------------------------------------------
  */
 
-static ts_status report(const char *trace, const char *platform, const char *baseline,
-                        const sweep_opts_t *o, int n, const ts_sweep_entry_t *e, ts_error_t *err)
+ts_status ts__sweep_report(const char *trace, const char *platform, const char *baseline,
+                           const sweep_opts_t *o, int n, const ts_sweep_entry_t *e, ts_error_t *err)
 {
     ts_sweep_report_t r = {trace, platform, baseline, n, e};
     ts_sweep_print_table(&r, o->out);
@@ -692,7 +424,7 @@ static ts_status report_sweep(sweep_t *sw, ts_error_t *err)
         failed += !s->result;
     }
     const char *baseline = sw->o.baseline ? sw->o.baseline : sw->s[0].name;
-    ts_status st = report(sw->o.trace, sw->platform_name, baseline, &sw->o, n, e, err);
+    ts_status st = ts__sweep_report(sw->o.trace, sw->platform_name, baseline, &sw->o, n, e, err);
     free(e);
     if (st == TS_OK && failed)
         st = ts_error_set(err, TS_ECHILD,
@@ -814,339 +546,6 @@ static ts_status full_run_report(const sweep_t *sw, const ts_xp_t *first, ts_err
     return st;
 }
 
-/* ---- Slurm ---------------------------------------------------------------------------------- */
-
-/* s in single quotes for bash ('\'' for a quote). */
-static void sh_quote(FILE *fp, const char *s)
-{
-    fputc('\'', fp);
-    for (; *s; s++) {
-        if (*s == '\'')
-            fputs("'\\''", fp);
-        else
-            fputc(*s, fp);
-    }
-    fputc('\'', fp);
-}
-
-static ts_status mkdir_p(const char *path, ts_error_t *err)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *c = buf + 1; *c; c++)
-        if (*c == '/') {
-            *c = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return ts_error_set(err, TS_EIO, "%s: cannot create: %s", buf, strerror(errno));
-            *c = '/';
-        }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return ts_error_set(err, TS_EIO, "%s: cannot create: %s", buf, strerror(errno));
-    return TS_OK;
-}
-
-static ts_status write_text(const char *path, const char *text, size_t len, int exec,
-                            ts_error_t *err)
-{
-    ts_outfile_t *of;
-    ts_status st = ts_outfile_open(path, &of, err);
-    if (st != TS_OK)
-        return st;
-    fwrite(text, 1, len, ts_outfile_stream(of));
-    if (exec)
-        fchmod(fileno(ts_outfile_stream(of)), 0755);
-    return ts_outfile_commit(of, err);
-}
-
-/* What the emitted files name: the job directory, the tunesim executable and the trace, all
- * absolute (the job runs elsewhere), and the split of the sets into array tasks. */
-typedef struct emit_s {
-    char dir[4096], exe[4096], trace[4096];
-    int ntasks, chunk;
-} emit_t;
-
-/* The job directory with results/ and logs/, the absolute paths, and a copy of the sets file:
- * the sets file travels with the job, so later edits of the original do not change it. */
-static ts_status emit_prepare(const sweep_t *sw, emit_t *em, ts_error_t *err)
-{
-    const char *d = sw->o.emit;
-    char path[4200];
-    ts_status st = mkdir_p(d, err);
-    if (st == TS_OK && !realpath(d, em->dir))
-        st = ts_error_set(err, TS_EIO, "%s: %s", d, strerror(errno));
-    if (st == TS_OK && !realpath(sw->o.trace, em->trace))
-        st = ts_error_set(err, TS_EIO, "%s: %s", sw->o.trace, strerror(errno));
-    ssize_t el = readlink("/proc/self/exe", em->exe, sizeof em->exe - 1);
-    if (st == TS_OK && el <= 0)
-        st = ts_error_set(err, TS_EIO, "cannot find the tunesim executable: %s", strerror(errno));
-    if (st != TS_OK)
-        return st;
-    em->exe[el] = '\0';
-    for (const char *sub = "results\0logs\0"; *sub && st == TS_OK; sub += strlen(sub) + 1) {
-        snprintf(path, sizeof path, "%s/%s", em->dir, sub);
-        st = mkdir_p(path, err);
-    }
-    size_t len;
-    char *text = read_file(sw->o.sets, &len);
-    if (st == TS_OK && !text)
-        st = ts_error_set(err, TS_EIO, "%s: cannot read: %s", sw->o.sets, strerror(errno));
-    snprintf(path, sizeof path, "%s/sweep.sets", em->dir);
-    if (st == TS_OK)
-        st = write_text(path, text, len, 0, err);
-    free(text);
-    em->ntasks = sw->n < SLURM_MAX_TASKS ? sw->n : SLURM_MAX_TASKS;
-    em->chunk = (sw->n + em->ntasks - 1) / em->ntasks;
-    em->ntasks = (sw->n + em->chunk - 1) / em->chunk;
-    return st;
-}
-
-/* plan.json: what --merge needs without the trace. */
-static ts_status emit_plan(const sweep_t *sw, const emit_t *em, ts_error_t *err)
-{
-    char path[4200];
-    ts_status st;
-    json_object *plan = json_object_new_object();
-    json_object_object_add(plan, "trace", json_object_new_string(sw->o.trace));
-    json_object_object_add(plan, "platform", json_object_new_string(sw->platform_name));
-    json_object_object_add(plan, "baseline",
-                           json_object_new_string(sw->o.baseline ? sw->o.baseline : sw->s[0].name));
-    json_object *arr = json_object_new_array();
-    for (int i = 0; i < sw->n; i++) {
-        json_object *s = json_object_new_object();
-        json_object_object_add(s, "name", json_object_new_string(sw->s[i].name));
-        json_object_object_add(s, "key", json_object_new_string(sw->s[i].key));
-        json_object_object_add(s, "settings", json_object_get(sw->s[i].settings));
-        json_object_array_add(arr, s);
-    }
-    json_object_object_add(plan, "sets", arr);
-    const char *pj = json_object_to_json_string_ext(
-        plan, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
-    snprintf(path, sizeof path, "%s/plan.json", em->dir);
-    char *pjn;
-    if (asprintf(&pjn, "%s\n", pj) < 0)
-        st = ts_error_set(err, TS_ENOMEM, "out of memory");
-    else
-        st = write_text(path, pjn, strlen(pjn), 0, err);
-    free(pjn);
-    json_object_put(plan);
-    return st;
-}
-
-/* sweep.sbatch: the Slurm job array, chunk sets per task. */
-static ts_status emit_sbatch(const sweep_t *sw, const emit_t *em, ts_error_t *err)
-{
-    const char *dir = em->dir, *exe = em->exe, *trace = em->trace;
-    int ntasks = em->ntasks, chunk = em->chunk;
-    char path[4200];
-    ts_status st;
-    char *buf = NULL;
-    size_t blen = 0;
-    FILE *fp = open_memstream(&buf, &blen);
-    if (!fp)
-        return ts_error_set(err, TS_ENOMEM, "out of memory");
-    fprintf(fp,
-            "#!/bin/bash\n"
-            "# sweep.sbatch - written by `tunesim sweep --emit-slurm`: a Slurm job array "
-            "over the sets\n"
-            "# of sweep.sets, %d set%s per task; task N replays its sets and writes\n"
-            "# results/task-N.jsonl. Submit it and the merge step after it:\n"
-            "#   job=$(sbatch --parsable sweep.sbatch) && "
-            "sbatch --dependency=afterany:$job merge.sh\n"
-            "# A task can also run here: SLURM_ARRAY_TASK_ID=0 bash sweep.sbatch\n",
-            chunk, chunk == 1 ? "" : "s");
-    fprintf(fp,
-            "#SBATCH --job-name=tunesim-sweep\n#SBATCH --array=0-%d\n#SBATCH --ntasks=1\n"
-            "#SBATCH --cpus-per-task=1\n#SBATCH --output=%s/logs/sweep-%%A_%%a.out\n",
-            ntasks - 1, dir);
-    fprintf(fp, "set -euo pipefail\ntunesim=${TUNESIM:-");
-    sh_quote(fp, exe);
-    fprintf(fp, "}\ndir=");
-    sh_quote(fp, dir);
-    fprintf(fp, "\nchunk=%d\nnames=(", chunk);
-    for (int i = 0; i < sw->n; i++)
-        fprintf(fp, "%s%s", i ? " " : "", sw->s[i].name); /* names need no quoting */
-    fprintf(fp,
-            ")\n"
-            "task=${SLURM_ARRAY_TASK_ID:?run as a Slurm array task (or set "
-            "SLURM_ARRAY_TASK_ID)}\n"
-            "only=()\n"
-            "for name in \"${names[@]:$((task * chunk)):$chunk}\"; do only+=(--only "
-            "\"$name\"); done\n"
-            "if [ ${#only[@]} -eq 0 ]; then echo \"sweep.sbatch: no task $task (0-%d)\" >&2; "
-            "exit 2; fi\n"
-            "exec \"$tunesim\" sweep ",
-            ntasks - 1);
-    sh_quote(fp, trace);
-    fprintf(fp, " --sets \"$dir/sweep.sets\"");
-    if (sw->o.platform) {
-        char pf[4096];
-        fprintf(fp, " --platform ");
-        /* A platform file by its absolute path; a platform name as it is. */
-        sh_quote(fp,
-                 strchr(sw->o.platform, '/') && realpath(sw->o.platform, pf) ? pf : sw->o.platform);
-    }
-    if (sw->o.place.nodes)
-        fprintf(fp, " --nodes %d", sw->o.place.nodes);
-    if (sw->o.place.ppn)
-        fprintf(fp, " --ppn %d", sw->o.place.ppn);
-    if (sw->o.place.nps)
-        fprintf(fp, " --nps %d", sw->o.place.nps);
-    if (sw->o.map_by_text) {
-        fprintf(fp, " --map-by ");
-        sh_quote(fp, sw->o.map_by_text);
-    }
-    fprintf(fp, " -j \"${SLURM_CPUS_PER_TASK:-1}\" \"${only[@]}\" \\\n"
-                "    --results \"$dir/results/task-$task.jsonl\"\n");
-    fclose(fp);
-    snprintf(path, sizeof path, "%s/sweep.sbatch", dir);
-    st = write_text(path, buf, blen, 1, err);
-    free(buf);
-    return st;
-}
-
-/* merge.sh: the step after the array that ranks the results. */
-static ts_status emit_merge(const sweep_t *sw, const emit_t *em, ts_error_t *err)
-{
-    const char *dir = em->dir, *exe = em->exe;
-    char path[4200];
-    ts_status st;
-    char *buf = NULL;
-    size_t blen = 0;
-    FILE *fp;
-    if (!(fp = open_memstream(&buf, &blen)))
-        return ts_error_set(err, TS_ENOMEM, "out of memory");
-    fprintf(fp,
-            "#!/bin/bash\n"
-            "# merge.sh - written by `tunesim sweep --emit-slurm`: collects results/*.jsonl "
-            "into the ranked\n"
-            "# table (stdout) and sweep.json / sweep.csv%s. Run it after the array job\n"
-            "# (sbatch --dependency=afterany:JOB merge.sh) or by hand: bash merge.sh\n",
-            sw->o.plot ? " / the sweep pictures" : "");
-    fprintf(fp,
-            "#SBATCH --job-name=tunesim-merge\n#SBATCH --ntasks=1\n"
-            "#SBATCH --output=%s/logs/merge-%%j.out\n",
-            dir);
-    fprintf(fp, "set -euo pipefail\ntunesim=${TUNESIM:-");
-    sh_quote(fp, exe);
-    fprintf(fp, "}\ndir=");
-    sh_quote(fp, dir);
-    fprintf(fp,
-            "\nexec \"$tunesim\" sweep --merge \"$dir\" --json \"$dir/sweep.json\" "
-            "--csv \"$dir/sweep.csv\"%s\n",
-            sw->o.plot ? " --plot \"$dir/sweep\"" : "");
-    fclose(fp);
-    snprintf(path, sizeof path, "%s/merge.sh", dir);
-    st = write_text(path, buf, blen, 1, err);
-    free(buf);
-    return st;
-}
-
-/* --emit-slurm DIR: a job array and its merge step instead of a local run. */
-static ts_status emit_slurm(sweep_t *sw, ts_error_t *err)
-{
-    emit_t em = {.ntasks = 0};
-    ts_status st = emit_prepare(sw, &em, err);
-    if (st == TS_OK)
-        st = emit_plan(sw, &em, err);
-    if (st == TS_OK)
-        st = emit_sbatch(sw, &em, err);
-    if (st == TS_OK)
-        st = emit_merge(sw, &em, err);
-    const char *dir = em.dir;
-    int ntasks = em.ntasks, chunk = em.chunk;
-    if (st == TS_OK)
-        fprintf(sw->o.out,
-                "wrote %s/sweep.sbatch (%d array task%s, %d set%s each), %s/merge.sh and "
-                "%s/plan.json\nsubmit: job=$(sbatch --parsable %s/sweep.sbatch) && "
-                "sbatch --dependency=afterany:$job %s/merge.sh\n",
-                dir, ntasks, ntasks == 1 ? "" : "s", chunk, chunk == 1 ? "" : "s", dir, dir, dir,
-                dir);
-    return st;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* --merge DIR: the plan written by --emit-slurm and every results/ *.jsonl file. */
-static ts_status merge(const sweep_opts_t *o, ts_error_t *err)
-{
-    char path[4200];
-    snprintf(path, sizeof path, "%s/plan.json", o->merge);
-    char *text = read_file(path, NULL);
-    if (!text)
-        return ts_error_set(err, TS_EIO, "%s: cannot read: %s (write it with --emit-slurm DIR)",
-                            path, strerror(errno));
-    json_object *plan = json_tokener_parse(text);
-    free(text);
-    json_object *sets;
-    if (!plan || !jstr(plan, "trace") || !json_object_object_get_ex(plan, "sets", &sets) ||
-        !json_object_is_type(sets, json_type_array)) {
-        json_object_put(plan);
-        return ts_error_set(err, TS_ECORRUPT,
-                            "%s: expected the plan --emit-slurm writes "
-                            "(trace, platform, baseline, sets)",
-                            path);
-    }
-    json_object *records = json_object_new_array();
-    snprintf(path, sizeof path, "%s/results", o->merge);
-    DIR *dd = opendir(path);
-    char **names = NULL;
-    size_t nn = 0, cap = 0;
-    for (struct dirent *de; dd && (de = readdir(dd));) {
-        size_t l = strlen(de->d_name);
-        if (l < 6 || strcmp(de->d_name + l - 6, ".jsonl") != 0)
-            continue;
-        if (TS_GROW(names, nn, cap, 64) != 0)
-            break;
-        names[nn++] = strdup(de->d_name);
-    }
-    if (dd)
-        closedir(dd);
-    /* In name order, so that a set reported twice resolves the same way every time. */
-    if (nn)
-        qsort(names, nn, sizeof *names, cmp_str);
-    for (size_t i = 0; i < nn; i++) {
-        char p[4600];
-        snprintf(p, sizeof p, "%s/results/%s", o->merge, names[i] ? names[i] : "");
-        if (names[i])
-            load_records(p, records);
-        free(names[i]);
-    }
-    free(names);
-    size_t n = json_object_array_length(sets), nrec = json_object_array_length(records);
-    ts_sweep_entry_t *e = calloc(n + 1, sizeof *e);
-    int missing = 0;
-    ts_status st = e ? TS_OK : ts_error_set(err, TS_ENOMEM, "out of memory");
-    for (size_t i = 0; e && i < n; i++) {
-        json_object *s = json_object_array_get_idx(sets, i), *st_arr = NULL;
-        json_object_object_get_ex(s, "settings", &st_arr);
-        e[i].name = jstr(s, "name") ? jstr(s, "name") : "?";
-        e[i].settings = st_arr;
-        e[i].error = "no result in DIR/results (did its array task run?)";
-        const char *key = jstr(s, "key");
-        for (size_t r = 0; key && r < nrec; r++) {
-            json_object *rec = json_object_array_get_idx(records, r), *res;
-            if (strcmp(jstr(rec, "key"), key) == 0 &&
-                json_object_object_get_ex(rec, "result", &res))
-                e[i].result = res;
-        }
-        missing += !e[i].result;
-    }
-    if (st == TS_OK)
-        st = report(jstr(plan, "trace"), jstr(plan, "platform"),
-                    o->baseline ? o->baseline : jstr(plan, "baseline"), o, (int)n, e, err);
-    if (st == TS_OK && missing)
-        st = ts_error_set(err, TS_ECHILD,
-                          "sweep --merge: %d of %d sets have no result in %s/results", missing,
-                          (int)n, o->merge);
-    free(e);
-    json_object_put(records);
-    json_object_put(plan);
-    return st;
-}
-
 /* ---- outputs, checked before anything runs ------------------------------------------------------
  */
 
@@ -1196,7 +595,7 @@ static ts_status check_outputs(const sweep_opts_t *o, ts_error_t *err)
     ADD("--csv", o->csv, 0);
     ADD("--json", o->json, 0);
     if (!o->merge && !o->emit) {
-        char *res = o->results ? NULL : default_results_path(o);
+        char *res = o->results ? NULL : ts__sweep_default_results_path(o);
         ADD(o->results ? "--results" : "the results file (from --json / --csv)",
             o->results ? o->results : res, 0);
         free(res);
@@ -1254,18 +653,19 @@ int ts_sweep_cmd_to(FILE *out, int argc, char **argv, ts_error_t *err)
     if (st == TS_OK)
         st = check_outputs(&sw.o, err);
     if (st == TS_OK && sw.o.merge) {
-        st = merge(&sw.o, err);
+        st = ts__sweep_merge(&sw.o, err);
         free(sw.o.only);
         return st;
     }
     if (st == TS_OK)
         st = prepare(&sw, err);
     if (st == TS_OK && sw.o.emit)
-        st = emit_slurm(&sw, err);
+        st = ts__sweep_emit_slurm(&sw, err);
     else if (st == TS_OK) {
         ts_xp_t *first = NULL;
         int full = sw.profile || sw.o.iterations;
-        if ((st = open_results(&sw, err)) == TS_OK && (st = run_sets(&sw, err)) == TS_OK && full)
+        if ((st = ts__sweep_open_results(&sw, err)) == TS_OK &&
+            (st = run_sets(&sw, err)) == TS_OK && full)
             st = full_run_attach(&sw, &first, err);
         if (st == TS_OK)
             st = report_sweep(&sw, err);
