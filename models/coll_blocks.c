@@ -1,0 +1,625 @@
+/* coll_blocks.c - the building blocks of collective schedules (coll_impl.h): a group's
+ * point-to-point rounds, trees for bcast / reduce / gather / scatter, recursive doubling and
+ * k-nomial with Open MPI's fold of the extra ranks, rings, Rabenseifner, and the allgather,
+ * alltoall and barrier families. */
+#include "coll_impl.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/grow.h"
+#include "../traces/events.h"
+
+/* ---- schedule building blocks ---------------------------------------------------------- */
+
+/* The communicator rank of member i of the group. */
+int32_t ts__cs_comm_rank(const gview_t *g, int32_t i)
+{
+    return g->m ? g->m[i] : i;
+}
+
+static void push(build_t *b, int kind, int32_t peer, uint64_t bytes)
+{
+    ts_csched_t *s = b->s;
+    if (b->oom)
+        return;
+    if (TS_GROW(s->step, s->n, s->cap, 32) != 0) {
+        b->oom = 1;
+        return;
+    }
+    s->step[s->n++] = (ts_cstep_t){.kind = (uint8_t)kind, .peer = peer, .bytes = bytes};
+}
+
+/* Post a send of `bytes` to member idx of the group in the current round. */
+void ts__cs_send_to(build_t *b, const gview_t *g, int32_t idx, uint64_t bytes)
+{
+    push(b, TS_CSTEP_SEND, ts__cs_comm_rank(g, idx), bytes);
+}
+
+/* Post a receive of `bytes` from member idx of the group in the current round. */
+void ts__cs_recv_from(build_t *b, const gview_t *g, int32_t idx, uint64_t bytes)
+{
+    push(b, TS_CSTEP_RECV, ts__cs_comm_rank(g, idx), bytes);
+}
+
+/* Close the round: wait for its messages, then combine `reduce` bytes (nothing is added if
+ * the round is empty and reduces nothing). */
+void ts__cs_end_round(build_t *b, uint64_t reduce)
+{
+    ts_csched_t *s = b->s;
+    if (!reduce && (s->n == 0 || s->step[s->n - 1].kind == TS_CSTEP_END))
+        return;
+    push(b, TS_CSTEP_END, -1, reduce);
+    if (!b->oom)
+        s->rounds++;
+}
+
+int32_t ts__cs_pow2_floor(int32_t n)
+{
+    int32_t p = 1;
+    while (p * 2 <= n)
+        p *= 2;
+    return p;
+}
+
+static int32_t ceil_log2(int32_t n)
+{
+    int32_t k = 0;
+    while ((1 << k) < n)
+        k++;
+    return k;
+}
+
+/* Bytes of block i when `total` bytes of `elem`-byte elements are split into k blocks, the
+ * first ones one element larger (Open MPI's split of a count into blocks). */
+uint64_t ts__cs_block_bytes(uint64_t total, uint64_t elem, int32_t k, int32_t i)
+{
+    uint64_t count = total / elem, q = count / (uint64_t)k, r = count % (uint64_t)k;
+    return (q + ((uint64_t)i < r)) * elem;
+}
+
+/* ---- trees (for bcast, reduce, gather, scatter) ---- */
+
+/* Node v (a rank relative to the root: v = (rank - root) mod n) of a tree of n ranks. */
+void ts__cs_tree_node(int kind, int32_t n, int32_t v, int32_t fan, tree_t *t)
+{
+    t->parent = -1;
+    t->nchild = 0;
+    switch (kind) {
+    case TREE_STAR:
+        if (v)
+            t->parent = 0;
+        else
+            for (int32_t c = 1; c < n && t->nchild < 64; c++)
+                t->child[t->nchild++] = c;
+        break;
+    case TREE_CHAIN: {
+        /* vranks 1..n-1 form fan chains of consecutive vranks hanging off the root. */
+        int32_t rest = n - 1, f = fan < rest ? fan : rest;
+        if (f < 1)
+            f = 1;
+        int32_t q = rest / f, r = rest % f, start = 1;
+        for (int32_t c = 0; c < f; c++) {
+            int32_t len = q + (c < r);
+            if (len <= 0)
+                continue;
+            if (v == 0)
+                t->child[t->nchild++] = start;
+            else if (v >= start && v < start + len) {
+                t->parent = v == start ? 0 : v - 1;
+                if (v + 1 < start + len)
+                    t->child[t->nchild++] = v + 1;
+            }
+            start += len;
+        }
+        break;
+    }
+    case TREE_BINARY:
+        if (v)
+            t->parent = (v - 1) / 2;
+        for (int32_t c = 2 * v + 1; c <= 2 * v + 2 && c < n; c++)
+            t->child[t->nchild++] = c;
+        break;
+    case TREE_BINOMIAL: {
+        int32_t low = v ? (v & -v) : 1 << ceil_log2(n);
+        if (v)
+            t->parent = v - low;
+        for (int32_t mask = low >> 1; mask >= 1; mask >>= 1)
+            if (v + mask < n)
+                t->child[t->nchild++] = v + mask;
+        break;
+    }
+    case TREE_KNOMIAL: {
+        int32_t k = fan < 2 ? 2 : fan;
+        /* Lowest non-zero base-k digit of v gives the parent; the children add a digit
+         * below it. */
+        int64_t span = 1;
+        while (span < n)
+            span *= k;
+        int64_t level = span;
+        if (v) {
+            int64_t p = 1;
+            while ((v / p) % k == 0)
+                p *= k;
+            t->parent = (int32_t)(v - ((v / p) % k) * p);
+            level = p;
+        }
+        for (int64_t p = level / k; p >= 1; p /= k)
+            for (int32_t d = 1; d < k; d++)
+                if (v + d * p < n && t->nchild < 64)
+                    t->child[t->nchild++] = (int32_t)(v + d * p);
+        break;
+    }
+    }
+}
+
+/* Ranks in the subtree of v (v included). */
+static int32_t subtree_size(int kind, int32_t n, int32_t v, int32_t fan)
+{
+    tree_t t;
+    ts__cs_tree_node(kind, n, v, fan, &t);
+    int32_t s = 1;
+    for (int32_t i = 0; i < t.nchild; i++)
+        s += subtree_size(kind, n, t.child[i], fan);
+    return s;
+}
+
+int32_t ts__cs_real_of(const gview_t *g, int32_t root, int32_t v)
+{
+    return (v + root) % g->n;
+}
+
+uint64_t ts__cs_seg_bytes(uint64_t total, uint64_t seg, int32_t nseg, int32_t s)
+{
+    if (nseg <= 1)
+        return total;
+    return s < nseg - 1 ? seg : total - seg * (uint64_t)(nseg - 1);
+}
+
+int32_t ts__cs_nsegs(uint64_t total, uint64_t seg)
+{
+    if (!seg || total <= seg)
+        return 1;
+    uint64_t k = (total + seg - 1) / seg;
+    return k > (1u << 20) ? (1 << 20) : (int32_t)k;
+}
+
+/* The caller's node of the tree rooted at root, and the number of segments of bytes. */
+static int32_t tree_here(const gview_t *g, int kind, int32_t fan, int32_t root, uint64_t bytes,
+                         uint64_t seg, tree_t *t)
+{
+    ts__cs_tree_node(kind, g->n, (g->me - root + g->n) % g->n, fan, t);
+    return ts__cs_nsegs(bytes, seg);
+}
+
+/* Pipelined tree broadcast of `bytes` from root: segment s arrives from the parent in the
+ * round that forwards segment s-1 to the children. */
+void ts__cs_tree_bcast(build_t *b, const gview_t *g, int kind, int32_t fan, int32_t root,
+                       uint64_t bytes, uint64_t seg)
+{
+    if (kind == TREE_STAR) { /* linear: the root posts every send at once */
+        if (g->me == root)
+            for (int32_t i = 0; i < g->n; i++) {
+                if (i != root)
+                    ts__cs_send_to(b, g, i, bytes);
+            }
+        else
+            ts__cs_recv_from(b, g, root, bytes);
+        ts__cs_end_round(b, 0);
+        return;
+    }
+    tree_t t;
+    int32_t S = tree_here(g, kind, fan, root, bytes, seg, &t);
+    for (int32_t s = 0; s <= S; s++) {
+        if (t.parent >= 0 && s < S)
+            ts__cs_recv_from(b, g, ts__cs_real_of(g, root, t.parent),
+                             ts__cs_seg_bytes(bytes, seg, S, s));
+        int32_t fwd = t.parent >= 0 ? s - 1 : s; /* the root sends segment s at once */
+        if (fwd >= 0 && fwd < S)
+            for (int32_t c = 0; c < t.nchild; c++)
+                ts__cs_send_to(b, g, ts__cs_real_of(g, root, t.child[c]),
+                               ts__cs_seg_bytes(bytes, seg, S, fwd));
+        ts__cs_end_round(b, 0);
+    }
+}
+
+/* Pipelined tree reduction to root: segment s of every child arrives and is combined in the
+ * round that passes segment s-1 up. */
+void ts__cs_tree_reduce(build_t *b, const gview_t *g, int kind, int32_t fan, int32_t root,
+                        uint64_t bytes, uint64_t seg)
+{
+    if (kind == TREE_STAR) { /* every rank sends at once; the root combines them all */
+        if (g->me == root) {
+            for (int32_t i = 0; i < g->n; i++)
+                if (i != root)
+                    ts__cs_recv_from(b, g, i, bytes);
+            ts__cs_end_round(b, (uint64_t)(g->n - 1) * bytes);
+        } else {
+            ts__cs_send_to(b, g, root, bytes);
+            ts__cs_end_round(b, 0);
+        }
+        return;
+    }
+    tree_t t;
+    int32_t S = tree_here(g, kind, fan, root, bytes, seg, &t);
+    for (int32_t s = 0; s <= S; s++) {
+        uint64_t red = 0;
+        if (s < S)
+            for (int32_t c = 0; c < t.nchild; c++) {
+                ts__cs_recv_from(b, g, ts__cs_real_of(g, root, t.child[c]),
+                                 ts__cs_seg_bytes(bytes, seg, S, s));
+                red += ts__cs_seg_bytes(bytes, seg, S, s);
+            }
+        int32_t up = t.nchild ? s - 1 : s; /* a leaf sends segment s at once */
+        if (t.parent >= 0 && up >= 0 && up < S)
+            ts__cs_send_to(b, g, ts__cs_real_of(g, root, t.parent),
+                           ts__cs_seg_bytes(bytes, seg, S, up));
+        ts__cs_end_round(b, red);
+    }
+}
+
+/* Tree gather (binomial): a rank receives its children's subtrees, then passes its own
+ * subtree's blocks up. Scatter is the mirror. */
+void ts__cs_tree_gather(build_t *b, const gview_t *g, int kind, int32_t root, uint64_t block,
+                        int scatter)
+{
+    int32_t v = (g->me - root + g->n) % g->n;
+    tree_t t;
+    ts__cs_tree_node(kind, g->n, v, 2, &t);
+    uint64_t mine = (uint64_t)subtree_size(kind, g->n, v, 2) * block;
+    if (scatter && t.parent >= 0) {
+        ts__cs_recv_from(b, g, ts__cs_real_of(g, root, t.parent), mine);
+        ts__cs_end_round(b, 0);
+    }
+    for (int32_t c = 0; c < t.nchild; c++) {
+        uint64_t sub = (uint64_t)subtree_size(kind, g->n, t.child[c], 2) * block;
+        if (scatter)
+            ts__cs_send_to(b, g, ts__cs_real_of(g, root, t.child[c]), sub);
+        else
+            ts__cs_recv_from(b, g, ts__cs_real_of(g, root, t.child[c]), sub);
+    }
+    ts__cs_end_round(b, 0);
+    if (!scatter && t.parent >= 0) {
+        ts__cs_send_to(b, g, ts__cs_real_of(g, root, t.parent), mine);
+        ts__cs_end_round(b, 0);
+    }
+}
+
+/* Linear gather / scatter as coll/basic does them: the root handles one peer at a time in
+ * rank order (blocking calls), or all at once (nonblocking variants). */
+void ts__cs_linear_gather(build_t *b, const gview_t *g, int32_t root, uint64_t block, int scatter,
+                          int all_at_once)
+{
+    if (g->me != root) {
+        if (scatter)
+            ts__cs_recv_from(b, g, root, block);
+        else
+            ts__cs_send_to(b, g, root, block);
+        ts__cs_end_round(b, 0);
+        return;
+    }
+    for (int32_t i = 0; i < g->n; i++) {
+        if (i == root)
+            continue;
+        if (scatter)
+            ts__cs_send_to(b, g, i, block);
+        else
+            ts__cs_recv_from(b, g, i, block);
+        if (!all_at_once)
+            ts__cs_end_round(b, 0);
+    }
+    ts__cs_end_round(b, 0);
+}
+
+/* ---- recursive doubling with Open MPI's fold of the extra ranks ---- */
+
+/* Allreduce (or barrier with bytes 0) by recursive doubling: the first 2*extra ranks pair
+ * up, evens hand their data to the odd neighbour and sit out; 2^k ranks exchange and combine
+ * for k rounds; the evens get the result back. */
+void ts__cs_rd_allreduce(build_t *b, const gview_t *g, uint64_t bytes, int reduce)
+{
+    int32_t n = g->n, me = g->me, p2 = ts__cs_pow2_floor(n), extra = n - p2, newrank;
+    if (me < 2 * extra) {
+        if (me % 2 == 0) {
+            ts__cs_send_to(b, g, me + 1, bytes);
+            ts__cs_end_round(b, 0);
+            ts__cs_recv_from(b, g, me + 1, bytes);
+            ts__cs_end_round(b, 0);
+            return;
+        }
+        ts__cs_recv_from(b, g, me - 1, bytes);
+        ts__cs_end_round(b, reduce ? bytes : 0);
+        newrank = me / 2;
+    } else {
+        newrank = me - extra;
+    }
+    for (int32_t mask = 1; mask < p2; mask <<= 1) {
+        int32_t nr = newrank ^ mask;
+        int32_t peer = nr < extra ? nr * 2 + 1 : nr + extra;
+        ts__cs_send_to(b, g, peer, bytes);
+        ts__cs_recv_from(b, g, peer, bytes);
+        ts__cs_end_round(b, reduce ? bytes : 0);
+    }
+    if (me < 2 * extra) {
+        ts__cs_send_to(b, g, me - 1, bytes);
+        ts__cs_end_round(b, 0);
+    }
+}
+
+/* Recursive k-ing (UCC's knomial allreduce; k = 2 is recursive doubling with another fold):
+ * ranks beyond the largest power of k hand their data to a proxy first and get the result
+ * back last; the core exchanges with k-1 peers per round. */
+void ts__cs_kn_allreduce(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int reduce)
+{
+    int32_t n = g->n, me = g->me;
+    int64_t pk = 1;
+    while (pk * k <= n)
+        pk *= k;
+    /* Ranks beyond the core fold into core rank (rank mod pk): with k > 2 there may be more
+     * extra ranks than core ones (36 ranks, k = 4: 16 core, 20 extra), so a core rank may
+     * proxy several, one after another. */
+    int32_t p = (int32_t)pk;
+    if (me >= p) {
+        ts__cs_send_to(b, g, me % p, bytes);
+        ts__cs_end_round(b, 0);
+        ts__cs_recv_from(b, g, me % p, bytes);
+        ts__cs_end_round(b, 0);
+        return;
+    }
+    for (int32_t x = me + p; x < n; x += p) {
+        ts__cs_recv_from(b, g, x, bytes);
+        ts__cs_end_round(b, reduce ? bytes : 0);
+    }
+    for (int64_t dist = 1; dist < pk; dist *= k) {
+        int32_t d = (int32_t)((me / dist) % k);
+        uint64_t red = 0;
+        for (int32_t t = 1; t < k; t++) {
+            int32_t peer = (int32_t)(me + (((d + t) % k) - d) * dist);
+            ts__cs_send_to(b, g, peer, bytes);
+            ts__cs_recv_from(b, g, peer, bytes);
+            red += bytes;
+        }
+        ts__cs_end_round(b, reduce ? red : 0);
+    }
+    for (int32_t x = me + p; x < n; x += p) {
+        ts__cs_send_to(b, g, x, bytes);
+        ts__cs_end_round(b, 0);
+    }
+}
+
+/* Ring allreduce: n-1 rounds of reduce-scatter then n-1 of allgather, block by block. With
+ * segsize, each block travels as segments posted together (Open MPI's segmented ring
+ * pipelines them; the rounds stay the ring's). */
+void ts__cs_ring_allreduce(build_t *b, const gview_t *g, uint64_t bytes, uint64_t seg)
+{
+    int32_t n = g->n, me = g->me, right = (me + 1) % n, left = (me - 1 + n) % n;
+    uint64_t elem = b->model->elem;
+    for (int phase = 0; phase < 2; phase++)
+        for (int32_t k = 0; k < n - 1; k++) {
+            /* reduce-scatter: send block (me - k), receive block (me - k - 1) and combine;
+             * allgather: send block (me + 1 - k), receive block (me - k). */
+            int32_t sb = phase == 0 ? (me - k + n) % n : (me + 1 - k + 2 * n) % n;
+            int32_t rb = phase == 0 ? (me - k - 1 + 2 * n) % n : (me - k + n) % n;
+            uint64_t sbytes = ts__cs_block_bytes(bytes, elem, n, sb);
+            uint64_t rbytes = ts__cs_block_bytes(bytes, elem, n, rb);
+            int32_t ss = ts__cs_nsegs(sbytes, seg), rs = ts__cs_nsegs(rbytes, seg);
+            for (int32_t s = 0; s < ss; s++)
+                ts__cs_send_to(b, g, right, ts__cs_seg_bytes(sbytes, seg, ss, s));
+            for (int32_t s = 0; s < rs; s++)
+                ts__cs_recv_from(b, g, left, ts__cs_seg_bytes(rbytes, seg, rs, s));
+            ts__cs_end_round(b, phase == 0 ? rbytes : 0);
+        }
+}
+
+/* Rabenseifner: fold to 2^k ranks as recursive doubling does, reduce-scatter by recursive
+ * halving (halves of the vector, distance doubling), allgather by recursive doubling (the
+ * reverse), unfold. With `gather_to` >= 0 the allgather becomes a gather of the blocks to
+ * that rank (Reduce's rabenseifner); reduce_scatter keeps only the halving. */
+
+void ts__cs_rabenseifner(build_t *b, const gview_t *g, uint64_t bytes, int mode, int32_t root)
+{
+    int32_t n = g->n, me = g->me, p2 = ts__cs_pow2_floor(n), extra = n - p2, newrank = -1;
+    uint64_t elem = b->model->elem, count = bytes / elem;
+    uint64_t share = (count / (uint64_t)p2) * elem; /* what a core rank holds after halving */
+    if (me < 2 * extra && me % 2 == 0) { /* folded out: hand the vector to the odd neighbour */
+        ts__cs_send_to(b, g, me + 1, bytes);
+        ts__cs_end_round(b, 0);
+        if (mode == RAB_ALLREDUCE) {
+            ts__cs_recv_from(b, g, me + 1, bytes);
+            ts__cs_end_round(b, 0);
+        } else if (mode == RAB_REDUCE_SCATTER) {
+            ts__cs_recv_from(b, g, me + 1, ts__cs_block_bytes(bytes, elem, n, me));
+            ts__cs_end_round(b, 0);
+        } else if (me == root) { /* Reduce: the core ranks' pieces come to the root */
+            for (int32_t i = 0; i < n; i++)
+                if (!(i < 2 * extra && i % 2 == 0))
+                    ts__cs_recv_from(b, g, i, share);
+            ts__cs_end_round(b, 0);
+        }
+        return;
+    }
+    if (me < 2 * extra) {
+        ts__cs_recv_from(b, g, me - 1, bytes);
+        ts__cs_end_round(b, bytes);
+        newrank = me / 2;
+    } else {
+        newrank = me - extra;
+    }
+    /* reduce-scatter by recursive halving: the lower rank of each pair keeps the lower half */
+    uint64_t window = count;
+    for (int32_t mask = 1; mask < p2; mask <<= 1) {
+        int32_t nr = newrank ^ mask;
+        int32_t peer = nr < extra ? nr * 2 + 1 : nr + extra;
+        uint64_t keep = (window + 1) / 2, give = window - keep;
+        uint64_t send = newrank < nr ? give : keep, recv = newrank < nr ? keep : give;
+        ts__cs_send_to(b, g, peer, send * elem);
+        ts__cs_recv_from(b, g, peer, recv * elem);
+        ts__cs_end_round(b, recv * elem);
+        window = recv;
+    }
+    if (mode == RAB_ALLREDUCE) { /* allgather by recursive doubling, the reverse */
+        uint64_t have = window;
+        for (int32_t mask = p2 >> 1; mask >= 1; mask >>= 1) {
+            int32_t nr = newrank ^ mask;
+            int32_t peer = nr < extra ? nr * 2 + 1 : nr + extra;
+            ts__cs_send_to(b, g, peer, have * elem);
+            ts__cs_recv_from(b, g, peer, have * elem);
+            ts__cs_end_round(b, 0);
+            have = have * 2 > count ? count : have * 2;
+        }
+        if (me < 2 * extra) {
+            ts__cs_send_to(b, g, me - 1, bytes);
+            ts__cs_end_round(b, 0);
+        }
+    } else if (mode == RAB_REDUCE) { /* the pieces go to the root */
+        if (me != root) {
+            ts__cs_send_to(b, g, root, window * elem);
+        } else {
+            for (int32_t i = 0; i < n; i++)
+                if (i != me && !(i < 2 * extra && i % 2 == 0))
+                    ts__cs_recv_from(b, g, i, share);
+        }
+        ts__cs_end_round(b, 0);
+    } else if (me < 2 * extra) { /* reduce_scatter: the folded neighbour's block */
+        ts__cs_send_to(b, g, me - 1, ts__cs_block_bytes(bytes, elem, n, me - 1));
+        ts__cs_end_round(b, 0);
+    }
+}
+
+/* ---- allgather family ---- */
+
+void ts__cs_allgather_ring(build_t *b, const gview_t *g, uint64_t block)
+{
+    int32_t n = g->n, me = g->me;
+    for (int32_t k = 0; k < n - 1; k++) {
+        ts__cs_send_to(b, g, (me + 1) % n, block);
+        ts__cs_recv_from(b, g, (me - 1 + n) % n, block);
+        ts__cs_end_round(b, 0);
+    }
+}
+
+void ts__cs_allgather_bruck(build_t *b, const gview_t *g, uint64_t block)
+{
+    int32_t n = g->n, me = g->me;
+    for (int32_t dist = 1; dist < n; dist <<= 1) {
+        int32_t cnt = dist < n - dist ? dist : n - dist;
+        ts__cs_send_to(b, g, (me - dist + n) % n, (uint64_t)cnt * block);
+        ts__cs_recv_from(b, g, (me + dist) % n, (uint64_t)cnt * block);
+        ts__cs_end_round(b, 0);
+    }
+}
+
+void ts__cs_allgather_rd(build_t *b, const gview_t *g, uint64_t block)
+{
+    if (g->n & (g->n - 1)) { /* Open MPI falls back to Bruck off powers of two */
+        ts__cs_allgather_bruck(b, g, block);
+        return;
+    }
+    for (int32_t dist = 1; dist < g->n; dist <<= 1) {
+        ts__cs_send_to(b, g, g->me ^ dist, (uint64_t)dist * block);
+        ts__cs_recv_from(b, g, g->me ^ dist, (uint64_t)dist * block);
+        ts__cs_end_round(b, 0);
+    }
+}
+
+void ts__cs_allgather_neighbor(build_t *b, const gview_t *g, uint64_t block)
+{
+    int32_t n = g->n, me = g->me;
+    if (n % 2) { /* Open MPI falls back to the ring for odd sizes */
+        ts__cs_allgather_ring(b, g, block);
+        return;
+    }
+    int32_t even = me % 2 == 0;
+    int32_t first = even ? (me + 1) % n : (me - 1 + n) % n;
+    int32_t other = even ? (me - 1 + n) % n : (me + 1) % n;
+    ts__cs_send_to(b, g, first, block);
+    ts__cs_recv_from(b, g, first, block);
+    ts__cs_end_round(b, 0);
+    for (int32_t k = 1; k < n / 2; k++) {
+        int32_t peer = k % 2 ? other : first;
+        ts__cs_send_to(b, g, peer, 2 * block);
+        ts__cs_recv_from(b, g, peer, 2 * block);
+        ts__cs_end_round(b, 0);
+    }
+}
+
+void ts__cs_exchange(build_t *b, const gview_t *g, int32_t peer, uint64_t bytes, uint64_t red)
+{
+    ts__cs_send_to(b, g, peer, bytes);
+    ts__cs_recv_from(b, g, peer, bytes);
+    ts__cs_end_round(b, red);
+}
+
+/* ---- alltoall family ---- */
+
+void ts__cs_alltoall_linear(build_t *b, const gview_t *g, uint64_t block)
+{
+    for (int32_t i = 1; i < g->n; i++)
+        ts__cs_recv_from(b, g, (g->me + i) % g->n, block);
+    for (int32_t i = 1; i < g->n; i++)
+        ts__cs_send_to(b, g, (g->me - i + g->n) % g->n, block);
+    ts__cs_end_round(b, 0);
+}
+
+void ts__cs_alltoall_pairwise(build_t *b, const gview_t *g, uint64_t block)
+{
+    for (int32_t k = 1; k < g->n; k++) {
+        ts__cs_send_to(b, g, (g->me + k) % g->n, block);
+        ts__cs_recv_from(b, g, (g->me - k + g->n) % g->n, block);
+        ts__cs_end_round(b, 0);
+    }
+}
+
+void ts__cs_alltoall_bruck(build_t *b, const gview_t *g, uint64_t block)
+{
+    int32_t n = g->n, me = g->me;
+    for (int32_t dist = 1; dist < n; dist <<= 1) {
+        int32_t cnt = 0;
+        for (int32_t j = 0; j < n; j++)
+            cnt += (j & dist) != 0;
+        ts__cs_send_to(b, g, (me + dist) % n, (uint64_t)cnt * block);
+        ts__cs_recv_from(b, g, (me - dist + n) % n, (uint64_t)cnt * block);
+        ts__cs_end_round(b, 0);
+    }
+}
+
+/* Open MPI's two_proc algorithms: one exchange on 2 ranks; on more, Open MPI would not pick
+ * them, and a forced one runs the fallback. */
+void ts__cs_two_proc(build_t *b, const gview_t *g, uint64_t bytes,
+                     void (*fallback)(build_t *, const gview_t *, uint64_t))
+{
+    if (g->n == 2)
+        ts__cs_exchange(b, g, 1 - g->me, bytes, 0);
+    else
+        fallback(b, g, bytes);
+}
+
+/* ---- barrier family (messages of 0 bytes) ---- */
+
+void ts__cs_barrier_double_ring(build_t *b, const gview_t *g)
+{
+    int32_t n = g->n, me = g->me, left = (me - 1 + n) % n, right = (me + 1) % n;
+    for (int pass = 0; pass < 2; pass++) {
+        if (me == 0) {
+            ts__cs_send_to(b, g, right, 0);
+            ts__cs_end_round(b, 0);
+            ts__cs_recv_from(b, g, left, 0);
+            ts__cs_end_round(b, 0);
+        } else {
+            ts__cs_recv_from(b, g, left, 0);
+            ts__cs_end_round(b, 0);
+            ts__cs_send_to(b, g, right, 0);
+            ts__cs_end_round(b, 0);
+        }
+    }
+}
+
+void ts__cs_barrier_bruck(build_t *b, const gview_t *g)
+{
+    for (int32_t dist = 1; dist < g->n; dist <<= 1) {
+        ts__cs_send_to(b, g, (g->me + dist) % g->n, 0);
+        ts__cs_recv_from(b, g, (g->me - dist + g->n) % g->n, 0);
+        ts__cs_end_round(b, 0);
+    }
+}

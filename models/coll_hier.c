@@ -1,0 +1,218 @@
+/* coll_hier.c - HCOLL's and HAN's hierarchical collectives over the flat algorithms on their
+ * sub-groups, and ts_coll_schedule, which builds a rank's schedule for a choice (coll.h). */
+#include "coll_impl.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/grow.h"
+#include "../traces/events.h"
+
+/* ---- hierarchical components ---------------------------------------------------------- */
+
+/* The members of each level that the caller belongs to: L0 (socket or NUMA domain, HCOLL
+ * only), the node, and the node leaders. A group's leader is the root when the root is in
+ * it (so data never travels back to the root), else its lowest rank. */
+typedef struct hier_s {
+    int32_t *buf;
+    gview_t l0, node, lead; /* n = 0 where the caller is not a member */
+} hier_t;
+
+/* The leader of rank i's group at a level: the root when it shares the group, else the
+ * group's lowest rank. level 0: socket (or NUMA domain) within the node; 1: the node. */
+static int32_t leader_of(const ts_coll_topo_t *t, int32_t root, int level, int32_t i, int by_numa)
+{
+    const int32_t *grp = level ? t->node : by_numa ? t->numa : t->socket;
+    const int32_t *low = level ? t->low_node : by_numa ? t->low_numa : t->low_socket;
+    if (root >= 0 && grp[root] == grp[i] && t->node[root] == t->node[i])
+        return root;
+    return low[i];
+}
+
+static int hier_build(const ts_coll_topo_t *t, int32_t me, int32_t root, int two_level, int by_numa,
+                      hier_t *h)
+{
+    int32_t n = t->n;
+    memset(h, 0, sizeof *h);
+    h->buf = malloc((size_t)n * 3 * sizeof *h->buf);
+    if (!h->buf)
+        return -1;
+    int32_t *l0 = h->buf, *nd = h->buf + n, *ld = h->buf + 2 * n;
+    int lvl0 = two_level ? 1 : 0;
+    int32_t my_l0 = leader_of(t, root, lvl0, me, by_numa);
+    int32_t my_node = leader_of(t, root, 1, me, by_numa);
+    int32_t root_node = root >= 0 ? root : -1; /* the root leads its own node */
+    int32_t n0 = 0, nn = 0, nl = 0;
+    /* Leaders first in each list, so that index 0 is the group's root. */
+    l0[n0++] = my_l0;
+    for (int32_t j = 0; j < n; j++)
+        if (j != my_l0 && t->node[j] == t->node[me] &&
+            leader_of(t, root, lvl0, j, by_numa) == my_l0)
+            l0[n0++] = j;
+    for (int32_t i = 0; i < n0; i++)
+        if (l0[i] == me)
+            h->l0 = (gview_t){l0, n0, i};
+    if (me == my_l0 && !two_level) {
+        nd[nn++] = my_node;
+        for (int32_t j = 0; j < n; j++)
+            if (j != my_node && t->node[j] == t->node[me] && leader_of(t, root, 0, j, by_numa) == j)
+                nd[nn++] = j;
+        for (int32_t i = 0; i < nn; i++)
+            if (nd[i] == me)
+                h->node = (gview_t){nd, nn, i};
+    }
+    if (me == my_node) {
+        if (root_node >= 0)
+            ld[nl++] = root_node;
+        for (int32_t j = 0; j < n; j++)
+            if (j != root_node && leader_of(t, root, 1, j, by_numa) == j)
+                ld[nl++] = j;
+        for (int32_t i = 0; i < nl; i++)
+            if (ld[i] == me)
+                h->lead = (gview_t){ld, nl, i};
+    }
+    return 0;
+}
+
+/* HCOLL: fan-in through shared memory (k-nomial trees inside each socket, then among the
+ * node's socket leaders), the node leaders exchange over the network, fan-out the same way
+ * back. HAN: two levels (node, leaders), with tuned's own choices inside the node. */
+static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_coll_topo_t *t,
+                      int32_t me, int32_t root, uint64_t bytes)
+{
+    const ts_coll_model_t *m = b->model;
+    int han = c->comp == TS_CCOMP_HAN;
+    hier_t h;
+    if (hier_build(t, me, root, han, m->hcoll_by_numa, &h))
+        return TS_ENOMEM;
+    int32_t r = m->sm_radix;
+    ts_status st = TS_OK;
+    uint64_t data = op == TS_COLL_BARRIER ? 0 : bytes;
+    gview_t *levels[2] = {&h.l0, &h.node};
+    int nlev = han ? 1 : 2;
+    switch (op) {
+    case TS_COLL_ALLREDUCE:
+    case TS_COLL_REDUCE:
+    case TS_COLL_BARRIER:
+        /* up */
+        for (int l = 0; l < nlev; l++)
+            if (levels[l]->n > 1) {
+                if (han)
+                    st = ts__cs_flat_fixed(b, TS_COLL_REDUCE, levels[l], 0, data);
+                else
+                    ts__cs_tree_reduce(b, levels[l], TREE_KNOMIAL, r, 0, data, 0);
+            }
+        if (st)
+            break;
+        if (h.lead.n > 1) {
+            if (op == TS_COLL_REDUCE)
+                ts__cs_tree_reduce(b, &h.lead, TREE_BINOMIAL, 2, 0, data, 0);
+            else if (han || m->net_radix == 2)
+                ts__cs_rd_allreduce(b, &h.lead, data, op != TS_COLL_BARRIER);
+            else
+                ts__cs_kn_allreduce(b, &h.lead, m->net_radix, data, op != TS_COLL_BARRIER);
+        }
+        if (op == TS_COLL_REDUCE)
+            break;
+        /* down */
+        for (int l = nlev - 1; l >= 0; l--)
+            if (levels[l]->n > 1) {
+                if (han)
+                    st = ts__cs_flat_fixed(b, TS_COLL_BCAST, levels[l], 0, data);
+                else
+                    ts__cs_tree_bcast(b, levels[l], TREE_KNOMIAL, r, 0, data, 0);
+            }
+        break;
+    case TS_COLL_BCAST:
+        if (h.lead.n > 1)
+            ts__cs_tree_bcast(b, &h.lead, TREE_BINOMIAL, 2, 0, data, han ? c->segsize : 0);
+        for (int l = nlev - 1; l >= 0 && !st; l--)
+            if (levels[l]->n > 1) {
+                if (han)
+                    st = ts__cs_flat_fixed(b, TS_COLL_BCAST, levels[l], 0, data);
+                else
+                    ts__cs_tree_bcast(b, levels[l], TREE_KNOMIAL, r, 0, data, 0);
+            }
+        break;
+    case TS_COLL_ALLGATHER:
+    case TS_COLL_ALLGATHERV:
+    case TS_COLL_GATHER:
+    case TS_COLL_SCATTER: {
+        /* Gather blocks up to the node leaders (each level passes its whole group's blocks),
+         * exchange node blocks among leaders (ring; gather: to the root's leader), then
+         * broadcast everything down (allgather) or scatter it (scatter). */
+        int scatter = op == TS_COLL_SCATTER;
+        int all = op == TS_COLL_ALLGATHER || op == TS_COLL_ALLGATHERV;
+        uint64_t node_ranks = 0;
+        for (int32_t j = 0; j < t->n; j++)
+            node_ranks += t->node[j] == t->node[me];
+        if (scatter) {
+            if (h.lead.n > 1)
+                ts__cs_tree_gather(b, &h.lead, TREE_BINOMIAL, 0, bytes * node_ranks, 1);
+            for (int l = nlev - 1; l >= 0; l--)
+                if (levels[l]->n > 1)
+                    ts__cs_linear_gather(b, levels[l], 0, bytes, 1, 1);
+            break;
+        }
+        uint64_t have = bytes;
+        for (int l = 0; l < nlev; l++)
+            if (levels[l]->n > 1) {
+                ts__cs_linear_gather(b, levels[l], 0, have, 0, 1);
+                if (levels[l]->me == 0)
+                    have *= (uint64_t)levels[l]->n;
+            }
+        if (h.lead.n > 1) {
+            if (all)
+                ts__cs_allgather_ring(b, &h.lead, bytes * node_ranks);
+            else
+                ts__cs_tree_gather(b, &h.lead, TREE_BINOMIAL, 0, bytes * node_ranks, 0);
+        }
+        if (all)
+            for (int l = nlev - 1; l >= 0; l--)
+                if (levels[l]->n > 1) {
+                    if (han)
+                        st = ts__cs_flat_fixed(b, TS_COLL_BCAST, levels[l], 0,
+                                               bytes * (uint64_t)t->n);
+                    else
+                        ts__cs_tree_bcast(b, levels[l], TREE_KNOMIAL, r, 0, bytes * (uint64_t)t->n,
+                                          0);
+                }
+        break;
+    }
+    default:
+        st = TS_EARG;
+    }
+    /* Reduce's result lands at the root's node leader, which is the root (leaders are the
+     * root where it is a member). */
+    free(h.buf);
+    return st;
+}
+
+ts_status ts_coll_schedule(const ts_coll_model_t *m, const ts_coll_choice_t *choice, int op,
+                           const ts_coll_topo_t *topo, int32_t me, int32_t root, uint64_t bytes,
+                           ts_csched_t *out)
+{
+    out->n = 0;
+    out->rounds = 0;
+    build_t b = {.model = m, .s = out};
+    ts_status st = TS_OK;
+    if (choice->comp == TS_CCOMP_NONE || topo->n <= 1)
+        return TS_OK;
+    if (choice->alg == TS_CALG_HIER) {
+        st = hier(&b, choice, op, topo, me, root, bytes);
+    } else {
+        gview_t g = {NULL, topo->n, me};
+        st = ts__cs_flat(&b, op, choice->alg, &g, root, bytes, choice->segsize);
+    }
+    if (b.oom)
+        return TS_ENOMEM;
+    return st;
+}
+
+void ts_csched_free(ts_csched_t *s)
+{
+    free(s->step);
+    s->step = NULL;
+    s->n = s->cap = 0;
+}

@@ -1,0 +1,95 @@
+/* coll_impl.h - private to the collective model: what coll.c (selection), coll_blocks.c (the
+ * schedule building blocks: point-to-point rounds, trees, recursive doubling, rings),
+ * coll_flat.c (Open MPI's flat algorithms, one builder each) and coll_hier.c (HCOLL's and
+ * HAN's hierarchical components) share. Every algorithm is written once for a group view, so
+ * the hierarchical components reuse the flat ones on their sub-groups. */
+#ifndef TS_COLL_IMPL_H
+#define TS_COLL_IMPL_H
+
+#include <stdint.h>
+
+#include "coll.h"
+#include "../traces/events.h"
+
+struct ts_coll_model_s {
+    int enabled[TS_CCOMP__COUNT];
+    int64_t prio[TS_CCOMP__COUNT];
+    int dynamic;
+    int forced[TS_COLL__COUNT];       /* Open MPI's number, 0 = fixed rules */
+    uint64_t segsize[TS_COLL__COUNT]; /* for forced algorithms */
+    uint64_t elem;
+    int32_t chain_fanout, knomial_radix, sm_radix, net_radix, ucc_radix;
+    int hcoll_by_numa;
+    uint64_t han_segment;
+    double reduce_bw;
+};
+
+/* A group of communicator ranks and the caller's index in it (m == NULL: ranks 0..n-1). */
+typedef struct gview_s {
+    const int32_t *m;
+    int32_t n, me;
+} gview_t;
+
+typedef struct build_s {
+    const ts_coll_model_t *model;
+    ts_csched_t *s;
+    int oom;
+} build_t;
+
+enum { TREE_STAR, TREE_CHAIN, TREE_BINARY, TREE_BINOMIAL, TREE_KNOMIAL };
+
+typedef struct tree_s {
+    int32_t parent; /* vrank, -1 at the root */
+    int32_t nchild;
+    int32_t child[64]; /* vranks, largest subtree first */
+} tree_t;
+
+/* What ts__cs_rabenseifner completes: the allreduce, a reduce to its root, or a reduce-scatter. */
+enum { RAB_ALLREDUCE, RAB_REDUCE, RAB_REDUCE_SCATTER };
+
+/* tuned's algorithm number i of op (Open MPI's numbering), as its fixed rules name them. */
+ts_coll_alg ts__coll_tuned_alg(int op, int i);
+
+/* Building blocks (coll_blocks.c). */
+int32_t ts__cs_comm_rank(const gview_t *g, int32_t i);
+void ts__cs_send_to(build_t *b, const gview_t *g, int32_t idx, uint64_t bytes);
+void ts__cs_recv_from(build_t *b, const gview_t *g, int32_t idx, uint64_t bytes);
+void ts__cs_end_round(build_t *b, uint64_t reduce);
+int32_t ts__cs_pow2_floor(int32_t n);
+uint64_t ts__cs_block_bytes(uint64_t total, uint64_t elem, int32_t k, int32_t i);
+void ts__cs_tree_node(int kind, int32_t n, int32_t v, int32_t fan, tree_t *t);
+int32_t ts__cs_real_of(const gview_t *g, int32_t root, int32_t v);
+uint64_t ts__cs_seg_bytes(uint64_t total, uint64_t seg, int32_t nseg, int32_t s);
+int32_t ts__cs_nsegs(uint64_t total, uint64_t seg);
+void ts__cs_tree_bcast(build_t *b, const gview_t *g, int kind, int32_t fan, int32_t root,
+                       uint64_t bytes, uint64_t seg);
+void ts__cs_tree_reduce(build_t *b, const gview_t *g, int kind, int32_t fan, int32_t root,
+                        uint64_t bytes, uint64_t seg);
+void ts__cs_tree_gather(build_t *b, const gview_t *g, int kind, int32_t root, uint64_t block,
+                        int scatter);
+void ts__cs_linear_gather(build_t *b, const gview_t *g, int32_t root, uint64_t block, int scatter,
+                          int all_at_once);
+void ts__cs_rd_allreduce(build_t *b, const gview_t *g, uint64_t bytes, int reduce);
+void ts__cs_kn_allreduce(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int reduce);
+void ts__cs_ring_allreduce(build_t *b, const gview_t *g, uint64_t bytes, uint64_t seg);
+void ts__cs_rabenseifner(build_t *b, const gview_t *g, uint64_t bytes, int mode, int32_t root);
+void ts__cs_allgather_ring(build_t *b, const gview_t *g, uint64_t block);
+void ts__cs_allgather_bruck(build_t *b, const gview_t *g, uint64_t block);
+void ts__cs_allgather_rd(build_t *b, const gview_t *g, uint64_t block);
+void ts__cs_allgather_neighbor(build_t *b, const gview_t *g, uint64_t block);
+void ts__cs_exchange(build_t *b, const gview_t *g, int32_t peer, uint64_t bytes, uint64_t red);
+void ts__cs_alltoall_linear(build_t *b, const gview_t *g, uint64_t block);
+void ts__cs_alltoall_pairwise(build_t *b, const gview_t *g, uint64_t block);
+void ts__cs_alltoall_bruck(build_t *b, const gview_t *g, uint64_t block);
+void ts__cs_two_proc(build_t *b, const gview_t *g, uint64_t bytes,
+                     void (*fallback)(build_t *, const gview_t *, uint64_t));
+void ts__cs_barrier_double_ring(build_t *b, const gview_t *g);
+void ts__cs_barrier_bruck(build_t *b, const gview_t *g);
+
+/* Flat algorithms (coll_flat.c): the caller's schedule of alg for op on group g; tuned's own
+ * fixed choice on a sub-group. */
+ts_status ts__cs_flat(build_t *b, int op, ts_coll_alg alg, const gview_t *g, int32_t root,
+                      uint64_t bytes, uint64_t seg);
+ts_status ts__cs_flat_fixed(build_t *b, int op, const gview_t *g, int32_t root, uint64_t bytes);
+
+#endif
