@@ -98,7 +98,7 @@ struct ts_calib_s {
     ts_params_t **sbase; /* per series: base + the series' settings */
     char **ignored;      /* per series: settings words not in the table (recorded only) */
     ts_calib_param_t params[NCAND];
-    char why[NCAND][160];
+    char why[NCAND][320];
     double jcol[NCAND]; /* largest |d residual / d log value| over the points */
     size_t npts;
     ts_calib_point_t *pts;
@@ -113,7 +113,7 @@ struct ts_calib_s {
     double jraw[NCAND];  /* largest share of a point's prediction, before the region rules */
     int pinned[NCAND];   /* held at its start value: 1, driven to zero by an earlier round;
                             2, fitted outside its plausible range (params/params_prior.h) */
-    char implausible[NCAND][160]; /* pinned 2: the value that was refused, for the report */
+    char implausible[NCAND][256]; /* pinned 2: the value that was refused, for the report */
 };
 
 /* ---- parameters as text --------------------------------------------------------------- */

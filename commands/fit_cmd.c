@@ -688,7 +688,7 @@ static ts_status write_model(const fit_t *f, const ts_fit_result_t *r, ts_error_
     if (!m)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     ts_status st = TS_OK;
-    char note[512];
+    char note[1024];
     snprintf(note, sizeof note,
              "tunesim fit: penalised least squares on %d measured runs (%s) and %d per-function "
              "profile changes; chi2 %.3f on the runs, %.3f on the priors",
@@ -710,7 +710,7 @@ static ts_status write_model(const fit_t *f, const ts_fit_result_t *r, ts_error_
         }
     }
     for (int j = 0; j < f->np && st == TS_OK; j++) {
-        char v[40], e[40], src[900], pr[64];
+        char v[40], e[40], src[2400], pr[64];
         ts_param_type t = ts_param_def(f->ids[j])->type;
         const char *u = t == TS_PT_TIME ? "s" : t == TS_PT_BW ? "B/s" : "";
         snprintf(v, sizeof v, "%.6g%s", r->x[j], u);

@@ -208,8 +208,8 @@ static int remove_unfinished(const char *dir, time_t started)
         struct stat sb;
         if (strncmp(e->d_name, ".tunesim-trace.", 15) != 0)
             continue;
-        snprintf(tmp, sizeof tmp, "%s/%s", dir, e->d_name);
-        if (lstat(tmp, &sb) != 0 || !S_ISDIR(sb.st_mode) || sb.st_mtime < started)
+        if (snprintf(tmp, sizeof tmp, "%s/%s", dir, e->d_name) >= (int)sizeof tmp ||
+            lstat(tmp, &sb) != 0 || !S_ISDIR(sb.st_mode) || sb.st_mtime < started)
             continue;
         snprintf(path, sizeof path, "%s/traces.otf2", tmp);
         unlink(path);
@@ -223,8 +223,8 @@ static int remove_unfinished(const char *dir, time_t started)
             while ((f = readdir(s)) != NULL)
                 if ((len = strlen(f->d_name)) > 4 && (strcmp(f->d_name + len - 4, ".evt") == 0 ||
                                                       strcmp(f->d_name + len - 4, ".def") == 0)) {
-                    snprintf(path, sizeof path, "%s/%s", sub, f->d_name);
-                    unlink(path);
+                    if (snprintf(path, sizeof path, "%s/%s", sub, f->d_name) < (int)sizeof path)
+                        unlink(path);
                 }
             closedir(s);
             rmdir(sub);
