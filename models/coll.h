@@ -136,7 +136,8 @@ typedef enum ts_cstep_kind {
 
 typedef struct ts_cstep_s {
     uint8_t kind;
-    int32_t peer; /* communicator rank */
+    uint8_t shared; /* SEND: a step of HCOLL's shared-memory levels, not an MPI message */
+    int32_t peer;   /* communicator rank */
     uint64_t bytes;
 } ts_cstep_t;
 

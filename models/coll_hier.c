@@ -91,11 +91,17 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
     uint64_t data = op == TS_COLL_BARRIER ? 0 : bytes;
     gview_t *levels[2] = {&h.l0, &h.node};
     int nlev = han ? 1 : 2;
+    /* HCOLL's levels inside the node run over its own shared memory (basesmuma): with
+     * model.hcoll.sm_levels=shared they are priced as flag handoffs, else (pml, the default)
+     * as UCX messages; HAN's are tuned's, over the pml. Set before each level, cleared for
+     * the leaders' network level. */
+    const int sm = !han && m->hcoll_shared;
     switch (op) {
     case TS_COLL_ALLREDUCE:
     case TS_COLL_REDUCE:
     case TS_COLL_BARRIER:
         /* up */
+        b->shared = sm;
         for (int l = 0; l < nlev; l++)
             if (levels[l]->n > 1) {
                 if (han)
@@ -105,6 +111,7 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
             }
         if (st)
             break;
+        b->shared = 0;
         if (h.lead.n > 1) {
             if (op == TS_COLL_REDUCE)
                 ts__cs_tree_reduce(b, &h.lead, TREE_BINOMIAL, 2, 0, data, 0);
@@ -116,6 +123,7 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
         if (op == TS_COLL_REDUCE)
             break;
         /* down */
+        b->shared = sm;
         for (int l = nlev - 1; l >= 0; l--)
             if (levels[l]->n > 1) {
                 if (han)
@@ -125,8 +133,10 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
             }
         break;
     case TS_COLL_BCAST:
+        b->shared = 0;
         if (h.lead.n > 1)
             ts__cs_tree_bcast(b, &h.lead, TREE_BINOMIAL, 2, 0, data, han ? c->segsize : 0);
+        b->shared = sm;
         for (int l = nlev - 1; l >= 0 && !st; l--)
             if (levels[l]->n > 1) {
                 if (han)
@@ -148,26 +158,31 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
         for (int32_t j = 0; j < t->n; j++)
             node_ranks += t->node[j] == t->node[me];
         if (scatter) {
+            b->shared = 0;
             if (h.lead.n > 1)
                 ts__cs_tree_gather(b, &h.lead, TREE_BINOMIAL, 0, bytes * node_ranks, 1);
+            b->shared = sm;
             for (int l = nlev - 1; l >= 0; l--)
                 if (levels[l]->n > 1)
                     ts__cs_linear_gather(b, levels[l], 0, bytes, 1, 1);
             break;
         }
         uint64_t have = bytes;
+        b->shared = sm;
         for (int l = 0; l < nlev; l++)
             if (levels[l]->n > 1) {
                 ts__cs_linear_gather(b, levels[l], 0, have, 0, 1);
                 if (levels[l]->me == 0)
                     have *= (uint64_t)levels[l]->n;
             }
+        b->shared = 0;
         if (h.lead.n > 1) {
             if (all)
                 ts__cs_allgather_ring(b, &h.lead, bytes * node_ranks);
             else
                 ts__cs_tree_gather(b, &h.lead, TREE_BINOMIAL, 0, bytes * node_ranks, 0);
         }
+        b->shared = sm;
         if (all)
             for (int l = nlev - 1; l >= 0; l--)
                 if (levels[l]->n > 1) {
@@ -185,6 +200,7 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
     }
     /* Reduce's result lands at the root's node leader, which is the root (leaders are the
      * root where it is a member). */
+    b->shared = 0;
     free(h.buf);
     return st;
 }

@@ -20,6 +20,7 @@ struct ts_coll_model_s {
     uint64_t elem;
     int32_t chain_fanout, knomial_radix, sm_radix, net_radix, ucc_radix;
     int hcoll_by_numa;
+    int hcoll_shared; /* model.hcoll.sm_levels=shared: the levels inside a node as flags */
     uint64_t han_segment;
     double reduce_bw;
 };
@@ -34,6 +35,7 @@ typedef struct build_s {
     const ts_coll_model_t *model;
     ts_csched_t *s;
     int oom;
+    int shared; /* the steps being built are HCOLL's shared-memory ones (ts_cstep_t.shared) */
 } build_t;
 
 enum { TREE_STAR, TREE_CHAIN, TREE_BINARY, TREE_BINOMIAL, TREE_KNOMIAL };

@@ -26,6 +26,8 @@ const tr_info_t ts__transports[TS_TR__COUNT] = {
     /* ob1's BTLs: not UCX transports (no UCX_TLS bit); only protocol_ob1.c uses them. */
     [TS_TR_VADER] = {"vader", 0, 0, 1},
     [TS_TR_TCP_BTL] = {"tcp_btl", 0, 0, 0},
+    /* HCOLL's own shared memory: not a UCX transport either (ts_proto_plan_shared). */
+    [TS_TR_HCOLL_SM] = {"hcoll_sm", 0, 0, 1},
 };
 
 static const char *const PROTO_NAMES[TS_PROTO__COUNT] = {
@@ -85,6 +87,14 @@ ts_status ts_proto_model_new(const ts_params_t *p, ts_proto_model_t **out, ts_er
     m->rndv_ovh = TS_PARAM_SECONDS(p, UCX_RNDV_OVERHEAD);
     m->cma_ovh = TS_PARAM_SECONDS(p, CMA_OVERHEAD);
     m->progress = strcmp(TS_PARAM_ENUM(p, MPI_PROGRESS), "calls") == 0 ? TS_PROG_RECV : 0;
+    /* HCOLL's shared-memory step and its on-host extras (as the shared-memory lanes add them). */
+    double same = TS_PARAM_SECONDS(p, SHM_LATENCY);
+    m->hcoll_sm_lat = TS_PARAM_SECONDS(p, HCOLL_SM_LATENCY);
+    m->sm_extra[TS_LOC_SAME_SOCKET] = TS_PARAM_SECONDS(p, SHM_CROSS_NUMA_LATENCY) - same;
+    m->sm_extra[TS_LOC_CROSS_SOCKET] = TS_PARAM_SECONDS(p, SHM_CROSS_SOCKET_LATENCY) - same;
+    for (int loc = 0; loc < TS_LOC__COUNT; loc++)
+        if (m->sm_extra[loc] < 0)
+            m->sm_extra[loc] = 0;
     for (int loc = 0; loc < TS_LOC__COUNT; loc++)
         ts__ucx_resolve_lane(m, p, (ts_locality)loc);
     m->ops = &ts__p2p_ucx;
@@ -190,4 +200,20 @@ void ts_proto_model_print(const ts_proto_model_t *m, FILE *fp)
                     ts_transport_name(a.transport));
         }
     }
+}
+
+void ts_proto_plan_shared(const ts_proto_model_t *m, uint64_t size, ts_locality loc,
+                          ts_msg_plan_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->proto = TS_PROTO_EAGER_BCOPY;
+    out->transport = TS_TR_HCOLL_SM;
+    out->fragments = 1;
+    out->latency = m->hcoll_sm_lat + (loc >= 0 && loc < TS_LOC__COUNT ? m->sm_extra[loc] : 0);
+    out->copy_bw = m->bcopy_bw;
+    out->send_copy = size;
+    out->recv_copy = size;
+    out->completes_locally = 1;
+    /* The data moves by the two copies only (on_host_copies): no flow through the platform. */
+    out->wire_bytes = 0;
 }

@@ -33,8 +33,9 @@ typedef enum ts_transport {
     TS_TR_UD,
     TS_TR_DC,
     TS_TR_TCP,
-    TS_TR_VADER,   /* ob1: Open MPI's shared-memory BTL (FIFOs, CMA / xpmem / knem single copy) */
-    TS_TR_TCP_BTL, /* ob1: Open MPI's tcp BTL */
+    TS_TR_VADER,    /* ob1: Open MPI's shared-memory BTL (FIFOs, CMA / xpmem / knem single copy) */
+    TS_TR_TCP_BTL,  /* ob1: Open MPI's tcp BTL */
+    TS_TR_HCOLL_SM, /* HCOLL's shared-memory levels: flags in a shared segment, no UCX */
     TS_TR__COUNT
 } ts_transport;
 
@@ -143,5 +144,12 @@ double ts_proto_cost(const ts_proto_model_t *m, ts_proto proto, uint64_t size, t
 
 /* Print the chosen protocol per size range for each locality class, like UCX_PROTO_INFO. */
 void ts_proto_model_print(const ts_proto_model_t *m, FILE *fp);
+
+/* The plan of one step of HCOLL's shared-memory levels (a collective's step inside a node,
+ * not an MPI message): the sender copies its data into the shared segment and raises a flag,
+ * the receiver sees the flag after model.hcoll.sm_latency (plus the on-host extra latency of
+ * its locality) and copies the data out. No UCX or MPI per-message software. */
+void ts_proto_plan_shared(const ts_proto_model_t *m, uint64_t size, ts_locality loc,
+                          ts_msg_plan_t *out);
 
 #endif

@@ -94,9 +94,11 @@ struct ts_proto_model_s {
     double bcopy_bw;
     double ovh_single, ovh_multi, ovh_rts, ovh_rtr, ovh_sw;
     double reg_fixed, reg_per_byte;
-    double send_call, recv_call; /* pml_ucx + UCP per MPI send / receive */
-    double rndv_ovh, cma_ovh;    /* handshake costs UCX's estimate leaves out */
-    unsigned progress;           /* TS_PROG_* bits rendezvous plans carry */
+    double send_call, recv_call;    /* pml_ucx + UCP per MPI send / receive */
+    double rndv_ovh, cma_ovh;       /* handshake costs UCX's estimate leaves out */
+    unsigned progress;              /* TS_PROG_* bits rendezvous plans carry */
+    double hcoll_sm_lat;            /* one step of HCOLL's shared-memory levels */
+    double sm_extra[TS_LOC__COUNT]; /* the on-host latency beyond a same-NUMA pair */
     unsigned tls;
 };
 

@@ -115,6 +115,7 @@
     R(COLL_CHAIN_FANOUT, 1, 1024)                                                                  \
     R(COLL_KNOMIAL_RADIX, 2, 1024)                                                                 \
     R(HCOLL_SM_RADIX, 2, 1024)                                                                     \
+    R(HCOLL_SM_LATENCY, 0, TS_RANGE_TIME_MAX)                                                      \
     R(HCOLL_NET_RADIX, 2, 1024)                                                                    \
     R(HAN_SEGMENT, 0, TS_RANGE_GB)                                                                 \
     R(NET_FLOWLESS_BYTES, 0, TS_RANGE_GB)                                                          \

@@ -452,13 +452,16 @@ static double reg_cost(rank_t *r, uint64_t size, double cost)
  * locality and blocking (the plan depends on nothing else). The cache stops growing at
  * PLAN_CACHE_MAX entries: a trace of endlessly varied sizes then pays the choice per message
  * instead of its memory. */
-enum { PLAN_CACHE_MAX = 1 << 16 };
+enum { PLAN_CACHE_MAX = 1 << 16, PLAN_SHARED = 2 };
 
 static const ts_msg_plan_t *plan_for(engine_t *e, msg_t *m, ts_locality loc, int blocking)
 {
     uint64_t bytes = m->bytes;
+    /* blocking: 0 (MPI_Isend), 1 (a blocking send), PLAN_SHARED (a step of HCOLL's shared
+     * memory, ts_proto_plan_shared): two bits of the key. */
     uint64_t key =
-        bytes < (UINT64_C(1) << 56) ? (bytes << 5 | (uint64_t)loc << 1 | !!blocking) + 1 : 0;
+        bytes < (UINT64_C(1) << 56) ? (bytes << 6 | (uint64_t)loc << 2 | (uint64_t)blocking) + 1
+                                     : 0;
     const ts_msg_plan_t *hit = key && e->plans ? ts_u64map_get(e->plans, key) : NULL;
     if (hit)
         return hit;
@@ -467,7 +470,10 @@ static const ts_msg_plan_t *plan_for(engine_t *e, msg_t *m, ts_locality loc, int
         fail(e, TS_ENOMEM, "out of memory");
         return NULL;
     }
-    ts_proto_plan(e->spec->proto, bytes, loc, blocking, plan);
+    if (blocking == PLAN_SHARED)
+        ts_proto_plan_shared(e->spec->proto, bytes, loc, plan);
+    else
+        ts_proto_plan(e->spec->proto, bytes, loc, blocking, plan);
     if (key && e->plans && ts_u64map_size(e->plans) < PLAN_CACHE_MAX &&
         ts_u64map_put(e->plans, key, plan) == 0)
         return plan;
@@ -1360,7 +1366,8 @@ static int coll_run(rank_t *r)
         const ts_cstep_t *s = &r->sched.step[r->coll.step++];
         switch (s->kind) {
         case TS_CSTEP_SEND:
-            round_add(r, post_send(r, ci->members[s->peer], k->comm, COLL_TAG, s->bytes, 0));
+            round_add(r, post_send(r, ci->members[s->peer], k->comm, COLL_TAG, s->bytes,
+                                   s->shared ? PLAN_SHARED : 0));
             r->coll.msgs++;
             if (r->to_dispatch)
                 return 0;

@@ -169,6 +169,27 @@ static void test_tables(void)
     free(out);
     free(err);
 
+    /* HCOLL's levels inside a node as flag handoffs (model.hcoll.sm_levels=shared) of
+     * model.hcoll.sm_latency = 1 us, every other cost at nothing: a 0-byte Allreduce of 4 ranks
+     * on one socket is one k-nomial (radix 4) fan-in step and one fan-out step, 2.00 us; of 16
+     * ranks two of each, 4.00 us. Priced as UCX messages (the default, pml) the same 4 ranks
+     * take two on-host latencies, 2 x 0.3 us. */
+    static const struct {
+        int ppn;
+        const char *mode;
+        double want;
+    } sm[] = {{4, "shared", 2.00}, {16, "shared", 4.00}, {4, "pml", 0.60}};
+    for (size_t i = 0; i < sizeof sm / sizeof sm[0]; i++) {
+        snprintf(args, sizeof args,
+                 "imb --nodes 1 --ppn %d --bench allreduce --msglog 0:3 " ZERO
+                 " --set model.hcoll.sm_levels=%s --set model.hcoll.sm_latency=1us",
+                 sm[i].ppn, sm[i].mode);
+        CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+        CU_ASSERT_DOUBLE_EQUAL(cell(out, "Allreduce", 0, 4), sm[i].want, 1e-9);
+        free(out);
+        free(err);
+    }
+
     /* The loop's time is divided by the repetitions replayed: 1 or 20 give the same t
      * (divided by IMB's 1000 instead, t would be 50 to 1000 times smaller). 1 MiB one way,
      * rendezvous: more than the 2 us latency plus 1 MiB / 12,254 MB/s = 85.6 us. */
