@@ -32,8 +32,8 @@
     P(SCOREP_VISIT_OUTSIDE, 0.0, 0.13e-6,                                                          \
       "none to MPI_Test's whole 0.13 us per visit (reference/simplefoam-motorbike-72.md)")         \
     P(HCOLL_SM_LATENCY, 0.05e-6, 0.5e-6,                                                           \
-      "assumed: a cache-line handoff within a socket (0.05-0.1 us) up to the cost of a UCX "      \
-      "shared-memory message it replaces (0.5 us)")                                               \
+      "assumed: a cache-line handoff within a socket (0.05-0.1 us) up to the cost of a UCX "       \
+      "shared-memory message it replaces (0.5 us)")                                                \
     P(CPU_NPS2_RATIO, 0.95, 1.0,                                                                   \
       "Oracle's 1.8 % shorter NPS2 run (reference/bm-optimized3.36.md) measured at 36 ranks a "    \
       "node on one case; none (1) to three times that")

@@ -319,18 +319,18 @@
       "assumed: HCOLL is closed source; calibrated from microbench/osu_allreduce_4x36.txt",        \
       "radix of HCOLL's shared-memory fan-in / fan-out trees")                                     \
     X(HCOLL_SM_LEVELS, "model.hcoll.sm_levels", ENUM, "pml", "",                                   \
-      "microbench/osu_allreduce_4x36.txt (HCOLL, 4-64 B: 11.5-12.1 us measured; pml 10.6-10.8 us "\
+      "microbench/osu_allreduce_4x36.txt (HCOLL, 4-64 B: 11.5-12.1 us measured; pml 10.6-10.8 us " \
       "predicted, shared 4.7 us) against reference/oracle-imb-bm-optimized3.36.md (HCOLL faster "  \
-      "than no component at small sizes on 1 x 36 and 2 x 36: shared agrees, pml does not); "     \
+      "than no component at small sizes on 1 x 36 and 2 x 36: shared agrees, pml does not); "      \
       "docs/imb.md",                                                                               \
-      "how HCOLL's levels inside a node are priced {pml|shared}: pml, as UCX shared-memory "      \
-      "messages; shared, as flag handoffs in a shared segment (model.hcoll.sm_latency)")          \
+      "how HCOLL's levels inside a node are priced {pml|shared}: pml, as UCX shared-memory "       \
+      "messages; shared, as flag handoffs in a shared segment (model.hcoll.sm_latency)")           \
     X(HCOLL_SM_LATENCY, "model.hcoll.sm_latency", TIME, "0.15us", "s",                             \
-      "assumed: HCOLL's shared-memory levels (its basesmuma component) signal through flags in "  \
+      "assumed: HCOLL's shared-memory levels (its basesmuma component) signal through flags in "   \
       "a segment the node's ranks share: one cache-line handoff between cores (about 0.1 us "      \
       "within a socket) and the poll that sees it; no UCX request, no MPI message",                \
-      "with model.hcoll.sm_levels=shared, one step of HCOLL's fan-in / fan-out inside a node: a " \
-      "rank writes its data and a flag, its peer polls the flag and reads the data "              \
+      "with model.hcoll.sm_levels=shared, one step of HCOLL's fan-in / fan-out inside a node: a "  \
+      "rank writes its data and a flag, its peer polls the flag and reads the data "               \
       "(cross-socket and cross-NUMA pairs add model.shm's extra latency)")                         \
     X(HCOLL_NET_RADIX, "model.hcoll.net_radix", INT, "2", "",                                      \
       "reference/openmpi-collectives.md, HCOLL (recursive doubling or k-nomial among leaders)",    \

@@ -459,9 +459,9 @@ static const ts_msg_plan_t *plan_for(engine_t *e, msg_t *m, ts_locality loc, int
     uint64_t bytes = m->bytes;
     /* blocking: 0 (MPI_Isend), 1 (a blocking send), PLAN_SHARED (a step of HCOLL's shared
      * memory, ts_proto_plan_shared): two bits of the key. */
-    uint64_t key =
-        bytes < (UINT64_C(1) << 56) ? (bytes << 6 | (uint64_t)loc << 2 | (uint64_t)blocking) + 1
-                                     : 0;
+    uint64_t key = bytes < (UINT64_C(1) << 56)
+                       ? (bytes << 6 | (uint64_t)loc << 2 | (uint64_t)blocking) + 1
+                       : 0;
     const ts_msg_plan_t *hit = key && e->plans ? ts_u64map_get(e->plans, key) : NULL;
     if (hit)
         return hit;
