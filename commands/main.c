@@ -48,8 +48,9 @@ typedef struct cmd_doc_s {
     "                        bm-optimized3.36)\n"                                                  \
     "  --ppn P               ranks per node (default: ranks / nodes, rounded up)\n"                \
     "  --nps 1|2             NUMA domains per socket, the nodes' BIOS setting (default 1)\n"       \
-    "  --map-by block|cyclic ranks to cores: consecutive ranks on one socket, or alternating\n"    \
-    "                        sockets (default block; Open MPI's --map-by words are accepted)\n"
+    "  --map-by block|cyclic|node  ranks to cores: consecutive ranks on one socket, or\n"          \
+    "                        alternating sockets, or round-robin over the nodes (default block;\n" \
+    "                        Open MPI's --map-by words are accepted)\n"
 #define HELP_PARAMS                                                                                \
     "  -x KEY=VALUE          a UCX variable or model parameter, as mpirun -x (tunesim params\n"    \
     "                        lists them all with defaults, ranges and sources)\n"                  \

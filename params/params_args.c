@@ -79,6 +79,10 @@ static ts_status settings_option(ts_params_t *p, int argc, char **argv, int i, i
         *used = 2;
         return apply_export(p, argv[i + 1], err);
     }
+    if (a[0] == '-' && a[1] == 'x' && a[2] != '\0' && a[2] != '-') { /* -xKEY=VALUE */
+        *used = 1;
+        return apply_export(p, a + 2, err);
+    }
     if (strcmp(a, "--mca") == 0 || strcmp(a, "-mca") == 0) {
         if (i + 2 >= argc)
             return ts_error_set(err, TS_EUSAGE, "%s expects KEY VALUE", a);

@@ -17,7 +17,7 @@ struct ts_placement_s {
 
 const char *ts_map_by_name(ts_map_by m)
 {
-    return m == TS_MAP_CYCLIC ? "cyclic" : "block";
+    return m == TS_MAP_CYCLIC ? "cyclic" : m == TS_MAP_NODE ? "node" : "block";
 }
 
 /* Open MPI --map-by words: those that fill cores in order are block, "numa" deals ranks out
@@ -26,7 +26,8 @@ static const struct {
     const char *word;
     ts_map_by m;
 } map_words[] = {{"block", TS_MAP_BLOCK}, {"cyclic", TS_MAP_CYCLIC},  {"core", TS_MAP_BLOCK},
-                 {"slot", TS_MAP_BLOCK},  {"hwthread", TS_MAP_BLOCK}, {"numa", TS_MAP_CYCLIC}};
+                 {"slot", TS_MAP_BLOCK},  {"hwthread", TS_MAP_BLOCK}, {"numa", TS_MAP_CYCLIC},
+                 {"node", TS_MAP_NODE}};
 
 /* The word of text up to the first ':' equals word. */
 static int word_is(const char *text, size_t n, const char *word)
@@ -63,7 +64,7 @@ ts_status ts_map_by_parse(const char *text, ts_map_by *out, ts_error_t *err)
             return TS_OK;
         }
     return ts_error_set(err, TS_EARG,
-                        "map-by '%s': expected block or cyclic (or Open MPI's core, slot, "
+                        "map-by '%s': expected block, cyclic or node (or Open MPI's core, slot, "
                         "hwthread, ppr:N:package|socket|numa|node: block; numa: cyclic)",
                         text);
 }
@@ -96,7 +97,7 @@ static ts_status resolve(const ts_platform_t *pf, const ts_placement_opts_t *o, 
                             "placement: negative count (nodes %d, ppn %d, nps %d, "
                             "nodes_per_leaf %d)",
                             o->nodes, o->ppn, o->nps, o->nodes_per_leaf);
-    if (o->map_by != TS_MAP_BLOCK && o->map_by != TS_MAP_CYCLIC)
+    if (o->map_by != TS_MAP_BLOCK && o->map_by != TS_MAP_CYCLIC && o->map_by != TS_MAP_NODE)
         return ts_error_set(err, TS_EARG, "placement: unknown map-by %d", (int)o->map_by);
     pl->nranks = nranks;
     pl->map_by = o->map_by;
@@ -164,8 +165,13 @@ ts_status ts_placement_open(const ts_platform_t *pf, const ts_placement_opts_t *
     for (int r = 0; r < nranks; r++) {
         ts_rank_place_t *p = &pl->ranks[r];
         int domain, slot;
-        local_slot(pl->map_by, r % pl->ppn, per_domain, domains, &domain, &slot);
-        p->node = r / pl->ppn;
+        if (pl->map_by == TS_MAP_NODE) { /* round-robin over the nodes, then block */
+            local_slot(TS_MAP_BLOCK, r / pl->nodes, per_domain, domains, &domain, &slot);
+            p->node = r % pl->nodes;
+        } else {
+            local_slot(pl->map_by, r % pl->ppn, per_domain, domains, &domain, &slot);
+            p->node = r / pl->ppn;
+        }
         p->numa = domain;
         p->socket = domain / pl->nps;
         p->core = domain * per_domain + slot;
@@ -197,6 +203,8 @@ int ts_placement_nodes(const ts_placement_t *pl)
 
 int ts_placement_nodes_used(const ts_placement_t *pl)
 {
+    if (pl->map_by == TS_MAP_NODE) /* round-robin: every node gets a rank while ranks last */
+        return pl->nranks < pl->nodes ? pl->nranks : pl->nodes;
     return pl->nranks ? (pl->nranks - 1) / pl->ppn + 1 : 0;
 }
 int ts_placement_ppn(const ts_placement_t *pl)

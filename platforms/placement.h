@@ -17,7 +17,10 @@
 #include "../models/locality.h" /* ts_locality: SELF ... CROSS_SPINE, shared with the models */
 #include "platform.h"
 
-typedef enum ts_map_by { TS_MAP_BLOCK = 0, TS_MAP_CYCLIC } ts_map_by;
+/* block: consecutive ranks fill a node's cores in order; cyclic: they alternate over its NUMA
+ * domains; node: they go round-robin over the nodes (Open MPI's --map-by node), rank r on
+ * node r % nodes, each node's ranks then filling its cores in order. */
+typedef enum ts_map_by { TS_MAP_BLOCK = 0, TS_MAP_CYCLIC, TS_MAP_NODE } ts_map_by;
 
 /* "block" / "cyclic". */
 const char *ts_map_by_name(ts_map_by m);

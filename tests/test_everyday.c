@@ -410,6 +410,19 @@ static void test_item13_conventions(void)
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "# ranks 4, per node -, map-by -"));
     free(out);
     free(err);
+    /* -xKEY=VALUE without a space, as mpirun users write it, and --map-by node. */
+    char *o13 = NULL, *e13 = NULL;
+    CU_ASSERT_EQUAL(tu_run_cli("params --check -xUCX_TLS=self,sm,rc", &o13, &e13), 0);
+    CU_ASSERT_PTR_NOT_NULL(o13 ? strstr(o13, "UCX_TLS=self,sm,rc") : NULL);
+    free(o13);
+    free(e13);
+    CU_ASSERT_EQUAL(
+        tu_run_cli("params --mpirun 'mpirun -np 72 --map-by node -xUCX_TLS=rc a.out'", &o13, &e13),
+        0);
+    CU_ASSERT_PTR_NOT_NULL(o13 ? strstr(o13, "map-by node") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(o13 ? strstr(o13, "UCX_TLS=rc") : NULL);
+    free(o13);
+    free(e13);
 }
 
 int main(void)

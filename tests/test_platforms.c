@@ -335,6 +335,35 @@ static void expect_place_error(const ts_platform_t *pf, int nranks, int nodes, i
         fprintf(stderr, "\n  got:  %s\n  want: %s\n", err.msg, want);
 }
 
+/* Issue 30 item 13: --map-by node deals ranks round-robin over the nodes (rank r on node
+ * r % nodes), each node's ranks filling its cores in order: 72 ranks on 2 x 36, ranks 0 and 2
+ * on node 0's cores 0 and 1, rank 1 on node 1's core 0, rank 71 on node 1's core 35. */
+static void test_map_by_node(void)
+{
+    ts_platform_t *pf = open_bm();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pf);
+    ts_placement_t *pl = place(pf, 72, 2, 36, 1, TS_MAP_NODE, 16);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pl);
+    CU_ASSERT(at(pl, 0, 0, 0, 0, 0));
+    CU_ASSERT(at(pl, 1, 1, 0, 0, 0));
+    CU_ASSERT(at(pl, 2, 0, 0, 0, 1));
+    CU_ASSERT(at(pl, 71, 1, 1, 1, 35));
+    CU_ASSERT_EQUAL(ts_placement_nodes(pl), 2);
+    CU_ASSERT_STRING_EQUAL(ts_map_by_name(ts_placement_map_by(pl)), "node");
+    ts_placement_close(pl);
+    /* Three ranks on four nodes: three nodes used. */
+    pl = place(pf, 3, 4, 36, 1, TS_MAP_NODE, 16);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pl);
+    CU_ASSERT_EQUAL(ts_placement_nodes_used(pl), 3);
+    CU_ASSERT(at(pl, 2, 2, 0, 0, 0));
+    ts_placement_close(pl);
+    ts_map_by m = TS_MAP_BLOCK;
+    ts_error_t err = {0};
+    CU_ASSERT_EQUAL(ts_map_by_parse("node", &m, &err), TS_OK);
+    CU_ASSERT_EQUAL(m, TS_MAP_NODE);
+    ts_platform_close(pf);
+}
+
 static void test_placement_errors(void)
 {
     ts_platform_t *pf = open_bm();
@@ -376,9 +405,10 @@ static void test_placement_errors(void)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         CU_ASSERT_EQUAL(ts_map_by_parse(bad[i], &m, &err), TS_EARG);
     CU_ASSERT_EQUAL(ts_map_by_parse("scatter", &m, &err), TS_EARG);
-    CU_ASSERT_STRING_EQUAL(err.msg, "map-by 'scatter': expected block or cyclic (or Open MPI's "
-                                    "core, slot, hwthread, ppr:N:package|socket|numa|node: "
-                                    "block; numa: cyclic)");
+    CU_ASSERT_STRING_EQUAL(err.msg,
+                           "map-by 'scatter': expected block, cyclic or node (or Open MPI's "
+                           "core, slot, hwthread, ppr:N:package|socket|numa|node: "
+                           "block; numa: cyclic)");
     CU_ASSERT_STRING_EQUAL(ts_map_by_name(TS_MAP_BLOCK), "block");
 }
 
@@ -665,6 +695,7 @@ int main(void)
     CU_add_test(s, "72 ranks, block, NPS1", test_block_nps1);
     CU_add_test(s, "block, NPS2 and half-full nodes", test_block_nps2);
     CU_add_test(s, "cyclic, NPS1 and NPS2", test_cyclic);
+    CU_add_test(s, "map-by node: round-robin over the nodes", test_map_by_node);
     CU_add_test(s, "errors: 73 ranks on 2 x 36 and others", test_placement_errors);
     CU_add_test(s, "locality", test_locality);
     s = CU_add_suite("SimGrid XML", NULL, NULL);
