@@ -130,7 +130,8 @@ static ts_status fit_opt(void *ctx, int opt, const char *v, ts_error_t *err)
         return TS_OK;
     case FO_JOBS:
         if (ts_parse_int(v, 1, 4096, &o->jobs))
-            return ts_error_set(err, TS_EUSAGE, "fit: -j expects a count, got '%s'", v);
+            return ts_error_set(err, TS_EUSAGE, "fit: -j expects a count from 1 to 4096, got '%s'",
+                                v);
         return TS_OK;
     default:
         return ts_opts_place("fit", opt - FO_NODES, v, &o->place, err);

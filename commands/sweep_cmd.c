@@ -71,7 +71,8 @@ static ts_status sweep_opt(void *ctx, int opt, const char *v, ts_error_t *err)
         return TS_OK;
     case SO_JOBS:
         if (ts_parse_int(v, 1, 4096, &o->jobs))
-            return ts_error_set(err, TS_EUSAGE, "sweep: -j expects a count, got '%s'", v);
+            return ts_error_set(err, TS_EUSAGE,
+                                "sweep: -j expects a count from 1 to 4096, got '%s'", v);
         return TS_OK;
     case SO_ITERATIONS:
         if (ts_parse_int(v, 1, 100000000, &o->iterations))

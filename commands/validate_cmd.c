@@ -229,7 +229,9 @@ ts_status ts_validate_compute(const ts_measured_t *m, const ts_predictions_t *p,
         r->predicted = r->predicted_raw * v->scale;
         double meas = r->measured.trimmed_mean;
         r->error_pct = meas > 0 ? (r->predicted - meas) / meas * 100 : NAN;
-        if (r->is_anchor)
+        /* A measured time of 0 s (a run too short to time) has no relative error: it is
+         * shown as "-" and left out of the mean, as the anchor is. */
+        if (r->is_anchor || isnan(r->error_pct))
             continue;
         sum += fabs(r->error_pct);
         v->mape_n++;
@@ -290,9 +292,17 @@ void ts_validate_print(const ts_validate_t *v, FILE *fp)
         const ts_validate_row_t *r = &v->rows[i];
         char mm[48];
         snprintf(mm, sizeof mm, "%.3f-%.3f", r->measured.min, r->measured.max);
-        fprintf(fp, "%-16s %4zu %12.3f %12.3f %10.3f %10.3f %17s %+9.2f%s\n", r->name,
-                r->measured.n, r->predicted, r->measured.trimmed_mean, r->measured.median,
-                r->measured.spread, mm, r->error_pct, r->is_anchor ? " (anchor)" : "");
+        char ep[32];
+        if (isnan(r->error_pct))
+            snprintf(ep, sizeof ep, "%9s", "-");
+        else
+            snprintf(ep, sizeof ep, "%+9.2f", r->error_pct);
+        fprintf(fp, "%-16s %4zu %12.3f %12.3f %10.3f %10.3f %17s %s%s\n", r->name, r->measured.n,
+                r->predicted, r->measured.trimmed_mean, r->measured.median, r->measured.spread, mm,
+                ep,
+                r->is_anchor          ? " (anchor)"
+                : isnan(r->error_pct) ? " (measured 0 s: no relative error)"
+                                      : "");
     }
     fprintf(fp, "measured_s: mean of the runs left after dropping the lowest and highest "
                 "fifth (the middle three of five)\n");

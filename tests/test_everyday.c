@@ -325,6 +325,34 @@ static void test_item10_fifo_inputs(void)
 }
 
 /* Item 13: GNU and mpirun conventions at the top level. */
+/* Item 11, in part: an empty TRACE names what was expected; -j above the limit says the
+ * limit; a measured time of 0 s has no relative error ("-", left out of the mean), not nan. */
+static void test_item11_messages(void)
+{
+    char *out = NULL, *err = NULL;
+    CU_ASSERT_EQUAL(tu_run_cli("info ''", &out, &err), 1);
+    CU_ASSERT_PTR_NOT_NULL(err ? strstr(err, "the trace's path is empty: expected") : NULL);
+    free(out);
+    free(err);
+    CU_ASSERT_EQUAL(tu_run_cli("sweep x --sets y -j 10000", &out, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err ? strstr(err, "from 1 to 4096, got '10000'") : NULL);
+    free(out);
+    free(err);
+    const char *csv = tu_path("zero.csv"), *pj = tu_path("zero.json");
+    write_file(csv, "a,0\nb,10\n");
+    write_file(pj, "{\"sets\":[{\"name\":\"a\",\"predicted_time_s\":1},"
+                   "{\"name\":\"b\",\"predicted_time_s\":2}]}");
+    char args[2048];
+    snprintf(args, sizeof args, "validate --measured-csv %s --predicted %s", csv, pj);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NULL(out ? strstr(out, "nan") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(out ? strstr(out, "(measured 0 s: no relative error)") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(out ? strstr(out, "mean absolute error: 80.00 % over 1 settings")
+                               : NULL);
+    free(out);
+    free(err);
+}
+
 /* Item 14: --json wherever text is printed, the full run included, and numbers at a
  * sensible precision (at most ten significant digits, not json-c's 17). */
 static void test_item14_json(void)
@@ -438,6 +466,7 @@ int main(void)
     CU_add_test(s, "item 8: a stated limit on nodes", test_item8_node_limit);
     CU_add_test(s, "item 9: a sweep's end ends its workers", test_item9_term_ends_workers);
     CU_add_test(s, "item 10: FIFOs and directories as inputs", test_item10_fifo_inputs);
+    CU_add_test(s, "item 11 (part): empty TRACE, -j limit, measured 0 s", test_item11_messages);
     CU_add_test(s, "item 13: -V, version, unknown options, params NAME", test_item13_conventions);
     CU_add_test(s, "item 14: --json with the full run, ten digits", test_item14_json);
     return tu_run_all();

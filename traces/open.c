@@ -35,6 +35,10 @@ static int find_anchor_in_dir(const char *dir, char *out, size_t outsz)
 ts_status ts_trace_open(const char *path, ts_trace_t **out, ts_error_t *err)
 {
     *out = NULL;
+    if (!path[0])
+        return ts_error_set(err, TS_ENOENT,
+                            "the trace's path is empty: expected an OTF2 anchor (.otf2), its "
+                            "directory, or a tunesim store");
     struct stat st;
     if (stat(path, &st) != 0)
         return ts_error_set(err, errno == ENOENT ? TS_ENOENT : TS_EIO, "%s: %s", path,
