@@ -53,10 +53,9 @@ static ts_status eval_points(fitctx_t *c, int n, const double *xs, const double 
 {
     const int np = c->p->np, nout = c->p->nout;
     double *todo = malloc((size_t)(n * np + 1) * sizeof *todo);
-    int *which = malloc((size_t)(n + 1) * sizeof *which);
     int nt = 0;
     ts_status st = TS_OK;
-    if (!todo || !which) {
+    if (!todo) {
         st = ts_error_set(c->err, TS_ENOMEM, "out of memory");
         goto out;
     }
@@ -66,8 +65,7 @@ static ts_status eval_points(fitctx_t *c, int n, const double *xs, const double 
         for (int k = 0; k < nt && !ys[i]; k++)
             dup |= memcmp(todo + (size_t)k * np, xs + (size_t)i * np, (size_t)np * sizeof *xs) == 0;
         if (!ys[i] && !dup) {
-            memcpy(todo + (size_t)nt * np, xs + (size_t)i * np, (size_t)np * sizeof *xs);
-            which[nt++] = i;
+            memcpy(todo + (size_t)nt++ * np, xs + (size_t)i * np, (size_t)np * sizeof *xs);
         }
     }
     if (nt) {
@@ -114,7 +112,6 @@ static ts_status eval_points(fitctx_t *c, int n, const double *xs, const double 
     }
 out:
     free(todo);
-    free(which);
     return st;
 }
 

@@ -152,7 +152,7 @@ typedef struct fset_s {
 /* A per-function constraint: how set's time in func changes against the first set's. */
 typedef struct fcons_s {
     int set;
-    const char *func;
+    int func;   /* index into fit_t.funcs */
     double obs; /* the profiles' relative change */
 } fcons_t;
 
@@ -176,7 +176,6 @@ typedef struct fit_s {
     int nmeas, nout;
     /* The batch being evaluated: npts points, each replayed for every set. */
     const double *bx;
-    int bpts;
     double *btotal; /* [point * n + set] */
     double *bfunc;  /* [(point * n + set) * nfuncs + k], per rank */
 } fit_t;
@@ -220,12 +219,11 @@ static char *work_task(void *ctx, int task, ts_error_t *err)
     double total = 0, per_rank[FIT_MAX_FUNCS] = {0};
     if (st == TS_OK && f->profile) {
         /* The first set at the same point, only prepared: its compute per burst is what the
-         * profile's compute stands for (as sweep's baseline). */
-        st = params_at(f, 0, x, &pb, err);
-        if (st == TS_OK)
+         * profile's compute stands for (as sweep's baseline). For the first set, its own. */
+        if (i != 0 && (st = params_at(f, 0, x, &pb, err)) == TS_OK)
             st = ts_job_prepare(t, f->o.trace, pb, &f->s[0].jo, &bjob, err);
         if (st == TS_OK) {
-            double bs = ts_job_compute_scale(bjob);
+            double bs = ts_job_compute_scale(i != 0 ? bjob : job);
             ts_xp_in_t in = {.nranks = ts_trace_nranks(t),
                              .scale = TS_XP_BY_COMPUTE,
                              .window_iterations = f->win_iterations,
@@ -309,7 +307,6 @@ static ts_status eval(void *ctx, int npts, const double *x, double *y, ts_error_
     fit_t *f = ctx;
     int ntask = npts * f->n;
     f->bx = x;
-    f->bpts = npts;
     f->btotal = calloc((size_t)ntask, sizeof *f->btotal);
     f->bfunc = calloc((size_t)ntask * (f->nfuncs ? f->nfuncs : 1), sizeof *f->bfunc);
     int *todo = malloc((size_t)ntask * sizeof *todo);
@@ -333,9 +330,7 @@ static ts_status eval(void *ctx, int npts, const double *x, double *y, ts_error_
             row[f->s[i].out] = tot[i];
         for (int c = 0; c < f->ncons; c++) {
             const fcons_t *cs = &f->cons[c];
-            int k = 0;
-            while (k < f->nfuncs && strcmp(f->funcs[k], cs->func) != 0)
-                k++;
+            int k = cs->func;
             double a = f->bfunc[((size_t)pt * f->n + cs->set) * f->nfuncs + k];
             double b = f->bfunc[((size_t)pt * f->n + 0) * f->nfuncs + k];
             row[f->nmeas + c] = b > 0 ? a / b - 1 : 0;
@@ -510,7 +505,7 @@ static ts_status read_run_profiles(fit_t *f, ts_error_t *err)
             double b = prof_time(f->profile, f->funcs[k], per_visit);
             if (a < 0 || !(b > 0))
                 continue;
-            f->cons[f->ncons++] = (fcons_t){i, f->funcs[k], a / b - 1};
+            f->cons[f->ncons++] = (fcons_t){i, k, a / b - 1};
         }
     }
     return TS_OK;
@@ -648,7 +643,7 @@ static void print_report(const fit_t *f, const ts_fit_result_t *r, const double 
         for (int c = 0; c < f->ncons; c++) {
             int o = f->nmeas + c;
             fprintf(fp, "%-16s %-16s %+11.1f%% %+11.1f%% %+11.1f%%\n", f->s[f->cons[c].set].name,
-                    f->cons[c].func, 100 * obs[o], 100 * r->y0[o], 100 * r->y[o]);
+                    f->funcs[f->cons[c].func], 100 * obs[o], 100 * r->y0[o], 100 * r->y[o]);
         }
     }
     if (f->nout > f->nmeas + f->ncons) {
@@ -669,11 +664,11 @@ static void print_report(const fit_t *f, const ts_fit_result_t *r, const double 
  * labelled with the runs they came from. */
 static ts_status write_model(const fit_t *f, const ts_fit_result_t *r, ts_error_t *err)
 {
+    const char *measured = f->o.measured_csv ? f->o.measured_csv
+                           : f->o.manifest   ? f->o.manifest
+                                             : f->o.measured_dir;
     char from[1024], runs[512] = "";
-    snprintf(from, sizeof from, "%s %s %s%s%s", f->o.trace, f->o.sets,
-             f->o.measured_csv ? f->o.measured_csv
-             : f->o.manifest   ? f->o.manifest
-                               : f->o.measured_dir,
+    snprintf(from, sizeof from, "%s %s %s%s%s", f->o.trace, f->o.sets, measured,
              f->o.profile ? " " : "", f->o.profile ? f->o.profile : "");
     for (int i = 0, first = 1; i < f->n; i++)
         if (f->s[i].meas.n) {
@@ -718,10 +713,7 @@ static ts_status write_model(const fit_t *f, const ts_fit_result_t *r, ts_error_
         snprintf(e, sizeof e, "%.3g%s", r->sd[j], u);
         snprintf(src, sizeof src,
                  "tunesim fit of the measured runs %s (%s); prior %s centred on %.6g%s%s", runs,
-                 f->o.measured_csv ? f->o.measured_csv
-                 : f->o.manifest   ? f->o.manifest
-                                   : f->o.measured_dir,
-                 ts_param_prior_text(f->ids[j], pr, sizeof pr), f->fp[j].x0, u,
+                 measured, ts_param_prior_text(f->ids[j], pr, sizeof pr), f->fp[j].x0, u,
                  outside_prior(f, j, r->x[j]) ? "; OUTSIDE the prior range" : "");
         st = ts_model_add_param(m, f->fp[j].name, v, e, src, err);
     }

@@ -204,32 +204,15 @@ static int remove_unfinished(const char *dir, time_t started)
     int n = 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
-        char tmp[PATH_MAX + 300], path[PATH_MAX + 600], sub[PATH_MAX + 400];
+        char tmp[PATH_MAX];
         struct stat sb;
         if (strncmp(e->d_name, ".tunesim-trace.", 15) != 0)
             continue;
         if (snprintf(tmp, sizeof tmp, "%s/%s", dir, e->d_name) >= (int)sizeof tmp ||
             lstat(tmp, &sb) != 0 || !S_ISDIR(sb.st_mode) || sb.st_mtime < started)
             continue;
-        snprintf(path, sizeof path, "%s/traces.otf2", tmp);
-        unlink(path);
-        snprintf(path, sizeof path, "%s/traces.def", tmp);
-        unlink(path);
-        snprintf(sub, sizeof sub, "%s/traces", tmp);
-        DIR *s = opendir(sub);
-        if (s) {
-            struct dirent *f;
-            size_t len;
-            while ((f = readdir(s)) != NULL)
-                if ((len = strlen(f->d_name)) > 4 && (strcmp(f->d_name + len - 4, ".evt") == 0 ||
-                                                      strcmp(f->d_name + len - 4, ".def") == 0)) {
-                    if (snprintf(path, sizeof path, "%s/%s", sub, f->d_name) < (int)sizeof path)
-                        unlink(path);
-                }
-            closedir(s);
-            rmdir(sub);
-        }
-        n += rmdir(tmp) == 0;
+        trc_remove_archive_dir(tmp);
+        n += access(tmp, F_OK) != 0;
     }
     closedir(d);
     return n;

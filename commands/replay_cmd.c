@@ -263,21 +263,13 @@ static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const t
     const ts_replay_result_t *r = ts_job_result(job);
     int32_t nwin = last - first + 1;
     json_object *alone = j ? json_object_new_array() : NULL;
-    if (!fp)
-        fp = fopen("/dev/null", "w"); /* the text goes nowhere; the numbers into j */
-    if (!fp) {
-        json_object_put(alone);
-        return ts_error_set(err, TS_EIO, "cannot open /dev/null: %s", strerror(errno));
-    }
-    FILE *own = j ? fp : NULL;
-    fprintf(fp, "\nwindow      iterations %d:%d of %s%s\n", (int)first, (int)last, o->trace,
-            o->window ? "" : " (start-up and shutdown left out: they happen once)");
+    if (fp)
+        fprintf(fp, "\nwindow      iterations %d:%d of %s%s\n", (int)first, (int)last, o->trace,
+                o->window ? "" : " (start-up and shutdown left out: they happen once)");
     double x_compute = 0, x_mpi = 0, x_windows = 0, x_iters = 0;
     double lo, hi, nominal;
     double *each = calloc((size_t)nwin + 1, sizeof *each);
     if (!each) {
-        if (own)
-            fclose(own);
         json_object_put(alone);
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     }
@@ -286,8 +278,6 @@ static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const t
         ts_xp_func_t *f = xp_funcs(t, r->nfuncs, r->visits, r->time);
         if (!f) {
             free(each);
-            if (own)
-                fclose(own);
             json_object_put(alone);
             return ts_error_set(err, TS_ENOMEM, "out of memory");
         }
@@ -306,12 +296,11 @@ static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const t
         free(f);
         if (st != TS_OK) {
             free(each);
-            if (own)
-                fclose(own);
             json_object_put(alone);
             return st;
         }
-        ts_xp_print(x, fp);
+        if (fp)
+            ts_xp_print(x, fp);
         nominal = ts_xp_total(x);
         x_compute = ts_xp_compute(x);
         x_mpi = ts_xp_mpi(x);
@@ -329,8 +318,10 @@ static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const t
             ik.window_iterations = 1;
             if (fk && ts_xp_predict(prof, o->profile, &ik, &xk, NULL) == TS_OK) {
                 double v = ts_xp_total(xk);
-                fprintf(fp, "  iteration %-4d alone: ExecutionTime %.3f s (MPI %.3f s per rank)\n",
-                        (int)(first + k), v, ts_xp_mpi(xk));
+                if (fp)
+                    fprintf(fp,
+                            "  iteration %-4d alone: ExecutionTime %.3f s (MPI %.3f s per rank)\n",
+                            (int)(first + k), v, ts_xp_mpi(xk));
                 each[nok++] = v;
                 if (alone) {
                     json_object *it = json_object_new_object();
@@ -346,16 +337,18 @@ static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const t
     } else {
         double per_iter = r->makespan / nwin;
         nominal = per_iter * o->iterations;
-        fprintf(fp,
-                "\nfull run (%d iterations)\n  per iteration %.6f s: the window's makespan "
-                "%.6f s / %d iteration%s\n",
-                o->iterations, per_iter, r->makespan, (int)nwin, nwin == 1 ? "" : "s");
+        if (fp)
+            fprintf(fp,
+                    "\nfull run (%d iterations)\n  per iteration %.6f s: the window's makespan "
+                    "%.6f s / %d iteration%s\n",
+                    o->iterations, per_iter, r->makespan, (int)nwin, nwin == 1 ? "" : "s");
         for (int32_t k = 0; k < nwin; k++) {
             if (!runs[k].ok)
                 continue;
             double v = runs[k].makespan * o->iterations;
-            fprintf(fp, "  iteration %-4d alone: %.6f s, x %d = %.3f s\n", (int)(first + k),
-                    runs[k].makespan, o->iterations, v);
+            if (fp)
+                fprintf(fp, "  iteration %-4d alone: %.6f s, x %d = %.3f s\n", (int)(first + k),
+                        runs[k].makespan, o->iterations, v);
             each[nok++] = v;
             if (alone) {
                 json_object *it = json_object_new_object();
@@ -364,26 +357,25 @@ static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const t
                 json_object_array_add(alone, it);
             }
         }
-        fprintf(fp, "  assumes    every iteration costs what the window's do on average; "
-                    "start-up and shutdown are left out\n");
+        if (fp)
+            fprintf(fp, "  assumes    every iteration costs what the window's do on average; "
+                        "start-up and shutdown are left out\n");
     }
     ts_xp_interval(nominal, each, nok, &lo, &hi);
     free(each);
-    if (nok >= 2)
+    if (fp && nok >= 2)
         fprintf(fp,
                 "predicted   ExecutionTime %.3f s, interval %.3f-%.3f s (95 %% from the spread "
                 "of the %d iterations, each replayed alone: Student's t)\n",
                 nominal, lo, hi, nok);
-    else
+    else if (fp)
         fprintf(fp, "predicted   ExecutionTime %.3f s, interval %.3f-%.3f s (%s)\n", nominal, lo,
                 hi,
                 nok ? "one iteration: no spread between iterations to judge by"
                     : "no single iteration replayed: no interval");
-    if (nok < nwin)
+    if (fp && nok < nwin)
         fprintf(fp, "  warning    %d of %d iterations could not be replayed alone\n",
                 (int)(nwin - nok), (int)nwin);
-    if (own)
-        fclose(own);
     if (j) {
         /* The same numbers as the text, in the units the text gives them. */
         json_object *fr = json_object_new_object();

@@ -143,36 +143,6 @@ static int join(char *path, size_t size, const char *dir, const char *name)
     return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
-static int has_suffix(const char *name, const char *suffix)
-{
-    size_t n = strlen(name), s = strlen(suffix);
-    return n > s && strcmp(name + n - s, suffix) == 0;
-}
-
-/* Remove a directory of an archive's parts: its files (.evt, .def, .otf2, the mark) and its
- * "traces" subdirectory of .evt / .def files, then the directory. Nothing else is touched. */
-static void remove_parts(const char *dir)
-{
-    char path[PATH_MAX], sub[PATH_MAX];
-    const char *top[] = {ARCHIVE_NAME ".otf2", ARCHIVE_NAME ".def", TRC_OWNER_MARK};
-    for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
-        if (join(path, sizeof path, dir, top[i]) == 0)
-            unlink(path);
-    if (join(sub, sizeof sub, dir, ARCHIVE_NAME) == 0) {
-        DIR *d = opendir(sub);
-        if (d != NULL) {
-            struct dirent *e;
-            while ((e = readdir(d)) != NULL)
-                if ((has_suffix(e->d_name, ".evt") || has_suffix(e->d_name, ".def")) &&
-                    join(path, sizeof path, sub, e->d_name) == 0)
-                    unlink(path);
-            closedir(d);
-        }
-        rmdir(sub);
-    }
-    rmdir(dir);
-}
-
 /* All ranks agree on ok (logical and). */
 static int agree(int ok)
 {
@@ -493,7 +463,7 @@ static int publish(const trc_archive_t *ar, char *msg, size_t msglen)
             goto restore_quiet;
         }
     }
-    remove_parts(old);
+    trc_remove_archive_dir(old);
     rmdir(ar->tmp);
     return 0;
 restore:
