@@ -38,11 +38,16 @@ static ts_status walk(const char *cmd, int argc, char **argv, const unsigned cha
     shorts[ns++] = prefix_end ? '+' : '-';
     shorts[ns++] = ':';
     for (int k = 0; k < nopts; k++) {
-        lo[k] = (struct option){opts[k].name, opts[k].has_arg ? required_argument : no_argument,
+        lo[k] = (struct option){opts[k].name,
+                                opts[k].has_arg == 2 ? optional_argument
+                                : opts[k].has_arg    ? required_argument
+                                                     : no_argument,
                                 NULL, LONG_BASE + k};
         if (opts[k].letter) {
             shorts[ns++] = (char)opts[k].letter;
             if (opts[k].has_arg)
+                shorts[ns++] = ':';
+            if (opts[k].has_arg == 2)
                 shorts[ns++] = ':';
         }
     }

@@ -13,7 +13,7 @@
 typedef struct ts_opt_s {
     const char *name; /* long name, without the dashes */
     int letter;       /* short form ('j' for -j N / -jN), or 0 */
-    int has_arg;      /* 1: takes a value */
+    int has_arg;      /* 1: takes a value; 2: takes one only as --name=VALUE (-xVALUE) */
 } ts_opt_t;
 
 /* Called once per option, in command-line order, with its index in the table and its value

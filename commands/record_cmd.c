@@ -12,21 +12,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "../common/numparse.h"
 #include "../traces/tracer/owner.h"
 
-#define TRACER_LIB   "libtunesim-trace.so"
-#define DEFAULT_DIR  "tunesim-trace"
-#define RECORD_USAGE "tunesim record [-o DIR] [--clock wall|cpu] -- mpirun ARGS..."
+#define TRACER_LIB  "libtunesim-trace.so"
+#define DEFAULT_DIR "tunesim-trace"
+#define RECORD_USAGE                                                                               \
+    "tunesim record [-o DIR] [--clock wall|cpu] [--exclusive[=N]] -- mpirun ARGS..."
 
 typedef struct record_opts_s {
     const char *dir;
     const char *clock;
-    char **command; /* NULL-terminated, from argv */
+    const char *exclusive; /* NULL: off; "cores" or a count */
+    char **command;        /* NULL-terminated, from argv */
     int help;
 } record_opts_t;
 
@@ -45,9 +49,11 @@ static ts_status usage(ts_error_t *err, const char *fmt, ...)
 }
 
 /* record's options; the command to run starts at the first operand (or after "--"). */
-enum { RO_HELP, RO_OUTPUT, RO_CLOCK, RO__COUNT };
-static const ts_opt_t RECORD_OPTS[RO__COUNT] = {
-    [RO_HELP] = {"help", 'h', 0}, [RO_OUTPUT] = {"output", 'o', 1}, [RO_CLOCK] = {"clock", 0, 1}};
+enum { RO_HELP, RO_OUTPUT, RO_CLOCK, RO_EXCLUSIVE, RO__COUNT };
+static const ts_opt_t RECORD_OPTS[RO__COUNT] = {[RO_HELP] = {"help", 'h', 0},
+                                                [RO_OUTPUT] = {"output", 'o', 1},
+                                                [RO_CLOCK] = {"clock", 0, 1},
+                                                [RO_EXCLUSIVE] = {"exclusive", 0, 2}};
 
 static ts_status record_opt(void *ctx, int opt, const char *v, ts_error_t *err)
 {
@@ -57,6 +63,8 @@ static ts_status record_opt(void *ctx, int opt, const char *v, ts_error_t *err)
         o->help = 1;
     else if (opt == RO_OUTPUT)
         o->dir = v;
+    else if (opt == RO_EXCLUSIVE)
+        o->exclusive = v != NULL ? v : "cores";
     else
         o->clock = v;
     return TS_OK;
@@ -75,6 +83,11 @@ static ts_status parse_args(int argc, char **argv, record_opts_t *o, ts_error_t 
         return TS_OK;
     if (strcmp(o->clock, "wall") != 0 && strcmp(o->clock, "cpu") != 0)
         return usage(err, "--clock must be wall or cpu, not '%s'", o->clock);
+    int n = 0;
+    if (o->exclusive != NULL && strcmp(o->exclusive, "cores") != 0 &&
+        ts_parse_int(o->exclusive, 1, 1024, &n) != 0)
+        return usage(err, "--exclusive=N needs N from 1 to 1024 ranks computing at once, not '%s'",
+                     o->exclusive);
     if (o->dir[0] == '\0')
         return usage(err, "-o needs a non-empty directory");
     if (i >= argc)
@@ -145,8 +158,13 @@ static int is_launcher(const char *command)
 }
 
 /* Run argv; wait for it. The exec error, if any, comes back through a close-on-exec pipe. */
-static ts_status run(char *const *argv, const char *preload, const char *dir, const char *clock,
-                     int set_preload, ts_error_t *err)
+/* What the ranks are told through the environment (the tracer reads it at MPI_Init). */
+typedef struct record_env_s {
+    const char *preload, *dir, *clock;
+    const char *exclusive, *key; /* NULL when exclusive mode is off */
+} record_env_t;
+
+static ts_status run(char *const *argv, const record_env_t *env, int set_preload, ts_error_t *err)
 {
     int fds[2];
     if (pipe(fds) != 0 || fcntl(fds[0], F_SETFD, FD_CLOEXEC) != 0 ||
@@ -161,10 +179,14 @@ static ts_status run(char *const *argv, const char *preload, const char *dir, co
     }
     if (pid == 0) {
         close(fds[0]);
-        setenv("TUNESIM_TRACE_DIR", dir, 1);
-        setenv("TUNESIM_TRACE_CLOCK", clock, 1);
+        setenv("TUNESIM_TRACE_DIR", env->dir, 1);
+        setenv("TUNESIM_TRACE_CLOCK", env->clock, 1);
+        if (env->exclusive != NULL) {
+            setenv("TUNESIM_TRACE_EXCLUSIVE", env->exclusive, 1);
+            setenv("TUNESIM_TRACE_EXCLUSIVE_KEY", env->key, 1);
+        }
         if (set_preload)
-            setenv("LD_PRELOAD", preload, 1);
+            setenv("LD_PRELOAD", env->preload, 1);
         execvp(argv[0], argv);
         int e = errno;
         ssize_t w = write(fds[1], &e, sizeof e);
@@ -229,7 +251,11 @@ int ts_record_main(int argc, char **argv, ts_error_t *err)
                "  -o DIR        trace directory (default ./%s); DIR/traces.otf2 is replaced\n"
                "  --clock wall  timestamps from CLOCK_MONOTONIC (default)\n"
                "  --clock cpu   per-rank CPU time outside MPI: true compute bursts even when\n"
-               "                ranks outnumber cores\n",
+               "                ranks outnumber cores\n"
+               "  --exclusive[=N]  at most N ranks (default: one per core) compute at once, each\n"
+               "                pinned to a core of its own, and ranks waiting in MPI sleep\n"
+               "                instead of spinning: each compute burst runs as it would one\n"
+               "                rank per core (docs/recording.md). Slower to record\n",
                RECORD_USAGE, DEFAULT_DIR);
         return TS_OK;
     }
@@ -247,8 +273,17 @@ int ts_record_main(int argc, char **argv, ts_error_t *err)
     while (o.command[argn] != NULL)
         argn++;
     int launcher = is_launcher(o.command[0]);
-    char **cmd = calloc((size_t)argn + 7, sizeof *cmd);
-    char x_preload[sizeof preload + 16], x_dir[PATH_MAX + 32], x_clock[64];
+    char **cmd = calloc((size_t)argn + 11, sizeof *cmd);
+    char x_preload[sizeof preload + 16], x_dir[PATH_MAX + 32], x_clock[64], x_excl[64], x_key[96],
+        key[64];
+    /* A fresh name per run for the tokens' shared memory, removed at the end even when the
+     * ranks die before they can remove it. */
+    snprintf(key, sizeof key, "/tunesim-excl-%ld-%ld", (long)getpid(), (long)time(NULL));
+    record_env_t env = {.preload = preload,
+                        .dir = dir,
+                        .clock = o.clock,
+                        .exclusive = o.exclusive,
+                        .key = o.exclusive != NULL ? key : NULL};
     if (cmd == NULL)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     int k = 0;
@@ -261,6 +296,13 @@ int ts_record_main(int argc, char **argv, ts_error_t *err)
         char *xs[] = {"-x", x_preload, "-x", x_dir, "-x", x_clock};
         for (size_t j = 0; j < sizeof xs / sizeof xs[0]; j++)
             cmd[k++] = xs[j];
+        if (o.exclusive != NULL) {
+            snprintf(x_excl, sizeof x_excl, "TUNESIM_TRACE_EXCLUSIVE=%s", o.exclusive);
+            snprintf(x_key, sizeof x_key, "TUNESIM_TRACE_EXCLUSIVE_KEY=%s", key);
+            char *xe[] = {"-x", x_excl, "-x", x_key};
+            for (size_t j = 0; j < sizeof xe / sizeof xe[0]; j++)
+                cmd[k++] = xe[j];
+        }
     }
     for (int j = 1; j < argn; j++)
         cmd[k++] = o.command[j];
@@ -275,8 +317,10 @@ int ts_record_main(int argc, char **argv, ts_error_t *err)
                             dir);
     }
     time_t started = time(NULL);
-    st = run(cmd, preload, dir, o.clock, !launcher, err);
+    st = run(cmd, &env, !launcher, err);
     free(cmd);
+    if (o.exclusive != NULL)
+        shm_unlink(key); /* normally gone already: the last rank removes it */
     if (st != TS_OK) {
         /* The previous trace, if any, is untouched: the tracer replaces it only at the end. */
         if (remove_unfinished(dir, started) > 0) {

@@ -77,6 +77,7 @@ typedef struct run_s {
     const char *pml;   /* "ob1" or "ucx" */
     const char *clock; /* "wall" or "cpu" */
     int small_buffer;  /* 1: TUNESIM_TRACE_BUFFER_MB=1, forcing mid-run flushes */
+    const char *exclusive; /* NULL, or --exclusive's value ("" for the plain option) */
 } run_t;
 
 static int have_ucx;
@@ -91,12 +92,15 @@ static const char *pml_flags(const char *pml)
  * on failure. */
 static ts_trace_t *record(const run_t *r, char *dir, size_t dirlen)
 {
-    snprintf(dir, dirlen, "%s/%s-%d-%s-%s", tu_tmpdir(), r->program, r->nranks, r->pml, r->clock);
-    char args[4096];
+    snprintf(dir, dirlen, "%s/%s-%d-%s-%s%s%s", tu_tmpdir(), r->program, r->nranks, r->pml,
+             r->clock, r->exclusive ? "-x" : "", r->exclusive ? r->exclusive : "");
+    char args[4096], excl[64] = "";
+    if (r->exclusive != NULL)
+        snprintf(excl, sizeof excl, " --exclusive%s%s", r->exclusive[0] ? "=" : "", r->exclusive);
     snprintf(args, sizeof args,
-             "record -o '%s' --clock %s -- '%s' --allow-run-as-root --oversubscribe --timeout 120 "
-             "%s%s -np %d '%s/tracer_%s'",
-             dir, r->clock, TS_MPIEXEC, pml_flags(r->pml),
+             "record -o '%s' --clock %s%s -- '%s' --allow-run-as-root --oversubscribe --timeout "
+             "120 %s%s -np %d '%s/tracer_%s'",
+             dir, r->clock, excl, TS_MPIEXEC, pml_flags(r->pml),
              r->small_buffer ? " -x TUNESIM_TRACE_BUFFER_MB" : "", r->nranks, TS_MPI_BIN_DIR,
              r->program);
     char *out = NULL, *err = NULL;
@@ -658,7 +662,14 @@ static void run_and_check(const run_t *r)
 #define RUN_TEST(fname, prog, n, pml, clock, small)                                                \
     static void fname(void)                                                                        \
     {                                                                                              \
-        const run_t r = {prog, n, pml, clock, small};                                              \
+        const run_t r = {prog, n, pml, clock, small, NULL};                                        \
+        run_and_check(&r);                                                                         \
+    }
+/* The same checks on a recording in exclusive mode: the records do not change. */
+#define RUN_TEST_X(fname, prog, n, pml, clock, excl)                                               \
+    static void fname(void)                                                                        \
+    {                                                                                              \
+        const run_t r = {prog, n, pml, clock, 0, excl};                                            \
         run_and_check(&r);                                                                         \
     }
 
@@ -672,6 +683,105 @@ RUN_TEST(test_collectives_3_ob1_cpu, "collectives", 3, "ob1", "cpu", 0)
 RUN_TEST(test_flood_2_ob1_wall, "flood", 2, "ob1", "wall", 1)
 RUN_TEST(test_compute_4_ob1_cpu, "compute", 4, "ob1", "cpu", 0)
 RUN_TEST(test_compute_4_ob1_wall, "compute", 4, "ob1", "wall", 0)
+RUN_TEST_X(test_ring_4_ob1_wall_x, "ring", 4, "ob1", "wall", "")
+RUN_TEST_X(test_pingpong_4_ucx_wall_x, "pingpong", 4, "ucx", "wall", "1")
+RUN_TEST_X(test_collectives_4_ob1_wall_x, "collectives", 4, "ob1", "wall", "2")
+RUN_TEST_X(test_collectives_3_ucx_cpu_x, "collectives", 3, "ucx", "cpu", "1")
+RUN_TEST_X(test_compute_4_ob1_cpu_x, "compute", 4, "ob1", "cpu", "")
+
+/* ---- exclusive mode (traces/tracer/exclusive.h) ------------------------------------------ */
+
+/* With one token no two compute bursts run at once: on the wall clock (one clock for all the
+ * ranks of a host) the bursts between compute.c's barriers do not overlap, and each lasts at
+ * least its 50 ms of CPU time. Without the mode, 4 ranks on 2 cores overlap. */
+static void test_exclusive_one_at_a_time(void)
+{
+    const run_t r = {"compute", 4, "ob1", "wall", 0, "1"};
+    char dir[1024];
+    ts_trace_t *t = record(&r, dir, sizeof dir);
+    if (t == NULL)
+        return;
+    int32_t barrier = ts_trace_func_find(t, "MPI_Barrier");
+    int64_t start[4] = {0}, end[4] = {0};
+    for (int me = 0; me < 4; me++) {
+        stream_t s = read_stream(t, me);
+        int seen = 0;
+        for (size_t i = 1; i < s.n; i++)
+            if (s.ev[i].kind == TS_EV_ENTER && s.ev[i].func == barrier && ++seen == 2 &&
+                s.ev[i - 1].kind == TS_EV_COMPUTE) {
+                end[me] = s.ev[i].time;
+                start[me] = end[me] - s.ev[i - 1].time;
+            }
+        CU_ASSERT(end[me] - start[me] >= 50 * 1000000LL);
+        free_stream(&s);
+    }
+    int overlaps = 0;
+    for (int a = 0; a < 4; a++)
+        for (int b = a + 1; b < 4; b++)
+            overlaps += start[a] < end[b] && start[b] < end[a];
+    if (overlaps)
+        for (int a = 0; a < 4; a++)
+            printf("\n  rank %d: burst %lld .. %lld ns", a, (long long)start[a], (long long)end[a]);
+    CU_ASSERT_EQUAL(overlaps, 0);
+    ts_trace_close(t);
+}
+
+/* The sweeps of bursts.c (the compute bursts before each MPI_Sendrecv), in ns, sorted. */
+static int sweeps(const ts_trace_t *t, int64_t *out, int max)
+{
+    int32_t sendrecv = ts_trace_func_find(t, "MPI_Sendrecv");
+    int n = 0;
+    for (int me = 0; me < ts_trace_nranks(t); me++) {
+        stream_t s = read_stream(t, me);
+        int first = 1;
+        for (size_t i = 1; i < s.n; i++)
+            if (s.ev[i].kind == TS_EV_ENTER && s.ev[i].func == sendrecv &&
+                s.ev[i - 1].kind == TS_EV_COMPUTE) {
+                if (!first && n < max) /* the first holds the array's set-up */
+                    out[n++] = s.ev[i - 1].time;
+                first = 0;
+            }
+        free_stream(&s);
+    }
+    for (int i = 1; i < n; i++) /* insertion sort: a few hundred values */
+        for (int j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            int64_t x = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = x;
+        }
+    return n;
+}
+
+/* bursts.c's sweeps recorded with 8 ranks on this machine's cores in exclusive mode against
+ * the same program one rank per core (2 ranks, or 1 where the machine has one core): the
+ * median within 20 %; the sweeps are a fixed amount of work over a cache-sized array. The
+ * cpu clock, so the time a rank waits for its turn does not count either way. */
+static void test_exclusive_bursts(void)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int ref_ranks = cores >= 2 ? 2 : 1;
+    const run_t ref = {"bursts", ref_ranks, "ob1", "cpu", 0, NULL};
+    const run_t excl = {"bursts", 8, "ob1", "cpu", 0, ""};
+    char dir[1024];
+    static int64_t a[8 * 40], b[8 * 40];
+    ts_trace_t *t = record(&ref, dir, sizeof dir);
+    if (t == NULL)
+        return;
+    int na = sweeps(t, a, 8 * 40);
+    ts_trace_close(t);
+    if ((t = record(&excl, dir, sizeof dir)) == NULL)
+        return;
+    int nb = sweeps(t, b, 8 * 40);
+    ts_trace_close(t);
+    CU_ASSERT_EQUAL(na, ref_ranks * 39);
+    CU_ASSERT_EQUAL(nb, 8 * 39);
+    if (na == 0 || nb == 0)
+        return;
+    double ma = (double)a[na / 2], mb = (double)b[nb / 2];
+    printf("\n  sweep median: %.3f ms one rank per core, %.3f ms 8 ranks exclusive (%+.1f %%)",
+           ma / 1e6, mb / 1e6, 100 * (mb / ma - 1));
+    CU_ASSERT(mb > 0.8 * ma && mb < 1.2 * ma);
+}
 
 /* Issue 30 item 3: a recording replaces only tunesim's own trace, and only once the new one
  * is complete: a run that fails keeps the previous trace as it was and leaves no unfinished
@@ -793,5 +903,12 @@ int main(void)
     CU_add_test(s, "compute burst, 4 ranks on fewer cores, cpu clock", test_compute_4_ob1_cpu);
     CU_add_test(s, "compute burst, 4 ranks, wall clock", test_compute_4_ob1_wall);
     CU_add_test(s, "a trace replaced only when the new one is complete", test_replace_safely);
+    CU_add_test(s, "exclusive: ring, 4 ranks, ob1, wall clock", test_ring_4_ob1_wall_x);
+    CU_add_test(s, "exclusive=1: pingpong, 4 ranks, ucx", test_pingpong_4_ucx_wall_x);
+    CU_add_test(s, "exclusive=2: collectives, 4 ranks, ob1", test_collectives_4_ob1_wall_x);
+    CU_add_test(s, "exclusive=1: collectives, 3 ranks, ucx, cpu", test_collectives_3_ucx_cpu_x);
+    CU_add_test(s, "exclusive: compute burst, 4 ranks, cpu clock", test_compute_4_ob1_cpu_x);
+    CU_add_test(s, "exclusive=1: no two bursts at once", test_exclusive_one_at_a_time);
+    CU_add_test(s, "exclusive: bursts as one rank per core", test_exclusive_bursts);
     return tu_run_all();
 }

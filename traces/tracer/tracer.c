@@ -22,6 +22,32 @@ static trc_state_t g_tracer;
 
 /* ---- record helpers (tracer.h) --------------------------------------------------------- */
 
+/* Calls that may block and have no polite form in exclusive mode (exclusive.h): they give
+ * the token up while they run, or a rank spinning in one could hold every token while the
+ * ranks it waits for queue for one. */
+static int waits_impolitely(trc_region region)
+{
+    switch (region) {
+    case TRC_R_Finalize:
+    case TRC_R_Sendrecv_replace:
+    case TRC_R_Comm_dup:
+    case TRC_R_Comm_dup_with_info:
+    case TRC_R_Comm_split:
+    case TRC_R_Comm_split_type:
+    case TRC_R_Comm_create:
+    case TRC_R_Comm_create_group:
+    case TRC_R_Cart_create:
+    case TRC_R_Cart_sub:
+    case TRC_R_Graph_create:
+    case TRC_R_Dist_graph_create:
+    case TRC_R_Dist_graph_create_adjacent:
+    case TRC_R_Buffer_detach:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 trc_state_t *trc_begin(trc_region region)
 {
     trc_state_t *st = &g_tracer;
@@ -33,11 +59,15 @@ trc_state_t *trc_begin(trc_region region)
     }
     st->depth = 1;
     OTF2_EvtWriter_Enter(st->archive.evt, NULL, trc_clock_enter(&st->clock), region);
+    if (st->excl.on && waits_impolitely(region))
+        trc_excl_release(&st->excl);
     return st;
 }
 
 void trc_end(trc_state_t *st, trc_region region)
 {
+    /* The wait for a token is part of the call, so the burst that follows is all computing. */
+    trc_excl_acquire(&st->excl);
     st->last_time = trc_clock_leave(&st->clock);
     OTF2_EvtWriter_Leave(st->archive.evt, NULL, st->last_time, region);
     /* Resume the compute clock only now, so a buffer flush triggered by the Leave record
@@ -178,16 +208,24 @@ static void init_end(trc_state_t *st, trc_region region, uint64_t enter_time)
         mb = DEFAULT_BUFFER_MB;
 
     int ok = trc_comms_init(&st->comms) == 0 && trc_reqmap_init(&st->requests) == 0;
-    PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     char msg[PATH_MAX + 128];
+    /* Every rank attaches to its host's tokens before any can finish and remove them. */
+    if (ok && trc_excl_start(&st->excl, dir, msg, sizeof msg) != 0) {
+        fprintf(stderr, "tunesim-trace: rank %d: %s\n", st->rank, msg);
+        ok = 0;
+    } else if (ok && msg[0] != '\0') {
+        warn(st, msg);
+    }
+    PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!ok) {
-        warn(st, "out of memory or MPI failure at start; not tracing");
+        warn(st, "cannot start (out of memory, MPI failure or the message above); not tracing");
     } else if (trc_archive_open(&st->archive, dir, st->rank, &st->clock, (size_t)mb * 1024 * 1024,
                                 msg, sizeof msg) != 0) {
         warn(st, msg);
         ok = 0;
     }
     if (!ok) {
+        trc_excl_stop(&st->excl);
         trc_comms_fini(&st->comms);
         trc_reqmap_fini(&st->requests);
         st->phase = TRC_PHASE_DONE;
@@ -336,6 +374,12 @@ TRC_EXPORT int MPI_Finalize(void)
                      OTF2_COLLECTIVE_ROOT_NONE, (trc_sizes_t){0, 0});
         trc_end(st, TRC_R_Finalize);
         st->phase = TRC_PHASE_DONE;
+        if (st->excl.on && st->rank == 0 && st->excl.token_waits > 0)
+            fprintf(stderr,
+                    "tunesim-trace: exclusive mode: %d tokens; rank 0 waited for one "
+                    "%lu times\n",
+                    st->excl.tokens, st->excl.token_waits);
+        trc_excl_stop(&st->excl);
         finish(st);
         trc_comms_fini(&st->comms);
         trc_reqmap_fini(&st->requests);

@@ -13,7 +13,11 @@
  *
  * Environment (read in MPI_Init): TUNESIM_TRACE_DIR (default ./tunesim-trace),
  * TUNESIM_TRACE_CLOCK = wall | cpu (default wall, see clock.h), TUNESIM_TRACE_BUFFER_MB
- * (events held in memory per rank before flushing to disk, default 8). */
+ * (events held in memory per rank before flushing to disk, default 8), and exclusive mode's
+ * (exclusive.h).
+ *
+ * In exclusive mode a blocking call is made as its non-blocking form and a polite wait
+ * (TRC_POLITE below), so that a rank waiting in MPI leaves the cores to the computing ones. */
 #ifndef TRC_TRACER_H
 #define TRC_TRACER_H
 
@@ -28,6 +32,7 @@
 #include "clock.h"
 #include "collbytes.h"
 #include "comms.h"
+#include "exclusive.h"
 #include "regions.h"
 #include "reqmap.h"
 
@@ -59,6 +64,7 @@ typedef struct trc_state_s {
     trc_archive_t archive;
     trc_comms_t comms;
     trc_reqmap_t requests;
+    trc_excl_t excl;               /* exclusive mode (exclusive.h); excl.on is 0 when it is off */
     uint64_t next_request;         /* request ids: a per-process counter from 1 */
     uint64_t first_time;           /* Enter of MPI_Init */
     uint64_t last_time;            /* latest Leave */
@@ -68,6 +74,11 @@ typedef struct trc_state_s {
     unsigned long untraced_calls; /* calls from other threads, not recorded */
     char dir[PATH_MAX];           /* the trace directory */
 } trc_state_t;
+
+/* The MPI call `call`; in exclusive mode instead `icall`, its non-blocking form posting the
+ * request variable req, followed by a polite wait for it (status ignored). */
+#define TRC_POLITE(st, req, call, icall)                                                           \
+    ((st)->excl.on ? trc_excl_finish(&(st)->excl, (icall), &(req), MPI_STATUS_IGNORE) : (call))
 
 /* Start recording a call: writes its Enter record and returns the tracer state, or returns
  * NULL when this call is not to be recorded (tracing off, another thread, or nested inside

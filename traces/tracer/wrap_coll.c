@@ -221,27 +221,30 @@ static trc_sizes_t sizes_scan(const void *sendbuf, int count, MPI_Datatype type,
 /* ---- blocking collectives -------------------------------------------------------------- */
 
 /* The common body: Enter and MpiCollectiveBegin, sizes, the call, MpiCollectiveEnd, Leave. */
-#define TRC_BLOCKING(region, op, comm, root, sizes_expr, call)                                     \
+/* In exclusive mode, icall (the non-blocking form, posting req_) and a polite wait instead. */
+#define TRC_BLOCKING(region, op, comm, root, sizes_expr, call, icall)                              \
     do {                                                                                           \
         trc_state_t *st_ = trc_begin(region);                                                      \
         if (st_ == NULL)                                                                           \
             return call;                                                                           \
         trc_coll_begin(st_);                                                                       \
         trc_sizes_t sizes_ = sizes_expr;                                                           \
-        int rc_ = call;                                                                            \
+        MPI_Request req_;                                                                          \
+        int rc_ = TRC_POLITE(st_, req_, call, icall);                                              \
         return coll_done(st_, region, rc_, op, comm, root, sizes_);                                \
     } while (0)
 
 TRC_EXPORT int MPI_Barrier(MPI_Comm comm)
 {
-    TRC_BLOCKING(TRC_R_Barrier, OTF2_COLLECTIVE_OP_BARRIER, comm, NO_ROOT, NONE,
-                 PMPI_Barrier(comm));
+    TRC_BLOCKING(TRC_R_Barrier, OTF2_COLLECTIVE_OP_BARRIER, comm, NO_ROOT, NONE, PMPI_Barrier(comm),
+                 PMPI_Ibarrier(comm, &req_));
 }
 
 TRC_EXPORT int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
     TRC_BLOCKING(TRC_R_Bcast, OTF2_COLLECTIVE_OP_BCAST, comm, (uint32_t)root,
-                 sizes_bcast(count, type, root, comm), PMPI_Bcast(buf, count, type, root, comm));
+                 sizes_bcast(count, type, root, comm), PMPI_Bcast(buf, count, type, root, comm),
+                 PMPI_Ibcast(buf, count, type, root, comm, &req_));
 }
 
 TRC_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
@@ -249,7 +252,8 @@ TRC_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Dat
 {
     TRC_BLOCKING(TRC_R_Reduce, OTF2_COLLECTIVE_OP_REDUCE, comm, (uint32_t)root,
                  sizes_reduce(sendbuf, count, type, root, comm),
-                 PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm));
+                 PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm),
+                 PMPI_Ireduce(sendbuf, recvbuf, count, type, op, root, comm, &req_));
 }
 
 TRC_EXPORT int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
@@ -257,7 +261,8 @@ TRC_EXPORT int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_
 {
     TRC_BLOCKING(TRC_R_Allreduce, OTF2_COLLECTIVE_OP_ALLREDUCE, comm, NO_ROOT,
                  sizes_allreduce(sendbuf, count, type, comm),
-                 PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm));
+                 PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm),
+                 PMPI_Iallreduce(sendbuf, recvbuf, count, type, op, comm, &req_));
 }
 
 TRC_EXPORT int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -266,7 +271,9 @@ TRC_EXPORT int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendt
     TRC_BLOCKING(
         TRC_R_Gather, OTF2_COLLECTIVE_OP_GATHER, comm, (uint32_t)root,
         sizes_gather(sendbuf, sendcount, sendtype, recvcount, recvtype, root, comm),
-        PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm));
+        PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),
+        PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                     &req_));
 }
 
 TRC_EXPORT int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -276,7 +283,9 @@ TRC_EXPORT int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype send
     TRC_BLOCKING(TRC_R_Gatherv, OTF2_COLLECTIVE_OP_GATHERV, comm, (uint32_t)root,
                  sizes_gatherv(sendbuf, sendcount, sendtype, recvcounts, recvtype, root, comm),
                  PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                              root, comm));
+                              root, comm),
+                 PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                               root, comm, &req_));
 }
 
 TRC_EXPORT int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -285,7 +294,9 @@ TRC_EXPORT int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype send
     TRC_BLOCKING(
         TRC_R_Scatter, OTF2_COLLECTIVE_OP_SCATTER, comm, (uint32_t)root,
         sizes_scatter(sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),
-        PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm));
+        PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),
+        PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                      &req_));
 }
 
 TRC_EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
@@ -295,15 +306,19 @@ TRC_EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const i
     TRC_BLOCKING(TRC_R_Scatterv, OTF2_COLLECTIVE_OP_SCATTERV, comm, (uint32_t)root,
                  sizes_scatterv(sendcounts, sendtype, recvbuf, recvcount, recvtype, root, comm),
                  PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
-                               root, comm));
+                               root, comm),
+                 PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                                root, comm, &req_));
 }
 
 TRC_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                              void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    TRC_BLOCKING(TRC_R_Allgather, OTF2_COLLECTIVE_OP_ALLGATHER, comm, NO_ROOT,
-                 sizes_alltoall(sendbuf, sendcount, sendtype, recvcount, recvtype, comm),
-                 PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm));
+    TRC_BLOCKING(
+        TRC_R_Allgather, OTF2_COLLECTIVE_OP_ALLGATHER, comm, NO_ROOT,
+        sizes_alltoall(sendbuf, sendcount, sendtype, recvcount, recvtype, comm),
+        PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
+        PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &req_));
 }
 
 TRC_EXPORT int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -313,15 +328,19 @@ TRC_EXPORT int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype s
     TRC_BLOCKING(
         TRC_R_Allgatherv, OTF2_COLLECTIVE_OP_ALLGATHERV, comm, NO_ROOT,
         sizes_allgatherv(sendbuf, sendcount, sendtype, recvcounts, recvtype, comm),
-        PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm));
+        PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
+        PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                         &req_));
 }
 
 TRC_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    TRC_BLOCKING(TRC_R_Alltoall, OTF2_COLLECTIVE_OP_ALLTOALL, comm, NO_ROOT,
-                 sizes_alltoall(sendbuf, sendcount, sendtype, recvcount, recvtype, comm),
-                 PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm));
+    TRC_BLOCKING(
+        TRC_R_Alltoall, OTF2_COLLECTIVE_OP_ALLTOALL, comm, NO_ROOT,
+        sizes_alltoall(sendbuf, sendcount, sendtype, recvcount, recvtype, comm),
+        PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
+        PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &req_));
 }
 
 TRC_EXPORT int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -331,7 +350,9 @@ TRC_EXPORT int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const 
     TRC_BLOCKING(TRC_R_Alltoallv, OTF2_COLLECTIVE_OP_ALLTOALLV, comm, NO_ROOT,
                  sizes_alltoallv(sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm),
                  PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                                rdispls, recvtype, comm));
+                                rdispls, recvtype, comm),
+                 PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                 rdispls, recvtype, comm, &req_));
 }
 
 TRC_EXPORT int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -341,7 +362,9 @@ TRC_EXPORT int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const 
     TRC_BLOCKING(TRC_R_Alltoallw, OTF2_COLLECTIVE_OP_ALLTOALLW, comm, NO_ROOT,
                  sizes_alltoallw(sendbuf, sendcounts, sendtypes, recvcounts, recvtypes, comm),
                  PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-                                rdispls, recvtypes, comm));
+                                rdispls, recvtypes, comm),
+                 PMPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                 rdispls, recvtypes, comm, &req_));
 }
 
 TRC_EXPORT int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
@@ -349,7 +372,8 @@ TRC_EXPORT int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int 
 {
     TRC_BLOCKING(TRC_R_Reduce_scatter, OTF2_COLLECTIVE_OP_REDUCE_SCATTER, comm, NO_ROOT,
                  sizes_reduce_scatter(sendbuf, recvcounts, type, comm),
-                 PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm));
+                 PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm),
+                 PMPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm, &req_));
 }
 
 TRC_EXPORT int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
@@ -357,7 +381,8 @@ TRC_EXPORT int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int 
 {
     TRC_BLOCKING(TRC_R_Reduce_scatter_block, OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK, comm, NO_ROOT,
                  sizes_reduce_scatter_block(sendbuf, recvcount, type, comm),
-                 PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm));
+                 PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm),
+                 PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, &req_));
 }
 
 TRC_EXPORT int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -365,7 +390,8 @@ TRC_EXPORT int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datat
 {
     TRC_BLOCKING(TRC_R_Scan, OTF2_COLLECTIVE_OP_SCAN, comm, NO_ROOT,
                  sizes_scan(sendbuf, count, type, comm, 0),
-                 PMPI_Scan(sendbuf, recvbuf, count, type, op, comm));
+                 PMPI_Scan(sendbuf, recvbuf, count, type, op, comm),
+                 PMPI_Iscan(sendbuf, recvbuf, count, type, op, comm, &req_));
 }
 
 TRC_EXPORT int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
@@ -373,7 +399,8 @@ TRC_EXPORT int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Dat
 {
     TRC_BLOCKING(TRC_R_Exscan, OTF2_COLLECTIVE_OP_EXSCAN, comm, NO_ROOT,
                  sizes_scan(sendbuf, count, type, comm, 1),
-                 PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm));
+                 PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm),
+                 PMPI_Iexscan(sendbuf, recvbuf, count, type, op, comm, &req_));
 }
 
 /* ---- non-blocking collectives ---------------------------------------------------------- */

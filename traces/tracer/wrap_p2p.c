@@ -5,7 +5,9 @@
  * call, a blocking receive MpiRecv after it with source and tag from the status; Isend
  * writes MpiIsend with a fresh request id taken before the call; Irecv writes
  * MpiIrecvRequest, and its MpiIrecv comes at completion (wrap_req.c). Nothing is written for
- * MPI_PROC_NULL peers. Peers are ranks in the call's communicator. */
+ * MPI_PROC_NULL peers. Peers are ranks in the call's communicator. In exclusive mode the
+ * blocking calls are made as their non-blocking forms and a polite wait (exclusive.h), except
+ * Sendrecv_replace (rare: it would need a copy of the buffer). */
 #include "tracer.h"
 
 typedef int (*send_fn)(const void *, int, MPI_Datatype, int, int, MPI_Comm);
@@ -27,14 +29,16 @@ static void record_recv(trc_state_t *st, const MPI_Status *status, MPI_Comm comm
                                trc_recv_bytes(status));
 }
 
-static int blocking_send(trc_region region, send_fn call, const void *buf, int count,
-                         MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+static int blocking_send(trc_region region, send_fn call, isend_fn icall, const void *buf,
+                         int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
     trc_state_t *st = trc_begin(region);
     if (st == NULL)
         return call(buf, count, type, dest, tag, comm);
     record_send(st, count, type, dest, tag, comm);
-    int rc = call(buf, count, type, dest, tag, comm);
+    MPI_Request req;
+    int rc = TRC_POLITE(st, req, call(buf, count, type, dest, tag, comm),
+                        icall(buf, count, type, dest, tag, comm, &req));
     trc_end(st, region);
     return rc;
 }
@@ -42,25 +46,25 @@ static int blocking_send(trc_region region, send_fn call, const void *buf, int c
 TRC_EXPORT int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag,
                         MPI_Comm comm)
 {
-    return blocking_send(TRC_R_Send, PMPI_Send, buf, count, type, dest, tag, comm);
+    return blocking_send(TRC_R_Send, PMPI_Send, PMPI_Isend, buf, count, type, dest, tag, comm);
 }
 
 TRC_EXPORT int MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
                          MPI_Comm comm)
 {
-    return blocking_send(TRC_R_Bsend, PMPI_Bsend, buf, count, type, dest, tag, comm);
+    return blocking_send(TRC_R_Bsend, PMPI_Bsend, PMPI_Ibsend, buf, count, type, dest, tag, comm);
 }
 
 TRC_EXPORT int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
                          MPI_Comm comm)
 {
-    return blocking_send(TRC_R_Ssend, PMPI_Ssend, buf, count, type, dest, tag, comm);
+    return blocking_send(TRC_R_Ssend, PMPI_Ssend, PMPI_Issend, buf, count, type, dest, tag, comm);
 }
 
 TRC_EXPORT int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
                          MPI_Comm comm)
 {
-    return blocking_send(TRC_R_Rsend, PMPI_Rsend, buf, count, type, dest, tag, comm);
+    return blocking_send(TRC_R_Rsend, PMPI_Rsend, PMPI_Irsend, buf, count, type, dest, tag, comm);
 }
 
 TRC_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
@@ -71,10 +75,36 @@ TRC_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int
         return PMPI_Recv(buf, count, type, source, tag, comm, status);
     MPI_Status local;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &local : status;
-    int rc = PMPI_Recv(buf, count, type, source, tag, comm, s);
+    MPI_Request req;
+    int rc = st->excl.on
+                 ? trc_excl_finish(&st->excl, PMPI_Irecv(buf, count, type, source, tag, comm, &req),
+                                   &req, s)
+                 : PMPI_Recv(buf, count, type, source, tag, comm, s);
     if (rc == MPI_SUCCESS)
         record_recv(st, s, comm);
     trc_end(st, TRC_R_Recv);
+    return rc;
+}
+
+/* Sendrecv as a receive and a send posted together and waited for politely. */
+static int polite_sendrecv(trc_excl_t *e, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           int dest, int sendtag, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                           MPI_Status *status)
+{
+    MPI_Request reqs[2];
+    MPI_Status sts[2];
+    int rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &reqs[0]);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = PMPI_Isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &reqs[1]);
+    if (rc != MPI_SUCCESS) {
+        PMPI_Cancel(&reqs[0]);
+        PMPI_Request_free(&reqs[0]);
+        return rc;
+    }
+    rc = trc_excl_waitall(e, 2, reqs, sts);
+    *status = sts[0];
     return rc;
 }
 
@@ -89,8 +119,10 @@ TRC_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sen
     MPI_Status local;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &local : status;
     record_send(st, sendcount, sendtype, dest, sendtag, comm);
-    int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                           recvtype, source, recvtag, comm, s);
+    int rc = st->excl.on ? polite_sendrecv(&st->excl, sendbuf, sendcount, sendtype, dest, sendtag,
+                                           recvbuf, recvcount, recvtype, source, recvtag, comm, s)
+                         : PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                                         recvcount, recvtype, source, recvtag, comm, s);
     if (rc == MPI_SUCCESS)
         record_recv(st, s, comm);
     trc_end(st, TRC_R_Sendrecv);
@@ -257,7 +289,12 @@ TRC_EXPORT int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source
 
 TRC_EXPORT int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-    TRC_PLAIN(TRC_R_Probe, PMPI_Probe(source, tag, comm, status));
+    trc_state_t *st = trc_begin(TRC_R_Probe);
+    int rc = st != NULL && st->excl.on ? trc_excl_probe(&st->excl, source, tag, comm, status)
+                                       : PMPI_Probe(source, tag, comm, status);
+    if (st != NULL)
+        trc_end(st, TRC_R_Probe);
+    return rc;
 }
 
 TRC_EXPORT int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
