@@ -17,6 +17,14 @@
 #   CLOCK=cpu      tracer clock, cpu or wall (see traces/tracer/README.md: with 72 ranks on a
 #                  few cores only the cpu clock keeps compute bursts true)
 #   PML=           Open MPI point-to-point layer, ob1 or ucx (default: Open MPI's choice)
+#   MESH=serial    how the mesh is made and decomposed: serial (snappyHexMesh on the whole
+#                  blockMesh, then decomposePar of the finished mesh) or parallel (the
+#                  reference case's steps: decomposePar of the blockMesh, snappyHexMesh
+#                  -parallel -overwrite on the ranks, which refines and rebalances each
+#                  subdomain; the fields copied into each processor directory)
+#   EXCLUSIVE=     `tunesim record --exclusive=N`: at most N ranks compute at once, each on
+#                  a core of its own, waiting ranks queue instead of spinning; N a count or
+#                  "cores" (default: off). Measured: docs/recording.md
 #   TUNESIM=build/tunesim   the tunesim executable, with libtunesim-trace.so beside it
 #   KEEP_CASE=     a directory to keep the OpenFOAM case (DIR/motorBike) and its logs in
 #                  (default: a temporary one, removed at the end)
@@ -45,6 +53,9 @@ split="9 8 1" # the "simple" method's n: 9 * 8 * 1 = 72 subdomains
 end_time=${END_TIME:-6}
 clock=${CLOCK:-cpu}
 pml=${PML:-}
+exclusive=${EXCLUSIVE:-}
+mesh=${MESH:-serial}
+case "$mesh" in serial | parallel) ;; *) die "MESH must be serial or parallel" ;; esac
 tunesim=${TUNESIM:-$root/build/tunesim}
 out=${1:-/tmp/tunesim-motorbike-72}
 examples=/usr/share/doc/openfoam-examples/examples
@@ -79,6 +90,8 @@ case "$end_time" in '' | *[!0-9]* | 0) die "END_TIME must be a positive number o
 repeat=${REPEAT:-1}
 case "$repeat" in '' | *[!0-9]* | 0) die "REPEAT must be a positive number of recordings" ;; esac
 case "$out" in /*) ;; *) out=$PWD/$out ;; esac
+record_flags=(--clock "$clock")
+[ -z "$exclusive" ] || record_flags+=("--exclusive=$exclusive")
 
 # Debian installs OpenFOAM's etc/ there (sourcing its bashrc only prints errors); the ranks
 # need it too (-x below).
@@ -95,7 +108,7 @@ else
 fi
 case_dir=$work/motorBike
 marker=$case_dir/.tunesim-prepared
-prepared="subdomains $ranks simple ($split)"
+prepared="subdomains $ranks simple ($split), $mesh meshing"
 
 mpi_flags=(--allow-run-as-root --oversubscribe -np "$ranks"
     -x WM_PROJECT_DIR -x OMPI_MCA_btl_vader_single_copy_mechanism
@@ -122,19 +135,37 @@ else
 
     foam_decompose "$ranks" "$split"
 
-    # Allrun's steps by hand (it needs RunFunctions, which Debian does not ship); meshing is
-    # serial, with the shipped dictionaries.
-    echo "record_motorbike: preparing the case in $case_dir"
+    # Allrun's steps by hand (it needs RunFunctions, which Debian does not ship), with the
+    # shipped dictionaries.
+    echo "record_motorbike: preparing the case in $case_dir ($mesh meshing)"
     step surfaceFeatureExtract log.surfaceFeatureExtract surfaceFeatureExtract
     step blockMesh log.blockMesh blockMesh
-    step "snappyHexMesh -overwrite" log.snappyHexMesh snappyHexMesh -overwrite
-    mkdir -p 0 && cp -r 0.orig/* 0/
-    step "decomposePar ($ranks subdomains, simple ($split))" log.decomposePar decomposePar
+    if [ "$mesh" = serial ]; then
+        step "snappyHexMesh -overwrite" log.snappyHexMesh snappyHexMesh -overwrite
+        mkdir -p 0 && cp -r 0.orig/* 0/
+        step "decomposePar ($ranks subdomains, simple ($split))" log.decomposePar decomposePar
+    else
+        step "decomposePar of the blockMesh ($ranks subdomains, simple ($split))" \
+            log.decomposePar decomposePar
+        step "snappyHexMesh -parallel -overwrite ($ranks ranks)" log.snappyHexMesh \
+            mpirun "${mpi_flags[@]}" snappyHexMesh -parallel -overwrite
+        # Allrun's restore0Dir -processor: the initial fields into every subdomain.
+        for p in processor*; do
+            rm -rf "$p/0" && cp -r 0.orig "$p/0"
+        done
+    fi
     step "potentialFoam -parallel -writephi ($ranks ranks)" log.potentialFoam \
         mpirun "${mpi_flags[@]}" potentialFoam -parallel -writephi
     grep -E "^Mesh stats|cells:" log.snappyHexMesh | tail -2 || true
     echo "$prepared" >"$marker"
 fi
+
+# Cells per subdomain, from each processor mesh's header (its owner file's note).
+cells=$(for p in processor*/constant/polyMesh/owner; do
+    sed -n 's/.*nCells: *\([0-9]*\).*/\1/p' "$p" | head -1
+done | sort -n | awk '{ v[NR] = $1; s += $1 }
+    END { if (NR) printf "min %d  median %d  max %d  total %d over %d subdomains", v[1], v[int((NR + 1) / 2)], v[NR], s, NR }')
+echo "record_motorbike: cells per rank ($mesh meshing): $cells"
 
 # A few iterations, no intermediate writes, no function objects (streamlines, force
 # coefficients, cutting planes and EnSight output would add post-processing traffic that is
@@ -146,9 +177,9 @@ foam_short_run "$end_time" || die "could not remove the function objects from sy
 record() {
     find processor* -mindepth 1 -maxdepth 1 -type d -regex '.*/[0-9][0-9.e+-]*' ! -name 0 \
         -exec rm -rf {} +
-    echo "record_motorbike: simpleFoam, $ranks ranks, $end_time iterations, $clock clock, into $1"
+    echo "record_motorbike: simpleFoam, $ranks ranks, $end_time iterations, $clock clock${exclusive:+, exclusive=$exclusive}, into $1"
     step "simpleFoam -parallel under the tracer$2" log.simpleFoam \
-        "$tunesim" record -o "$1" --clock "$clock" -- \
+        "$tunesim" record -o "$1" "${record_flags[@]}" -- \
         mpirun "${mpi_flags[@]}" simpleFoam -parallel
 }
 # The repeats first, each into its own directory, so that the log left is the first's.
@@ -170,5 +201,6 @@ du -sh "$out" | sed 's/^/record_motorbike: trace size: /'
 # sed, not head: it reads all of info's output, so no SIGPIPE under pipefail.
 info=$("$tunesim" info "$out")
 printf '%s\n' "$info" | sed -n 1,40p
+printf '%s\n' "$info" | grep -E "neighbours/rank|^imbalance" | sed 's/^ */record_motorbike: /'
 events=$(printf '%s\n' "$info" | awk '$1 == "events" && v == "" { v = $2 } END { print v }')
 echo "record_motorbike: events: $events"

@@ -344,6 +344,10 @@ int ts_record_main(int argc, char **argv, ts_error_t *err)
                             "Open MPI's libmpi?)",
                             o.command[0], anchor);
     }
-    printf("trace written to %s (clock %s); see it with: tunesim info %s\n", anchor, o.clock, dir);
+    char mode[64] = "";
+    if (o.exclusive != NULL)
+        snprintf(mode, sizeof mode, ", exclusive=%s", o.exclusive);
+    printf("trace written to %s (clock %s%s); see it with: tunesim info %s\n", anchor, o.clock,
+           mode, dir);
     return TS_OK;
 }
