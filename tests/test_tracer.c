@@ -69,6 +69,21 @@ static void test_collbytes(void)
     ASSERT_SIZES(trc_bytes_scan(4, 1, 1, 400), 800, 400); /* Exscan */
 }
 
+/* record's own checks, before anything runs: --exclusive takes a count 1-1024 or "cores",
+ * only as --exclusive=VALUE (the word after it is the command). */
+static void test_record_exclusive_words(void)
+{
+    const char *bad[] = {"record --exclusive=0 -- true", "record --exclusive=two -- true",
+                         "record --exclusive=1025 -- true", "record --exclusive= -- true"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *err = NULL;
+        int rc = tu_run_cli(bad[i], NULL, &err);
+        CU_ASSERT_NOT_EQUAL(rc, 0);
+        CU_ASSERT_PTR_NOT_NULL(err ? strstr(err, "--exclusive=N needs N from 1 to 1024") : NULL);
+        free(err);
+    }
+}
+
 /* ---- running a program under the tracer ------------------------------------------------- */
 
 typedef struct run_s {
@@ -880,6 +895,7 @@ int main(void)
         return 1;
     CU_pSuite unit = CU_add_suite("collective byte rules", NULL, NULL);
     CU_add_test(unit, "Score-P's sizeSent / sizeReceived", test_collbytes);
+    CU_add_test(unit, "record --exclusive's values", test_record_exclusive_words);
     const char *why = missing_mpi();
     if (why != NULL) {
         tu_skip("the tracer under mpirun", why);

@@ -262,10 +262,9 @@ static void pin_to(trc_excl_t *e, int cpu)
         e->pin = 0; /* not allowed here (a cpuset): the scheduler places the bursts */
 }
 
-void trc_excl_acquire(trc_excl_t *e)
+/* Queue for a token and take it; the CPU is not changed (a poll does not need it). */
+static void take_turn(trc_excl_t *e)
 {
-    if (!e->on || e->slot >= 0)
-        return;
     trc_excl_shared_t *sh = e->shared;
     uint64_t t = __atomic_fetch_add(&sh->next_ticket, 1, __ATOMIC_ACQ_REL);
     uint32_t *w = &sh->wake[t % EXCL_QUEUE];
@@ -290,12 +289,22 @@ void trc_excl_acquire(trc_excl_t *e)
                                             __ATOMIC_RELAXED)) {
                 e->slot = i;
                 e->last_slot = i;
-                pin_to(e, sh->cpus[i % sh->ncpus]);
                 return;
             }
         }
         sched_yield(); /* not reached: a releaser clears its token before admitting */
     }
+}
+
+void trc_excl_acquire(trc_excl_t *e)
+{
+    if (!e->on)
+        return;
+    if (e->slot < 0)
+        take_turn(e);
+    /* Pinned only for computing: the polls between turns would otherwise migrate the
+     * thread at every turn. */
+    pin_to(e, e->shared->cpus[e->slot % e->shared->ncpus]);
 }
 
 /* ---- polite waits ------------------------------------------------------------------------ */
@@ -306,7 +315,7 @@ void trc_excl_acquire(trc_excl_t *e)
 static void next_turn(trc_excl_t *e)
 {
     trc_excl_release(e);
-    trc_excl_acquire(e);
+    take_turn(e);
 }
 
 int trc_excl_wait(trc_excl_t *e, MPI_Request *request, MPI_Status *status)
