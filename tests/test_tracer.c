@@ -89,9 +89,9 @@ static void test_record_exclusive_words(void)
 typedef struct run_s {
     const char *program; /* tests/mpi/<program>.c, built as tracer_<program> */
     int nranks;
-    const char *pml;   /* "ob1" or "ucx" */
-    const char *clock; /* "wall" or "cpu" */
-    int small_buffer;  /* 1: TUNESIM_TRACE_BUFFER_MB=1, forcing mid-run flushes */
+    const char *pml;       /* "ob1" or "ucx" */
+    const char *clock;     /* "wall" or "cpu" */
+    int small_buffer;      /* 1: TUNESIM_TRACE_BUFFER_MB=1, forcing mid-run flushes */
     const char *exclusive; /* NULL, or --exclusive's value ("" for the plain option) */
 } run_t;
 
