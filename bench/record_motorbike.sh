@@ -108,7 +108,8 @@ else
 fi
 case_dir=$work/motorBike
 marker=$case_dir/.tunesim-prepared
-prepared="subdomains $ranks simple ($split), $mesh meshing"
+prepared="subdomains $ranks simple ($split)" # serial meshing: the marker earlier cases carry
+[ "$mesh" = serial ] || prepared="$prepared, $mesh meshing"
 
 mpi_flags=(--allow-run-as-root --oversubscribe -np "$ranks"
     -x WM_PROJECT_DIR -x OMPI_MCA_btl_vader_single_copy_mechanism
