@@ -253,8 +253,8 @@ int ts_record_main(int argc, char **argv, ts_error_t *err)
                "  --clock cpu   per-rank CPU time outside MPI: true compute bursts even when\n"
                "                ranks outnumber cores\n"
                "  --exclusive[=N]  at most N ranks (default: one per core) compute at once, each\n"
-               "                pinned to a core of its own, and ranks waiting in MPI sleep\n"
-               "                instead of spinning: each compute burst runs as it would one\n"
+               "                pinned to a core of its own, and ranks waiting in MPI queue for\n"
+               "                a turn instead of spinning: each burst runs as it would one\n"
                "                rank per core (docs/recording.md). Slower to record\n",
                RECORD_USAGE, DEFAULT_DIR);
         return TS_OK;

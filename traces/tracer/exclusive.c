@@ -50,19 +50,6 @@ static void pause_ns(long ns)
         ;
 }
 
-static long env_long(const char *name, long fallback, long lo, long hi)
-{
-    const char *v = getenv(name);
-    if (v == NULL || v[0] == '\0')
-        return fallback;
-    char *end;
-    errno = 0;
-    long x = strtol(v, &end, 10);
-    if (errno != 0 || *end != '\0' || x < lo || x > hi)
-        return fallback;
-    return x;
-}
-
 /* FNV-1a: a short name for the trace directory in the default key. */
 static unsigned long hash_text(const char *s)
 {
@@ -199,14 +186,14 @@ int trc_excl_start(trc_excl_t *e, const char *trace_dir, char *msg, size_t len)
     e->shared = attach(e->key, tokens, msg, len);
     if (e->shared == NULL)
         return -1;
-    e->tokens = e->shared->tokens;
-    e->pin = env_long("TUNESIM_TRACE_PIN", 1, 0, 1) != 0 && e->shared->ncpus > 0;
+    const char *pin = getenv("TUNESIM_TRACE_PIN");
+    e->pin = (pin == NULL || strcmp(pin, "0") != 0) && e->shared->ncpus > 0;
     e->on = 1;
-    if (e->tokens > e->shared->ncpus)
+    if (e->shared->tokens > e->shared->ncpus)
         snprintf(msg, len,
                  "exclusive mode: %d tokens for %d CPUs: some bursts share a core "
                  "(--exclusive=%d or fewer keeps them apart)",
-                 e->tokens, e->shared->ncpus, e->shared->ncpus);
+                 e->shared->tokens, e->shared->ncpus, e->shared->ncpus);
     return 0;
 }
 
@@ -318,43 +305,43 @@ static void next_turn(trc_excl_t *e)
     take_turn(e);
 }
 
+/* Repeat the test (which sets rc_ and flag_) until it fails or completes, one turn apart. */
+#define POLL_POLITELY(e, test)                                                                     \
+    for (;;) {                                                                                     \
+        int flag_ = 0;                                                                             \
+        int rc_ = (test);                                                                          \
+        if (rc_ != MPI_SUCCESS || flag_)                                                           \
+            return rc_;                                                                            \
+        next_turn(e);                                                                              \
+    }
+
 int trc_excl_wait(trc_excl_t *e, MPI_Request *request, MPI_Status *status)
 {
-    for (;;) {
-        int flag = 0;
-        int rc = PMPI_Test(request, &flag, status);
-        if (rc != MPI_SUCCESS || flag)
-            return rc;
-        next_turn(e);
-    }
+    if (e == NULL || !e->on)
+        return PMPI_Wait(request, status);
+    POLL_POLITELY(e, PMPI_Test(request, &flag_, status));
 }
 
 int trc_excl_waitall(trc_excl_t *e, int count, MPI_Request *requests, MPI_Status *statuses)
 {
-    for (;;) {
-        int flag = 0;
-        int rc = PMPI_Testall(count, requests, &flag, statuses);
-        if (rc != MPI_SUCCESS || flag)
-            return rc;
-        next_turn(e);
-    }
+    if (e == NULL || !e->on)
+        return PMPI_Waitall(count, requests, statuses);
+    POLL_POLITELY(e, PMPI_Testall(count, requests, &flag_, statuses));
 }
 
 int trc_excl_waitany(trc_excl_t *e, int count, MPI_Request *requests, int *index,
                      MPI_Status *status)
 {
-    for (;;) {
-        int flag = 0;
-        int rc = PMPI_Testany(count, requests, index, &flag, status);
-        if (rc != MPI_SUCCESS || flag)
-            return rc;
-        next_turn(e);
-    }
+    if (e == NULL || !e->on)
+        return PMPI_Waitany(count, requests, index, status);
+    POLL_POLITELY(e, PMPI_Testany(count, requests, index, &flag_, status));
 }
 
 int trc_excl_waitsome(trc_excl_t *e, int count, MPI_Request *requests, int *outcount, int *indices,
                       MPI_Status *statuses)
 {
+    if (e == NULL || !e->on)
+        return PMPI_Waitsome(count, requests, outcount, indices, statuses);
     for (;;) {
         int rc = PMPI_Testsome(count, requests, outcount, indices, statuses);
         if (rc != MPI_SUCCESS || *outcount != 0) /* MPI_UNDEFINED: no active request */
@@ -365,13 +352,9 @@ int trc_excl_waitsome(trc_excl_t *e, int count, MPI_Request *requests, int *outc
 
 int trc_excl_probe(trc_excl_t *e, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-    for (;;) {
-        int flag = 0;
-        int rc = PMPI_Iprobe(source, tag, comm, &flag, status);
-        if (rc != MPI_SUCCESS || flag)
-            return rc;
-        next_turn(e);
-    }
+    if (e == NULL || !e->on)
+        return PMPI_Probe(source, tag, comm, status);
+    POLL_POLITELY(e, PMPI_Iprobe(source, tag, comm, &flag_, status));
 }
 
 int trc_excl_finish(trc_excl_t *e, int rc, MPI_Request *request, MPI_Status *status)

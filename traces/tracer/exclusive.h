@@ -32,7 +32,6 @@ typedef struct trc_excl_shared_s trc_excl_shared_t;
 
 typedef struct trc_excl_s {
     int on;
-    int tokens;                /* N */
     int slot;                  /* the token this rank holds (its index), or -1 */
     int last_slot;             /* the token it held last (its CPU's caches are warm) */
     int pinned_cpu;            /* the CPU this thread was last pinned to, or -1 */
@@ -54,7 +53,8 @@ void trc_excl_release(trc_excl_t *e);
  * recorded call's Leave record, so that the burst after it is all computing. */
 void trc_excl_acquire(trc_excl_t *e);
 
-/* Complete a request politely: PMPI_Test and pauses, the same result as PMPI_Wait. */
+/* Complete a request politely: PMPI_Test and turns, the same result as PMPI_Wait; with e NULL
+ * or the mode off, PMPI_Wait itself (likewise below). */
 int trc_excl_wait(trc_excl_t *e, MPI_Request *request, MPI_Status *status);
 /* As PMPI_Waitall, PMPI_Waitany, PMPI_Waitsome and PMPI_Probe, politely. */
 int trc_excl_waitall(trc_excl_t *e, int count, MPI_Request *requests, MPI_Status *statuses);

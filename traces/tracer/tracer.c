@@ -375,10 +375,8 @@ TRC_EXPORT int MPI_Finalize(void)
         trc_end(st, TRC_R_Finalize);
         st->phase = TRC_PHASE_DONE;
         if (st->excl.on && st->rank == 0 && st->excl.token_waits > 0)
-            fprintf(stderr,
-                    "tunesim-trace: exclusive mode: %d tokens; rank 0 waited for one "
-                    "%lu times\n",
-                    st->excl.tokens, st->excl.token_waits);
+            fprintf(stderr, "tunesim-trace: exclusive mode: rank 0 waited for a turn %lu times\n",
+                    st->excl.token_waits);
         trc_excl_stop(&st->excl);
         finish(st);
         trc_comms_fini(&st->comms);

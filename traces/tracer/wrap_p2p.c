@@ -290,8 +290,7 @@ TRC_EXPORT int MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source
 TRC_EXPORT int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     trc_state_t *st = trc_begin(TRC_R_Probe);
-    int rc = st != NULL && st->excl.on ? trc_excl_probe(&st->excl, source, tag, comm, status)
-                                       : PMPI_Probe(source, tag, comm, status);
+    int rc = trc_excl_probe(st != NULL ? &st->excl : NULL, source, tag, comm, status);
     if (st != NULL)
         trc_end(st, TRC_R_Probe);
     return rc;

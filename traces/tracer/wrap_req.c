@@ -20,7 +20,7 @@ TRC_EXPORT int MPI_Wait(MPI_Request *request, MPI_Status *status)
     MPI_Request handle = *request;
     MPI_Status local;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &local : status;
-    int rc = st->excl.on ? trc_excl_wait(&st->excl, request, s) : PMPI_Wait(request, s);
+    int rc = trc_excl_wait(&st->excl, request, s);
     if (rc == MPI_SUCCESS)
         trc_complete(st, handle, s);
     trc_end(st, TRC_R_Wait);
@@ -74,14 +74,12 @@ TRC_EXPORT int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuse
     MPI_Request *copy;
     MPI_Status *s;
     if (st == NULL || prepare(st, count, requests, statuses, &copy, &s) != 0) {
-        int rc = st != NULL && st->excl.on ? trc_excl_waitall(&st->excl, count, requests, statuses)
-                                           : PMPI_Waitall(count, requests, statuses);
+        int rc = trc_excl_waitall(st != NULL ? &st->excl : NULL, count, requests, statuses);
         if (st != NULL)
             trc_end(st, TRC_R_Waitall);
         return rc;
     }
-    int rc = st->excl.on ? trc_excl_waitall(&st->excl, count, requests, s)
-                         : PMPI_Waitall(count, requests, s);
+    int rc = trc_excl_waitall(&st->excl, count, requests, s);
     complete_all(st, rc, count, copy, s);
     trc_end(st, TRC_R_Waitall);
     return rc;
@@ -111,17 +109,14 @@ TRC_EXPORT int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_St
     MPI_Request *copy;
     MPI_Status *unused;
     if (st == NULL || prepare(st, count, requests, MPI_STATUSES_IGNORE, &copy, &unused) != 0) {
-        int rc = st != NULL && st->excl.on
-                     ? trc_excl_waitany(&st->excl, count, requests, index, status)
-                     : PMPI_Waitany(count, requests, index, status);
+        int rc = trc_excl_waitany(st != NULL ? &st->excl : NULL, count, requests, index, status);
         if (st != NULL)
             trc_end(st, TRC_R_Waitany);
         return rc;
     }
     MPI_Status local;
     MPI_Status *s = status == MPI_STATUS_IGNORE ? &local : status;
-    int rc = st->excl.on ? trc_excl_waitany(&st->excl, count, requests, index, s)
-                         : PMPI_Waitany(count, requests, index, s);
+    int rc = trc_excl_waitany(&st->excl, count, requests, index, s);
     if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED)
         trc_complete(st, copy[*index], s);
     trc_end(st, TRC_R_Waitany);
@@ -168,15 +163,13 @@ TRC_EXPORT int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, 
     MPI_Request *copy;
     MPI_Status *s;
     if (st == NULL || prepare(st, incount, requests, statuses, &copy, &s) != 0) {
-        int rc = st != NULL && st->excl.on
-                     ? trc_excl_waitsome(&st->excl, incount, requests, outcount, indices, statuses)
-                     : PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+        int rc = trc_excl_waitsome(st != NULL ? &st->excl : NULL, incount, requests, outcount,
+                                   indices, statuses);
         if (st != NULL)
             trc_end(st, TRC_R_Waitsome);
         return rc;
     }
-    int rc = st->excl.on ? trc_excl_waitsome(&st->excl, incount, requests, outcount, indices, s)
-                         : PMPI_Waitsome(incount, requests, outcount, indices, s);
+    int rc = trc_excl_waitsome(&st->excl, incount, requests, outcount, indices, s);
     complete_some(st, rc, outcount, indices, copy, s);
     trc_end(st, TRC_R_Waitsome);
     return rc;
