@@ -203,9 +203,9 @@ static ts_status models_build(const ts_params_t *p, models_t *m, ts_error_t *err
     if (st == TS_OK)
         st = ts_params_set(z, "model.net.reg_cost_per_byte", "0s", err);
     if (st == TS_OK)
-        st = ts_proto_model_new(z, &m->noreg, err);
+        st = ts_proto_model_new(z, 0, &m->noreg, err);
     if (st == TS_OK)
-        st = ts_proto_model_new(p, &m->reg, err);
+        st = ts_proto_model_new(p, 0, &m->reg, err);
     ts_params_free(z);
     if (st != TS_OK) {
         models_free(m);

@@ -628,7 +628,7 @@ static ts_status add_set(imb_t *m, const char *name, ts_params_t *p, const ts_jo
         st = ts_error_set(err, TS_ENOMEM, "out of memory");
     ts_job_close(job);
     if (st == TS_OK)
-        st = ts_proto_model_new(p, &s->pm, err);
+        st = ts_proto_model_new(p, jo->place.nodes * jo->place.ppn, &s->pm, err);
     /* A step's grid often names transports that resolve alike (UCX_TLS=all and self,sm,rc
      * here): such sets are replayed once, which the report says. */
     for (int j = 0; st == TS_OK && j < m->nsets - 1 && s->same_as < 0; j++)

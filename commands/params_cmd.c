@@ -18,7 +18,7 @@ static int protocols(FILE *out, int argc, char **argv, ts_error_t *err)
     ts_status st = ts_params_parse_args(p, argc, argv, NULL, err);
     ts_proto_model_t *m = NULL;
     if (st == TS_OK)
-        st = ts_proto_model_new(p, &m, err);
+        st = ts_proto_model_new(p, 0, &m, err);
     if (st == TS_OK)
         ts_proto_model_print(m, out);
     ts_proto_model_free(m);

@@ -49,13 +49,17 @@ int ts_proto_is_rndv(int proto)
     return proto >= TS_PROTO_RNDV_GET && proto < TS_PROTO__COUNT;
 }
 
-ts_status ts_proto_model_new(const ts_params_t *p, ts_proto_model_t **out, ts_error_t *err)
+ts_status ts_proto_model_new(const ts_params_t *p, int world, ts_proto_model_t **out,
+                             ts_error_t *err)
 {
     *out = NULL;
     ts_proto_model_t *m = calloc(1, sizeof *m);
     if (!m)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     m->tls = ts_params_tls(p);
+    /* UCX_NUM_EPS overrides the hint; without either UCX assumes one endpoint. */
+    int64_t eps = TS_PARAM_INT(p, UCX_NUM_EPS);
+    m->est_eps = eps > 0 ? (int)eps : world > 0 ? world : 1;
     m->rndv_thresh[0] = ts_params_size(p, TS_P_UCX_RNDV_THRESH, 0);
     m->rndv_thresh[1] = ts_params_size(p, TS_P_UCX_RNDV_THRESH, 1);
     m->zcopy_thresh = ts_params_size(p, TS_P_UCX_ZCOPY_THRESH, 0);

@@ -115,8 +115,10 @@ enum {
  * Immutable once built, so one model may serve many replays. */
 typedef struct ts_proto_model_s ts_proto_model_t;
 
-/* Build from params (values are copied; params may be freed afterwards). */
-ts_status ts_proto_model_new(const ts_params_t *params, ts_proto_model_t **out, ts_error_t *err);
+/* Build from params (values are copied; params may be freed afterwards) for a job of world
+ * ranks (0 when unknown): UCX weighs its network transports by the endpoints it expects. */
+ts_status ts_proto_model_new(const ts_params_t *params, int world, ts_proto_model_t **out,
+                             ts_error_t *err);
 void ts_proto_model_free(ts_proto_model_t *m);
 
 /* Whether a and b plan every message alike: equal in everything but a UCX_TLS list that

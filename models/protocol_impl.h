@@ -100,6 +100,7 @@ struct ts_proto_model_s {
     double hcoll_sm_lat;            /* one step of HCOLL's shared-memory levels */
     double sm_extra[TS_LOC__COUNT]; /* the on-host latency beyond a same-NUMA pair */
     unsigned tls;
+    int est_eps; /* endpoints UCX expects (UCX_NUM_EPS, or the MPI's hint: its world) */
 };
 
 /* UCX's lanes of one locality class (protocol_ucx.c); resolved for ob1 too, so that two

@@ -19,8 +19,9 @@
 #include <string.h>
 
 /* Preference orders when several transports are enabled. Off-host: RC at small scale, then
- * DC, UD, TCP (UCX's FAQ in ucx-protocols.md). On-host eager: posix then sysv (Open MPI
- * reports posix + xpmem on BM.Optimized3.36), xpmem's FIFO last. */
+ * DC (which takes over from rc at scale, below), UD, TCP (UCX's FAQ in ucx-protocols.md). On-host
+ * eager: posix then sysv (Open MPI reports posix + xpmem on BM.Optimized3.36), xpmem's FIFO last.
+ */
 static const ts_transport NET_ORDER[] = {TS_TR_RC, TS_TR_DC, TS_TR_UD, TS_TR_TCP};
 static const ts_transport SHM_EAGER_ORDER[] = {TS_TR_POSIX, TS_TR_SYSV, TS_TR_XPMEM};
 static const ts_transport SHM_RNDV_ORDER[] = {TS_TR_XPMEM, TS_TR_CMA, TS_TR_KNEM};
@@ -43,6 +44,15 @@ void ts__ucx_resolve_lane(ts_proto_model_t *m, const ts_params_t *p, ts_locality
     unsigned tls = m->tls;
     ts_transport net;
     int have_net = first_enabled(tls, NET_ORDER, sizeof NET_ORDER / sizeof NET_ORDER[0], &net);
+    /* UCX scores the active-message lane by latency (src/ucp/wireup/select.c,
+     * ucp_wireup_am_score_func) with the endpoints it expects (ucp_tl_iface_latency): rc's
+     * latency grows with them (one QP each), dc's does not but starts higher, so with both
+     * enabled (UCX_TLS=all) a job of more ranks than that break-even runs its network traffic
+     * over dc, and self,sm,rc keeps it on rc. The overheads are the same mlx5 figure. */
+    if (have_net && net == TS_TR_RC && (tls & TS_TL_DC) &&
+        TS_PARAM_SECONDS(p, DC_SELECT_LATENCY) <
+            TS_PARAM_SECONDS(p, RC_LATENCY_PER_EP) * (double)m->est_eps)
+        net = TS_TR_DC;
     if (loc == TS_LOC_SELF && (tls & TS_TL_SELF)) {
         l->reachable = 1;
         l->eager = l->rndv = TS_TR_SELF;
@@ -103,6 +113,8 @@ void ts__ucx_resolve_lane(ts_proto_model_t *m, const ts_params_t *p, ts_locality
             l->wqe = TS_PARAM_SECONDS(p, UD_WQE_OVERHEAD);
             l->latency += TS_PARAM_SECONDS(p, UD_EXTRA_LATENCY);
         }
+        if (net == TS_TR_DC)
+            l->latency += TS_PARAM_SECONDS(p, DC_EXTRA_LATENCY);
     }
     if (loc == TS_LOC_CROSS_SPINE && net == TS_TR_TCP)
         l->latency +=

@@ -34,6 +34,9 @@
     P(HCOLL_SM_LATENCY, 0.05e-6, 0.5e-6,                                                           \
       "assumed: a cache-line handoff within a socket (0.05-0.1 us) up to the cost of a UCX "       \
       "shared-memory message it replaces (0.5 us)")                                                \
+    P(DC_EXTRA_LATENCY, 0.03e-6, 0.5e-6,                                                           \
+      "UCX's own 60 ns estimate (dc_mlx5.c); no dc / rc ping-pong was published for this node: "   \
+      "from half that to a full handshake's extra wire turn and a second completion poll")         \
     P(CPU_NPS2_RATIO, 0.95, 1.0,                                                                   \
       "Oracle's 1.8 % shorter NPS2 run (reference/bm-optimized3.36.md) measured at 36 ranks a "    \
       "node on one case; none (1) to three times that")

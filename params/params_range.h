@@ -39,6 +39,7 @@
     R(UCX_RNDV_PERF_DIFF, 0, 100)                                                                  \
     R(UCX_MAX_EAGER_LANES, 1, 16)                                                                  \
     R(UCX_MAX_RNDV_LANES, 1, 16)                                                                   \
+    R(UCX_NUM_EPS, 0, 1e9)                                                                         \
     /* ob1 over vader / tcp: fragment sizes are divided by, so at least a byte */                  \
     R(MCA_BTL_VADER_EAGER_LIMIT, 1, TS_RANGE_GB)                                                   \
     R(MCA_BTL_VADER_MAX_SEND_SIZE, 1, TS_RANGE_GB)                                                 \
@@ -66,6 +67,9 @@
     R(RC_WQE_OVERHEAD, 0, TS_RANGE_TIME_MAX)                                                       \
     R(UD_WQE_OVERHEAD, 0, TS_RANGE_TIME_MAX)                                                       \
     R(UD_EXTRA_LATENCY, 0, TS_RANGE_TIME_MAX)                                                      \
+    R(RC_LATENCY_PER_EP, 0, TS_RANGE_TIME_MAX)                                                     \
+    R(DC_EXTRA_LATENCY, 0, TS_RANGE_TIME_MAX)                                                      \
+    R(DC_SELECT_LATENCY, 0, TS_RANGE_TIME_MAX)                                                     \
     R(UD_SEG_SIZE, 64, 1 * TS_RANGE_MB)                                                            \
     R(NET_LATENCY, 0, TS_RANGE_TIME_MAX)                                                           \
     R(NET_SPINE_LATENCY, 0, TS_RANGE_TIME_MAX)                                                     \

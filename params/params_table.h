@@ -44,6 +44,11 @@
       "reference/ucx-protocols.md, Thresholds", "rails used by eager protocols")                   \
     X(UCX_MAX_RNDV_LANES, "UCX_MAX_RNDV_LANES", INT, "2", "lanes",                                 \
       "reference/ucx-protocols.md, Thresholds", "rails used by rendezvous")                        \
+    X(UCX_NUM_EPS, "UCX_NUM_EPS", INT, "0", "endpoints",                                           \
+      "UCX src/ucp/core/ucp_context.c (NUM_EPS, default auto: the hint the MPI passes); Open MPI " \
+      "ompi/mca/pml/ucx/pml_ucx.c (estimated_num_eps = the world's size)",                         \
+      "endpoints UCX expects, which weighs rc against dc for the network lane; 0 = auto: the "     \
+      "job's rank count")                                                                          \
     X(UCX_NET_DEVICES, "UCX_NET_DEVICES", STRING, "all", "",                                       \
       "reference/simplefoam-motorbike-72.md (runs pass mlx5_2:1)",                                 \
       "network devices; the modelled node has one RDMA NIC, so this has no effect")                \
@@ -161,6 +166,18 @@
     X(UD_EXTRA_LATENCY, "model.ud.extra_latency", TIME, "30ns", "s",                               \
       "UCX src/uct/ib/ud/base/ud_iface.c (latency += 30e-9: UD lacks scatter to CQE)",             \
       "latency UD adds to rc's one-way latency")                                                   \
+    X(RC_LATENCY_PER_EP, "model.rc.latency_per_ep", TIME, "1ns", "s",                              \
+      "UCX src/uct/ib/mlx5/rc/rc_mlx5_iface.c (latency.m += 1e-9: one more QP per endpoint)",      \
+      "what UCX's lane selection adds to rc's latency per endpoint it expects (selection only: "   \
+      "the measured latency holds what a few QPs cost)")                                           \
+    X(DC_SELECT_LATENCY, "model.dc.select_latency", TIME, "60ns", "s",                             \
+      "UCX src/uct/ib/mlx5/dc/dc_mlx5.c (latency.c += 60e-9: the connect packet and its "          \
+      "completion entry)",                                                                         \
+      "what UCX's lane selection adds to dc's latency over rc's (selection only)")                 \
+    X(DC_EXTRA_LATENCY, "model.dc.extra_latency", TIME, "60ns", "s",                               \
+      "UCX's own estimate (model.dc.select_latency); no dc / rc comparison was published for "     \
+      "this node",                                                                                 \
+      "latency dc adds to rc's one-way latency on the wire")                                       \
     X(UD_SEG_SIZE, "model.ud.seg_size", SIZE, "4096b", "bytes",                                    \
       "UCX src/uct/ib/ud/base/ud_iface.c (segment = min(path MTU, UCX_IB_SEG_SIZE)); RoCE's "      \
       "largest path MTU is 4096 B",                                                                \

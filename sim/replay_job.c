@@ -227,7 +227,7 @@ ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_p
                           trace_name ? trace_name : ts_trace_path(t), (int)ts_trace_nranks(t),
                           ts_placement_nodes_used(job->pl), TS_JOB_MAX_NODES);
     if (st == TS_OK)
-        st = ts_proto_model_new(params, &job->pm, err);
+        st = ts_proto_model_new(params, (int)ts_trace_nranks(t), &job->pm, err);
     if (st == TS_OK) /* the set's collective components (coll_hcoll_enable, ...) */
         st = ts_coll_model_new(params, &job->coll, err);
     if (st == TS_OK) {

@@ -174,7 +174,7 @@ static outcome_t replay_ex(tb_t *b, const int *node, const char *const *extra, i
             if (ts_params_set(p, extra[i], extra[i + 1], &err) != TS_OK)
                 _exit(3);
         ts_proto_model_t *m;
-        ts_proto_model_new(p, &m, &err);
+        ts_proto_model_new(p, 0, &m, &err);
         ts_coll_model_t *cm;
         if (ts_coll_model_new(p, &cm, &err) != TS_OK)
             _exit(4);

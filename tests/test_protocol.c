@@ -56,7 +56,7 @@ static ts_proto_model_t *model_with(const char *const (*extra)[2], size_t n)
         CU_ASSERT_EQUAL_FATAL(st, TS_OK);
     }
     ts_proto_model_t *m;
-    CU_ASSERT_FATAL(ts_proto_model_new(p, &m, &err) == TS_OK);
+    CU_ASSERT_FATAL(ts_proto_model_new(p, 0, &m, &err) == TS_OK);
     ts_params_free(p);
     return m;
 }
@@ -545,7 +545,7 @@ static void test_ob1_tcp_and_localities(void)
     CU_ASSERT_EQUAL(ts_params_set(p, "pml", "ob1", &err), TS_OK);
     CU_ASSERT_EQUAL(ts_params_set(p, "btl", "openib", &err), TS_OK);
     ts_proto_model_t *bad = NULL;
-    CU_ASSERT_EQUAL(ts_proto_model_new(p, &bad, &err), TS_EARG);
+    CU_ASSERT_EQUAL(ts_proto_model_new(p, 0, &bad, &err), TS_EARG);
     CU_ASSERT_PTR_NULL(bad);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "btl=openib"));
     ts_params_free(p);
@@ -560,6 +560,70 @@ static void test_ob1_tcp_and_localities(void)
                                        "4081+ rndv get_zcopy/vader\n"));
     free(buf);
     ts_proto_model_free(m);
+}
+
+static ts_proto_model_t *model_for(const char *const (*extra)[2], size_t n, int world)
+{
+    ts_params_t *p = round_params();
+    ts_error_t err;
+    for (size_t i = 0; i < n; i++)
+        CU_ASSERT_EQUAL_FATAL(ts_params_set(p, extra[i][0], extra[i][1], &err), TS_OK);
+    ts_proto_model_t *m;
+    CU_ASSERT_FATAL(ts_proto_model_new(p, world, &m, &err) == TS_OK);
+    ts_params_free(p);
+    return m;
+}
+
+static ts_transport transport_at(const ts_proto_model_t *m, uint64_t size, ts_locality loc)
+{
+    ts_msg_plan_t pl;
+    ts_proto_plan(m, size, loc, 0, &pl);
+    return pl.transport;
+}
+
+/* UCX_TLS=all: rc's estimated latency grows 1 ns per expected endpoint, dc's is 60 ns above
+ * rc's base, so dc takes the network lane from 61 ranks on (60 is a tie, which rc keeps);
+ * self,sm,rc never uses dc. The wire then charges dc's extra latency. */
+static void test_dc_at_scale(void)
+{
+    static const char *const all[][2] = {{"UCX_TLS", "all"}, {"model.dc.extra_latency", "0.25us"}};
+    static const char *const rc[][2] = {{"UCX_TLS", "self,sm,rc"},
+                                        {"model.dc.extra_latency", "0.25us"}};
+    static const char *const eps[][2] = {{"UCX_TLS", "all"}, {"UCX_NUM_EPS", "16"}};
+    static const char *const sel[][2] = {{"UCX_TLS", "all"}, {"model.dc.select_latency", "100ns"}};
+    const struct {
+        const char *const (*set)[2];
+        size_t n;
+        int world;
+        ts_transport want;
+    } cases[] = {
+        {all, 2, 0, TS_TR_RC},  /* no hint: UCX assumes one endpoint */
+        {all, 2, 60, TS_TR_RC}, /* 60 ns each: a tie */
+        {all, 2, 61, TS_TR_DC},  {all, 2, 72, TS_TR_DC},  {rc, 2, 72, TS_TR_RC},
+        {rc, 2, 4096, TS_TR_RC}, {eps, 2, 72, TS_TR_RC}, /* UCX_NUM_EPS overrides the hint */
+        {sel, 2, 72, TS_TR_RC},  {sel, 2, 101, TS_TR_DC},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ts_proto_model_t *m = model_for(cases[i].set, cases[i].n, cases[i].world);
+        ts_transport got = transport_at(m, 100, TS_LOC_SAME_LEAF);
+        if (got != cases[i].want)
+            printf("\n  case %zu: %s, expected %s\n", i, ts_transport_name(got),
+                   ts_transport_name(cases[i].want));
+        CU_ASSERT_EQUAL(got, cases[i].want);
+        /* On-host peers stay on shared memory whatever the network lane. */
+        CU_ASSERT_EQUAL(transport_at(m, 100, TS_LOC_SAME_NUMA), TS_TR_POSIX);
+        ts_proto_model_free(m);
+    }
+    /* dc's latency: rc's 2 us (round_params) + 0.25 us, off-host only. */
+    ts_proto_model_t *d = model_for(all, 2, 72), *r = model_for(rc, 2, 72);
+    ts_msg_plan_t pd, pr;
+    ts_proto_plan(d, 100, TS_LOC_SAME_LEAF, 0, &pd);
+    ts_proto_plan(r, 100, TS_LOC_SAME_LEAF, 0, &pr);
+    CU_ASSERT_DOUBLE_EQUAL(pr.latency, 2e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(pd.latency, 2.25e-6, 1e-15);
+    CU_ASSERT_FALSE(ts_proto_model_same(d, r));
+    ts_proto_model_free(d);
+    ts_proto_model_free(r);
 }
 
 /* Per-call and per-work-request CPU, UD's datagrams, and which rendezvous steps wait for MPI
@@ -637,6 +701,7 @@ int main(void)
     CU_add_test(s, "per-call, per-work-request and UD costs; progress",
                 test_call_and_transport_costs);
     CU_add_test(s, "auto boundaries off-host", test_auto_boundaries_off_host);
+    CU_add_test(s, "UCX_TLS=all: dc takes the network lane at scale", test_dc_at_scale);
     CU_add_test(s, "rendezvous and bcopy plans", test_rendezvous_plan);
     CU_add_test(s, "set thresholds at, below, above", test_set_thresholds);
     CU_add_test(s, "unexpected messages and on-host flows", test_unexpected_and_on_host_flows);
