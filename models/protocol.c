@@ -204,6 +204,12 @@ void ts_proto_model_print(const ts_proto_model_t *m, FILE *fp)
                     ts_transport_name(a.transport));
         }
     }
+    /* With both rc and dc enabled the network lane depends on the job's size. */
+    if (m->ops == &ts__p2p_ucx && (m->tls & TS_TL_RC) && (m->tls & TS_TL_DC))
+        fprintf(fp,
+                "(network lane for %d expected endpoint%s: UCX_NUM_EPS, or a job's rank count, "
+                "weighs rc against dc)\n",
+                m->est_eps, m->est_eps == 1 ? "" : "s");
 }
 
 void ts_proto_plan_shared(const ts_proto_model_t *m, uint64_t size, ts_locality loc,

@@ -1126,6 +1126,13 @@ static void test_cmd(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "same_numa     MPI_Isend  0-92 eager short/posix, 93-2792 "
                                        "eager bcopy/posix, 2793+ rndv rkey_ptr/xpmem\n"));
     free(out);
+    /* UCX_TLS=all at 72 expected endpoints: dc carries the network traffic, and the listing
+     * says what chose it. */
+    char *protos_dc[] = {"params", "--protocols", "-x", "UCX_NUM_EPS=72"};
+    CU_ASSERT_EQUAL(run_cmd(4, protos_dc, &out, &err), TS_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "same_leaf     MPI_Isend  0-2007 eager short/dc_mlx5,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "(network lane for 72 expected endpoints:"));
+    free(out);
     char *protos_bad[] = {"params", "--protocols", "-x", "UCX_RNDV_THRESH=sometimes"};
     CU_ASSERT_EQUAL(run_cmd(4, protos_bad, &out, &err), TS_EARG);
     free(out);
