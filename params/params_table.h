@@ -335,11 +335,11 @@
     X(HCOLL_SM_RADIX, "model.hcoll.sm_radix", INT, "4", "",                                        \
       "assumed: HCOLL is closed source; calibrated from microbench/osu_allreduce_4x36.txt",        \
       "radix of HCOLL's shared-memory fan-in / fan-out trees")                                     \
-    X(HCOLL_SM_LEVELS, "model.hcoll.sm_levels", ENUM, "pml", "",                                   \
-      "microbench/osu_allreduce_4x36.txt (HCOLL, 4-64 B: 11.5-12.1 us measured; pml 10.6-10.8 us " \
-      "predicted, shared 4.7 us) against reference/oracle-imb-bm-optimized3.36.md (HCOLL faster "  \
-      "than no component at small sizes on 1 x 36 and 2 x 36: shared agrees, pml does not); "      \
-      "docs/imb.md",                                                                               \
+    X(HCOLL_SM_LEVELS, "model.hcoll.sm_levels", ENUM, "shared", "",                                \
+      "reference/oracle-imb-bm-optimized3.36.md (HCOLL faster than no component for Allreduce "    \
+      "over the whole range on 2 x 36, the reference shape, and at 4 KB and below on 1 x 36: "     \
+      "shared agrees, pml does not) against microbench/osu_allreduce_4x36.txt (HCOLL, 4-64 B: "    \
+      "11.5-12.1 us in 10 iterations; pml 10.6-10.8 us, shared 4.7 us); docs/imb.md",              \
       "how HCOLL's levels inside a node are priced {pml|shared}: pml, as UCX shared-memory "       \
       "messages; shared, as flag handoffs in a shared segment (model.hcoll.sm_latency)")           \
     X(HCOLL_SM_LATENCY, "model.hcoll.sm_latency", TIME, "0.15us", "s",                             \

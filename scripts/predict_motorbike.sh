@@ -53,7 +53,7 @@ UNCERTAIN=(
     "reg_cost x4|model.net.reg_cost=2us|assumed 0.5 us, not published"
     "nps2_ratio=1|model.cpu.nps2_compute_ratio=1|Oracle's 1.8 % NPS2 gain shrinks as ranks grow"
     "progress=async|model.mpi.progress=async|the structural alternative: a progress thread"
-    "hcoll_sm=shared|model.hcoll.sm_levels=shared|HCOLL's levels inside a node as flag handoffs (the IMB study's HCOLL findings) instead of UCX messages (OSU 4 x 36)"
+    "hcoll_sm=pml|model.hcoll.sm_levels=pml|HCOLL's levels inside a node as UCX messages (OSU 4 x 36's level) instead of flag handoffs (the IMB study's 2 x 36 ordering)"
     "rndv_overhead x3|model.ucx.rndv_overhead=2us|measured 0.745 us with UCX 1.13 in a VM; the cluster runs UCX 1.17-1.19 on a Xeon 6354"
     "scorep_outside=0|model.scorep.visit_outside=0us|half of MPI_Test's 0.13 us per visit; none would leave the profile's compute whole"
 )

@@ -70,8 +70,9 @@ static void test_deterministic(void)
 
 /* coll_hcoll_enable=0 hands the Allreduce calls to tuned's fixed rules (2 ranks, 8 B: ring,
  * which runs recursive doubling below 2 doubles), and the JSON names it. On one node the
- * prediction differs: HCOLL fans in and out (two messages in turn), recursive doubling
- * exchanges once. */
+ * prediction differs: HCOLL fans in and out through flags in shared memory (two handoffs of
+ * model.hcoll.sm_latency), recursive doubling exchanges one UCX message each way, which
+ * costs more (the IMB study's 1 x 36 finding: HCOLL faster at small sizes). */
 static void test_collective_settings(void)
 {
     char args[1400], *out = NULL;
@@ -108,7 +109,7 @@ static void test_collective_settings(void)
     j = json_tokener_parse(out);
     CU_ASSERT_PTR_NOT_NULL_FATAL(j);
     CU_ASSERT(json_object_object_get_ex(j, "predicted_time_s", &v));
-    CU_ASSERT(json_object_get_double(v) > t_tuned); /* the component matters */
+    CU_ASSERT(json_object_get_double(v) < t_tuned); /* the component matters */
     json_object_put(j);
     free(out);
 }
