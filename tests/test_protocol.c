@@ -45,20 +45,21 @@ static ts_params_t *round_params(void)
     return p;
 }
 
-static ts_proto_model_t *model_with(const char *const (*extra)[2], size_t n)
+static ts_proto_model_t *model_for(const char *const (*extra)[2], size_t n, int world)
 {
     ts_params_t *p = round_params();
     ts_error_t err;
-    for (size_t i = 0; i < n; i++) {
-        ts_status st = ts_params_set(p, extra[i][0], extra[i][1], &err);
-        if (st != TS_OK)
-            printf("\n  %s\n", err.msg);
-        CU_ASSERT_EQUAL_FATAL(st, TS_OK);
-    }
+    for (size_t i = 0; i < n; i++)
+        CU_ASSERT_EQUAL_FATAL(ts_params_set(p, extra[i][0], extra[i][1], &err), TS_OK);
     ts_proto_model_t *m;
-    CU_ASSERT_FATAL(ts_proto_model_new(p, 0, &m, &err) == TS_OK);
+    CU_ASSERT_FATAL(ts_proto_model_new(p, world, &m, &err) == TS_OK);
     ts_params_free(p);
     return m;
+}
+
+static ts_proto_model_t *model_with(const char *const (*extra)[2], size_t n)
+{
+    return model_for(extra, n, 0);
 }
 
 static ts_proto proto_at(const ts_proto_model_t *m, uint64_t size, ts_locality loc, int blocking)
@@ -560,18 +561,6 @@ static void test_ob1_tcp_and_localities(void)
                                        "4081+ rndv get_zcopy/vader\n"));
     free(buf);
     ts_proto_model_free(m);
-}
-
-static ts_proto_model_t *model_for(const char *const (*extra)[2], size_t n, int world)
-{
-    ts_params_t *p = round_params();
-    ts_error_t err;
-    for (size_t i = 0; i < n; i++)
-        CU_ASSERT_EQUAL_FATAL(ts_params_set(p, extra[i][0], extra[i][1], &err), TS_OK);
-    ts_proto_model_t *m;
-    CU_ASSERT_FATAL(ts_proto_model_new(p, world, &m, &err) == TS_OK);
-    ts_params_free(p);
-    return m;
 }
 
 static ts_transport transport_at(const ts_proto_model_t *m, uint64_t size, ts_locality loc)
