@@ -25,11 +25,11 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:-$root/docs/imb-winners.tsv}
 build=${BUILD:-$root/build}
 jobs=${JOBS:-$(nproc)}
-# Messages replayed per size (tunesim imb --budget): 8-node Alltoall holds 65,000-83,000 a
-# call, so its budget lets it replay one timed call a size (64 s a replay on 8 x 36 instead
-# of 158 s at four).
-BUDGET=${BUDGET:-400000}
-BUDGET8=${BUDGET8:-80000}
+# Messages replayed per size (tunesim imb --budget): enough for some 280 timed Exchange calls
+# a size on 2 x 36, and one timed call a size of 8-node Alltoall (65,000-83,000 messages a
+# call); the whole study then takes about half an hour on 2 cores (docs/imb.md, "Speed").
+BUDGET=${BUDGET:-40000}
+BUDGET8=${BUDGET8:-20000}
 model=${MODEL:-$root/platforms/calibrations/bm-optimized3.36.xml}
 shapes=${SHAPES:-"1x8 1x16 1x32 1x36 2x8 2x16 2x32 2x36 4x8 4x16 4x32 4x36 8x8 8x16 8x32 8x36"}
 benches=${BENCH:-"Alltoall Allgather Allreduce Exchange"}
