@@ -1,7 +1,7 @@
-/* calibrate.c - the calibration fit (see calibrate.h): GSL nonlinear least squares on relative
- * residuals over independent groups of parameters, rounds until the regions settle, and the
- * result's accessors. Predictions are calibrate_predict.c's, identifiability
- * calibrate_identify.c's, the report and model file calibrate_report.c's. */
+/* calibrate.c - the calibration fit (see calibrate.h, calibrate_int.h). */
+
+/* GSL nonlinear least squares on relative residuals over independent groups of parameters,
+ * rounds until the points' regions settle, and the result's accessors. */
 #include "calibrate.h"
 
 #include <math.h>

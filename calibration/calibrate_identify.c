@@ -1,6 +1,7 @@
-/* calibrate_identify.c - which parameters the benchmark points determine (the Jacobian's shares,
- * the region rules, the rows and columns of the fit), the piecewise per-region view and each
- * parameter's sources (see calibrate_int.h). */
+/* calibrate_identify.c - which parameters the benchmark points determine. */
+
+/* The Jacobian's shares, the region rules, the rows and columns of the fit; also the piecewise
+ * per-region view and each parameter's sources (see calibrate_int.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,10 +1,9 @@
-/* calibrate_int.h - private to the calibration fit (calibration/calibrate*.c), included by
- * nothing else: the candidates, the fit's state and the functions its files share. Its
- * interface is calibrate.h.
- *
- * Its files: calibrate_predict.c (points -> the models' predictions), calibrate_identify.c
- * (which parameters the points determine; the per-region view), calibrate.c (the fit and its
- * rounds), calibrate_report.c (report and model file). */
+/* calibrate_int.h - private to the calibration fit (calibrate*.c): its shared state, functions. */
+
+/* Included by nothing else: the fit's interface is calibrate.h. Its files: calibrate_predict.c
+ * (points -> the models' predictions), calibrate_identify.c (which parameters the points determine;
+ * the per-region view), calibrate.c (the fit and its rounds), calibrate_report.c (report and model
+ * file). */
 #ifndef TS_CALIBRATE_INT_H
 #define TS_CALIBRATE_INT_H
 

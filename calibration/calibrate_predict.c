@@ -1,5 +1,7 @@
-/* calibrate_predict.c - the calibration's predictions: which benchmark points the models cover,
- * their protocol regions and what the protocol model predicts for them (see calibrate_int.h). */
+/* calibrate_predict.c - the calibration's predictions of benchmark points. */
+
+/* Which points the models cover, their protocol regions and what the protocol model predicts
+ * for them (see calibrate_int.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

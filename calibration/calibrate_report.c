@@ -1,5 +1,4 @@
-/* calibrate_report.c - the calibration's output: the human report and the model file of the
- * fitted values (see calibrate.h). */
+/* calibrate_report.c - the calibration's report and model file (see calibrate.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,6 @@
-/* engine.c - the replay engine (see engine.h): the driver, setup, the run and its result.
- * The engine's other files are named in engine_int.h.
- *
- * Ranks are not actors. Switching between actors is most of what SimGrid costs per call,
+/* engine.c - the replay engine's driver, setup and run (see engine.h, engine_int.h). */
+
+/* Ranks are not actors. Switching between actors is most of what SimGrid costs per call,
  * and a rank only needs SimGrid's clock where a flow may start or end, so one driver actor
  * runs every rank's events and every delivery's steps from a queue ordered by virtual time
  * (common/timeq): a rank runs until it blocks on a request, or until it must start a

@@ -1,5 +1,6 @@
-/* engine_coll.c - the engine's collectives: a call executed as its schedule of messages and
- * reductions, and the per-decision statistics (see engine_int.h). */
+/* engine_coll.c - the engine's collectives, executed as schedules (see engine_int.h). */
+
+/* A call runs as its schedule of messages and reductions; statistics are kept per decision. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,7 +1,7 @@
-/* engine_int.h - private to the engine (sim/engine*.c), included by nothing else: the state
- * its files share and the functions they call across files. Its interface is engine.h.
- *
- * The engine's files, each behind the functions named here:
+/* engine_int.h - private to the engine (sim/engine*.c): its shared state and functions. */
+
+/* Included by nothing else: the engine's interface is engine.h. The engine's files, each
+ * behind the functions named here:
  *   engine.c            the driver (one actor, one queue in virtual-time order), setup, the
  *                       run and its result, freeing;
  *   engine_rank.c       the rank interpreter: a rank's events, run until it blocks;

@@ -1,5 +1,7 @@
-/* engine_mpi.c - the engine's MPI point-to-point semantics: channels, matching, requests and
- * waits, and each message's delivery steps with the progress rule (see engine_int.h).
+/* engine_mpi.c - the engine's MPI point-to-point semantics (see engine_int.h). */
+
+/* Channels, matching, requests and waits, and each message's delivery steps with the progress
+ * rule.
  *
  * Timing of one message (costs from models/protocol):
  *   the sender spends the sender's CPU work, matches the message against the receiver's

@@ -1,5 +1,7 @@
-/* engine_rank.c - the engine's rank interpreter: a rank's events run one after another until
- * it blocks or must wait for the clock, and where it resumes (see engine_int.h). */
+/* engine_rank.c - the engine's rank interpreter (see engine_int.h). */
+
+/* A rank's events run one after another until it blocks or must wait for the clock; it keeps
+ * where it resumes (eng_rank_step). */
 #include <string.h>
 
 #include "engine_int.h"

@@ -1,5 +1,7 @@
-/* engine_transport.c - the engine's flow transport: routes, the ledger bridge, the flow
- * horizon and the courier actors that carry SimGrid's flows (see engine_int.h).
+/* engine_transport.c - the engine's flow transport (see engine_int.h). */
+
+/* Routes, the ledger bridge, the flow horizon and the courier actors that carry SimGrid's
+ * flows.
  *
  * A message's wire bytes are a flow over the route between its hosts (eng_flow_start): a flow
  * that can share no link's bandwidth with another is timed by the driver (its end is queued),
