@@ -4,7 +4,7 @@
  * order, requests that complete as their protocol dictates), compute bursts as delays
  * scaled to the target CPU, and data moved through the platform so that flows contend.
  * What each message costs comes from models/protocol; this is the only module that calls
- * SimGrid (ARCHITECTURE.md).
+ * SimGrid (README.md, "Layout"). Its files are named in engine_int.h.
  *
  * SimGrid's engine is a per-process singleton: ts_replay_run may be called once per
  * process (sweeps run each replay in its own worker process). */
