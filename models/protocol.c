@@ -86,6 +86,9 @@ ts_status ts_proto_model_new(const ts_params_t *p, int world, ts_proto_model_t *
     m->ovh_sw = ts_params_seconds(p, TS_P_UCX_OVH_SW);
     m->reg_fixed = ts_params_seconds(p, TS_P_NET_REG_COST);
     m->reg_per_byte = ts_params_seconds(p, TS_P_NET_REG_COST_PER_BYTE);
+    m->rcache_ovh = TS_PARAM_SECONDS(p, UCX_RCACHE_OVERHEAD);
+    m->xpmem_attach = TS_PARAM_SECONDS(p, XPMEM_ATTACH_COST);
+    m->reg_reuse = strcmp(TS_PARAM_ENUM(p, NET_RCACHE), "size") == 0;
     m->send_call = TS_PARAM_SECONDS(p, UCX_SEND_CALL);
     m->recv_call = TS_PARAM_SECONDS(p, UCX_RECV_CALL);
     m->rndv_ovh = TS_PARAM_SECONDS(p, UCX_RNDV_OVERHEAD);
@@ -123,6 +126,11 @@ int ts_proto_model_same(const ts_proto_model_t *a, const ts_proto_model_t *b)
     return memcmp(&x, &y, sizeof x) == 0;
 }
 
+int ts_proto_reg_reuse(const ts_proto_model_t *m)
+{
+    return m->reg_reuse;
+}
+
 void ts_proto_model_free(ts_proto_model_t *m)
 {
     free(m);
@@ -136,7 +144,7 @@ ts_status ts_proto_model_check(const ts_proto_model_t *m, ts_locality loc, ts_er
 double ts_proto_estimate(const ts_proto_model_t *m, ts_proto proto, uint64_t size, ts_locality loc)
 {
     ts_msg_plan_t pl;
-    return m->ops->plan_of(m, proto, size, loc, &pl) ? plan_time(&pl, size) : -1;
+    return m->ops->plan_of(m, proto, size, loc, &pl) ? est_time(&pl, size) : -1;
 }
 
 double ts_proto_cost(const ts_proto_model_t *m, ts_proto proto, uint64_t size, ts_locality loc)

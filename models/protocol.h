@@ -95,6 +95,8 @@ typedef struct ts_msg_plan_s {
                                * of the protocol choice */
     unsigned progress;        /* TS_PROG_* bits: steps that happen only inside an MPI call of
                                * the rank that must act (no progress thread) */
+    double est_reg_delta;     /* UCX's estimate less the plan's network registrations: it
+                               * prices each as a registration-cache lookup (a hit) */
     double copy_bw;           /* bytes/s of the copies above (UCX_BCOPY_BW) */
     int completes_locally;    /* the send completes after the sender's own work */
 } ts_msg_plan_t;
@@ -120,6 +122,10 @@ typedef struct ts_proto_model_s ts_proto_model_t;
 ts_status ts_proto_model_new(const ts_params_t *params, int world, ts_proto_model_t **out,
                              ts_error_t *err);
 void ts_proto_model_free(ts_proto_model_t *m);
+
+/* Whether a rank's registration of a message size serves every later message of that size
+ * (model.net.rcache=size), or every zero-copy / rendezvous buffer is registered anew (none). */
+int ts_proto_reg_reuse(const ts_proto_model_t *m);
 
 /* Whether a and b plan every message alike: equal in everything but a UCX_TLS list that
  * resolved to the same transports (UCX_TLS=all and self,sm,rc on a node whose network

@@ -93,14 +93,17 @@ struct ts_proto_model_s {
     char rndv_scheme[16];
     double bcopy_bw;
     double ovh_single, ovh_multi, ovh_rts, ovh_rtr, ovh_sw;
-    double reg_fixed, reg_per_byte;
+    double reg_fixed, reg_per_byte; /* a network registration that misses UCX's cache */
+    double rcache_ovh;              /* what UCX's estimate puts on one: a cache lookup */
+    double xpmem_attach;            /* mapping a peer's buffer not mapped before */
     double send_call, recv_call;    /* pml_ucx + UCP per MPI send / receive */
     double rndv_ovh, cma_ovh;       /* handshake costs UCX's estimate leaves out */
     unsigned progress;              /* TS_PROG_* bits rendezvous plans carry */
     double hcoll_sm_lat;            /* one step of HCOLL's shared-memory levels */
     double sm_extra[TS_LOC__COUNT]; /* the on-host latency beyond a same-NUMA pair */
     unsigned tls;
-    int est_eps; /* endpoints UCX expects (UCX_NUM_EPS, or the MPI's hint: its world) */
+    int est_eps;   /* endpoints UCX expects (UCX_NUM_EPS, or the MPI's hint: its world) */
+    int reg_reuse; /* a size stands for a registered buffer (model.net.rcache=size) */
 };
 
 /* UCX's lanes of one locality class (protocol_ucx.c); resolved for ob1 too, so that two
@@ -160,6 +163,14 @@ static inline double plan_time(const ts_msg_plan_t *pl, uint64_t size)
     if (pl->bandwidth > 0)
         t += (double)size / pl->bandwidth;
     return t;
+}
+
+/* What UCX's protocol selection compares: the plan's time with each network registration
+ * priced as its registration cache's lookup, the hit it assumes
+ * (src/ucp/proto/proto_init.c, ucp_proto_init_add_memreg_time). */
+static inline double est_time(const ts_msg_plan_t *pl, uint64_t size)
+{
+    return plan_time(pl, size) + pl->est_reg_delta;
 }
 
 #endif

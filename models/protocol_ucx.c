@@ -128,6 +128,15 @@ static double reg_cost(const ts_proto_model_t *m, uint64_t size)
     return m->reg_fixed + m->reg_per_byte * (double)size;
 }
 
+/* A network registration in a plan: charged as a miss (the engine skips it on a hit),
+ * estimated as the cache lookup UCX's selection assumes. */
+static double net_reg(const ts_proto_model_t *m, uint64_t size, ts_msg_plan_t *pl)
+{
+    double c = reg_cost(m, size);
+    pl->est_reg_delta += m->rcache_ovh - c;
+    return c;
+}
+
 /* The rendezvous scheme on the lane: UCX_RNDV_SCHEME when the transport can do it, else the
  * transport's natural one. */
 static ts_proto rndv_scheme(const ts_proto_model_t *m, const lane_t *l)
@@ -188,7 +197,7 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
         pl->fragments = fragments(size, l->seg_size);
         wqes = pl->fragments;
         pl->send_cpu = m->ovh_single + (double)(pl->fragments - 1) * m->ovh_multi;
-        pl->send_reg = reg_cost(m, size);
+        pl->send_reg = net_reg(m, size, pl);
         pl->recv_copy = size;
         pl->unexpected_copy = ts__transports[l->eager].rx_keeps & RX_KEEPS_BCOPY ? 0 : size;
         pl->ack_latency = l->latency;
@@ -199,8 +208,8 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
          * and the data comes: either way one more one-way latency before the data lands. */
         pl->send_cpu = m->ovh_rts;
         pl->rts_latency = l->latency;
-        pl->send_reg = l->net ? reg_cost(m, size) : 0;
-        pl->recv_reg = (l->net ? reg_cost(m, size) : 0) + m->ovh_rtr;
+        pl->send_reg = l->net ? net_reg(m, size, pl) : 0;
+        pl->recv_reg = (l->net ? net_reg(m, size, pl) : 0) + m->ovh_rtr;
         pl->latency = 2 * l->latency;
         pl->ack_latency = l->latency;
         pl->progress = m->progress;
@@ -233,7 +242,7 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
          * ucp_proto_rndv_progress_rkey_ptr with uct_worker_progress_register_safe). */
         pl->send_cpu = m->ovh_rts;
         pl->rts_latency = l->latency;
-        pl->recv_reg = reg_cost(m, size);
+        pl->recv_reg = m->xpmem_attach;
         pl->latency = 0;
         pl->ack_latency = l->latency;
         pl->progress = m->progress ? m->progress | TS_PROG_RECV_DATA : 0;
@@ -325,7 +334,7 @@ static void ucx_plan(const ts_proto_model_t *m, uint64_t size, ts_locality loc, 
             continue;
         ts_msg_plan_t pl;
         build_plan(m, (ts_proto)cand[c], size, l, &pl);
-        double t = plan_time(&pl, size);
+        double t = est_time(&pl, size);
         if (best < 0 || t < best_t) { /* ties keep the lower priority, as UCX lists them */
             best = c;
             best_t = t;

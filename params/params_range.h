@@ -80,6 +80,8 @@
     R(DC_MAX_SHORT, 0, TS_RANGE_MB)                                                                \
     R(NET_SEG_SIZE, 1, TS_RANGE_GB)                                                                \
     R(NET_REG_COST, 0, TS_RANGE_TIME_MAX)                                                          \
+    R(UCX_RCACHE_OVERHEAD, 0, TS_RANGE_TIME_MAX)                                                   \
+    R(XPMEM_ATTACH_COST, 0, TS_RANGE_TIME_MAX)                                                     \
     R(NET_REG_COST_PER_BYTE, 0, 1e-6)                                                              \
     R(TCP_LATENCY, 0, TS_RANGE_TIME_MAX)                                                           \
     R(TCP_BW, TS_RANGE_BW_MIN, TS_RANGE_BW_MAX)                                                    \

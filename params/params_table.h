@@ -203,11 +203,30 @@
       "assumed equal to rc (same mlx5 inline limit)", "largest eager-short message, dc")           \
     X(NET_SEG_SIZE, "model.net.seg_size", SIZE, "8192b", "bytes",                                  \
       "reference/ucx-protocols.md, Constants (IB segment)", "bcopy fragment size on IB")           \
-    X(NET_REG_COST, "model.net.reg_cost", TIME, "0.5us", "s",                                      \
-      "assumed: not published; to be calibrated (registration step in tunesim-probe)",             \
-      "memory registration, fixed part (a cache hit costs nothing)")                               \
-    X(NET_REG_COST_PER_BYTE, "model.net.reg_cost_per_byte", TIME, "0.01ns", "s",                   \
-      "assumed: not published; to be calibrated (tunesim-probe)", "memory registration, per byte") \
+    X(NET_REG_COST, "model.net.reg_cost", TIME, "16us", "s",                                       \
+      "UCX src/uct/ib/base/ib_md.c (UCX_IB_MEM_REG_OVERHEAD, 16 us: UCX's own figure for a "       \
+      "registration)",                                                                             \
+      "memory registration with the NIC, fixed part, paid when UCX's registration cache misses "   \
+      "(model.net.rcache)")                                                                        \
+    X(NET_REG_COST_PER_BYTE, "model.net.reg_cost_per_byte", TIME, "0.06ns", "s",                   \
+      "UCX src/uct/ib/base/ib_md.c (UCX_IB_MEM_REG_GROWTH, 0.06 ns a byte: 0.25 us a 4 KiB page)", \
+      "memory registration, per byte")                                                             \
+    X(UCX_RCACHE_OVERHEAD, "model.ucx.rcache_overhead", TIME, "50ns", "s",                         \
+      "UCX src/ucp/core/ucp_mm.h (UCP_RCACHE_OVERHEAD_DEFAULT 50 ns); src/ucp/proto/proto_init.c " \
+      "(with the cache on, the protocol estimates price a registration as its lookup)",            \
+      "what UCX's protocol selection charges a registration: a cache lookup (it assumes a hit)")   \
+    X(XPMEM_ATTACH_COST, "model.xpmem.attach_cost", TIME, "0.5us", "s",                            \
+      "assumed: the value model.net.reg_cost had when the on-host auto threshold (2,792 B) was "   \
+      "set against UCX's (reference/oracle-imb-bm-optimized3.36.md: near 2.8 KB); not measured",   \
+      "the receiver's mapping of a sender buffer it has not mapped before (xpmem rendezvous)")     \
+    X(NET_RCACHE, "model.net.rcache", ENUM, "size", "",                                            \
+      "UCX's registration cache (src/ucs/memory/rcache.c: a region is registered once and reused " \
+      "while its pages stay mapped); IMB's -off_cache (IMB_init.c: s_cache_iter, each repetition " \
+      "at a new offset of a buffer twice the cache size)",                                         \
+      "which zero-copy and rendezvous buffers hit UCX's registration cache {size|none}: size = "   \
+      "a rank registers one buffer per message size (traces carry no addresses; applications "     \
+      "reuse their buffers); none = every buffer is new (tunesim imb's default, as IMB's "         \
+      "-off_cache)")                                                                               \
     X(TCP_LATENCY, "model.tcp.latency", TIME, "15us", "s",                                         \
       "assumed: typical kernel TCP round trip/2; to be calibrated (tunesim-probe)",                \
       "end-to-end MPI latency over tcp")                                                           \

@@ -104,10 +104,15 @@ static void msg_unref(engine_t *e, msg_t *m)
 }
 
 /* Registration cost unless this rank registered a buffer of this size before: traces carry
- * no addresses, so a size stands for a buffer (halo buffers are reused every iteration). */
+ * no addresses, so a size stands for a buffer (halo buffers are reused every iteration).
+ * Where every buffer is new (model.net.rcache=none, IMB's -off_cache) each one costs. */
 static double reg_cost(rank_t *r, uint64_t size, double cost)
 {
-    if (cost <= 0 || ts_u64map_get(r->rcache, size + 1))
+    if (cost <= 0)
+        return 0;
+    if (!ts_proto_reg_reuse(r->e->spec->proto))
+        return cost;
+    if (ts_u64map_get(r->rcache, size + 1))
         return 0;
     if (ts_u64map_put(r->rcache, size + 1, r)) /* any non-NULL value marks presence */
         eng_fail(r->e, TS_ENOMEM, "out of memory");

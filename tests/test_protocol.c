@@ -21,16 +21,28 @@
 static ts_params_t *round_params(void)
 {
     static const char *const set[][2] = {
-        {"model.net.latency", "2us"},         {"model.net.spine_latency", "3us"},
-        {"model.net.bandwidth", "10000MB/s"}, {"UCX_BCOPY_BW", "5000MB/s"},
-        {"model.net.reg_cost", "1.0001us"},   {"model.net.reg_cost_per_byte", "0ns"},
-        {"model.ucx.overhead_single", "0ns"}, {"model.ucx.overhead_multi", "0ns"},
-        {"model.ucx.overhead_rts", "0ns"},    {"model.ucx.overhead_rtr", "0ns"},
-        {"model.ucx.overhead_sw", "0ns"},     {"model.rc.max_short", "1000b"},
-        {"model.ucx.send_call", "0ns"},       {"model.ucx.recv_call", "0ns"},
-        {"model.rc.wqe_overhead", "0ns"},     {"model.ud.wqe_overhead", "0ns"},
-        {"model.shm.latency", "0.5us"},       {"model.shm.bandwidth", "10000MB/s"},
-        {"model.shm.max_short", "100b"},      {"model.ucx.rndv_overhead", "0ns"},
+        {"model.net.latency", "2us"},
+        {"model.net.spine_latency", "3us"},
+        {"model.net.bandwidth", "10000MB/s"},
+        {"UCX_BCOPY_BW", "5000MB/s"},
+        {"model.net.reg_cost", "1.0001us"},
+        {"model.ucx.rcache_overhead", "1.0001us"},
+        {"model.xpmem.attach_cost", "1.0001us"},
+        {"model.net.reg_cost_per_byte", "0ns"},
+        {"model.ucx.overhead_single", "0ns"},
+        {"model.ucx.overhead_multi", "0ns"},
+        {"model.ucx.overhead_rts", "0ns"},
+        {"model.ucx.overhead_rtr", "0ns"},
+        {"model.ucx.overhead_sw", "0ns"},
+        {"model.rc.max_short", "1000b"},
+        {"model.ucx.send_call", "0ns"},
+        {"model.ucx.recv_call", "0ns"},
+        {"model.rc.wqe_overhead", "0ns"},
+        {"model.ud.wqe_overhead", "0ns"},
+        {"model.shm.latency", "0.5us"},
+        {"model.shm.bandwidth", "10000MB/s"},
+        {"model.shm.max_short", "100b"},
+        {"model.ucx.rndv_overhead", "0ns"},
         {"model.cma.overhead", "0ns"},
     };
     ts_params_t *p;
@@ -96,6 +108,27 @@ static void test_auto_boundaries_off_host(void)
                            1e-12);
     CU_ASSERT_DOUBLE_EQUAL(ts_proto_estimate(m, TS_PROTO_RNDV_GET, 20000, loc), 10.0002e-6, 1e-12);
     CU_ASSERT(ts_proto_estimate(m, TS_PROTO_EAGER_SHORT, 1001, loc) < 0); /* too long */
+    ts_proto_model_free(m);
+}
+
+/* UCX's selection prices a network registration as its cache's lookup (it assumes a hit);
+ * the plan still carries the miss's cost, which the engine charges when the cache misses. */
+static void test_registration_estimate(void)
+{
+    static const char *const lookup[][2] = {{"model.ucx.rcache_overhead", "50ns"}};
+    ts_proto_model_t *m = model_with(lookup, 1);
+    ts_locality loc = TS_LOC_SAME_LEAF;
+    CU_ASSERT_DOUBLE_EQUAL(ts_proto_estimate(m, TS_PROTO_EAGER_ZCOPY, 10000, loc),
+                           6.0001e-6 - 1.0001e-6 + 50e-9, 1e-12);
+    /* rendezvous get: both sides register */
+    CU_ASSERT_DOUBLE_EQUAL(ts_proto_estimate(m, TS_PROTO_RNDV_GET, 20000, loc),
+                           10.0002e-6 - 2 * 1.0001e-6 + 2 * 50e-9, 1e-12);
+    ts_msg_plan_t pl;
+    ts_proto_plan(m, 10000, loc, 0, &pl);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_EAGER_ZCOPY);
+    CU_ASSERT_DOUBLE_EQUAL(pl.send_reg, 1.0001e-6, 1e-15);
+    /* bcopy (4 us at 4,000 B) now loses to zcopy (2 us + 0.4 us + 0.05 us + 0.8 us copy-out) */
+    CHECK_PROTO(m, 4000, loc, 0, TS_PROTO_EAGER_ZCOPY);
     ts_proto_model_free(m);
 }
 
@@ -692,6 +725,7 @@ int main(void)
     CU_add_test(s, "auto boundaries off-host", test_auto_boundaries_off_host);
     CU_add_test(s, "UCX_TLS=all: dc takes the network lane at scale", test_dc_at_scale);
     CU_add_test(s, "rendezvous and bcopy plans", test_rendezvous_plan);
+    CU_add_test(s, "registrations estimated as cache hits", test_registration_estimate);
     CU_add_test(s, "set thresholds at, below, above", test_set_thresholds);
     CU_add_test(s, "unexpected messages and on-host flows", test_unexpected_and_on_host_flows);
     CU_add_test(s, "blocking sends", test_blocking_sends);
