@@ -50,7 +50,7 @@ UNCERTAIN=(
     "recv_call|model.ucx.recv_call=0.41us|probe runs spread 0.16-0.41 us (median 0.31)"
     "shm.latency=0.5us|model.shm.latency=0.5us|assumed 0.3 us; 0.1-0.5 us plausible (tunesim params --uncertain)"
     "UCX_BCOPY_BW+50%|UCX_BCOPY_BW=10500MB/s|UCX's estimate, not a measured copy rate of a Xeon 6354"
-    "reg_cost x4|model.net.reg_cost=2us|assumed 0.5 us, not published"
+    "reg_cost=4us|model.net.reg_cost=4us|UCX's own 16 us for a registration miss; an mlx5 key from the driver's cache costs a few us"
     "nps2_ratio=1|model.cpu.nps2_compute_ratio=1|Oracle's 1.8 % NPS2 gain shrinks as ranks grow"
     "progress=async|model.mpi.progress=async|the structural alternative: a progress thread"
     "hcoll_sm=pml|model.hcoll.sm_levels=pml|HCOLL's levels inside a node as UCX messages (OSU 4 x 36's level) instead of flag handoffs (the IMB study's 2 x 36 ordering)"
