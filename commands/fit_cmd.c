@@ -4,7 +4,11 @@
  * (commands/full_run.h), so that a fitted model gives sweep's and replay's numbers. The
  * outputs handed to the solver (calibration/fit.h), in this order: the measured sets' run
  * times; each per-function change of a run with its own profile against the first set; the
- * unmeasured sets' run times (predicted, with the propagated uncertainty). */
+ * unmeasured sets' run times (predicted, with the propagated uncertainty).
+ *
+ * Above 800 lines on purpose: the options, the measured-runs file, the evaluation in workers
+ * and the report all follow the order of those outputs; the solver itself is in
+ * calibration/fit.c and the replays in commands/pool.c and full_run.c. */
 #include "fit_cmd.h"
 
 #include <ctype.h>

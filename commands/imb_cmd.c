@@ -4,7 +4,11 @@
  * (commands/pool.h, as sweep runs them), and reported as IMB prints it: per message size its
  * repetitions and t_min / t_max / t_avg over the ranks, in microseconds. With several sets,
  * a comparison of t_max per size and the set with the least geometric mean of t_max over the
- * sizes (the rule by which the study's step method picks a winner, docs/imb.md). */
+ * sizes (the rule by which the study's step method picks a winner, docs/imb.md).
+ *
+ * Above 800 lines on purpose: IMB's table layout, the comparison and the CSV all read the
+ * same per-set, per-size results this command holds; the traces are built in traces/imb.c
+ * and replayed by the sweep's pool. */
 #include "imb_cmd.h"
 
 #include <errno.h>

@@ -1,6 +1,10 @@
 /* params.c - parameter sets: the table of params_table.h with its parsed defaults, one value
  * parser per type, "did you mean". The readers of command lines (-x, --mca, --set, a pasted
- * mpirun line) are in params_args.c. */
+ * mpirun line) are in params_args.c.
+ *
+ * Above 800 lines on purpose: the value parsers, the typed getters and the changes' printing
+ * all work on one private representation of a set (a value per table row, parsed once), which
+ * this file keeps to itself; what reads words from outside already lives apart. */
 #include "params.h"
 
 #include <ctype.h>

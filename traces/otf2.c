@@ -5,7 +5,12 @@
  * then per location, local definitions (mapping tables and clock offsets, which OTF2 applies
  * only when they are read) followed by its events, encoded straight into the rank's stream.
  * Only the master thread of each MPI rank feeds a stream; MPI records on other threads are
- * counted and reported. Records of other paradigms are skipped. */
+ * counted and reported. Records of other paradigms are skipped.
+ *
+ * Above 800 lines on purpose: OTF2's reader calls back into one state per archive (the
+ * definitions, each location's mapping tables and clock offsets, the rank encoders), and
+ * every callback here reads or writes it; split across files, that state would need a header
+ * with no second user. */
 #include <errno.h>
 #include <dirent.h>
 #include <stdarg.h>
