@@ -20,10 +20,9 @@
  * its own compute model.
  * Why compute is the default: in a bulk-synchronous solver most MPI time is waiting for the
  * slowest rank, which grows with the compute between synchronisations, not with the number
- * of calls. Measured on 13 iterations of the 72-rank motorBike trace (docs/extrapolation.md):
- * iteration 9 makes 36 % more Allreduce calls than iteration 8 and spends 25 % less time in
- * them; every window of 3 iterations predicted the 13 within 1.9 % by compute and 2.6 % by
- * visits (on a single, noisier recording: 5.4 % and 10.0 %). MPI_Init(_thread) and MPI_Finalize are
+ * of calls (docs/extrapolation.md compares the two on the 72-rank motorBike trace: an
+ * iteration can make more Allreduce calls than the one before and spend less time in them).
+ * MPI_Init(_thread) and MPI_Finalize are
  * the start-up phase: reported apart, never scaled, not part of ExecutionTime (OpenFOAM's
  * ExecutionTime starts after MPI_Init). Both rest on: the window's iterations stand for the run's
  * (same pattern, same message sizes); the visits are then a check (a warning when they disagree).

@@ -2,11 +2,9 @@
  * the same run. Why: the project's own recordings run 72 ranks on 2 cores, and a burst that
  * a rank spends descheduled and cache-cold comes out longer at random. The replay takes the
  * longest rank of every synchronisation as its critical path, so such noise turns into
- * imbalance that the real run does not have. Measured on two 6-iteration motorBike recordings
- * (docs/recording-noise.md): the same burst differs by more than 2x (and
- * 20 us) hundreds of times per rank; summed over the 6,225 intervals between Allreduce calls,
- * the slowest rank's compute exceeds the mean by 96 % in one recording, 113 % in the other and
- * 54 % in their burst-by-burst minimum. A deterministic solver does the same work in every
+ * imbalance that the real run does not have (docs/recording-noise.md measures it: the same
+ * burst can differ by more than twice between two recordings). A deterministic solver does
+ * the same work in every
  * recording, and noise only adds time, so the least of the recordings is the better estimate.
  *
  * Alignment: the recordings must make the same MPI calls in the same order on every rank

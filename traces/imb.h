@@ -43,7 +43,7 @@ typedef struct ts_imb_spec_s {
      * else min(IMB's count, max(TS_IMB_MIN_REPS, msg_budget / the call's messages)), with
      * msg_budget 0 meaning TS_IMB_MSG_BUDGET. A replay costs per message, and a call's
      * time settles only over many repetitions where calls overlap (Exchange's sends are
-     * non-blocking: its small sizes move by 7 % between 10 and 100 repetitions on 2 x 36),
+     * non-blocking: docs/imb.md, "What is replayed", measures how many repetitions it needs),
      * so the benchmarks with few messages a call replay IMB's own count and Alltoall on
      * hundreds of ranks, whose one call holds n x (n - 1) messages, a few. */
     int64_t reps_cap;
