@@ -317,13 +317,14 @@ int ts_same_file(const char *a, const char *b)
 }
 
 /* Whether an input and an output are one file that writing would destroy: only a regular
- * file is (the terminal behind both /dev/stdin and /dev/stdout is not), and only where
+ * file is (the terminal behind both /dev/stdin and /dev/stdout is not; a directory is the
+ * output directory's own check, ts_outdir_open, which says more), and only where
  * both exist, compared by device and inode; an output not written yet is one whose path,
  * its directory resolved, is the input's. */
 static int clobbers(const char *in, const char *out)
 {
     struct stat si;
-    if (stat(in, &si) != 0 || !(S_ISREG(si.st_mode) || S_ISDIR(si.st_mode)))
+    if (stat(in, &si) != 0 || !S_ISREG(si.st_mode))
         return 0;
     return ts_same_file(in, out);
 }
