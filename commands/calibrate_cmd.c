@@ -5,6 +5,7 @@
 
 #include "../common/outfile.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,8 +70,18 @@ int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
                           "tunesim-probe output files)");
     if (st == TS_OK && !output)
         st = ts_error_set(err, TS_EUSAGE, "calibrate: expected -o FILE for the model file");
-    for (int i = 0; i < ninputs && st == TS_OK; i++)
-        st = ts_check_not_input("calibrate", "-o", output, "input", inputs[i], err);
+    /* Each input a file (a FIFO nobody writes, /dev/zero never end), none of them the output. */
+    ts_file_use_t *uses = st == TS_OK ? calloc((size_t)ninputs + 1, sizeof *uses) : NULL;
+    if (st == TS_OK && !uses)
+        st = ts_error_set(err, TS_ENOMEM, "out of memory");
+    if (st == TS_OK) {
+        for (int i = 0; i < ninputs; i++)
+            uses[i] =
+                (ts_file_use_t){"INPUTS", inputs[i], 0, "an OSU, IMB or tunesim-probe output", 0};
+        uses[ninputs] = (ts_file_use_t){"-o", output, 1, NULL, 0};
+        st = ts_check_files("calibrate", uses, ninputs + 1, err);
+    }
+    free(uses);
     for (int i = 0; i < ninputs && st == TS_OK; i++)
         st = ts_bench_parse_file(&set, inputs[i], err);
     if (st == TS_OK)
@@ -124,8 +135,11 @@ int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
             "\nwrote %s (platform %s): %zu fitted parameters; load it with "
             "--model %s\n",
             output, platform, ts_model_nparams(model), output);
-    if (fflush(out) != 0)
-        st = ts_error_set(err, TS_EIO, "writing the report failed");
+    errno = 0;
+    if (fflush(out) != 0 || ferror(out))
+        st = ts_error_set(err, TS_EIO, "%s: writing the report failed: %s",
+                          out == stderr ? "standard error" : "standard output",
+                          errno ? strerror(errno) : "write error");
 done:
     ts_model_free(model);
     ts_calib_free(cal);

@@ -757,10 +757,20 @@ int ts_fit_cmd(int argc, char **argv, ts_error_t *err)
         st = ts_error_set(err, TS_EUSAGE,
                           "fit: missing the measured runs (--measured-csv FILE, --logs DIR or "
                           "--manifest FILE)");
-    static const char *const inflags[] = {"--sets", "--measured-csv", "--manifest", "--profile"};
-    const char *ins[] = {f.o.sets, f.o.measured_csv, f.o.manifest, f.o.profile};
-    for (int i = 0; i < 4 && st == TS_OK; i++)
-        st = ts_check_not_input("fit", "-o", f.o.out, inflags[i], ins[i], err);
+    /* Before anything is read: each input a file of its kind, none of them the output. */
+    if (st == TS_OK) {
+        ts_file_use_t uses[6 + FIT_MAX_RUN_PROFILES] = {
+            {"TRACE", f.o.trace, 0, "a trace", 1},
+            {"--sets", f.o.sets, 0, "a sets file", 0},
+            {"--measured-csv", f.o.measured_csv, 0, "a CSV of measured runs", 0},
+            {"--manifest", f.o.manifest, 0, "a manifest of measured runs", 0},
+            {"--profile", f.o.profile, 0, "a scorep-score profile", 0},
+            {"-o", f.o.out, 1, NULL, 0}};
+        for (int i = 0; i < f.o.nrun_profiles; i++) /* SET=SCORE.txt */
+            uses[6 + i] = (ts_file_use_t){"--run-profile", strchr(f.o.run_profile[i], '=') + 1, 0,
+                                          "a scorep-score profile", 0};
+        st = ts_check_files("fit", uses, 6 + f.o.nrun_profiles, err);
+    }
     if (st == TS_OK && !f.o.jobs) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         f.o.jobs = n > 0 ? (int)n : 1;

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -72,6 +73,52 @@ static ts_status run_gnuplot(const char *who, const char *script, const char *lo
     return ts_error_set(err, TS_ECHILD, "%s: gnuplot failed%s%s", who, first[0] ? ": " : "", first);
 }
 
+ts_status ts_gnuplot_close(FILE *fp, const char *path, ts_error_t *err)
+{
+    /* ferror too: a write that failed inside an earlier flush leaves fclose nothing to fail. */
+    errno = 0;
+    int bad = ferror(fp);
+    int e = errno;
+    if (fclose(fp) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    return bad ? ts_error_set(err, TS_EIO, "%s: write failed: %s", path,
+                              e ? strerror(e) : "error on the stream")
+               : TS_OK;
+}
+
+/* Whether the picture gnuplot wrote at path is whole and on disk. gnuplot does not check its
+ * own writes: on a full disk it leaves an SVG without its closing tag, a PNG without its end
+ * chunk, and exits 0. Synced here, so that a write the file system defers fails now. */
+static int picture_complete(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    struct stat sb;
+    unsigned char tail[64];
+    ssize_t n = 0;
+    int ok = fstat(fd, &sb) == 0 && sb.st_size > 0 && fsync(fd) == 0;
+    if (ok) {
+        off_t at = sb.st_size > (off_t)sizeof tail ? sb.st_size - (off_t)sizeof tail : 0;
+        n = pread(fd, tail, sizeof tail, at);
+        ok = n > 0;
+    }
+    close(fd);
+    size_t len = strlen(path);
+    if (ok && len > 4 && strcmp(path + len - 4, ".svg") == 0) {
+        while (n > 0 && strchr(" \t\r\n", tail[n - 1]))
+            n--;
+        ok = n >= 6 && memcmp(tail + n - 6, "</svg>", 6) == 0;
+    } else if (ok && len > 4 && strcmp(path + len - 4, ".png") == 0) {
+        static const unsigned char iend[] = {0,   0,   0,    0,    'I',  'E',
+                                             'N', 'D', 0xae, 0x42, 0x60, 0x82};
+        ok = n >= (ssize_t)sizeof iend && memcmp(tail + n - sizeof iend, iend, sizeof iend) == 0;
+    }
+    return ok;
+}
+
 /* Remove dir's files (the scratch directory holds plain files only) and dir. */
 static void remove_scratch(const char *dir)
 {
@@ -117,16 +164,24 @@ ts_status ts_gnuplot_render(const char *who, const char *prefix, ts_gnuplot_writ
     snprintf(log, sizeof log, "%s/gnuplot.log", abs);
     if (st == TS_OK)
         st = run_gnuplot(who, script, log, err);
-    for (int i = 0; i < noutputs && st == TS_OK; i++) {
-        char from[4300], to[4300];
-        snprintf(from, sizeof from, "%s/%s", abs, outputs[i][0]);
-        snprintf(to, sizeof to, "%s%s", prefix, outputs[i][1]);
-        struct stat sb;
-        if (stat(from, &sb) != 0 || sb.st_size == 0)
-            st = ts_error_set(err, TS_ECHILD, "%s: gnuplot wrote no %s", who, outputs[i][0]);
-        else if (rename(from, to) != 0)
-            st = ts_error_set(err, TS_EIO, "%s: cannot write: %s", to, strerror(errno));
-    }
+    /* Every picture checked before any is renamed: a failed plot replaces none of them. */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < noutputs && st == TS_OK; i++) {
+            char from[4300], to[4300];
+            snprintf(from, sizeof from, "%s/%s", abs, outputs[i][0]);
+            snprintf(to, sizeof to, "%s%s", prefix, outputs[i][1]);
+            struct stat sb;
+            if (pass == 1) {
+                if (rename(from, to) != 0)
+                    st = ts_error_set(err, TS_EIO, "%s: cannot write: %s", to, strerror(errno));
+            } else if (stat(from, &sb) != 0 || sb.st_size == 0)
+                st = ts_error_set(err, TS_ECHILD, "%s: gnuplot wrote no %s", who, outputs[i][0]);
+            else if (!picture_complete(from))
+                st = ts_error_set(err, TS_EIO,
+                                  "%s: gnuplot wrote an incomplete %s (a full disk?); no "
+                                  "picture replaced",
+                                  to, outputs[i][0]);
+        }
     remove_scratch(abs);
     return st;
 }

@@ -15,6 +15,10 @@ int ts_gnuplot_available(void);
 /* Write s as a gnuplot string literal in single quotes (a quote doubled). */
 void ts_gnuplot_quote(FILE *fp, const char *s);
 
+/* Close fp, a data file or script written for gnuplot: TS_EIO, "PATH: write failed: ...",
+ * when any write to it failed (ferror) or the close did. */
+ts_status ts_gnuplot_close(FILE *fp, const char *path, ts_error_t *err);
+
 /* Writes the data files and "plot.gp" into dir (an absolute path). */
 typedef ts_status (*ts_gnuplot_write_fn)(void *ctx, const char *dir, ts_error_t *err);
 

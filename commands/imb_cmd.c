@@ -495,6 +495,7 @@ static ts_status write_plot(void *ctx, const char *dir, ts_error_t *err)
 {
     const imb_t *m = ctx;
     char path[4200];
+    ts_status st;
     for (int b = 0; b < m->nbench; b++) {
         snprintf(path, sizeof path, "%s/%s.dat", dir, ts_imb_name(m->bench[b]));
         FILE *fp = fopen(path, "w");
@@ -508,8 +509,8 @@ static ts_status write_plot(void *ctx, const char *dir, ts_error_t *err)
                             tk->sizes[i].tmax * 1e6);
             fprintf(fp, "\n\n"); /* one gnuplot index per set */
         }
-        if (fclose(fp) != 0)
-            return ts_error_set(err, TS_EIO, "%s: write failed", path);
+        if ((st = ts_gnuplot_close(fp, path, err)) != TS_OK)
+            return st;
     }
     snprintf(path, sizeof path, "%s/plot.gp", dir);
     FILE *fp = fopen(path, "w");
@@ -540,8 +541,8 @@ static ts_status write_plot(void *ctx, const char *dir, ts_error_t *err)
             }
             fprintf(fp, "\nset output\n");
         }
-    if (fclose(fp) != 0)
-        return ts_error_set(err, TS_EIO, "%s: write failed", path);
+    if ((st = ts_gnuplot_close(fp, path, err)) != TS_OK)
+        return st;
     return TS_OK;
 }
 
@@ -730,8 +731,11 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
         st = ts_error_set(err, TS_EIO,
                           "imb: --plot needs gnuplot, which is not installed (Debian: apt-get "
                           "install gnuplot-nox)");
-    if (st == TS_OK)
-        st = ts_check_not_input("imb", "--csv", m.o.csv, "--sets", m.o.sets, err);
+    if (st == TS_OK) {
+        const ts_file_use_t uses[] = {{"--sets", m.o.sets, 0, "a sets file", 0},
+                                      {"--csv", m.o.csv, 1, NULL, 0}};
+        st = ts_check_files("imb", uses, 2, err);
+    }
     /* The output's temporary file first: an unwritable --csv fails before any replay. */
     ts_outfile_t *csv = NULL;
     if (st == TS_OK && m.o.csv)
@@ -798,8 +802,10 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
         }
         for (int i = 0; m.nsets > 1 && i < m.nbench; i++)
             print_comparison(&m, m.bench[i], stdout);
-        if (fflush(stdout) != 0)
-            st = ts_error_set(err, TS_EIO, "imb: writing the report failed");
+        errno = 0;
+        if (fflush(stdout) != 0 || ferror(stdout))
+            st = ts_error_set(err, TS_EIO, "%s: writing the report failed: %s", "standard output",
+                              errno ? strerror(errno) : "write error");
     }
     if (st == TS_OK && csv) {
         st = write_csv(&m, csv, err);

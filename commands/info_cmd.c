@@ -2,6 +2,7 @@
  * orders and formats them. */
 #include "info_cmd.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,6 +340,7 @@ ts_status ts_info_print(const ts_trace_t *t, FILE *fp, int json, ts_error_t *err
     ts_status st = ts_stats_compute(t, &s, err);
     if (st != TS_OK)
         return st;
+    errno = 0; /* what a failed write sets: the stream keeps only that one failed */
     if (json) {
         json_object *root = build_json(t, s);
         fprintf(fp, "%s\n",
@@ -349,6 +351,13 @@ ts_status ts_info_print(const ts_trace_t *t, FILE *fp, int json, ts_error_t *err
     } else {
         print_text(t, s, fp);
     }
+    int e = errno;
     ts_stats_free(s);
+    if (fflush(fp) != 0 || ferror(fp))
+        return ts_error_set(err, TS_EIO, "%s: writing the report failed: %s",
+                            fp == stdout ? "standard output" : "the report",
+                            errno ? strerror(errno)
+                            : e   ? strerror(e)
+                                  : "write error");
     return TS_OK;
 }

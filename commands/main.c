@@ -9,6 +9,7 @@
 
 #include <json-c/json.h>
 
+#include "../common/outfile.h"
 #include "../common/status.h"
 #include "../common/tmpfiles.h"
 #include "../traces/denoise.h"
@@ -355,7 +356,10 @@ static int cmd_info(int argc, char **argv)
         return usage_error("info: missing TRACE");
     ts_error_t err;
     ts_error_clear(&err);
-    ts_status st;
+    const ts_file_use_t uses[] = {{"TRACE", path, 0, "a trace", 1}};
+    ts_status st = ts_check_files("info", uses, 1, &err);
+    if (st != TS_OK)
+        return st == TS_EUSAGE ? usage_error("%s", err.msg) : fail(&err);
     if (!a.window) { /* the trace as it is: no store copy of an OTF2 input */
         ts_trace_t *t;
         if ((st = ts_trace_open(path, &t, &err)) == TS_OK)
@@ -399,6 +403,13 @@ static int cmd_convert(int argc, char **argv)
         return usage_error("convert: --to expects 'store' or 'ti', got '%s'", to);
     ts_error_t err;
     ts_error_clear(&err);
+    ts_file_use_t uses[2 + TS_DENOISE_MAX] = {{"TRACE", path, 0, "a trace", 1},
+                                              {"-o", out, 1, NULL, 0}};
+    for (int j = 0; j < a.nmin_of; j++)
+        uses[2 + j] = (ts_file_use_t){"--min-of", a.min_of[j], 0, "a trace", 1};
+    ts_status cs = ts_check_files("convert", uses, 2 + a.nmin_of, &err);
+    if (cs != TS_OK)
+        return cs == TS_EUSAGE ? usage_error("%s", err.msg) : fail(&err);
     /* A store replaces only an earlier store: -o pointed at the trace's own anchor, or any
      * other file, would be lost. (A TI directory is checked the same way by ts_ti_write.) */
     struct stat sb;
@@ -527,9 +538,15 @@ int main(int argc, char **argv)
     /* Every write checked, standard output's too: a report that did not reach it (a full disk,
      * /dev/full) is an error, said once, not an exit 0 over an empty file. */
     errno = 0;
-    if ((fflush(stdout) != 0 || ferror(stdout)) && rc == 0) {
-        fprintf(stderr, "tunesim: writing the standard output failed: %s\n",
-                errno ? strerror(errno) : "write error");
+    int bad = fflush(stdout) != 0 || ferror(stdout), e = errno;
+    /* The close too: a file system may report a failed write only then (NFS, quotas). A
+     * standard output closed by the shell (>&-) is no error when nothing was written. */
+    if (fclose(stdout) != 0 && !bad && errno != EBADF) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad && rc == 0) {
+        fprintf(stderr, "tunesim: standard output: %s\n", e ? strerror(e) : "write error");
         rc = EXIT_ERROR;
     }
     return rc;

@@ -8,6 +8,7 @@
 #include "replay_cmd.h"
 
 #include "../common/numparse.h"
+#include "../common/outfile.h"
 #include "options.h"
 #include "progress.h"
 
@@ -423,6 +424,11 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
     }
     if ((st = parse_opts(argc, argv, params, &o, err)) != TS_OK)
         goto done;
+    /* Its inputs by type, none of them the file standard output writes. */
+    const ts_file_use_t uses[] = {{"TRACE", o.trace, 0, "a trace", 1},
+                                  {"--profile", o.profile, 0, "a scorep-score profile", 0}};
+    if ((st = ts_check_files("replay", uses, 2, err)) != TS_OK)
+        goto done;
     /* The profile first: a malformed one should not cost a replay. */
     if (o.profile && (st = ts_score_read(o.profile, &prof, err)) != TS_OK)
         goto done;
@@ -521,8 +527,10 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
                                            NULL, err)) != TS_OK)
             goto done;
     }
-    if (fflush(stdout) != 0)
-        st = ts_error_set(err, TS_EIO, "writing the report failed");
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout))
+        st = ts_error_set(err, TS_EIO, "%s: writing the report failed: %s", "standard output",
+                          errno ? strerror(errno) : "write error");
 done:
     for (int32_t k = 0; runs && k < nruns; k++)
         free_run(&runs[k]);

@@ -399,8 +399,11 @@ ts_status ts__sweep_report(const char *trace, const char *platform, const char *
     ts_sweep_report_t r = {trace, platform, baseline, n, e};
     ts_sweep_print_table(&r, o->out);
     ts_status st = TS_OK;
-    if (fflush(o->out) != 0)
-        st = ts_error_set(err, TS_EIO, "writing the report failed");
+    errno = 0;
+    if (fflush(o->out) != 0 || ferror(o->out))
+        st = ts_error_set(err, TS_EIO, "%s: writing the report failed: %s",
+                          o->out == stderr ? "standard error" : "standard output",
+                          errno ? strerror(errno) : "write error");
     if (st == TS_OK && o->json)
         st = ts_sweep_write_json(&r, o->json, err);
     if (st == TS_OK && o->csv)
@@ -540,8 +543,11 @@ static ts_status full_run_report(const sweep_t *sw, const ts_xp_t *first, ts_err
         for (int i = 0; i < n; i++)
             fprintf(sw->o.out, "%4d  %-16s %17.3f %+10.2f\n", i + 1, rows[i].name, rows[i].total,
                     tb > 0 ? 100.0 * (tb / rows[i].total - 1) : 0.0);
-        if (fflush(sw->o.out) != 0)
-            st = ts_error_set(err, TS_EIO, "writing the report failed");
+        errno = 0;
+        if (fflush(sw->o.out) != 0 || ferror(sw->o.out))
+            st = ts_error_set(err, TS_EIO, "%s: writing the report failed: %s",
+                              sw->o.out == stderr ? "standard error" : "standard output",
+                              errno ? strerror(errno) : "write error");
     }
     free(rows);
     return st;
@@ -577,29 +583,23 @@ static ts_status check_writable(const char *flag, const char *path, ts_error_t *
 static ts_status check_outputs(const sweep_opts_t *o, ts_error_t *err)
 {
     enum { MAXF = 12 };
-    struct {
-        const char *flag;
-        char *path;
-        int input;
-    } f[MAXF];
-    int n = 0;
+    ts_file_use_t f[MAXF];
+    char *owned[MAXF];
+    int n = 0, nowned = 0;
     ts_status st = TS_OK;
-#define ADD(fl, p, in)                                                                             \
+#define ADD(fl, p, out, what, dir_ok)                                                              \
     do {                                                                                           \
-        if ((p) && n < MAXF) {                                                                     \
-            f[n].flag = (fl);                                                                      \
-            f[n].input = (in);                                                                     \
-            if (!(f[n++].path = strdup(p)))                                                        \
-                st = TS_ENOMEM;                                                                    \
-        }                                                                                          \
+        if (p)                                                                                     \
+            f[n++] = (ts_file_use_t){(fl), (p), (out), (what), (dir_ok)};                          \
     } while (0)
-    ADD("--csv", o->csv, 0);
-    ADD("--json", o->json, 0);
+    ADD("--csv", o->csv, 1, NULL, 0);
+    ADD("--json", o->json, 1, NULL, 0);
     if (!o->merge && !o->emit) {
         char *res = o->results ? NULL : ts__sweep_default_results_path(o);
+        if (res)
+            owned[nowned++] = res;
         ADD(o->results ? "--results" : "the results file (from --json / --csv)",
-            o->results ? o->results : res, 0);
-        free(res);
+            o->results ? o->results : res, 1, NULL, 0);
     }
     if (o->plot) {
         static const char *const ext[] = {".png", ".svg", "-breakdown.png", "-breakdown.svg"};
@@ -607,27 +607,24 @@ static ts_status check_outputs(const sweep_opts_t *o, ts_error_t *err)
             char *p = NULL;
             if (asprintf(&p, "%s%s", o->plot, ext[i]) < 0)
                 st = TS_ENOMEM;
-            ADD("--plot", p, 0);
-            free(p);
+            else
+                owned[nowned++] = p;
+            ADD("--plot", p, 1, NULL, 0);
         }
     }
-    ADD("TRACE", o->trace, 1);
-    ADD("--sets", o->sets, 1);
+    ADD("TRACE", o->trace, 0, "a trace", 1);
+    ADD("--sets", o->sets, 0, "a sets file", 0);
+    ADD("--profile", o->profile, 0, "a scorep-score profile", 0);
 #undef ADD
     if (st != TS_OK)
         st = ts_error_set(err, TS_ENOMEM, "out of memory");
+    if (st == TS_OK)
+        st = ts_check_files("sweep", f, n, err);
     for (int i = 0; i < n && st == TS_OK; i++)
-        for (int j = i + 1; j < n && st == TS_OK; j++)
-            if ((!f[i].input || !f[j].input) && ts_same_file(f[i].path, f[j].path))
-                st = ts_error_set(err, TS_EUSAGE,
-                                  "sweep: %s %s and %s %s are the same file: "
-                                  "give each output a path of its own",
-                                  f[i].flag, f[i].path, f[j].flag, f[j].path);
-    for (int i = 0; i < n && st == TS_OK; i++)
-        if (!f[i].input)
+        if (f[i].output)
             st = check_writable(f[i].flag, f[i].path, err);
-    for (int i = 0; i < n; i++)
-        free(f[i].path);
+    for (int i = 0; i < nowned; i++)
+        free(owned[i]);
     return st;
 }
 

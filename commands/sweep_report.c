@@ -442,6 +442,7 @@ static ts_status write_plot_files(const ts_sweep_report_t *r, const rank_t *k, c
                                   const char *title, ts_error_t *err)
 {
     char path[4096];
+    ts_status st;
     snprintf(path, sizeof path, "%s/bars.dat", dir);
     FILE *fp = fopen(path, "w");
     if (!fp)
@@ -450,8 +451,8 @@ static ts_status write_plot_files(const ts_sweep_report_t *r, const rank_t *k, c
         const ts_sweep_entry_t *e = &r->entries[k->order[i]];
         fprintf(fp, "%d \"%s\" %.9g\n", i, e->name, jnum(e->result, "predicted_time_s"));
     }
-    if (fclose(fp) != 0)
-        return ts_error_set(err, TS_EIO, "%s: write failed", path);
+    if ((st = ts_gnuplot_close(fp, path, err)) != TS_OK)
+        return st;
     /* Functions that took simulated time somewhere (k->funcs is sorted by total time). */
     int timed = 0;
     for (int f = 0; f < k->nfuncs; f++) {
@@ -491,8 +492,8 @@ static ts_status write_plot_files(const ts_sweep_report_t *r, const rank_t *k, c
             fprintf(fp, " 0");
         fputc('\n', fp);
     }
-    if (fclose(fp) != 0)
-        return ts_error_set(err, TS_EIO, "%s: write failed", path);
+    if ((st = ts_gnuplot_close(fp, path, err)) != TS_OK)
+        return st;
 
     snprintf(path, sizeof path, "%s/plot.gp", dir);
     if (!(fp = fopen(path, "w")))
@@ -531,8 +532,8 @@ static ts_status write_plot_files(const ts_sweep_report_t *r, const rank_t *k, c
                 "set output\n",
                 nf + other + empty + 1);
     }
-    if (fclose(fp) != 0)
-        return ts_error_set(err, TS_EIO, "%s: write failed", path);
+    if ((st = ts_gnuplot_close(fp, path, err)) != TS_OK)
+        return st;
     return TS_OK;
 }
 

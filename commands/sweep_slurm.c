@@ -262,6 +262,9 @@ ts_status ts__sweep_merge(const sweep_opts_t *o, ts_error_t *err)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/plan.json", o->merge);
+    ts_status cs = ts_check_input(path, "the plan --emit-slurm writes", 0, err);
+    if (cs != TS_OK)
+        return cs;
     char *text = ts__sweep_read_file(path, NULL);
     if (!text)
         return ts_error_set(err, TS_EIO, "%s: cannot read: %s (write it with --emit-slurm DIR)",
@@ -296,12 +299,21 @@ ts_status ts__sweep_merge(const sweep_opts_t *o, ts_error_t *err)
     /* In name order, so that a set reported twice resolves the same way every time. */
     if (nn)
         qsort(names, nn, sizeof *names, cmp_str);
+    /* Each by type before it is opened: a FIFO there would block the merge or read as a task
+     * that wrote nothing. */
     for (size_t i = 0; i < nn; i++) {
         char p[4600];
         snprintf(p, sizeof p, "%s/results/%s", o->merge, names[i] ? names[i] : "");
-        if (names[i])
+        if (names[i] && cs == TS_OK &&
+            (cs = ts_check_input(p, "a results file of a sweep's task", 0, err)) == TS_OK)
             ts__sweep_load_records(p, records);
         free(names[i]);
+    }
+    if (cs != TS_OK) {
+        free(names);
+        json_object_put(records);
+        json_object_put(plan);
+        return cs;
     }
     free(names);
     size_t n = json_object_array_length(sets), nrec = json_object_array_length(records);

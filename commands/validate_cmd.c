@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/infile.h"
 #include "../common/outfile.h"
 #include "../common/tmpfiles.h"
 #include "options.h"
@@ -554,11 +555,16 @@ static ts_status validate_opt(void *ctx, int opt, const char *v, ts_error_t *err
     case VO_MANIFEST:
         va->inputs++;
         note_input(va, "--manifest", v);
-        return ts_measured_read_manifest(va->m, v, err);
+        return ts_check_input(v, "a manifest of measured runs", 0, err) == TS_OK
+                   ? ts_measured_read_manifest(va->m, v, err)
+                   : err->code;
     case VO_MEASURED_CSV:
         va->inputs++;
         note_input(va, "--measured-csv", v);
-        return ts_measured_read_csv(va->m, v, err);
+        /* By type first: read whole, a FIFO nobody writes or a device would never end. */
+        return ts_check_input(v, "a CSV of measured runs", 0, err) == TS_OK
+                   ? ts_measured_read_csv(va->m, v, err)
+                   : err->code;
     case VO_PREDICTED:
         va->predicted = v;
         note_input(va, "--predicted", v);
@@ -602,12 +608,14 @@ int ts_validate_cmd(int argc, char **argv, ts_error_t *err)
     csv = va.csv;
     inputs = va.inputs;
     /* No output may overwrite an input, nor the other output. */
-    for (int i = 0; i < va.nin && st == TS_OK; i++)
-        if ((st = ts_check_not_input("validate", "--json", json, va.in_flag[i], va.in[i], err)) ==
-            TS_OK)
-            st = ts_check_not_input("validate", "--csv", csv, va.in_flag[i], va.in[i], err);
-    if (st == TS_OK)
-        st = ts_check_not_input("validate", "--csv", csv, "--json", json, err);
+    if (st == TS_OK) {
+        ts_file_use_t uses[18];
+        for (int i = 0; i < va.nin; i++)
+            uses[i] = (ts_file_use_t){va.in_flag[i], va.in[i], 0, NULL, 0};
+        uses[va.nin] = (ts_file_use_t){"--json", json, 1, NULL, 0};
+        uses[va.nin + 1] = (ts_file_use_t){"--csv", csv, 1, NULL, 0};
+        st = ts_check_files("validate", uses, va.nin + 2, err);
+    }
     if (st == TS_OK)
         st = ts_measured_check_rejected(m, err);
     if (st == TS_OK && !inputs)

@@ -1,6 +1,7 @@
 /* outfile.c - atomic output files and directories (temporary name, then rename). */
 #include "outfile.h"
 
+#include "infile.h"
 #include "tmpfiles.h"
 
 #include <dirent.h>
@@ -35,15 +36,19 @@ static char *tmp_name(const char *path, const char *suffix)
 }
 
 /* The file a symbolic link names, however many links lead there; its final target may not
- * exist yet (a dangling link names the file to create). Malloc'd, or NULL with errno set
- * (ELOOP for a loop). */
-static char *link_target(const char *path)
+ * exist yet (a dangling link names the file to create). *via_proc says whether a link in
+ * /proc was followed (/dev/stdout, /dev/fd/N): those name files already open, whose names
+ * are not paths to create files beside. Malloc'd, or NULL with errno set (ELOOP for a
+ * loop). */
+static char *link_target(const char *path, int *via_proc)
 {
     char *cur = strdup(path);
+    *via_proc = 0;
     for (int hops = 0; cur && hops < 40; hops++) {
         struct stat lst;
         if (lstat(cur, &lst) != 0 || !S_ISLNK(lst.st_mode))
             return cur;
+        *via_proc |= strncmp(cur, "/proc/", 6) == 0;
         char buf[4096];
         ssize_t n = readlink(cur, buf, sizeof buf - 1);
         if (n < 0) {
@@ -65,19 +70,40 @@ static char *link_target(const char *path)
     return NULL;
 }
 
-/* An output that is not a regular file (a FIFO, a terminal, /dev/null, /dev/stdout) is
- * written directly: renaming a temporary file over it would replace the device or pipe the
- * user named. A FIFO nobody reads is refused rather than waited for. */
+/* Standard output or error when sb is the file open there, else -1. */
+static int std_stream_of(const struct stat *sb)
+{
+    for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++) {
+        struct stat so;
+        if (fstat(fd, &so) == 0 && so.st_dev == sb->st_dev && so.st_ino == sb->st_ino)
+            return fd;
+    }
+    return -1;
+}
+
+/* An output written directly instead of through a temporary file: a FIFO, a terminal,
+ * /dev/null, or a file already open as standard output (/dev/stdout, `--json out > out`):
+ * renaming over it would replace the device or pipe the user named, or leave the descriptor
+ * writing to a file no longer there. The file standard output (error) has open is written
+ * through a duplicate of that descriptor, sharing its offset, so the output lands after what
+ * was printed before it. A FIFO nobody reads is refused rather than waited for. */
 static ts_status open_direct(ts_outfile_t *f, const struct stat *sb, ts_error_t *err)
 {
-    int fd = open(f->path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    int fd, std = std_stream_of(sb);
+    if (std >= 0) {
+        fflush(std == STDOUT_FILENO ? stdout : stderr);
+        fd = fcntl(std, F_DUPFD_CLOEXEC, 0);
+    } else {
+        int trunc = S_ISREG(sb->st_mode) ? O_TRUNC : 0;
+        fd = open(f->path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | trunc);
+    }
     if (fd < 0)
         return ts_error_set(err, TS_EIO, "%s: cannot open output: %s", f->path,
                             errno == ENXIO && S_ISFIFO(sb->st_mode)
                                 ? "a FIFO with no reader (start the reader first)"
                                 : strerror(errno));
     int fl = fcntl(fd, F_GETFL);
-    if (fl >= 0)
+    if (fl >= 0 && std < 0)
         fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
     if (!(f->fp = fdopen(fd, "wb"))) {
         close(fd);
@@ -86,38 +112,94 @@ static ts_status open_direct(ts_outfile_t *f, const struct stat *sb, ts_error_t 
     return TS_OK;
 }
 
+static const char *special_name(mode_t m)
+{
+    return S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+/* The directory that path's file is to be created in exists (or a one-line error). */
+static ts_status check_dir(const char *path, const char *target, ts_error_t *err)
+{
+    const char *slash = strrchr(target, '/');
+    if (!slash)
+        return TS_OK;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.*s", slash == target ? 1 : (int)(slash - target), target);
+    struct stat sb;
+    if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return TS_OK;
+    if (strcmp(path, target) != 0)
+        return ts_error_set(err, TS_EIO,
+                            "%s: a symbolic link to %s, whose directory %s does not exist: "
+                            "expected a link to a file that can be created",
+                            path, target, dir);
+    return ts_error_set(err, TS_EIO, "%s: cannot create output: no directory %s", path, dir);
+}
+
 ts_status ts_outfile_open(const char *path, ts_outfile_t **out, ts_error_t *err)
 {
     *out = NULL;
     ts_outfile_t *f = calloc(1, sizeof *f);
+    if (!f)
+        return ts_error_set(err, TS_ENOMEM, "%s: out of memory", path);
+    struct stat sb; /* what path names, links followed (the kernel's way, /proc's too) */
+    int exists = stat(path, &sb) == 0;
+    ts_status st = TS_OK;
+    if (exists && S_ISDIR(sb.st_mode))
+        st = ts_error_set(err, TS_EIO, "%s: is a directory, expected a file", path);
+    else if (exists && !S_ISREG(sb.st_mode) && !S_ISFIFO(sb.st_mode) && !S_ISCHR(sb.st_mode))
+        st = ts_error_set(err, TS_EIO,
+                          "%s: is %s, expected a regular file, a FIFO or a character device "
+                          "(/dev/stdout) to write the output to",
+                          path, special_name(sb.st_mode));
+    else if (exists && !S_ISREG(sb.st_mode)) { /* a FIFO or a device: written, never replaced */
+        st = (f->path = strdup(path)) ? open_direct(f, &sb, err)
+                                      : ts_error_set(err, TS_ENOMEM, "%s: out of memory", path);
+        if (st == TS_OK) {
+            *out = f;
+            return TS_OK;
+        }
+    }
+    if (st != TS_OK) {
+        ts_outfile_abort(f);
+        return st;
+    }
     /* Through a symbolic link to the file it names: the new file replaces the target, and
      * the link stays a link. */
-    if (f && !(f->path = link_target(path)) && errno == ELOOP) {
+    int via_proc = 0;
+    if (!(f->path = link_target(path, &via_proc))) {
+        int e = errno;
         ts_outfile_abort(f);
-        return ts_error_set(err, TS_EIO, "%s: cannot create output: symbolic link loop", path);
+        return e == ELOOP
+                   ? ts_error_set(err, TS_EIO, "%s: cannot create output: symbolic link loop", path)
+                   : ts_error_set(err, TS_EIO, "%s: cannot create output: %s", path, strerror(e));
     }
-    struct stat sb;
-    if (f && f->path && stat(f->path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-        if (S_ISDIR(sb.st_mode)) {
-            ts_outfile_abort(f);
-            return ts_error_set(err, TS_EIO, "%s: is a directory, expected a file", path);
+    /* A file already open (standard output's, or one behind /proc's links) is written where
+     * it is; so is one whose link could not be followed to it. */
+    struct stat tb;
+    if (exists && (via_proc || std_stream_of(&sb) >= 0 || stat(f->path, &tb) != 0 ||
+                   tb.st_dev != sb.st_dev || tb.st_ino != sb.st_ino)) {
+        free(f->path);
+        if (!(f->path = strdup(path)))
+            st = ts_error_set(err, TS_ENOMEM, "%s: out of memory", path);
+        if (st == TS_OK && (st = open_direct(f, &sb, err)) == TS_OK) {
+            *out = f;
+            return TS_OK;
         }
-        ts_status st = open_direct(f, &sb, err);
-        if (st != TS_OK) {
-            ts_outfile_abort(f);
-            return st;
-        }
-        *out = f;
-        return TS_OK;
+        ts_outfile_abort(f);
+        return st;
     }
-    if (!f || !f->path || !(f->tmp = tmp_name(f->path, ".tmp.XXXXXX"))) {
+    if (!exists && (st = check_dir(path, f->path, err)) != TS_OK) {
+        ts_outfile_abort(f);
+        return st;
+    }
+    if (!(f->tmp = tmp_name(f->path, ".tmp.XXXXXX"))) {
         ts_outfile_abort(f);
         return ts_error_set(err, TS_ENOMEM, "%s: out of memory", path);
     }
     int fd = mkstemp(f->tmp);
     if (fd < 0) {
-        ts_status st =
-            ts_error_set(err, TS_EIO, "%s: cannot create output: %s", path, strerror(errno));
+        st = ts_error_set(err, TS_EIO, "%s: cannot create output: %s", path, strerror(errno));
         free(f->tmp);
         f->tmp = NULL;
         ts_outfile_abort(f);
@@ -234,14 +316,60 @@ int ts_same_file(const char *a, const char *b)
     return same;
 }
 
-ts_status ts_check_not_input(const char *cmd, const char *out_flag, const char *out,
-                             const char *in_flag, const char *in, ts_error_t *err)
+/* Whether an input and an output are one file that writing would destroy: only a regular
+ * file is (the terminal behind both /dev/stdin and /dev/stdout is not; a directory is the
+ * output directory's own check, ts_outdir_open, which says more), and only where
+ * both exist, compared by device and inode; an output not written yet is one whose path,
+ * its directory resolved, is the input's. */
+static int clobbers(const char *in, const char *out)
 {
-    if (!out || !in || !ts_same_file(out, in))
-        return TS_OK;
-    return ts_error_set(err, TS_EUSAGE,
-                        "%s: %s %s is also its %s: writing it would destroy the input", cmd,
-                        out_flag, out, in_flag);
+    struct stat si;
+    if (stat(in, &si) != 0 || !S_ISREG(si.st_mode))
+        return 0;
+    return ts_same_file(in, out);
+}
+
+/* Whether standard output is a regular file that is also path (`tunesim info T >> T`). */
+static int is_stdout(const char *path)
+{
+    struct stat so, sp;
+    return fstat(STDOUT_FILENO, &so) == 0 && S_ISREG(so.st_mode) && stat(path, &sp) == 0 &&
+           so.st_dev == sp.st_dev && so.st_ino == sp.st_ino;
+}
+
+ts_status ts_check_files(const char *cmd, const ts_file_use_t *f, int n, ts_error_t *err)
+{
+    ts_status st = TS_OK;
+    for (int i = 0; i < n && st == TS_OK; i++)
+        if (f[i].path && !f[i].output)
+            st = ts_check_input(f[i].path, f[i].what, f[i].dir_ok, err);
+    for (int i = 0; i < n && st == TS_OK; i++) {
+        if (!f[i].path)
+            continue;
+        if (!f[i].output && is_stdout(f[i].path))
+            return ts_error_set(err, TS_EUSAGE,
+                                "%s: %s is both an input (%s) and an output (standard output): "
+                                "writing it would destroy the input",
+                                cmd, f[i].path, f[i].flag);
+        for (int j = i + 1; j < n; j++) {
+            if (!f[j].path || (!f[i].output && !f[j].output))
+                continue;
+            const ts_file_use_t *in = f[i].output ? &f[j] : &f[i],
+                                *out = in == &f[i] ? &f[j] : &f[i];
+            if (in->output) { /* two outputs */
+                if (ts_same_file(f[i].path, f[j].path))
+                    return ts_error_set(err, TS_EUSAGE,
+                                        "%s: %s %s and %s %s are the same file: give each output "
+                                        "a path of its own",
+                                        cmd, f[i].flag, f[i].path, f[j].flag, f[j].path);
+            } else if (clobbers(in->path, out->path))
+                return ts_error_set(err, TS_EUSAGE,
+                                    "%s: %s is both an input (%s) and an output (%s %s): writing "
+                                    "it would destroy the input",
+                                    cmd, in->path, in->flag, out->flag, out->path);
+        }
+    }
+    return st;
 }
 
 /* Remove a directory of plain files (what ts_outdir writes; nothing deeper). */

@@ -11,9 +11,11 @@
 typedef struct ts_outfile_s ts_outfile_t;
 
 /* Start writing path (a temporary file is created in the same directory). A symbolic link
- * is written through: the file it names is replaced, the link stays. A path that exists and
- * is not a regular file (a FIFO, a terminal, /dev/null, /dev/stdout) is written directly,
- * never replaced; a FIFO nobody reads fails at once (no wait), a directory fails. */
+ * is written through: the file it names is replaced, the link stays; a dangling one creates
+ * the file it names, when that file's directory exists. A FIFO or a character device (a
+ * terminal, /dev/null, /dev/stdout) is written directly, never replaced, and so is the file
+ * that standard output has open (through its descriptor); a FIFO nobody reads fails at once
+ * (no wait). A directory, a socket or a block device is refused with a one-line error. */
 ts_status ts_outfile_open(const char *path, ts_outfile_t **out, ts_error_t *err);
 /* The stream to write to; errors on it are caught by ts_outfile_commit. */
 FILE *ts_outfile_stream(ts_outfile_t *f);
@@ -29,10 +31,22 @@ ts_status ts_write_all(int fd, const void *buf, size_t len);
  * once their directories are resolved (an output not written yet). */
 int ts_same_file(const char *a, const char *b);
 
-/* TS_EUSAGE, "CMD: OUT_FLAG OUT is also its IN_FLAG: writing it would destroy the input",
- * when out and in name the same file (either may be NULL: nothing to check). */
-ts_status ts_check_not_input(const char *cmd, const char *out_flag, const char *out,
-                             const char *in_flag, const char *in, ts_error_t *err);
+/* One file that a command reads or writes, for ts_check_files. */
+typedef struct ts_file_use_s {
+    const char *flag; /* as the user gave it: "-o", "--sets", "TRACE" */
+    const char *path; /* NULL: not given, nothing to check */
+    int output;       /* 1: written, 0: read */
+    const char *what; /* an input: what it should be ("a sets file"), for messages */
+    int dir_ok;       /* an input: a directory is accepted too (a trace) */
+} ts_file_use_t;
+
+/* The one check of a command's files, before anything is read or written: each input is a
+ * regular file (ts_check_input); no output is also an input, standard output (when it is a
+ * regular file) included; no two outputs are the same file. Files are compared by device and
+ * inode, so another spelling of a path, a hard link or a symbolic link to it is caught too.
+ * TS_EUSAGE (TS_EARG for an input's type) with one line, "CMD: FILE is both an input (FLAG)
+ * and an output (FLAG): ...". Every command with inputs and outputs calls it. */
+ts_status ts_check_files(const char *cmd, const ts_file_use_t *f, int n, ts_error_t *err);
 
 /* The same for a directory: files are written into a temporary directory that replaces
  * path when committed (an existing path is moved aside and removed). Replacing deletes, so an

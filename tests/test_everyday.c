@@ -67,6 +67,80 @@ static void test_item1_links_and_devices(void)
     free(err);
 }
 
+/* Issue 30 item 1, the rest: a relative link into another directory (sweep --json), a
+ * dangling link (its target created), /dev/stdout on a pipe (written, not created beside
+ * /proc's "pipe:[N]"), a link into a missing directory and a socket: one-line errors. */
+static void test_issue30_outputs_through_links(void)
+{
+    char *out = NULL, *err = NULL, args[2048];
+    const char *sets = tu_path("l.sets"), *other = tu_path("other");
+    write_file(sets, "[a]\n");
+    CU_ASSERT_FATAL(mkdir(other, 0755) == 0);
+    char target[1024], link_path[1024], dangling[1024], created[1024];
+    snprintf(target, sizeof target, "%s/t.json", other);
+    snprintf(link_path, sizeof link_path, "%s/o.json", tu_tmpdir());
+    snprintf(dangling, sizeof dangling, "%s/d.json", tu_tmpdir());
+    snprintf(created, sizeof created, "%s/new.json", other);
+    write_file(target, "stale\n");
+    CU_ASSERT_FATAL(symlink("other/t.json", link_path) == 0);
+    CU_ASSERT_FATAL(symlink("other/new.json", dangling) == 0);
+    snprintf(args, sizeof args, "sweep '%s' --nodes 2 --ppn 1 --sets %s --json %s", tu_bundled(),
+             sets, link_path);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    free(out);
+    free(err);
+    char *text = tu_read_file(target, NULL);
+    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "\"baseline\""));
+    free(text);
+    struct stat sb;
+    CU_ASSERT(lstat(link_path, &sb) == 0 && S_ISLNK(sb.st_mode));
+    snprintf(args, sizeof args, "sweep '%s' --nodes 2 --ppn 1 --sets %s --json %s", tu_bundled(),
+             sets, dangling);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    free(out);
+    free(err);
+    CU_ASSERT(stat(created, &sb) == 0 && S_ISREG(sb.st_mode));
+    CU_ASSERT(lstat(dangling, &sb) == 0 && S_ISLNK(sb.st_mode));
+    /* /dev/stdout on a pipe: the JSON comes through it. */
+    char cmd[3000];
+    snprintf(cmd, sizeof cmd,
+             "timeout 60 %s sweep '%s' --nodes 2 --ppn 1 --sets %s --json /dev/stdout "
+             "2>/dev/null </dev/null | cat",
+             TS_CLI, tu_bundled(), sets);
+    FILE *p = popen(cmd, "r");
+    CU_ASSERT_FATAL(p != NULL);
+    char buf[65536];
+    size_t n = fread(buf, 1, sizeof buf - 1, p);
+    buf[n] = '\0';
+    CU_ASSERT_EQUAL(pclose(p), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"baseline\""));
+    CU_ASSERT(lstat("/dev/stdout", &sb) == 0 && S_ISLNK(sb.st_mode));
+    /* A link into a directory that does not exist, a socket: refused, one line. */
+    const char *nodir = tu_path("nodir.json");
+    CU_ASSERT_FATAL(symlink("missing-dir/x.json", nodir) == 0);
+    snprintf(args, sizeof args, "sweep '%s' --nodes 2 --ppn 1 --sets %s --json %s --results %s",
+             tu_bundled(), sets, nodir, tu_path("nodir.jsonl"));
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
+    CU_ASSERT_PTR_NOT_NULL(err && tu_one_line(err) && strstr(err, "a symbolic link to") &&
+                           strstr(err, "does not exist"));
+    free(out);
+    free(err);
+    const char *sock = tu_path("sock");
+    snprintf(cmd, sizeof cmd,
+             "python3 -c \"import socket; socket.socket(socket.AF_UNIX).bind('%s')\"", sock);
+    if (system(cmd) != 0) {
+        tu_skip("an output that is a socket", "python3 could not make a socket");
+        return;
+    }
+    snprintf(args, sizeof args, "imb --nodes 2 --ppn 1 --bench pingpong --msglog 0:1 --csv %s",
+             sock);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
+    CU_ASSERT_PTR_NOT_NULL(err && tu_one_line(err) && strstr(err, "is a socket, expected"));
+    CU_ASSERT(lstat(sock, &sb) == 0 && S_ISSOCK(sb.st_mode));
+    free(out);
+    free(err);
+}
+
 /* Item 2: no command writes an output over one of its own inputs (sweep refused it already;
  * calibrate, validate and imb now do too), and the input is left as it was. */
 static void test_item2_output_is_input(void)
@@ -76,7 +150,8 @@ static void test_item2_output_is_input(void)
     write_file(osu, "# OSU MPI Latency Test v7.5.1\n# Size          Latency (us)\n1 1.67\n");
     snprintf(args, sizeof args, "calibrate %s -o %s", osu, osu);
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 2);
-    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "is also its input: writing it would destroy"));
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "is both an input (INPUTS) and an output (-o") &&
+                           tu_one_line(err));
     free(out);
     free(err);
     char *text = tu_read_file(osu, NULL);
@@ -87,8 +162,8 @@ static void test_item2_output_is_input(void)
     snprintf(args, sizeof args, "validate --measured-csv %s --predicted %s --json %s", m,
              tu_path("p.json"), m);
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 2);
-    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "--json") &&
-                           strstr(err, "is also its --measured-csv"));
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "is both an input (--measured-csv) and an output "
+                                              "(--json"));
     free(out);
     free(err);
     text = tu_read_file(m, NULL);
@@ -99,9 +174,50 @@ static void test_item2_output_is_input(void)
     snprintf(args, sizeof args, "imb --nodes 2 --ppn 1 --bench pingpong --sets %s --csv %s", sets,
              sets);
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 2);
-    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "--csv") && strstr(err, "is also its --sets"));
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "is both an input (--sets) and an output (--csv"));
     free(out);
     free(err);
+}
+
+/* Issue 30 item 2, the rest: one check in every command, by device and inode, so another
+ * spelling (a hard link, ./x) is caught too; standard output counts as an output. */
+static void test_issue30_one_input_output_check(void)
+{
+    char *out = NULL, *err = NULL, args[2048];
+    const char *osu = tu_path("osu2.txt"), *hard = tu_path("osu2-link.txt");
+    write_file(osu, "# OSU MPI Latency Test v7.5.1\n# Size          Latency (us)\n1 1.67\n");
+    CU_ASSERT_FATAL(link(osu, hard) == 0);
+    snprintf(args, sizeof args, "calibrate %s -o %s", osu, hard);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "is both an input") && tu_one_line(err));
+    free(out);
+    free(err);
+    /* sweep: --json over its own --sets, spelled another way. */
+    const char *sets = tu_path("own.sets");
+    write_file(sets, "[a]\n");
+    snprintf(args, sizeof args, "sweep '%s' --nodes 2 --ppn 1 --sets %s --json %s/./own.sets",
+             tu_bundled(), sets, tu_tmpdir());
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "is both an input (--sets) and an output (--json"));
+    free(out);
+    free(err);
+    char *text = tu_read_file(sets, NULL);
+    CU_ASSERT_STRING_EQUAL(text ? text : "", "[a]\n");
+    free(text);
+    /* Standard output appended to an input of calibrate: refused, the input kept. */
+    char cmd[3000], e[1024];
+    snprintf(e, sizeof e, "%s/own-stdout.err", tu_tmpdir());
+    snprintf(cmd, sizeof cmd, "%s calibrate %s -o %s >>%s 2>'%s' </dev/null", TS_CLI, osu,
+             tu_path("own.xml"), osu, e);
+    int status = system(cmd);
+    CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+    err = tu_read_file(e, NULL);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "and an output (standard output)"));
+    free(err);
+    text = tu_read_file(osu, NULL);
+    CU_ASSERT_STRING_EQUAL(text ? text : "",
+                           "# OSU MPI Latency Test v7.5.1\n# Size          Latency (us)\n1 1.67\n");
+    free(text);
 }
 
 /* Item 5: the launchers users paste are recognised (Debian's mpirun.openmpi, sudo / env /
@@ -168,10 +284,42 @@ static void test_item6_stdout_checked(void)
         char *err = tu_read_file(e, NULL);
         CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 1);
         CU_ASSERT(err && tu_one_line(err) && strncmp(err, "tunesim: ", 9) == 0);
+        /* info's says which output and why (issue 30 item 3). */
+        if (i < 2)
+            CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "standard output: ") &&
+                                   strstr(err, "No space left on device"));
         if (!(err && tu_one_line(err)))
             printf("\n  %s > /dev/full: '%s'\n", args, err ? err : "(nothing)");
         free(err);
     }
+}
+
+/* Issue 30 item 3: gnuplot does not check its writes; on a full disk it leaves a truncated
+ * SVG and exits 0. A stand-in gnuplot that does just that: sweep --plot fails, one line, and
+ * no picture is left behind. */
+static void test_issue30_plot_checked(void)
+{
+    const char *bin = tu_path("fake-bin"), *sets = tu_path("plot.sets"), *e = tu_path("plot.err");
+    CU_ASSERT_FATAL(mkdir(bin, 0755) == 0);
+    char gp[1024], cmd[4000];
+    snprintf(gp, sizeof gp, "%s/gnuplot", bin);
+    write_file(gp, "#!/bin/sh\ncd \"$(dirname \"$1\")\" || exit 1\n"
+                   "sed -n \"s/^set output '\\(.*\\)'$/\\1/p\" \"$1\" |\n"
+                   "while read -r f; do printf '<svg width=\"1\"' >\"$f\"; done\nexit 0\n");
+    CU_ASSERT_FATAL(chmod(gp, 0755) == 0);
+    write_file(sets, "[a]\n");
+    snprintf(cmd, sizeof cmd,
+             "PATH='%s':\"$PATH\" timeout 60 %s sweep '%s' --nodes 2 --ppn 1 --sets %s --plot %s "
+             ">/dev/null 2>'%s' </dev/null",
+             bin, TS_CLI, tu_bundled(), sets, tu_path("pic"), e);
+    int status = system(cmd);
+    CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+    char *err = tu_read_file(e, NULL);
+    CU_ASSERT_PTR_NOT_NULL(err && tu_one_line(err) && strstr(err, "incomplete"));
+    free(err);
+    struct stat sb;
+    CU_ASSERT_NOT_EQUAL(stat(tu_path("pic.svg"), &sb), 0);
+    CU_ASSERT_NOT_EQUAL(stat(tu_path("pic.png"), &sb), 0);
 }
 
 /* Item 8: more nodes than the platform loads in reasonable time: refused at once, naming the
@@ -295,11 +443,30 @@ static void test_item10_fifo_inputs(void)
     free(err);
     rc = run_timed(&err, "sweep '%s' --nodes 2 --ppn 1 --sets %s", tu_bundled(), fifo);
     CU_ASSERT_EQUAL(rc, 1);
-    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "no sets"));
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "is a FIFO, expected a sets file"));
     free(err);
     rc = run_timed(&err, "calibrate %s -o %s", fifo, tu_path("m.xml"));
     CU_ASSERT_EQUAL(rc, 1);
-    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "found no benchmark header"));
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "is a FIFO, expected an OSU, IMB"));
+    free(err);
+    /* Read whole, these never ended (a FIFO nobody writes, a device without end). */
+    rc = run_timed(&err, "validate --measured-csv %s --predicted %s", fifo, tu_path("p.json"));
+    CU_ASSERT_EQUAL(rc, 1);
+    CU_ASSERT_PTR_NOT_NULL(err && tu_one_line(err) &&
+                           strstr(err, "is a FIFO, expected a CSV of measured runs"));
+    free(err);
+    rc = run_timed(&err, "fit '%s' --sets %s --measured-csv %s -o %s", tu_bundled(), fifo, fifo,
+                   tu_path("fm.xml"));
+    CU_ASSERT_EQUAL(rc, 1);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "is a FIFO, expected a sets file"));
+    free(err);
+    rc = run_timed(&err, "sweep '%s' --nodes 2 --ppn 1 --sets /dev/zero", tu_bundled());
+    CU_ASSERT_EQUAL(rc, 1);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "/dev/zero: is a character device, expected"));
+    free(err);
+    rc = run_timed(&err, "replay '%s' --nodes 2 --ppn 1 --profile %s", tu_bundled(), fifo);
+    CU_ASSERT_EQUAL(rc, 1);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "is a FIFO, expected a scorep-score profile"));
     free(err);
     /* sweep --merge over a job directory whose results file is a FIFO (it used to block) */
     const char *dir = tu_path("slurm"), *sets = tu_path("a.sets");
@@ -315,12 +482,13 @@ static void test_item10_fifo_inputs(void)
     CU_ASSERT_FATAL(mkfifo(path, 0600) == 0);
     rc = run_timed(&err, "sweep --merge %s", dir);
     CU_ASSERT_EQUAL(rc, 1);
-    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "1 of 1 sets have no result"));
+    CU_ASSERT_PTR_NOT_NULL(err && tu_one_line(err) && strstr(err, "task-0.jsonl: is a FIFO") &&
+                           strstr(err, "expected a results file"));
     free(err);
     /* A directory where a file is expected says so. */
     rc = run_timed(&err, "sweep '%s' --nodes 2 --ppn 1 --sets %s", tu_bundled(), tu_tmpdir());
     CU_ASSERT_EQUAL(rc, 1);
-    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "is a directory, expected a file"));
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "is a directory, expected a sets file"));
     free(err);
 }
 
@@ -460,6 +628,11 @@ int main(void)
     CU_pSuite s = CU_add_suite("everyday use (issue 30)", NULL, NULL);
     CU_add_test(s, "item 1: outputs through links, into devices", test_item1_links_and_devices);
     CU_add_test(s, "item 2: no output over an input", test_item2_output_is_input);
+    CU_add_test(s, "issue 30 item 1: outputs through links, pipes refused sockets",
+                test_issue30_outputs_through_links);
+    CU_add_test(s, "issue 30 item 2: one input/output check, by inode",
+                test_issue30_one_input_output_check);
+    CU_add_test(s, "issue 30 item 3: a truncated plot is an error", test_issue30_plot_checked);
     CU_add_test(s, "item 5: launchers as users paste them", test_item5_launchers);
     CU_add_test(s, "item 6: standard output checked", test_item6_stdout_checked);
     CU_add_test(s, "item 7: Ctrl-C ends a replay promptly, nothing left", test_item7_interrupt);

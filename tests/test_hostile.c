@@ -249,7 +249,7 @@ static void test_sweep_outputs_checked_first(void)
                "--json '%s' --csv '%s/./x.out' --results '%s'",
                tu_bundled(), sets, x, tu_tmpdir(), r);
     char *before = tu_read_file(sets, NULL);
-    expect_cli(2, "are the same file",
+    expect_cli(2, "is both an input (--sets) and an output (--csv",
                "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 "
                "--csv '%s' --results '%s'",
                tu_bundled(), sets, sets, r);
