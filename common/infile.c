@@ -30,9 +30,12 @@ static int is_open_pipe(const char *path)
         if (buf[0] == '/' || !slash)
             snprintf(cur, sizeof cur, "%s", buf);
         else {
+            /* A link whose target path does not fit is not a pipe we can follow. */
             char next[4096];
-            snprintf(next, sizeof next, "%.*s/%s", (int)(slash - cur), cur, buf);
-            snprintf(cur, sizeof cur, "%s", next);
+            int len = snprintf(next, sizeof next, "%.*s/%s", (int)(slash - cur), cur, buf);
+            if (len < 0 || (size_t)len >= sizeof next)
+                return 0;
+            memcpy(cur, next, (size_t)len + 1);
         }
     }
     return 0;
