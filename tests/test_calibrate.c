@@ -222,6 +222,55 @@ static void test_parse_errors(void)
     ts_bench_set_clear(&set);
 }
 
+/* Issue 30 item 11: a byte order mark is skipped, a "(ms)" column is converted to us, and a
+ * unit beside a value, a unit we do not know or an absurd value is refused at file:line. */
+static void test_parse_units_and_ranges(void)
+{
+    ts_bench_set_t set = {0};
+    ts_error_t err;
+    char bom[sizeof OSU_LAT + 3] = "\xEF\xBB\xBF";
+    strcat(bom, OSU_LAT);
+    CU_ASSERT_EQUAL(ts_bench_parse_file(&set, write_tmp("bom.txt", bom), &err), TS_OK);
+    CU_ASSERT_EQUAL(set.nseries, 1);
+    ts_bench_set_clear(&set);
+
+    const char *ms = write_tmp("ms.txt", "# OSU MPI Latency Test\n# Size Latency (ms)\n"
+                                         "0 0.0016\n8 0.0041\n");
+    CU_ASSERT_EQUAL_FATAL(ts_bench_parse_file(&set, ms, &err), TS_OK);
+    CU_ASSERT_EQUAL_FATAL(set.nseries, 1);
+    CU_ASSERT_EQUAL_FATAL(set.series[0].npoints, 2);
+    CU_ASSERT_DOUBLE_EQUAL(set.series[0].points[0].value, 1.6, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(set.series[0].points[1].value, 4.1, 1e-9);
+    ts_bench_set_clear(&set);
+
+    static const struct {
+        const char *text;
+        int line;
+        const char *says;
+    } bad[] = {
+        {"# OSU MPI Latency Test\n# Size Latency (us)\n8 1.7 ms\n", 3,
+         "expected a bare number, the unit in the column header, got '1.7 ms'"},
+        {"# OSU MPI Latency Test\n# Size Latency (us)\n8 1e-320\n", 3, "out of range"},
+        {"# OSU MPI Latency Test\n# Size Latency (us)\n8 1e-400\n", 3, "out of range"},
+        {"# OSU MPI Latency Test\n# Size Latency (us)\n8 1e300\n", 3, "out of range"},
+        {"# OSU MPI Bandwidth Test\n# Size Bandwidth (MB/s)\n8 4.9e-324\n", 3, "out of range"},
+        {"# OSU MPI Latency Test\n# Size Latency (fortnights)\n", 2,
+         "expected a latency column in us, ms, ns or s"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ts_error_clear(&err);
+        const char *f = write_tmp("bad-unit.txt", bad[i].text);
+        CU_ASSERT_EQUAL(ts_bench_parse_file(&set, f, &err), TS_ECORRUPT);
+        CU_ASSERT(names_line(&err, f, bad[i].line));
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, bad[i].says));
+        CU_ASSERT(tu_one_line(err.msg));
+        CU_ASSERT_EQUAL(set.nseries, 0);
+        if (!names_line(&err, f, bad[i].line) || !strstr(err.msg, bad[i].says))
+            printf("\n  case %zu: %s\n", i, err.msg);
+        ts_bench_set_clear(&set);
+    }
+}
+
 /* ---- the fit on data the model generated ------------------------------------------------- */
 
 /* A probe-format input (values to be replaced): inter-node latency, bandwidth and
@@ -732,6 +781,8 @@ int main(void)
     CU_add_test(s, "parse IMB and OSU collectives", test_parse_imb_and_collectives);
     CU_add_test(s, "parse the committed probe outputs", test_parse_probe_outputs);
     CU_add_test(s, "parse errors name file:line", test_parse_errors);
+    CU_add_test(s, "issue 30 item 11: benchmark files: BOM, units, absurd values",
+                test_parse_units_and_ranges);
     CU_add_test(s, "fit: exact synthetic data", test_fit_exact);
     CU_add_test(s, "fit: 1 % noise, within 3 sigma", test_fit_noisy);
     CU_add_test(s, "fit: nothing to fit", test_fit_nothing_to_fit);
