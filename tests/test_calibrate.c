@@ -692,6 +692,60 @@ static void test_cli(void)
     free(e);
 }
 
+/* Issue 30 item 11: calibrate without --platform wrote platform="unspecified", which replay
+ * refused on every platform with advice (--platform unspecified) that failed too. Such a
+ * model names no platform and applies to any; one naming a platform is still refused
+ * elsewhere. */
+static void test_model_without_platform(void)
+{
+    char out[512], args[2048];
+    char *o = NULL, *e = NULL;
+    const char *trace = TS_SOURCE_DIR "/traces/data/simplefoam-pitzdaily-2";
+    snprintf(out, sizeof out, "%s/any-platform.xml", tu_tmpdir());
+    snprintf(args, sizeof args, "calibrate %s/ucx.txt -o %s", PROBE_DIR, out);
+    CU_ASSERT_EQUAL_FATAL(tu_run_cli(args, &o, &e), 0);
+    CU_ASSERT(o && strstr(o, "for any platform: no --platform given"));
+    free(o);
+    free(e);
+    ts_model_t *m = NULL;
+    ts_error_t err;
+    CU_ASSERT_EQUAL_FATAL(ts_model_read(out, &m, &err), TS_OK);
+    CU_ASSERT_STRING_EQUAL(ts_model_platform(m), "");
+    ts_model_free(m);
+    snprintf(args, sizeof args, "replay %s --nodes 2 --ppn 1 --model %s", trace, out);
+    e = NULL;
+    CU_ASSERT_EQUAL(tu_run_cli(args, NULL, &e), 0);
+    if (e && *e)
+        printf("\n    %s", e);
+    free(e);
+
+    /* A file an earlier calibrate wrote. */
+    const char *old = write_tmp("unspecified.xml", "<?xml version=\"1.0\"?>\n"
+                                                   "<tunesim-model platform=\"unspecified\" "
+                                                   "created-from=\"hand\">\n"
+                                                   "  <param name=\"model.net.latency\" "
+                                                   "value=\"2us\" source=\"test\"/>\n"
+                                                   "</tunesim-model>\n");
+    snprintf(args, sizeof args, "replay %s --nodes 2 --ppn 1 --model %s", trace, old);
+    e = NULL;
+    CU_ASSERT_EQUAL(tu_run_cli(args, NULL, &e), 0);
+    if (e && *e)
+        printf("\n    %s", e);
+    free(e);
+
+    const char *other = write_tmp("localhost-only.xml", "<?xml version=\"1.0\"?>\n"
+                                                        "<tunesim-model platform=\"localhost\" "
+                                                        "created-from=\"hand\">\n"
+                                                        "  <param name=\"model.net.latency\" "
+                                                        "value=\"2us\" source=\"test\"/>\n"
+                                                        "</tunesim-model>\n");
+    snprintf(args, sizeof args, "replay %s --nodes 2 --ppn 1 --model %s", trace, other);
+    e = NULL;
+    CU_ASSERT_EQUAL(tu_run_cli(args, NULL, &e), 1);
+    CU_ASSERT(e && strstr(e, "made for platform 'localhost'") && one_out_line(e));
+    free(e);
+}
+
 /* tunesim-probe under mpirun (2 ranks, --quick): every section, parsed back. */
 static void test_probe_run(void)
 {
@@ -792,6 +846,8 @@ int main(void)
     CU_add_test(s, "--model changes a replay", test_model_changes_replay);
     CU_add_test(s, "--model in a sweep's sets file", test_model_in_sweep);
     CU_add_test(s, "tunesim calibrate", test_cli);
+    CU_add_test(s, "issue 30 item 11: a model without --platform applies to any platform",
+                test_model_without_platform);
     CU_add_test(s, "tunesim-probe under mpirun", test_probe_run);
     CU_add_test(s, "shipped localhost calibration is current", test_shipped_localhost_current);
     return tu_run_all();
