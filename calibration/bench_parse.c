@@ -61,6 +61,7 @@ typedef struct pstate_s {
     int value_col; /* 1-based column of the value */
     int loc_given; /* the probe said where the pair sits */
     int skipping;  /* inside a section no fit reads (the probe's per-call costs) */
+    double scale;  /* to us, from the unit the column header names ("Latency (ms)") */
     ts_bench_set_t out;
 } pstate_t;
 
@@ -211,6 +212,7 @@ static ts_status begin(pstate_t *ps, int line, const char *title, ts_bench_kind 
     ps->skipping = 0;
     ps->columns = 0;
     ps->value_col = value_col;
+    ps->scale = 1;
     ps->loc_given = 0;
     return TS_OK;
 }
@@ -273,6 +275,32 @@ static ts_status probe_keys(pstate_t *ps, int line, const char *body, ts_error_t
         }
     }
     return TS_OK;
+}
+
+/* The factor to us of the unit in a latency column header: OSU writes "Latency (us)" or
+ * "Avg Latency(us)", but edited or other tools' files say "(ms)", and reading those as us
+ * would make every message a thousand times faster. No unit at all is taken as us. */
+static int latency_unit(const char *header, double *scale)
+{
+    static const struct {
+        const char *name;
+        double scale;
+    } units[] = {{"us", 1},    {"usec", 1},    {"ms", 1e3}, {"msec", 1e3},
+                 {"ns", 1e-3}, {"nsec", 1e-3}, {"s", 1e6},  {"sec", 1e6}};
+    const char *open = strchr(header, '(');
+    *scale = 1;
+    if (!open)
+        return 0;
+    const char *close = strchr(open, ')');
+    if (!close)
+        return -1;
+    size_t n = (size_t)(close - open - 1);
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+        if (strlen(units[i].name) == n && strncmp(open + 1, units[i].name, n) == 0) {
+            *scale = units[i].scale;
+            return 0;
+        }
+    return -1;
 }
 
 static ts_status comment_line(pstate_t *ps, int line, const char *raw, ts_error_t *err)
@@ -338,6 +366,10 @@ static ts_status comment_line(pstate_t *ps, int line, const char *raw, ts_error_
                                 ps->name, line,
                                 ts_bench_kind_is_bw(s->kind) ? "MB/s" : "latency (us)", s->title,
                                 shown(body, sw, sizeof sw));
+        if (!bw && latency_unit(body, &ps->scale) != 0)
+            return ts_error_set(err, TS_ECORRUPT,
+                                "%s:%d: expected a latency column in us, ms, ns or s, got '%s'",
+                                ps->name, line, shown(body, sw, sizeof sw));
         ps->columns = 1;
         return TS_OK;
     }
@@ -389,12 +421,29 @@ static ts_status data_line(pstate_t *ps, int line, const char *raw, ts_error_t *
         return ts_error_set(err, TS_ECORRUPT, "%s:%d: expected a message size in bytes, got '%s'",
                             ps->name, line, shown(tok[0], sw, sizeof sw));
     const char *vs = tok[ps->value_col - 1];
+    const char *what = ts_bench_kind_is_bw(ps->cur.kind) ? "bandwidth (MB/s)" : "time (us)";
+    errno = 0;
     double v = strtod(vs, &end);
-    if (end == vs || *end || !isfinite(v) || v < 0)
+    if (end == vs || *end || isnan(v) || v < 0)
         return ts_error_set(err, TS_ECORRUPT, "%s:%d: expected a non-negative %s, got '%s'",
-                            ps->name, line,
-                            ts_bench_kind_is_bw(ps->cur.kind) ? "bandwidth (MB/s)" : "time (us)",
-                            shown(vs, sw, sizeof sw));
+                            ps->name, line, what, shown(vs, sw, sizeof sw));
+    /* "1.7 ms": the unit would be dropped and the number read in the header's unit. */
+    if (n > ps->value_col && isalpha((unsigned char)tok[ps->value_col][0])) {
+        char both[96];
+        snprintf(both, sizeof both, "%s %s", vs, tok[ps->value_col]);
+        return ts_error_set(err, TS_ECORRUPT,
+                            "%s:%d: expected a bare number, the unit in the column header, got "
+                            "'%s'",
+                            ps->name, line, shown(both, sw, sizeof sw));
+    }
+    /* Denormals, underflows and overflows are damage, not measurements: nothing real is
+     * below a picosecond (or 1 byte/s) or above 10^12 us (or 10^18 bytes/s). */
+    v *= ts_bench_kind_is_bw(ps->cur.kind) ? 1 : ps->scale;
+    if (errno == ERANGE || !isfinite(v) || (v != 0 && (v < 1e-6 || v > 1e12)))
+        return ts_error_set(err, TS_ECORRUPT,
+                            "%s:%d: expected a %s of 0 or between 1e-06 and 1e+12, got '%s' (out "
+                            "of range)",
+                            ps->name, line, what, shown(vs, sw, sizeof sw));
     ts_bench_series_t *s = &ps->cur;
     ts_bench_point_t *p = realloc(s->points, (s->npoints + 1) * sizeof *p);
     if (!p)
@@ -418,6 +467,11 @@ ts_status ts_bench_parse_stream(ts_bench_set_t *set, FILE *fp, const char *name,
         lineno++;
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
             line[--len] = '\0';
+        /* A UTF-8 byte order mark, as Windows editors write it, is not part of the text. */
+        if (lineno == 1 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) {
+            memmove(line, line + 3, (size_t)len - 2);
+            len -= 3;
+        }
         if (strlen(line) != (size_t)len) {
             st = ts_error_set(err, TS_ECORRUPT, "%s:%d: expected text, got a NUL byte", name,
                               lineno);

@@ -41,7 +41,9 @@ static ts_status calib_opt(void *ctx, int opt, const char *v, ts_error_t *err)
 
 int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
 {
-    const char *output = NULL, *platform = "unspecified";
+    /* Without --platform the model file names none ("") and replay takes it on any platform:
+     * a placeholder name such as "unspecified" would be refused everywhere. */
+    const char *output = NULL, *platform = "";
     ts_params_t *params = NULL;
     ts_bench_set_t set = {0};
     ts_calib_t *cal = NULL;
@@ -132,9 +134,10 @@ int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
         goto done;
     ts_calib_report(cal, out);
     fprintf(out,
-            "\nwrote %s (platform %s): %zu fitted parameters; load it with "
+            "\nwrote %s (%s%s%s): %zu fitted parameters; load it with "
             "--model %s\n",
-            output, platform, ts_model_nparams(model), output);
+            output, platform[0] ? "platform " : "for any platform: no --platform given", platform,
+            platform[0] ? ", refused on others" : "", ts_model_nparams(model), output);
     errno = 0;
     if (fflush(out) != 0 || ferror(out))
         st = ts_error_set(err, TS_EIO, "%s: writing the report failed: %s",

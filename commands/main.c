@@ -145,7 +145,9 @@ static const cmd_doc_t CMDS[] = {
      "fit model parameters to OSU / IMB / tunesim-probe outputs and write a model file for "
      "--model FILE",
      "  INPUTS...             OSU, IMB or tunesim-probe output files\n"
-     "  -o FILE               the model file to write (required)\n" HELP_PLATFORM
+     "  -o FILE               the model file to write (required)\n"
+     "  --platform NAME       the platform the benchmarks ran on: replay then refuses the\n"
+     "                        model on others (default: none, it applies to any platform)\n"
      "  -x KEY=VALUE, --set KEY=VALUE   the settings the benchmarks ran with\n"
      "  (the model file written is what replay, sweep, imb and fit take with --model FILE)\n"},
     {"fit",

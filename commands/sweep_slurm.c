@@ -17,6 +17,54 @@ static void sh_quote(FILE *fp, const char *s)
     fputc('\'', fp);
 }
 
+/* dir + pattern as one argument of an #SBATCH line: sbatch splits its own arguments at
+ * blanks, honouring double quotes and backslashes (never a shell's single quotes), and
+ * expands %j, %A, ... in file names, where "%%" is a '%'; pattern keeps its expansions. */
+static void sbatch_path(FILE *fp, const char *s, const char *pattern)
+{
+    fputc('"', fp);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', fp);
+        if (*s == '%')
+            fputc('%', fp);
+        fputc(*s, fp);
+    }
+    fputs(pattern, fp);
+    fputc('"', fp);
+}
+
+/* The mark in every file --emit-slurm writes: a file in DIR without it is the user's. */
+#define EMIT_MARK "written by `tunesim sweep --emit-slurm`"
+static const char *const EMIT_FILES[] = {"sweep.sbatch", "merge.sh", "plan.json", "sweep.sets"};
+
+/* Each file --emit-slurm would replace in dir must be one it wrote earlier: a merge.sh or
+ * sweep.sets of the user's own in the same directory is never overwritten. */
+static ts_status emit_check_owned(const char *dir, ts_error_t *err)
+{
+    for (size_t i = 0; i < sizeof EMIT_FILES / sizeof EMIT_FILES[0]; i++) {
+        char path[4200], head[4096];
+        struct stat sb;
+        snprintf(path, sizeof path, "%s/%s", dir, EMIT_FILES[i]);
+        if (lstat(path, &sb) != 0)
+            continue;
+        size_t n = 0;
+        FILE *fp = S_ISREG(sb.st_mode) ? fopen(path, "r") : NULL;
+        if (fp) {
+            n = fread(head, 1, sizeof head - 1, fp);
+            fclose(fp);
+        }
+        head[n] = '\0';
+        if (!strstr(head, EMIT_MARK))
+            return ts_error_set(err, TS_EARG,
+                                "%s: exists and tunesim did not write it: --emit-slurm "
+                                "expected a new directory or one it wrote before (nothing was "
+                                "written)",
+                                path);
+    }
+    return TS_OK;
+}
+
 static ts_status mkdir_p(const char *path, ts_error_t *err)
 {
     char buf[4096];
@@ -59,9 +107,15 @@ static ts_status emit_prepare(const sweep_t *sw, emit_t *em, ts_error_t *err)
 {
     const char *d = sw->o.emit;
     char path[4200];
+    /* A newline cannot be written in an #SBATCH line, quoted or not. */
+    if (strchr(d, '\n'))
+        return ts_error_set(err, TS_EARG,
+                            "%s: --emit-slurm expected a directory whose name has no newline", d);
     ts_status st = mkdir_p(d, err);
     if (st == TS_OK && !realpath(d, em->dir))
         st = ts_error_set(err, TS_EIO, "%s: %s", d, strerror(errno));
+    if (st == TS_OK)
+        st = emit_check_owned(em->dir, err);
     if (st == TS_OK && !realpath(sw->o.trace, em->trace))
         st = ts_error_set(err, TS_EIO, "%s: %s", sw->o.trace, strerror(errno));
     ssize_t el = readlink("/proc/self/exe", em->exe, sizeof em->exe - 1);
@@ -79,8 +133,16 @@ static ts_status emit_prepare(const sweep_t *sw, emit_t *em, ts_error_t *err)
     if (st == TS_OK && !text)
         st = ts_error_set(err, TS_EIO, "%s: cannot read: %s", sw->o.sets, strerror(errno));
     snprintf(path, sizeof path, "%s/sweep.sets", em->dir);
+    char *marked = NULL;
+    int ml = st == TS_OK ? asprintf(&marked, "# sweep.sets - " EMIT_MARK ": a copy of %s\n%.*s",
+                                    strchr(sw->o.sets, '\n') ? "the sets file given" : sw->o.sets,
+                                    (int)len, text)
+                         : 0;
+    if (ml < 0)
+        st = ts_error_set(err, TS_ENOMEM, "out of memory");
     if (st == TS_OK)
-        st = write_text(path, text, len, 0, err);
+        st = write_text(path, marked, (size_t)ml, 0, err);
+    free(marked);
     free(text);
     em->ntasks = sw->n < SLURM_MAX_TASKS ? sw->n : SLURM_MAX_TASKS;
     em->chunk = (sw->n + em->ntasks - 1) / em->ntasks;
@@ -94,6 +156,7 @@ static ts_status emit_plan(const sweep_t *sw, const emit_t *em, ts_error_t *err)
     char path[4200];
     ts_status st;
     json_object *plan = json_object_new_object();
+    json_object_object_add(plan, "note", json_object_new_string(EMIT_MARK));
     json_object_object_add(plan, "trace", json_object_new_string(sw->o.trace));
     json_object_object_add(plan, "platform", json_object_new_string(sw->platform_name));
     json_object_object_add(plan, "baseline",
@@ -134,7 +197,7 @@ static ts_status emit_sbatch(const sweep_t *sw, const emit_t *em, ts_error_t *er
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     fprintf(fp,
             "#!/bin/bash\n"
-            "# sweep.sbatch - written by `tunesim sweep --emit-slurm`: a Slurm job array "
+            "# sweep.sbatch - " EMIT_MARK ": a Slurm job array "
             "over the sets\n"
             "# of sweep.sets, %d set%s per task; task N replays its sets and writes\n"
             "# results/task-N.jsonl. Submit it and the merge step after it:\n"
@@ -144,8 +207,10 @@ static ts_status emit_sbatch(const sweep_t *sw, const emit_t *em, ts_error_t *er
             chunk, chunk == 1 ? "" : "s");
     fprintf(fp,
             "#SBATCH --job-name=tunesim-sweep\n#SBATCH --array=0-%d\n#SBATCH --ntasks=1\n"
-            "#SBATCH --cpus-per-task=1\n#SBATCH --output=%s/logs/sweep-%%A_%%a.out\n",
-            ntasks - 1, dir);
+            "#SBATCH --cpus-per-task=1\n#SBATCH --output=",
+            ntasks - 1);
+    sbatch_path(fp, dir, "/logs/sweep-%A_%a.out");
+    fputc('\n', fp);
     fprintf(fp, "set -euo pipefail\ntunesim=${TUNESIM:-");
     sh_quote(fp, exe);
     fprintf(fp, "}\ndir=");
@@ -205,15 +270,14 @@ static ts_status emit_merge(const sweep_t *sw, const emit_t *em, ts_error_t *err
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     fprintf(fp,
             "#!/bin/bash\n"
-            "# merge.sh - written by `tunesim sweep --emit-slurm`: collects results/*.jsonl "
+            "# merge.sh - " EMIT_MARK ": collects results/*.jsonl "
             "into the ranked\n"
             "# table (stdout) and sweep.json / sweep.csv%s. Run it after the array job\n"
             "# (sbatch --dependency=afterany:JOB merge.sh) or by hand: bash merge.sh\n",
             sw->o.plot ? " / the sweep pictures" : "");
-    fprintf(fp,
-            "#SBATCH --job-name=tunesim-merge\n#SBATCH --ntasks=1\n"
-            "#SBATCH --output=%s/logs/merge-%%j.out\n",
-            dir);
+    fprintf(fp, "#SBATCH --job-name=tunesim-merge\n#SBATCH --ntasks=1\n#SBATCH --output=");
+    sbatch_path(fp, dir, "/logs/merge-%j.out");
+    fputc('\n', fp);
     fprintf(fp, "set -euo pipefail\ntunesim=${TUNESIM:-");
     sh_quote(fp, exe);
     fprintf(fp, "}\ndir=");
@@ -242,13 +306,20 @@ ts_status ts__sweep_emit_slurm(sweep_t *sw, ts_error_t *err)
         st = emit_merge(sw, &em, err);
     const char *dir = em.dir;
     int ntasks = em.ntasks, chunk = em.chunk;
-    if (st == TS_OK)
+    if (st == TS_OK) {
+        char sbatch[4200], merge[4200];
+        snprintf(sbatch, sizeof sbatch, "%s/sweep.sbatch", dir);
+        snprintf(merge, sizeof merge, "%s/merge.sh", dir);
         fprintf(sw->o.out,
                 "wrote %s/sweep.sbatch (%d array task%s, %d set%s each), %s/merge.sh and "
-                "%s/plan.json\nsubmit: job=$(sbatch --parsable %s/sweep.sbatch) && "
-                "sbatch --dependency=afterany:$job %s/merge.sh\n",
-                dir, ntasks, ntasks == 1 ? "" : "s", chunk, chunk == 1 ? "" : "s", dir, dir, dir,
-                dir);
+                "%s/plan.json\nsubmit: job=$(sbatch --parsable ",
+                dir, ntasks, ntasks == 1 ? "" : "s", chunk, chunk == 1 ? "" : "s", dir, dir);
+        /* A line to paste into a shell: the paths quoted like the scripts'. */
+        sh_quote(sw->o.out, sbatch);
+        fprintf(sw->o.out, ") && sbatch --dependency=afterany:$job ");
+        sh_quote(sw->o.out, merge);
+        fputc('\n', sw->o.out);
+    }
     return st;
 }
 

@@ -2,6 +2,7 @@
 #include "status.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const status_names[] = {
@@ -36,14 +37,59 @@ const char *ts_status_message(ts_status code)
     return idx < 0 ? "unknown status" : status_messages[idx];
 }
 
+/* Fit the n-byte message m into out (cap bytes). A message too long is nearly always one
+ * long path: its middle gives way to "..." so that the file's name and what was expected,
+ * at the end, both stay; only without such a word does the message's own middle go. */
+static void fit_message(char *out, size_t cap, const char *m, size_t n)
+{
+    if (n < cap) {
+        memcpy(out, m, n + 1);
+        return;
+    }
+    size_t cut = n - (cap - 1) + 3; /* bytes to drop, "..." included */
+    size_t best = 0, best_len = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && m[j] != ' ')
+            j++;
+        if (j - i > best_len) {
+            best = i;
+            best_len = j - i;
+        }
+        i = j + 1;
+    }
+    size_t from, keep = 16; /* each side of a shortened word: its root and its file name */
+    if (best_len >= cut + 2 * keep)
+        from = best + (best_len - cut) / 2;
+    else
+        from = (n - cut) / 2;
+    memcpy(out, m, from);
+    memcpy(out + from, "...", 3);
+    memcpy(out + from + 3, m + from + cut, n - from - cut + 1);
+}
+
 ts_status ts_error_set(ts_error_t *err, ts_status code, const char *fmt, ...)
 {
     if (err) {
-        va_list ap;
+        /* Formatted apart first: the arguments may include err->msg itself. */
+        char small[sizeof err->msg], *m = small;
+        va_list ap, ap2;
         va_start(ap, fmt);
-        err->code = code;
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_copy(ap2, ap);
+        int n = vsnprintf(small, sizeof small, fmt, ap);
         va_end(ap);
+        if (n >= (int)sizeof small && (m = malloc((size_t)n + 1)) != NULL)
+            vsnprintf(m, (size_t)n + 1, fmt, ap2);
+        va_end(ap2);
+        err->code = code;
+        if (n < 0)
+            snprintf(err->msg, sizeof err->msg, "%s", ts_status_message(code));
+        else if (m)
+            fit_message(err->msg, sizeof err->msg, m, (size_t)n);
+        else /* out of memory for the long form: its start, as before */
+            memcpy(err->msg, small, sizeof small);
+        if (m != small)
+            free(m);
     }
     return code;
 }

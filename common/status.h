@@ -51,7 +51,9 @@ typedef struct ts_error_s {
 } ts_error_t;
 
 /* Fill err (may be NULL) with code and a printf-style message; returns code so that callers
- * can write `return ts_error_set(err, TS_ECORRUPT, "%s: ...", path);`. */
+ * can write `return ts_error_set(err, TS_ECORRUPT, "%s: ...", path);`. The arguments may
+ * include err->msg. A message longer than msg loses the middle of its longest word (a path)
+ * to "...", so that its end, what was expected, stays. */
 ts_status ts_error_set(ts_error_t *err, ts_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -375,8 +375,10 @@ ts_status ts_model_apply_file(const char *path, ts_params_t *p, ts_error_t *err)
     if (st == TS_OK)
         for (size_t i = 0; i < m->nparams && st == TS_OK; i++)
             st = ts_params_set(p, m->params[i].name, m->params[i].value, err);
+    /* calibrate wrote "unspecified" when given no --platform, which no replay could match:
+     * like "", it stands for no platform, and such a model applies to any. */
     if (st == TS_OK)
-        ts_params_note_model(p, path, m->platform);
+        ts_params_note_model(p, path, strcmp(m->platform, "unspecified") == 0 ? "" : m->platform);
     ts_params_free(work);
     ts_model_free(m);
     return st;

@@ -222,6 +222,55 @@ static void test_parse_errors(void)
     ts_bench_set_clear(&set);
 }
 
+/* Issue 30 item 11: a byte order mark is skipped, a "(ms)" column is converted to us, and a
+ * unit beside a value, a unit we do not know or an absurd value is refused at file:line. */
+static void test_parse_units_and_ranges(void)
+{
+    ts_bench_set_t set = {0};
+    ts_error_t err;
+    char bom[sizeof OSU_LAT + 3] = "\xEF\xBB\xBF";
+    strcat(bom, OSU_LAT);
+    CU_ASSERT_EQUAL(ts_bench_parse_file(&set, write_tmp("bom.txt", bom), &err), TS_OK);
+    CU_ASSERT_EQUAL(set.nseries, 1);
+    ts_bench_set_clear(&set);
+
+    const char *ms = write_tmp("ms.txt", "# OSU MPI Latency Test\n# Size Latency (ms)\n"
+                                         "0 0.0016\n8 0.0041\n");
+    CU_ASSERT_EQUAL_FATAL(ts_bench_parse_file(&set, ms, &err), TS_OK);
+    CU_ASSERT_EQUAL_FATAL(set.nseries, 1);
+    CU_ASSERT_EQUAL_FATAL(set.series[0].npoints, 2);
+    CU_ASSERT_DOUBLE_EQUAL(set.series[0].points[0].value, 1.6, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(set.series[0].points[1].value, 4.1, 1e-9);
+    ts_bench_set_clear(&set);
+
+    static const struct {
+        const char *text;
+        int line;
+        const char *says;
+    } bad[] = {
+        {"# OSU MPI Latency Test\n# Size Latency (us)\n8 1.7 ms\n", 3,
+         "expected a bare number, the unit in the column header, got '1.7 ms'"},
+        {"# OSU MPI Latency Test\n# Size Latency (us)\n8 1e-320\n", 3, "out of range"},
+        {"# OSU MPI Latency Test\n# Size Latency (us)\n8 1e-400\n", 3, "out of range"},
+        {"# OSU MPI Latency Test\n# Size Latency (us)\n8 1e300\n", 3, "out of range"},
+        {"# OSU MPI Bandwidth Test\n# Size Bandwidth (MB/s)\n8 4.9e-324\n", 3, "out of range"},
+        {"# OSU MPI Latency Test\n# Size Latency (fortnights)\n", 2,
+         "expected a latency column in us, ms, ns or s"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ts_error_clear(&err);
+        const char *f = write_tmp("bad-unit.txt", bad[i].text);
+        CU_ASSERT_EQUAL(ts_bench_parse_file(&set, f, &err), TS_ECORRUPT);
+        CU_ASSERT(names_line(&err, f, bad[i].line));
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, bad[i].says));
+        CU_ASSERT(tu_one_line(err.msg));
+        CU_ASSERT_EQUAL(set.nseries, 0);
+        if (!names_line(&err, f, bad[i].line) || !strstr(err.msg, bad[i].says))
+            printf("\n  case %zu: %s\n", i, err.msg);
+        ts_bench_set_clear(&set);
+    }
+}
+
 /* ---- the fit on data the model generated ------------------------------------------------- */
 
 /* A probe-format input (values to be replaced): inter-node latency, bandwidth and
@@ -643,6 +692,60 @@ static void test_cli(void)
     free(e);
 }
 
+/* Issue 30 item 11: calibrate without --platform wrote platform="unspecified", which replay
+ * refused on every platform with advice (--platform unspecified) that failed too. Such a
+ * model names no platform and applies to any; one naming a platform is still refused
+ * elsewhere. */
+static void test_model_without_platform(void)
+{
+    char out[512], args[2048];
+    char *o = NULL, *e = NULL;
+    const char *trace = TS_SOURCE_DIR "/traces/data/simplefoam-pitzdaily-2";
+    snprintf(out, sizeof out, "%s/any-platform.xml", tu_tmpdir());
+    snprintf(args, sizeof args, "calibrate %s/ucx.txt -o %s", PROBE_DIR, out);
+    CU_ASSERT_EQUAL_FATAL(tu_run_cli(args, &o, &e), 0);
+    CU_ASSERT(o && strstr(o, "for any platform: no --platform given"));
+    free(o);
+    free(e);
+    ts_model_t *m = NULL;
+    ts_error_t err;
+    CU_ASSERT_EQUAL_FATAL(ts_model_read(out, &m, &err), TS_OK);
+    CU_ASSERT_STRING_EQUAL(ts_model_platform(m), "");
+    ts_model_free(m);
+    snprintf(args, sizeof args, "replay %s --nodes 2 --ppn 1 --model %s", trace, out);
+    e = NULL;
+    CU_ASSERT_EQUAL(tu_run_cli(args, NULL, &e), 0);
+    if (e && *e)
+        printf("\n    %s", e);
+    free(e);
+
+    /* A file an earlier calibrate wrote. */
+    const char *old = write_tmp("unspecified.xml", "<?xml version=\"1.0\"?>\n"
+                                                   "<tunesim-model platform=\"unspecified\" "
+                                                   "created-from=\"hand\">\n"
+                                                   "  <param name=\"model.net.latency\" "
+                                                   "value=\"2us\" source=\"test\"/>\n"
+                                                   "</tunesim-model>\n");
+    snprintf(args, sizeof args, "replay %s --nodes 2 --ppn 1 --model %s", trace, old);
+    e = NULL;
+    CU_ASSERT_EQUAL(tu_run_cli(args, NULL, &e), 0);
+    if (e && *e)
+        printf("\n    %s", e);
+    free(e);
+
+    const char *other = write_tmp("localhost-only.xml", "<?xml version=\"1.0\"?>\n"
+                                                        "<tunesim-model platform=\"localhost\" "
+                                                        "created-from=\"hand\">\n"
+                                                        "  <param name=\"model.net.latency\" "
+                                                        "value=\"2us\" source=\"test\"/>\n"
+                                                        "</tunesim-model>\n");
+    snprintf(args, sizeof args, "replay %s --nodes 2 --ppn 1 --model %s", trace, other);
+    e = NULL;
+    CU_ASSERT_EQUAL(tu_run_cli(args, NULL, &e), 1);
+    CU_ASSERT(e && strstr(e, "made for platform 'localhost'") && one_out_line(e));
+    free(e);
+}
+
 /* tunesim-probe under mpirun (2 ranks, --quick): every section, parsed back. */
 static void test_probe_run(void)
 {
@@ -732,6 +835,8 @@ int main(void)
     CU_add_test(s, "parse IMB and OSU collectives", test_parse_imb_and_collectives);
     CU_add_test(s, "parse the committed probe outputs", test_parse_probe_outputs);
     CU_add_test(s, "parse errors name file:line", test_parse_errors);
+    CU_add_test(s, "issue 30 item 11: benchmark files: BOM, units, absurd values",
+                test_parse_units_and_ranges);
     CU_add_test(s, "fit: exact synthetic data", test_fit_exact);
     CU_add_test(s, "fit: 1 % noise, within 3 sigma", test_fit_noisy);
     CU_add_test(s, "fit: nothing to fit", test_fit_nothing_to_fit);
@@ -741,6 +846,8 @@ int main(void)
     CU_add_test(s, "--model changes a replay", test_model_changes_replay);
     CU_add_test(s, "--model in a sweep's sets file", test_model_in_sweep);
     CU_add_test(s, "tunesim calibrate", test_cli);
+    CU_add_test(s, "issue 30 item 11: a model without --platform applies to any platform",
+                test_model_without_platform);
     CU_add_test(s, "tunesim-probe under mpirun", test_probe_run);
     CU_add_test(s, "shipped localhost calibration is current", test_shipped_localhost_current);
     return tu_run_all();

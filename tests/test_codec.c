@@ -11,6 +11,8 @@
 #include "common/status.h"
 #include "traces/codec.h"
 
+#include <otf2/otf2.h>
+
 static void test_status_table(void)
 {
     CU_ASSERT_EQUAL(TS_OK, 0);
@@ -522,6 +524,122 @@ static void test_coll_payload(void)
     CU_ASSERT_EQUAL(ts_coll_payload(TS_COLL_BARRIER, 4, 0, 1, 0, 0), 0);
 }
 
+/* ---- issue 30 item 11: an OTF2 timestamp that goes back ------------------------------------ */
+
+static OTF2_FlushType pre_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef loc, void *cb,
+                                bool final)
+{
+    (void)ud, (void)ft, (void)loc, (void)cb, (void) final;
+    return OTF2_FLUSH;
+}
+
+static OTF2_TimeStamp post_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef loc)
+{
+    (void)ud, (void)ft, (void)loc;
+    return 0;
+}
+
+/* The second call's Enter on rank 1: a byte pattern found once in its file. */
+#define SECOND_ENTER 0x0A0B0C0Dull
+
+/* Writes dir/traces.otf2: 2 ranks, each two MPI_Barrier calls (Enter, CollectiveEnd, Leave)
+ * at 100..102 ns and SECOND_ENTER..+2 ns; with back, rank 1's second Enter (its record 4) is
+ * then rewritten to 50 ns in the file, since OTF2's writer itself refuses to go back. */
+static int write_small_otf2(const char *dir, int back)
+{
+    OTF2_Archive *ar =
+        OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
+                          OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    if (!ar)
+        return -1;
+    static const OTF2_FlushCallbacks flush = {pre_flush, post_flush};
+    OTF2_Archive_SetFlushCallbacks(ar, &flush, NULL);
+    OTF2_Archive_SetSerialCollectiveCallbacks(ar);
+    OTF2_Archive_OpenEvtFiles(ar);
+    for (uint64_t r = 0; r < 2; r++) {
+        OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(ar, r);
+        for (uint64_t k = 0; k < 2; k++) {
+            OTF2_TimeStamp t = k ? SECOND_ENTER : 100;
+            OTF2_EvtWriter_Enter(w, NULL, t, 0);
+            OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t + 1, OTF2_COLLECTIVE_OP_BARRIER, 0,
+                                            OTF2_UNDEFINED_UINT32, 0, 0);
+            OTF2_EvtWriter_Leave(w, NULL, t + 2, 0);
+        }
+        OTF2_Archive_CloseEvtWriter(ar, w);
+    }
+    OTF2_Archive_CloseEvtFiles(ar);
+    OTF2_Archive_OpenDefFiles(ar);
+    for (uint64_t r = 0; r < 2; r++)
+        OTF2_Archive_CloseDefWriter(ar, OTF2_Archive_GetDefWriter(ar, r));
+    OTF2_Archive_CloseDefFiles(ar);
+    OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(ar);
+    static const char *const strings[] = {"",       "MPI_Barrier", "node0",         "node",
+                                          "rank 0", "rank 1",      "MPI_COMM_WORLD"};
+    OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000u, 0, SECOND_ENTER + 3,
+                                              OTF2_UNDEFINED_TIMESTAMP);
+    for (uint32_t i = 0; i < sizeof strings / sizeof strings[0]; i++)
+        OTF2_GlobalDefWriter_WriteString(g, i, strings[i]);
+    OTF2_GlobalDefWriter_WriteRegion(g, 0, 1, 1, 0, OTF2_REGION_ROLE_BARRIER, OTF2_PARADIGM_MPI,
+                                     OTF2_REGION_FLAG_NONE, 0, 0, 0);
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 2, 3, OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    for (uint32_t r = 0; r < 2; r++) {
+        OTF2_GlobalDefWriter_WriteLocationGroup(g, r, 4 + r, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                                OTF2_UNDEFINED_LOCATION_GROUP);
+        OTF2_GlobalDefWriter_WriteLocation(g, r, 4 + r, OTF2_LOCATION_TYPE_CPU_THREAD, 6, r);
+    }
+    const uint64_t members[2] = {0, 1};
+    OTF2_GlobalDefWriter_WriteGroup(g, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                    OTF2_GROUP_FLAG_NONE, 2, members);
+    OTF2_GlobalDefWriter_WriteGroup(g, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                    OTF2_GROUP_FLAG_NONE, 2, members);
+    OTF2_GlobalDefWriter_WriteComm(g, 0, 6, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+    if (OTF2_Archive_Close(ar) != OTF2_SUCCESS)
+        return -1;
+    if (!back)
+        return 0;
+    /* Timestamps are stored as full 8-byte integers in the host's byte order. */
+    char path[600];
+    snprintf(path, sizeof path, "%s/traces/1.evt", dir);
+    size_t n = 0;
+    char *bytes = tu_read_file(path, &n);
+    uint64_t from = SECOND_ENTER, to = 50;
+    int found = 0;
+    for (size_t i = 0; bytes && i + 8 <= n; i++)
+        if (memcmp(bytes + i, &from, 8) == 0) {
+            memcpy(bytes + i, &to, 8);
+            found++;
+        }
+    FILE *fp = found == 1 ? fopen(path, "wb") : NULL;
+    int rc = fp && fwrite(bytes, 1, n, fp) == n ? 0 : -1;
+    if (fp && fclose(fp) != 0)
+        rc = -1;
+    free(bytes);
+    return rc;
+}
+
+static void test_otf2_backwards_time(void)
+{
+    /* The same archive in order opens: the writer above is a valid trace. */
+    const char *good = tu_path("otf2-in-order");
+    CU_ASSERT_EQUAL_FATAL(write_small_otf2(good, 0), 0);
+    ts_trace_t *t = NULL;
+    ts_error_t err;
+    CU_ASSERT_EQUAL(ts_trace_open(good, &t, &err), TS_OK);
+    ts_trace_close(t);
+
+    const char *bad = tu_path("otf2-back");
+    CU_ASSERT_EQUAL_FATAL(write_small_otf2(bad, 1), 0);
+    t = NULL;
+    CU_ASSERT_EQUAL(ts_trace_open(bad, &t, &err), TS_ECORRUPT);
+    CU_ASSERT_PTR_NULL(t);
+    ts_trace_close(t);
+    printf("\n  %s\n", err.msg);
+    CU_ASSERT(tu_one_line(err.msg));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "traces/1.evt: rank 1, record 4: "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "50 ns is earlier than the previous record's 102 ns"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "expected timestamps that never go back"));
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -535,5 +653,7 @@ int main(void)
     CU_add_test(s, "collective payload rule", test_coll_payload);
     CU_add_test(s, "receive look-ahead: kept, direct and reused requests", test_recv_ahead);
     CU_add_test(s, "receive look-ahead past a cursor's reach; peek and skip", test_recv_ahead_far);
+    CU_add_test(s, "issue 30 item 11: an OTF2 timestamp that goes back is refused",
+                test_otf2_backwards_time);
     return tu_run_all();
 }

@@ -14,6 +14,7 @@
 #include "common/grow.h"
 #include "common/numparse.h"
 #include "common/outfile.h"
+#include "common/status.h"
 #include "common/timeq.h"
 #include "testutil.h"
 
@@ -238,6 +239,43 @@ static void test_outfile_targets(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "is a directory"));
 }
 
+/* Issue 30 item 11: a message longer than the record keeps its end (what was expected) and
+ * the file's name: the middle of the long path gives way, not the end of the line. */
+static void test_long_error(void)
+{
+    char path[1600];
+    int k = snprintf(path, sizeof path, "/scratch/run");
+    while (k < 1500)
+        k += snprintf(path + k, sizeof path - (size_t)k, "/level%d", k);
+    snprintf(path + k, sizeof path - (size_t)k, "/osu_latency.txt");
+    ts_error_t err;
+    CU_ASSERT_EQUAL(ts_error_set(&err, TS_ECORRUPT, "%s:12: expected a time (us), got 'x'", path),
+                    TS_ECORRUPT);
+    size_t n = strlen(err.msg);
+    const char *tail = "/osu_latency.txt:12: expected a time (us), got 'x'";
+    CU_ASSERT(n < sizeof err.msg);
+    CU_ASSERT(n >= sizeof err.msg - 8); /* as much as fits */
+    CU_ASSERT(n > strlen(tail) && strcmp(err.msg + n - strlen(tail), tail) == 0);
+    CU_ASSERT(strncmp(err.msg, "/scratch/run/level", 18) == 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "..."));
+    printf("\n  %s\n", err.msg);
+
+    /* Many short words: the message's own middle goes, its end stays. */
+    char words[2000] = "";
+    for (int i = 0; i < 200; i++)
+        strcat(words, "word ");
+    ts_error_set(&err, TS_EARG, "%sexpected the end", words);
+    n = strlen(err.msg);
+    CU_ASSERT(n < sizeof err.msg && strcmp(err.msg + n - 16, "expected the end") == 0);
+
+    /* A message made from the record's own text (callers prefix context that way). */
+    ts_error_set(&err, TS_EIO, "inner");
+    ts_error_set(&err, TS_EIO, "outer: %s", err.msg);
+    CU_ASSERT_STRING_EQUAL(err.msg, "outer: inner");
+    ts_error_set(&err, TS_EIO, "short %d", 1);
+    CU_ASSERT_STRING_EQUAL(err.msg, "short 1");
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -248,5 +286,6 @@ int main(void)
     CU_add_test(s, "time queue", test_timeq);
     CU_add_test(s, "time queue, pushes between pops", test_timeq_interleaved);
     CU_add_test(s, "output files: links, FIFOs, devices", test_outfile_targets);
+    CU_add_test(s, "issue 30 item 11: a long message keeps its end", test_long_error);
     return tu_run_all();
 }

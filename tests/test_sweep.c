@@ -474,6 +474,88 @@ static void test_slurm(void)
     free(err);
 }
 
+/* s in single quotes for sh, into out. */
+static const char *sq(char *out, size_t n, const char *s)
+{
+    size_t k = 0;
+    out[k++] = '\'';
+    for (; *s && k + 5 < n; s++) {
+        if (*s == '\'') {
+            memcpy(out + k, "'\\''", 4);
+            k += 4;
+        } else {
+            out[k++] = *s;
+        }
+    }
+    out[k++] = '\'';
+    out[k] = '\0';
+    return out;
+}
+
+/* Issue 30 item 11: --emit-slurm into a directory whose name has a blank, a quote and a '%':
+ * every path in the scripts quoted for its reader (bash; sbatch for #SBATCH lines, which
+ * knows double quotes only and expands '%'), and a merge.sh of the user's own refused with
+ * one line, not overwritten. */
+static void test_slurm_quoting(void)
+{
+    char dir[1024], qdir[2048], args[8192], path[2048], cmd[8192];
+    snprintf(dir, sizeof dir, "%s/my jobs/it's 100%%", tu_tmpdir());
+    snprintf(cmd, sizeof cmd, "mkdir -p %s && echo 'echo mine' > %s/merge.sh",
+             sq(qdir, sizeof qdir, dir), qdir);
+    CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+    snprintf(args, sizeof args, "sweep '%s' --sets '%s' --nodes 2 --ppn 1 --emit-slurm %s", g_trace,
+             g_sets, qdir);
+    char *out = NULL, *err = NULL;
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
+    CU_ASSERT(err && strstr(err, "merge.sh: exists and tunesim did not write it") &&
+              tu_one_line(err));
+    free(out);
+    free(err);
+    snprintf(path, sizeof path, "%s/merge.sh", dir);
+    char *mine = tu_read_file(path, NULL);
+    CU_ASSERT(mine && strcmp(mine, "echo mine\n") == 0);
+    free(mine);
+    snprintf(path, sizeof path, "%s/sweep.sbatch", dir);
+    struct stat sb;
+    CU_ASSERT(stat(path, &sb) != 0); /* nothing written */
+
+    snprintf(path, sizeof path, "%s/merge.sh", dir);
+    CU_ASSERT_EQUAL(unlink(path), 0);
+    for (int run = 0; run < 2; run++) { /* the second replaces what the first wrote */
+        out = err = NULL;
+        CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+        if (run == 0 && err && *err)
+            printf("\n  %s", err);
+        char want[2200]; /* the printed command quotes the script's whole path */
+        snprintf(want, sizeof want, "sbatch --parsable %.*s/sweep.sbatch'", (int)strlen(qdir) - 1,
+                 qdir);
+        CU_ASSERT(out && strstr(out, want));
+        free(out);
+        free(err);
+    }
+    snprintf(path, sizeof path, "%s/sweep.sbatch", dir);
+    char *text = tu_read_file(path, NULL), want[2200];
+    snprintf(want, sizeof want,
+             "#SBATCH --output=\"%s/my jobs/it's 100%%%%/logs/sweep-%%A_%%a.out\"\n", tu_tmpdir());
+    CU_ASSERT(text && strstr(text, want));
+    if (text && !strstr(text, want))
+        printf("\n  expected %s  in\n%s", want, text);
+    free(text);
+    snprintf(path, sizeof path, "%s/merge.sh", dir);
+    text = tu_read_file(path, NULL);
+    snprintf(want, sizeof want, "#SBATCH --output=\"%s/my jobs/it's 100%%%%/logs/merge-%%j.out\"\n",
+             tu_tmpdir());
+    CU_ASSERT(text && strstr(text, want));
+    free(text);
+    snprintf(cmd, sizeof cmd, "bash -n %s/sweep.sbatch && bash -n %s/merge.sh", qdir, qdir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    /* One task, run here as Slurm would: every path it names reaches tunesim whole. */
+    snprintf(cmd, sizeof cmd, "SLURM_ARRAY_TASK_ID=0 bash %s/sweep.sbatch >/dev/null", qdir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/results/task-0.jsonl", dir);
+    CU_ASSERT(stat(path, &sb) == 0 && sb.st_size > 0);
+}
+
 /* --plot: PNG and SVG of the bars and of the breakdown, or a one-line error without
  * gnuplot. Uses --merge of the Slurm test's results: no replay needed. */
 static void test_plot(void)
@@ -570,6 +652,8 @@ int main(void)
     CU_add_test(s, "resume after a killed sweep", test_resume_after_killed_sweep);
     CU_add_test(s, "invalid sets all at once, nothing run", test_invalid_sets);
     CU_add_test(s, "Slurm job array: syntax, tasks, merge", test_slurm);
+    CU_add_test(s, "issue 30 item 11: --emit-slurm quotes paths, keeps the user's files",
+                test_slurm_quoting);
     CU_add_test(s, "pictures with gnuplot", test_plot);
     CU_add_test(s, "sets/floor.sets: below asis, at least the compute", test_floor_sets);
     return tu_run_all();

@@ -93,6 +93,8 @@ typedef struct loc_state_s {
     int64_t last_time; /* end of the previous MPI call, ns */
     int64_t max_time;
     uint64_t records; /* OTF2 records seen, for error messages */
+    OTF2_LocationRef loc;
+    OTF2_TimeStamp prev_tick; /* timestamp of the previous record, to refuse going back */
 } loc_state_t;
 
 typedef struct reader_s {
@@ -549,13 +551,46 @@ static OTF2_CallbackCode end_call(loc_state_t *ls, int64_t t)
     return emit(ls, &e);
 }
 
+static void location_file(const char *anchor, OTF2_LocationRef loc, const char *ext, char *out,
+                          size_t n);
+
+/* Counts a record of the location and refuses one earlier than the previous: a clock that
+ * went back (a damaged or merged file) would otherwise become a negative compute gap, which
+ * replay clamps silently, or an absurd duration in info. */
+static OTF2_CallbackCode next_record(loc_state_t *ls, OTF2_TimeStamp time)
+{
+    ls->records++;
+    if (ls->records > 1 && time < ls->prev_tick) {
+        reader_t *rd = ls->rd;
+        if (rd->status == TS_OK) {
+            const defs_t *d = &rd->defs;
+            char path[4200], who[64];
+            location_file(rd->anchor, ls->loc, "evt", path, sizeof path);
+            if (ls->rank >= 0)
+                snprintf(who, sizeof who, "rank %d", (int)ls->rank);
+            else
+                snprintf(who, sizeof who, "location %llu", (unsigned long long)ls->loc);
+            rd->status = ts_error_set(
+                rd->err, TS_ECORRUPT,
+                "%s: %s, record %llu: timestamp %lld ns is earlier than the previous record's "
+                "%lld ns (expected timestamps that never go back within a location)",
+                path, who, (unsigned long long)ls->records, (long long)to_ns(d, time),
+                (long long)to_ns(d, ls->prev_tick));
+        }
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    ls->prev_tick = time;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode cb_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
                                   OTF2_AttributeList *attrs, OTF2_RegionRef region)
 {
     (void)loc, (void)pos, (void)attrs;
     loc_state_t *ls = ud;
     defs_t *d = &ls->rd->defs;
-    ls->records++;
+    if (next_record(ls, time) != OTF2_CALLBACK_SUCCESS)
+        return OTF2_CALLBACK_INTERRUPT;
     if (region >= d->nregions || !d->regions[region].present)
         return fail_event(ls, TS_ECORRUPT, "Enter of undefined region %u", (unsigned)region);
     if (!d->regions[region].is_mpi)
@@ -577,7 +612,8 @@ static OTF2_CallbackCode cb_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uin
     (void)loc, (void)pos, (void)attrs;
     loc_state_t *ls = ud;
     defs_t *d = &ls->rd->defs;
-    ls->records++;
+    if (next_record(ls, time) != OTF2_CALLBACK_SUCCESS)
+        return OTF2_CALLBACK_INTERRUPT;
     if (region >= d->nregions || !d->regions[region].present)
         return fail_event(ls, TS_ECORRUPT, "Leave of undefined region %u", (unsigned)region);
     if (!d->regions[region].is_mpi || ls->rank < 0 || ls->depth == 0)
@@ -593,7 +629,8 @@ static OTF2_CallbackCode cb_onoff(OTF2_LocationRef loc, OTF2_TimeStamp time, uin
 {
     (void)loc, (void)pos, (void)attrs;
     loc_state_t *ls = ud;
-    ls->records++;
+    if (next_record(ls, time) != OTF2_CALLBACK_SUCCESS)
+        return OTF2_CALLBACK_INTERRUPT;
     if (mode == OTF2_MEASUREMENT_OFF && ls->rank >= 0 && ls->depth > 0)
         return end_call(ls, to_ns(&ls->rd->defs, time));
     return OTF2_CALLBACK_SUCCESS;
@@ -604,8 +641,9 @@ static OTF2_CallbackCode cb_onoff(OTF2_LocationRef loc, OTF2_TimeStamp time, uin
 static int mpi_record(loc_state_t *ls, OTF2_TimeStamp time, const char *implied_func,
                       int *synthetic)
 {
-    ls->records++;
     *synthetic = 0;
+    if (next_record(ls, time) != OTF2_CALLBACK_SUCCESS)
+        return -1;
     if (ls->rank < 0) {
         ls->rd->trace->nonmaster_mpi++;
         return 0;
@@ -956,7 +994,7 @@ static ts_status read_events(reader_t *rd, OTF2_Reader *r)
         const loc_def_t *l = &d->locs[i];
         if (!(l->type == OTF2_LOCATION_TYPE_CPU_THREAD || l->rank >= 0))
             continue;
-        loc_state_t ls = {.rd = rd, .rank = l->rank};
+        loc_state_t ls = {.rd = rd, .rank = l->rank, .loc = l->id};
         uint64_t dummy = 0;
         ts_codec_buf_t scratch;
         ts_codec_buf_init(&scratch);
