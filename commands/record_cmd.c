@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -308,6 +309,21 @@ int ts_record_main(int argc, char **argv, ts_error_t *err)
         cmd[k++] = o.command[j];
     cmd[k] = NULL;
 
+    /* The tracer writes DIR/traces.otf2 and its directories: a DIR that is a file, or an
+     * existing DIR it cannot write into, would only show after the whole run. */
+    struct stat ds;
+    if (stat(dir, &ds) == 0 && !S_ISDIR(ds.st_mode)) {
+        free(cmd);
+        return ts_error_set(err, TS_EARG,
+                            "-o %s: not a directory (expected a directory for the "
+                            "trace, made if missing)",
+                            dir);
+    }
+    if (stat(dir, &ds) == 0 && access(dir, W_OK | X_OK) != 0) {
+        free(cmd);
+        return ts_error_set(err, TS_EARG, "-o %s: %s (expected a directory the program can write)",
+                            dir, strerror(errno));
+    }
     /* A trace tunesim did not write is not replaced (the tracer refuses it too). */
     if (trc_foreign_archive(dir)) {
         free(cmd);
@@ -338,6 +354,19 @@ int ts_record_main(int argc, char **argv, ts_error_t *err)
     struct stat sb;
     if (stat(anchor, &sb) != 0 || sb.st_mtime < started) {
         remove_unfinished(dir, started);
+        /* Where the file system is full or read-only, the tracer was loaded but could not
+         * write: say that rather than guess at linking. */
+        struct statvfs fs;
+        if (statvfs(dir, &fs) == 0 && (fs.f_flag & ST_RDONLY))
+            return ts_error_set(err, TS_EIO,
+                                "'%s' finished but wrote no trace to %s: %s is on a read-only "
+                                "file system (expected a writable directory)",
+                                o.command[0], anchor, dir);
+        if (statvfs(dir, &fs) == 0 && fs.f_bavail == 0)
+            return ts_error_set(err, TS_EIO,
+                                "'%s' finished but wrote no trace to %s: the file system of %s "
+                                "is full (expected room for the trace)",
+                                o.command[0], anchor, dir);
         return ts_error_set(err, TS_ECHILD,
                             "'%s' finished but wrote no trace to %s: the tracer was not loaded "
                             "or MPI_Finalize was not reached (is the program linked with this "

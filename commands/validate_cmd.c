@@ -74,9 +74,17 @@ ts_status ts_predictions_read(const char *path, ts_predictions_t *out, ts_error_
 {
     memset(out, 0, sizeof *out);
     json_object *root = json_object_from_file(path);
-    if (!root)
-        return ts_error_set(err, TS_ECORRUPT, "%s: not a JSON file (%s)", path,
-                            json_util_get_last_err() ? json_util_get_last_err() : "unreadable");
+    if (!root) {
+        /* json-c's message ends in a newline (and may hold more): keep its first line. */
+        const char *why = json_util_get_last_err();
+        char first[200];
+        snprintf(first, sizeof first, "%s", why ? why : "unreadable");
+        first[strcspn(first, "\r\n")] = '\0';
+        return ts_error_set(err, TS_ECORRUPT,
+                            "%s: not a JSON file (%s; expected the JSON of "
+                            "tunesim sweep --json)",
+                            path, first);
+    }
     ts_status st = TS_OK;
     json_object *sets;
     if (!json_object_is_type(root, json_type_object) ||

@@ -518,6 +518,19 @@ static void test_item11_messages(void)
     CU_ASSERT_PTR_NOT_NULL(out ? strstr(out, "mean absolute error: 80.00 % over 1 settings")
                                : NULL);
     free(out);
+    free(err); /* A predictions file that is not JSON: one line, json-c's reason without its
+                  newline. */
+    write_file(pj, "{\"sets\": [");
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
+    CU_ASSERT_PTR_NOT_NULL(err ? strstr(err, "not a JSON file (") : NULL);
+    CU_ASSERT(err && strchr(err, '\n') == err + strlen(err) - 1); /* one line */
+    free(out);
+    free(err);
+    /* record -o naming a file: refused before anything runs. */
+    snprintf(args, sizeof args, "record -o %s -- true", csv);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
+    CU_ASSERT_PTR_NOT_NULL(err ? strstr(err, "not a directory (expected a directory") : NULL);
+    free(out);
     free(err);
 }
 
@@ -639,7 +652,8 @@ int main(void)
     CU_add_test(s, "item 8: a stated limit on nodes", test_item8_node_limit);
     CU_add_test(s, "item 9: a sweep's end ends its workers", test_item9_term_ends_workers);
     CU_add_test(s, "item 10: FIFOs and directories as inputs", test_item10_fifo_inputs);
-    CU_add_test(s, "item 11 (part): empty TRACE, -j limit, measured 0 s", test_item11_messages);
+    CU_add_test(s, "item 11 (part): empty TRACE, -j limit, measured 0 s, JSON, record -o",
+                test_item11_messages);
     CU_add_test(s, "item 13: -V, version, unknown options, params NAME", test_item13_conventions);
     CU_add_test(s, "item 14: --json with the full run, ten digits", test_item14_json);
     return tu_run_all();
