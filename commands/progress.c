@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,6 +24,18 @@ void ts_progress_init(ts_progress_t *p, const char *what)
     p->start = p->last = now_s();
 }
 
+void ts_progress_format(char *buf, size_t n, const char *what, double frac, uint64_t total,
+                        double rate, double left, int cols)
+{
+    snprintf(buf, n, "%s: %3.0f %% of %.1f M events, %.2f M events/s, about %.0f s left", what,
+             100 * frac, (double)total * 1e-6, rate * 1e-6, left);
+    /* A line as wide as the terminal would wrap, and "\r" would then redraw only its last
+     * row: keep it one column short (the text is ASCII, a byte a column). */
+    size_t fit = cols > 1 ? (size_t)cols - 1 : 0;
+    if (strlen(buf) > fit)
+        buf[fit] = '\0';
+}
+
 void ts_progress_update(void *ctx, uint64_t done, uint64_t total)
 {
     ts_progress_t *p = ctx;
@@ -37,8 +50,11 @@ void ts_progress_update(void *ctx, uint64_t done, uint64_t total)
     if (frac > 1) /* a collective's schedule adds no trace events; cursors may read ahead */
         frac = 1;
     double left = rate > 0 && total > done ? (double)(total - done) / rate : 0;
-    fprintf(stderr, "\r%s: %3.0f %% of %.1f M events, %.2f M events/s, about %.0f s left ", p->what,
-            100 * frac, (double)total * 1e-6, rate * 1e-6, left);
+    struct winsize ws;
+    int cols = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80;
+    char line[256];
+    ts_progress_format(line, sizeof line, p->what, frac, total, rate, left, cols);
+    fprintf(stderr, "\r%s\033[K", line);
     fflush(stderr);
     p->shown = 1;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "commands/progress.h"
 
 static void write_file(const char *path, const char *text)
 {
@@ -534,6 +535,20 @@ static void test_item11_messages(void)
     free(err);
 }
 
+/* Item 11: the progress line on a narrow terminal stays on one row (one column short of
+ * the width, so that the cursor never wraps and "\r" redraws the whole line). */
+static void test_item11_progress_width(void)
+{
+    char line[256];
+    ts_progress_format(line, sizeof line, "replay", 0.5, 12000000, 3e6, 2, 20);
+    CU_ASSERT_EQUAL(strlen(line), 19);
+    CU_ASSERT_STRING_EQUAL(line, "replay:  50 % of 12");
+    ts_progress_format(line, sizeof line, "replay", 0.5, 12000000, 3e6, 2, 200);
+    CU_ASSERT_STRING_EQUAL(line, "replay:  50 % of 12.0 M events, 3.00 M events/s, about 2 s left");
+    ts_progress_format(line, sizeof line, "replay", 0.5, 12000000, 3e6, 2, 1);
+    CU_ASSERT_STRING_EQUAL(line, "");
+}
+
 /* Item 14: --json wherever text is printed, the full run included, and numbers at a
  * sensible precision (at most ten significant digits, not json-c's 17). */
 static void test_item14_json(void)
@@ -655,6 +670,7 @@ int main(void)
     CU_add_test(s, "item 11 (part): empty TRACE, -j limit, measured 0 s, JSON, record -o",
                 test_item11_messages);
     CU_add_test(s, "item 13: -V, version, unknown options, params NAME", test_item13_conventions);
+    CU_add_test(s, "item 11: the progress line fits a narrow terminal", test_item11_progress_width);
     CU_add_test(s, "item 14: --json with the full run, ten digits", test_item14_json);
     return tu_run_all();
 }
