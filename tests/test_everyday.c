@@ -549,6 +549,28 @@ static void test_item11_progress_width(void)
     CU_ASSERT_STRING_EQUAL(line, "");
 }
 
+/* Item 11: a TI export that runs out of room says why, and leaves no export behind. The
+ * file-size limit stands in for a full disk (writes past it fail with EFBIG once SIGXFSZ
+ * is ignored), which a test cannot make. */
+static void test_item11_ti_full(void)
+{
+    char cmd[4096];
+    const char *dir = tu_path("ti-full"), *errf = tu_path("ti-full.err");
+    snprintf(cmd, sizeof cmd,
+             "sh -c \"ulimit -f 8; trap '' XFSZ; exec %s convert '%s' -o '%s' --to ti\" "
+             ">/dev/null 2>'%s' </dev/null",
+             TS_CLI, tu_bundled(), dir, errf);
+    int status = system(cmd);
+    CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+    char *err = tu_read_file(errf, NULL);
+    CU_ASSERT_PTR_NOT_NULL(err ? strstr(err, "failed: File too large") : NULL);
+    if (err && !strstr(err, "failed: File too large"))
+        printf("\n  %s", err);
+    free(err);
+    struct stat st;
+    CU_ASSERT(stat(dir, &st) != 0); /* nothing published */
+}
+
 /* Item 14: --json wherever text is printed, the full run included, and numbers at a
  * sensible precision (at most ten significant digits, not json-c's 17). */
 static void test_item14_json(void)
@@ -671,6 +693,7 @@ int main(void)
                 test_item11_messages);
     CU_add_test(s, "item 13: -V, version, unknown options, params NAME", test_item13_conventions);
     CU_add_test(s, "item 11: the progress line fits a narrow terminal", test_item11_progress_width);
+    CU_add_test(s, "item 11: a TI export out of room says why", test_item11_ti_full);
     CU_add_test(s, "item 14: --json with the full run, ten digits", test_item14_json);
     return tu_run_all();
 }

@@ -11,6 +11,7 @@
 #include "ti.h"
 
 #include <inttypes.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,24 +287,32 @@ ts_status ts_ti_write(const ts_trace_t *t, const char *dir, double fps, ts_ti_re
     FILE *index = fopen(path, "w");
     if (!index) {
         ts_outdir_abort(od);
-        return ts_error_set(err, TS_EIO, "%s: cannot write the TI index", dir);
+        return ts_error_set(err, TS_EIO, "%s: cannot write the TI index: %s", dir, strerror(errno));
     }
     for (int32_t r = 0; r < ts_trace_nranks(t) && st == TS_OK; r++) {
         fprintf(index, "rank-%d.txt\n", (int)r);
         snprintf(path, sizeof path, "%s/rank-%d.txt", ts_outdir_path(od), (int)r);
         FILE *fp = fopen(path, "w");
         if (!fp) {
-            st = ts_error_set(err, TS_EIO, "%s: cannot write rank-%d.txt", dir, (int)r);
+            st = ts_error_set(err, TS_EIO, "%s: cannot write rank-%d.txt: %s", dir, (int)r,
+                              strerror(errno));
             break;
         }
         st = write_rank(t, r, fp, fps, rep, err);
-        if (ferror(fp) && st == TS_OK)
-            st = ts_error_set(err, TS_EIO, "%s: write failed for rank-%d.txt", dir, (int)r);
-        if (fclose(fp) != 0 && st == TS_OK)
-            st = ts_error_set(err, TS_EIO, "%s: write failed for rank-%d.txt", dir, (int)r);
+        /* A full disk shows as a stream error or at the close: name the reason (errno of
+         * the write that failed, ENOSPC there). */
+        int werr = ferror(fp) ? errno : 0;
+        if (fclose(fp) != 0 && !werr)
+            werr = errno;
+        if (werr && st == TS_OK)
+            st = ts_error_set(err, TS_EIO, "%s: writing rank-%d.txt failed: %s", dir, (int)r,
+                              strerror(werr));
     }
-    if ((ferror(index) || fclose(index) != 0) && st == TS_OK)
-        st = ts_error_set(err, TS_EIO, "%s: write failed for ti.txt", dir);
+    int ierr = ferror(index) ? errno : 0;
+    if (fclose(index) != 0 && !ierr)
+        ierr = errno;
+    if (ierr && st == TS_OK)
+        st = ts_error_set(err, TS_EIO, "%s: writing ti.txt failed: %s", dir, strerror(ierr));
     if (st != TS_OK) {
         ts_outdir_abort(od);
         return st;
