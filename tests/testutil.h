@@ -38,6 +38,8 @@ int tu_copy_dir(const char *src, const char *dst);
 /* Run `tunesim ARGS` (the CLI built beside the tests); capture stdout and stderr (each
  * malloc'ed, may be NULL) and return the exit status, or -1 if it did not exit normally. */
 int tu_run_cli(const char *args, char **out, char **err);
+/* Take ASan's notice about SimGrid's stack switches (three lines) out of captured stderr. */
+void tu_drop_asan_notice(char *s);
 /* Read a whole file; NULL on failure. *size may be NULL. */
 char *tu_read_file(const char *path, size_t *size);
 
