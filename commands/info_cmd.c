@@ -9,6 +9,7 @@
 
 #include <json-c/json.h>
 
+#include "../common/jsontext.h"
 #include "../traces/iterations.h"
 #include "../traces/stats.h"
 
@@ -343,10 +344,11 @@ ts_status ts_info_print(const ts_trace_t *t, FILE *fp, int json, ts_error_t *err
     errno = 0; /* what a failed write sets: the stream keeps only that one failed */
     if (json) {
         json_object *root = build_json(t, s);
-        fprintf(fp, "%s\n",
-                json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-                                                         JSON_C_TO_STRING_SPACED |
-                                                         JSON_C_TO_STRING_NOSLASHESCAPE));
+        ts_json_fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+                                                               JSON_C_TO_STRING_SPACED |
+                                                               JSON_C_TO_STRING_NOSLASHESCAPE),
+                      fp);
+        fputc('\n', fp);
         json_object_put(root);
     } else {
         print_text(t, s, fp);

@@ -7,6 +7,7 @@
  * (extrapolate.h), with an interval from replaying each of its iterations alone. */
 #include "replay_cmd.h"
 
+#include "../common/jsontext.h"
 #include "../common/numparse.h"
 #include "../common/outfile.h"
 #include "options.h"
@@ -512,10 +513,13 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
             goto done;
         }
         st = extrapolate(jt, &o, prof, params, job, first, last, runs, NULL, root, err);
-        if (st == TS_OK)
-            printf("%s\n", json_object_to_json_string_ext(
-                               root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-                                         JSON_C_TO_STRING_NOSLASHESCAPE));
+        if (st == TS_OK) {
+            ts_json_fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+                                                                   JSON_C_TO_STRING_SPACED |
+                                                                   JSON_C_TO_STRING_NOSLASHESCAPE),
+                          stdout);
+            putchar('\n');
+        }
         json_object_put(root);
         if (st != TS_OK)
             goto done;

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/jsontext.h"
 #include "../common/outfile.h"
 
 #define HOT_FUNCS  3 /* hot-spot functions in the table */
@@ -339,10 +340,11 @@ ts_status ts_sweep_write_json(const ts_sweep_report_t *r, const char *path, ts_e
     ts_outfile_t *of;
     ts_status st = ts_outfile_open(path, &of, err);
     if (st == TS_OK) {
-        fprintf(ts_outfile_stream(of), "%s\n",
-                json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-                                                         JSON_C_TO_STRING_SPACED |
-                                                         JSON_C_TO_STRING_NOSLASHESCAPE));
+        ts_json_fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+                                                               JSON_C_TO_STRING_SPACED |
+                                                               JSON_C_TO_STRING_NOSLASHESCAPE),
+                      ts_outfile_stream(of));
+        fputc('\n', ts_outfile_stream(of));
         st = ts_outfile_commit(of, err);
     }
     json_object_put(root);

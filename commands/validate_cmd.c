@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/jsontext.h"
 #include "../common/infile.h"
 #include "../common/outfile.h"
 #include "../common/tmpfiles.h"
@@ -422,9 +423,10 @@ ts_status ts_validate_write_json(const ts_validate_t *v, const char *path, ts_er
     ts_outfile_t *f;
     ts_status st = ts_outfile_open(path, &f, err);
     if (st == TS_OK) {
-        fprintf(ts_outfile_stream(f), "%s\n",
-                json_object_to_json_string_ext(root,
-                                               JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+        ts_json_fputs(
+            json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED),
+            ts_outfile_stream(f));
+        fputc('\n', ts_outfile_stream(f));
         st = ts_outfile_commit(f, err);
     }
     json_object_put(root);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/jsontext.h"
 #include "../common/tmpfiles.h"
 #include "../models/coll.h"
 #include "coll_report.h"
@@ -472,8 +473,10 @@ void ts_job_print_json(const ts_job_t *job, FILE *fp)
     json_object *root = ts_job_json(job);
     if (!root)
         return;
-    fprintf(fp, "%s\n",
-            json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-                                                     JSON_C_TO_STRING_NOSLASHESCAPE));
+    ts_json_fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+                                                           JSON_C_TO_STRING_SPACED |
+                                                           JSON_C_TO_STRING_NOSLASHESCAPE),
+                  fp);
+    fputc('\n', fp);
     json_object_put(root);
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/grow.h"
+#include "common/jsontext.h"
 #include "common/numparse.h"
 #include "common/outfile.h"
 #include "common/status.h"
@@ -276,6 +277,34 @@ static void test_long_error(void)
     CU_ASSERT_STRING_EQUAL(err.msg, "short 1");
 }
 
+/* Issue 30 item 11: JSON text stays valid UTF-8 whatever the bytes of a path in it. */
+static void test_json_utf8(void)
+{
+    static const struct {
+        const char *in;
+        size_t len;
+    } seqs[] = {
+        {"a", 1},
+        {"\xc3\xa9", 2},
+        {"\xe2\x82\xac", 3},
+        {"\xf0\x9f\x98\x80", 4},
+        {"\xe9", 0},
+        {"\xc0\xaf", 0},
+        {"\xe0\x80\xaf", 0}, /* overlong */
+        {"\xed\xa0\x80", 0},
+        /* a surrogate */ {"\xf4\x90\x80\x80", 0}, /* > U+10FFFF */
+        {"\xe2\x82", 0},                           /* cut short by the string's end */
+    };
+    for (size_t i = 0; i < sizeof seqs / sizeof seqs[0]; i++)
+        CU_ASSERT_EQUAL(ts_utf8_seq_len((const unsigned char *)seqs[i].in), seqs[i].len);
+    char buf[128] = "";
+    FILE *fp = fmemopen(buf, sizeof buf, "w");
+    CU_ASSERT_FATAL(fp != NULL);
+    CU_ASSERT_EQUAL(ts_json_fputs("{\"trace\": \"caf\xe9/caf\xc3\xa9\"}", fp), 0);
+    fclose(fp);
+    CU_ASSERT_STRING_EQUAL(buf, "{\"trace\": \"caf\\ufffd/caf\xc3\xa9\"}");
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -286,6 +315,7 @@ int main(void)
     CU_add_test(s, "time queue", test_timeq);
     CU_add_test(s, "time queue, pushes between pops", test_timeq_interleaved);
     CU_add_test(s, "output files: links, FIFOs, devices", test_outfile_targets);
+    CU_add_test(s, "JSON text as valid UTF-8", test_json_utf8);
     CU_add_test(s, "issue 30 item 11: a long message keeps its end", test_long_error);
     return tu_run_all();
 }

@@ -573,6 +573,22 @@ static void test_item11_ti_full(void)
     CU_ASSERT(stat(dir, &st) != 0); /* nothing published */
 }
 
+/* Item 11: a trace path that is not UTF-8 (a Latin-1 name) keeps info --json valid: the
+ * byte becomes the escape \ufffd. */
+static void test_item11_json_utf8(void)
+{
+    char dir[1024], args[2048], *out = NULL, *err = NULL;
+    snprintf(dir, sizeof dir, "%s/caf\xe9", tu_tmpdir());
+    CU_ASSERT_FATAL(tu_copy_dir(tu_bundled(), dir) == 0);
+    snprintf(args, sizeof args, "info '%s' --json", dir);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(out ? strstr(out, "caf\\ufffd/") : NULL);
+    for (const char *c = out; c && *c; c++)
+        CU_ASSERT_FATAL((unsigned char)*c < 0x80); /* the rest of the report is ASCII */
+    free(out);
+    free(err);
+}
+
 /* Item 14: --json wherever text is printed, the full run included, and numbers at a
  * sensible precision (at most ten significant digits, not json-c's 17). */
 static void test_item14_json(void)
@@ -696,6 +712,7 @@ int main(void)
     CU_add_test(s, "item 13: -V, version, unknown options, params NAME", test_item13_conventions);
     CU_add_test(s, "item 11: the progress line fits a narrow terminal", test_item11_progress_width);
     CU_add_test(s, "item 11: a TI export out of room says why", test_item11_ti_full);
+    CU_add_test(s, "item 11: JSON stays UTF-8 with a Latin-1 path", test_item11_json_utf8);
     CU_add_test(s, "item 14: --json with the full run, ten digits", test_item14_json);
     return tu_run_all();
 }
