@@ -2,6 +2,7 @@
  * --set, or a pasted mpirun line) and prints the changes they make. */
 #include "params_cmd.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "../params/params.h"
@@ -105,8 +106,9 @@ int ts_params_cmd_to(FILE *out, int argc, char **argv, ts_error_t *err)
                             "--mpirun LINE)",
                             argv[1]);
     }
-    if (st == TS_OK && fflush(out) != 0)
-        return ts_error_set(err, TS_EIO, "params: cannot write the output");
+    if (st == TS_OK && (fflush(out) != 0 || ferror(out)))
+        return ts_error_set(err, TS_EIO, "params: writing the output failed: %s",
+                            strerror(errno ? errno : EIO));
     return st;
 }
 

@@ -17,6 +17,7 @@
 #include "common/outfile.h"
 #include "common/status.h"
 #include "common/timeq.h"
+#include "common/tmpfiles.h"
 #include "testutil.h"
 
 static void test_parse_int(void)
@@ -305,6 +306,22 @@ static void test_json_utf8(void)
     CU_ASSERT_STRING_EQUAL(buf, "{\"trace\": \"caf\\ufffd/caf\xc3\xa9\"}");
 }
 
+/* Issue 30 item 11: an empty TMPDIR means /tmp, not the root directory. */
+static void test_tmp_dir_empty(void)
+{
+    const char *old = getenv("TMPDIR");
+    char *keep = old ? strdup(old) : NULL;
+    setenv("TMPDIR", "", 1);
+    CU_ASSERT_STRING_EQUAL(ts_tmp_dir(), "/tmp");
+    setenv("TMPDIR", "/var/tmp", 1);
+    CU_ASSERT_STRING_EQUAL(ts_tmp_dir(), "/var/tmp");
+    if (keep)
+        setenv("TMPDIR", keep, 1);
+    else
+        unsetenv("TMPDIR");
+    free(keep);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -316,6 +333,7 @@ int main(void)
     CU_add_test(s, "time queue, pushes between pops", test_timeq_interleaved);
     CU_add_test(s, "output files: links, FIFOs, devices", test_outfile_targets);
     CU_add_test(s, "JSON text as valid UTF-8", test_json_utf8);
+    CU_add_test(s, "an empty TMPDIR means /tmp", test_tmp_dir_empty);
     CU_add_test(s, "issue 30 item 11: a long message keeps its end", test_long_error);
     return tu_run_all();
 }

@@ -528,6 +528,14 @@ static void test_item11_messages(void)
     CU_ASSERT(err && strchr(err, '\n') == err + strlen(err) - 1); /* one line */
     free(out);
     free(err);
+    /* params on a full device names the reason. */
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s params >/dev/full 2>'%s'", TS_CLI, tu_path("params-full.err"));
+    int status = system(cmd);
+    CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+    char *perr = tu_read_file(tu_path("params-full.err"), NULL);
+    CU_ASSERT_PTR_NOT_NULL(perr ? strstr(perr, "writing the output failed: No space left") : NULL);
+    free(perr);
     /* record -o naming a file: refused before anything runs. */
     snprintf(args, sizeof args, "record -o %s -- true", csv);
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
