@@ -197,6 +197,7 @@ typedef struct imb_s {
     int nsets;
     itask_t *tasks;
     int ntasks;
+    const ts_params_t *base; /* the defaults with imb's own (IMB's -off_cache) */
 } imb_t;
 
 /* In a worker: replay one benchmark under one set; answer "BYTES REPS REPLAYED TMIN TMAX TAVG"
@@ -565,7 +566,7 @@ static ts_status plot(const imb_t *m, ts_error_t *err)
 
 /* ---- sets ---------------------------------------------------------------------------------- */
 
-static char *describe(const ts_params_t *p, const ts_job_t *job)
+static char *describe(const ts_params_t *p, const ts_params_t *base, const ts_job_t *job)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -576,18 +577,12 @@ static char *describe(const ts_params_t *p, const ts_job_t *job)
     size_t chlen = 0;
     FILE *cs = open_memstream(&ch, &chlen);
     if (cs) {
-        ts_params_print_changes(p, cs);
+        /* Against imb's own starting values: its -off_cache default is not the set's. */
+        ts_params_print_changes_from(p, base, cs);
         fclose(cs);
     }
-    /* imb's own default (IMB's -off_cache) is not a setting of the set's. */
-    static const char off_cache[] = "model.net.rcache=none\n";
-    for (char *c = ch; c && *c; c++) {
-        if ((c == ch || c[-1] == '\n') && strncmp(c, off_cache, sizeof off_cache - 1) == 0) {
-            c += sizeof off_cache - 2;
-            continue;
-        }
+    for (char *c = ch; c && *c; c++)
         fputc(*c == '\n' ? ' ' : *c, ms);
-    }
     free(ch);
     const ts_placement_t *pl = ts_job_placement(job);
     fprintf(ms, "(%d nodes x %d, NPS%d, %s)", ts_placement_nodes(pl), ts_placement_ppn(pl),
@@ -636,7 +631,7 @@ static ts_status add_set(imb_t *m, const char *name, ts_params_t *p, const ts_jo
      * refused before anything runs. */
     ts_job_t *job = NULL;
     ts_status st = ts_job_prepare(m->trace[m->bench[0]], "imb", p, jo, &job, err);
-    if (st == TS_OK && (!(s->settings = describe(p, job)) || !(s->key = set_key(p, jo))))
+    if (st == TS_OK && (!(s->settings = describe(p, m->base, job)) || !(s->key = set_key(p, jo))))
         st = ts_error_set(err, TS_ENOMEM, "out of memory");
     ts_job_close(job);
     if (st == TS_OK)
@@ -715,6 +710,10 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
      * may say model.net.rcache=size for a run without -off_cache). */
     if (st == TS_OK)
         st = ts_params_set(base, "model.net.rcache", "none", err);
+    /* What a set's description leaves out: the table's defaults and imb's own. */
+    ts_params_t *imb_defaults = NULL;
+    if (st == TS_OK && ts_params_copy(base, &imb_defaults) != TS_OK)
+        st = ts_error_set(err, TS_ENOMEM, "out of memory");
     if (st == TS_OK)
         st = ts_opts_parse_params("imb", argc, argv, base, IMB_OPTS, IO__COUNT, imb_opt, &m.o, err);
     if (st == TS_OK && (!m.o.place.nodes || !m.o.place.ppn))
@@ -753,6 +752,7 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
         snprintf(name, sizeof name, "imb-%s-%d", ts_imb_name(b), m.nranks);
         st = ts_imb_trace(&m.spec[b], name, &m.trace[b], err);
     }
+    m.base = imb_defaults;
     if (st == TS_OK)
         st = open_sets(&m, base, &sets, err);
     if (st == TS_OK) {
@@ -832,5 +832,6 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
             ts_trace_close(m.trace[b]);
     ts_sets_free(sets);
     ts_params_free(base);
+    ts_params_free(imb_defaults);
     return st;
 }

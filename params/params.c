@@ -976,12 +976,22 @@ static int is_default_value(const ts_params_t *p, ts_param_id id)
 
 int ts_params_print_changes(const ts_params_t *p, FILE *fp)
 {
+    return ts_params_print_changes_from(p, NULL, fp);
+}
+
+int ts_params_print_changes_from(const ts_params_t *p, const ts_params_t *base, FILE *fp)
+{
     int lines = 0;
-    for (int i = 0; i < TS_P__COUNT; i++)
-        if (!is_default_value(p, (ts_param_id)i)) {
-            fprintf(fp, "%s=%s\n", DEFS[i].name, p->slot[i].text);
+    for (int i = 0; i < TS_P__COUNT; i++) {
+        /* A slot without text holds its default; against a default, compare values (so
+         * that "7GB/s" is the default "7000MB/s"), against a base's setting its text. */
+        const char *t = p->slot[i].text ? p->slot[i].text : DEFS[i].default_text;
+        const char *b = base ? base->slot[i].text : NULL;
+        if (b ? strcmp(t, b) != 0 : !is_default_value(p, (ts_param_id)i)) {
+            fprintf(fp, "%s=%s\n", DEFS[i].name, t);
             lines++;
         }
+    }
     return lines;
 }
 

@@ -149,6 +149,9 @@ enum {
  * VALUE as the user wrote it (for reports; identical sets print identically). A parameter set
  * explicitly to its default's value is not a change. Returns the number of lines. */
 int ts_params_print_changes(const ts_params_t *p, FILE *fp);
+/* The same against another set (NULL: the defaults): the settings whose text differs from
+ * base's, e.g. what a set adds to a command's own starting values. */
+int ts_params_print_changes_from(const ts_params_t *p, const ts_params_t *base, FILE *fp);
 /* The whole table: TS_PTABLE_WIDE, aligned columns one parameter a line with its source
  * (`tunesim params --wide`); TS_PTABLE_MARKDOWN, docs/parameters.md exactly (header, table,
  * value syntax); TS_PTABLE_COMPACT, what `tunesim params` prints: name, default, range and

@@ -696,11 +696,38 @@ static void test_cli(void)
  * refused on every platform with advice (--platform unspecified) that failed too. Such a
  * model names no platform and applies to any; one naming a platform is still refused
  * elsewhere. */
+/* A one-parameter model file naming platform (as calibrate writes its header). */
+static const char *model_for_platform(const char *name, const char *platform)
+{
+    char xml[512];
+    snprintf(xml, sizeof xml,
+             "<?xml version=\"1.0\"?>\n<tunesim-model platform=\"%s\" created-from=\"hand\">\n"
+             "  <param name=\"model.net.latency\" value=\"2us\" source=\"test\"/>\n"
+             "</tunesim-model>\n",
+             platform);
+    return write_tmp(name, xml);
+}
+
+/* Replay the bundled 2-rank trace with --model path; its exit status, and stderr in *e
+ * (malloc'ed) when e is not NULL, else stderr is printed when not empty. */
+static int replay_with_model(const char *path, char **e)
+{
+    char args[2048], *mine = NULL;
+    snprintf(args, sizeof args,
+             "replay %s/traces/data/simplefoam-pitzdaily-2 --nodes 2 --ppn 1 "
+             "--model %s",
+             TS_SOURCE_DIR, path);
+    int rc = tu_run_cli(args, NULL, e ? e : &mine);
+    if (mine && *mine)
+        printf("\n    %s", mine);
+    free(mine);
+    return rc;
+}
+
 static void test_model_without_platform(void)
 {
     char out[512], args[2048];
     char *o = NULL, *e = NULL;
-    const char *trace = TS_SOURCE_DIR "/traces/data/simplefoam-pitzdaily-2";
     snprintf(out, sizeof out, "%s/any-platform.xml", tu_tmpdir());
     snprintf(args, sizeof args, "calibrate %s/ucx.txt -o %s", PROBE_DIR, out);
     CU_ASSERT_EQUAL_FATAL(tu_run_cli(args, &o, &e), 0);
@@ -712,36 +739,13 @@ static void test_model_without_platform(void)
     CU_ASSERT_EQUAL_FATAL(ts_model_read(out, &m, &err), TS_OK);
     CU_ASSERT_STRING_EQUAL(ts_model_platform(m), "");
     ts_model_free(m);
-    snprintf(args, sizeof args, "replay %s --nodes 2 --ppn 1 --model %s", trace, out);
-    e = NULL;
-    CU_ASSERT_EQUAL(tu_run_cli(args, NULL, &e), 0);
-    if (e && *e)
-        printf("\n    %s", e);
-    free(e);
-
+    CU_ASSERT_EQUAL(replay_with_model(out, NULL), 0);
     /* A file an earlier calibrate wrote. */
-    const char *old = write_tmp("unspecified.xml", "<?xml version=\"1.0\"?>\n"
-                                                   "<tunesim-model platform=\"unspecified\" "
-                                                   "created-from=\"hand\">\n"
-                                                   "  <param name=\"model.net.latency\" "
-                                                   "value=\"2us\" source=\"test\"/>\n"
-                                                   "</tunesim-model>\n");
-    snprintf(args, sizeof args, "replay %s --nodes 2 --ppn 1 --model %s", trace, old);
+    CU_ASSERT_EQUAL(replay_with_model(model_for_platform("unspecified.xml", "unspecified"), NULL),
+                    0);
     e = NULL;
-    CU_ASSERT_EQUAL(tu_run_cli(args, NULL, &e), 0);
-    if (e && *e)
-        printf("\n    %s", e);
-    free(e);
-
-    const char *other = write_tmp("localhost-only.xml", "<?xml version=\"1.0\"?>\n"
-                                                        "<tunesim-model platform=\"localhost\" "
-                                                        "created-from=\"hand\">\n"
-                                                        "  <param name=\"model.net.latency\" "
-                                                        "value=\"2us\" source=\"test\"/>\n"
-                                                        "</tunesim-model>\n");
-    snprintf(args, sizeof args, "replay %s --nodes 2 --ppn 1 --model %s", trace, other);
-    e = NULL;
-    CU_ASSERT_EQUAL(tu_run_cli(args, NULL, &e), 1);
+    CU_ASSERT_EQUAL(replay_with_model(model_for_platform("localhost-only.xml", "localhost"), &e),
+                    1);
     CU_ASSERT(e && strstr(e, "made for platform 'localhost'") && one_out_line(e));
     free(e);
 }

@@ -114,19 +114,22 @@ const char *tu_path(const char *name)
  * it is taken out of what the tests read. */
 void tu_drop_asan_notice(char *s)
 {
-    static const char *const starts[] = {"False positive error reports may follow",
-                                         "For details see https://github.com/google/sanitizers/"
-                                         "issues/189"};
+    /* Each line of the notice starts with one of these (the first after ASan's "==PID=="). */
+    static const char *const marks[] = {
+        "WARNING: ASan is ignoring requested __asan_handle_no_return",
+        "False positive error reports may follow",
+        "For details see https://github.com/google/sanitizers/issues/189"};
     char *w = s;
     for (char *r = s; r && *r;) {
-        char *nl = strchr(r, '\n');
-        size_t len = nl ? (size_t)(nl - r) + 1 : strlen(r);
-        int drop = strncmp(r, "==", 2) == 0 &&
-                   strstr(r, "WARNING: ASan is ignoring requested "
-                             "__asan_handle_no_return") != NULL &&
-                   (!nl || strstr(r, "__asan_handle_no_return") < nl);
-        for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
-            drop |= strncmp(r, starts[i], strlen(starts[i])) == 0;
+        size_t len = strcspn(r, "\n") + (strchr(r, '\n') ? 1 : 0);
+        const char *text = r;
+        if (strncmp(r, "==", 2) == 0 && (text = strstr(r + 2, "==")) != NULL)
+            text += 2; /* past "==PID==" */
+        else
+            text = r;
+        int drop = 0;
+        for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+            drop |= strncmp(text, marks[i], strlen(marks[i])) == 0;
         if (!drop) {
             memmove(w, r, len);
             w += len;
