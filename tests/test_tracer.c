@@ -699,6 +699,9 @@ RUN_TEST(test_flood_2_ob1_wall, "flood", 2, "ob1", "wall", 1)
 RUN_TEST(test_compute_4_ob1_cpu, "compute", 4, "ob1", "cpu", 0)
 RUN_TEST(test_compute_4_ob1_wall, "compute", 4, "ob1", "wall", 0)
 RUN_TEST_X(test_ring_4_ob1_wall_x, "ring", 4, "ob1", "wall", "")
+/* One token: ring.c's phase 2 loops on MPI_Test for a message its left neighbour has not
+ * sent yet; the looping rank must give its turn up (it held the one token for ever before). */
+RUN_TEST_X(test_ring_4_ob1_wall_x1, "ring", 4, "ob1", "wall", "1")
 RUN_TEST_X(test_pingpong_4_ucx_wall_x, "pingpong", 4, "ucx", "wall", "1")
 RUN_TEST_X(test_collectives_4_ob1_wall_x, "collectives", 4, "ob1", "wall", "2")
 RUN_TEST_X(test_collectives_3_ucx_cpu_x, "collectives", 3, "ucx", "cpu", "1")
@@ -920,6 +923,7 @@ int main(void)
     CU_add_test(s, "compute burst, 4 ranks, wall clock", test_compute_4_ob1_wall);
     CU_add_test(s, "a trace replaced only when the new one is complete", test_replace_safely);
     CU_add_test(s, "exclusive: ring, 4 ranks, ob1, wall clock", test_ring_4_ob1_wall_x);
+    CU_add_test(s, "exclusive=1: ring, a test loop waits its turn", test_ring_4_ob1_wall_x1);
     CU_add_test(s, "exclusive=1: pingpong, 4 ranks, ucx", test_pingpong_4_ucx_wall_x);
     CU_add_test(s, "exclusive=2: collectives, 4 ranks, ob1", test_collectives_4_ob1_wall_x);
     CU_add_test(s, "exclusive=1: collectives, 3 ranks, ucx, cpu", test_collectives_3_ucx_cpu_x);

@@ -76,6 +76,13 @@ void trc_end(trc_state_t *st, trc_region region)
     st->depth = 0;
 }
 
+void trc_end_poll(trc_state_t *st, trc_region region, int finished)
+{
+    if (!finished)
+        trc_excl_release(&st->excl);
+    trc_end(st, region);
+}
+
 uint64_t trc_now(trc_state_t *st)
 {
     return trc_clock_tick(&st->clock);

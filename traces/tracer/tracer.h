@@ -86,6 +86,9 @@ typedef struct trc_state_s {
 trc_state_t *trc_begin(trc_region region);
 /* Write the Leave record of the call begun by trc_begin. */
 void trc_end(trc_state_t *st, trc_region region);
+/* trc_end for a test (Test*, Iprobe): in exclusive mode an unfinished one gives the token up
+ * first, so that a program looping on a test waits its turn like a blocking wait. */
+void trc_end_poll(trc_state_t *st, trc_region region, int finished);
 
 /* Timestamp for a record inside the current call. */
 uint64_t trc_now(trc_state_t *st);

@@ -298,7 +298,11 @@ TRC_EXPORT int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 
 TRC_EXPORT int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
-    TRC_PLAIN(TRC_R_Iprobe, PMPI_Iprobe(source, tag, comm, flag, status));
+    trc_state_t *st = trc_begin(TRC_R_Iprobe);
+    int rc = PMPI_Iprobe(source, tag, comm, flag, status);
+    if (st != NULL)
+        trc_end_poll(st, TRC_R_Iprobe, rc != MPI_SUCCESS || *flag);
+    return rc;
 }
 
 TRC_EXPORT int MPI_Get_count(const MPI_Status *status, MPI_Datatype type, int *count)

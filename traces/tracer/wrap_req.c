@@ -7,7 +7,8 @@
  * records need the status (source, tag, bytes, cancellation). Completions are written in
  * the order MPI reports them (array order for *all). Unsuccessful tests write nothing, as
  * in Score-P's default configuration. In exclusive mode the waits poll politely
- * (exclusive.h). */
+ * (exclusive.h), and an unsuccessful test gives its turn up: a program that loops on a test
+ * is waiting, and holding the token would starve the rank it waits for. */
 #include <string.h>
 
 #include "tracer.h"
@@ -38,7 +39,7 @@ TRC_EXPORT int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     int rc = PMPI_Test(request, flag, s);
     if (rc == MPI_SUCCESS && *flag)
         trc_complete(st, handle, s);
-    trc_end(st, TRC_R_Test);
+    trc_end_poll(st, TRC_R_Test, rc != MPI_SUCCESS || *flag);
     return rc;
 }
 
@@ -93,13 +94,13 @@ TRC_EXPORT int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Sta
     if (st == NULL || prepare(st, count, requests, statuses, &copy, &s) != 0) {
         int rc = PMPI_Testall(count, requests, flag, statuses);
         if (st != NULL)
-            trc_end(st, TRC_R_Testall);
+            trc_end_poll(st, TRC_R_Testall, rc != MPI_SUCCESS || *flag);
         return rc;
     }
     int rc = PMPI_Testall(count, requests, flag, s);
     if ((rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && *flag)
         complete_all(st, rc, count, copy, s);
-    trc_end(st, TRC_R_Testall);
+    trc_end_poll(st, TRC_R_Testall, rc != MPI_SUCCESS || *flag);
     return rc;
 }
 
@@ -132,7 +133,7 @@ TRC_EXPORT int MPI_Testany(int count, MPI_Request requests[], int *index, int *f
     if (st == NULL || prepare(st, count, requests, MPI_STATUSES_IGNORE, &copy, &unused) != 0) {
         int rc = PMPI_Testany(count, requests, index, flag, status);
         if (st != NULL)
-            trc_end(st, TRC_R_Testany);
+            trc_end_poll(st, TRC_R_Testany, rc != MPI_SUCCESS || *flag);
         return rc;
     }
     MPI_Status local;
@@ -140,7 +141,7 @@ TRC_EXPORT int MPI_Testany(int count, MPI_Request requests[], int *index, int *f
     int rc = PMPI_Testany(count, requests, index, flag, s);
     if (rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED)
         trc_complete(st, copy[*index], s);
-    trc_end(st, TRC_R_Testany);
+    trc_end_poll(st, TRC_R_Testany, rc != MPI_SUCCESS || *flag);
     return rc;
 }
 
@@ -184,12 +185,12 @@ TRC_EXPORT int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, 
     if (st == NULL || prepare(st, incount, requests, statuses, &copy, &s) != 0) {
         int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
         if (st != NULL)
-            trc_end(st, TRC_R_Testsome);
+            trc_end_poll(st, TRC_R_Testsome, rc != MPI_SUCCESS || *outcount != 0);
         return rc;
     }
     int rc = PMPI_Testsome(incount, requests, outcount, indices, s);
     complete_some(st, rc, outcount, indices, copy, s);
-    trc_end(st, TRC_R_Testsome);
+    trc_end_poll(st, TRC_R_Testsome, rc != MPI_SUCCESS || *outcount != 0);
     return rc;
 }
 
