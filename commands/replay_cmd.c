@@ -292,7 +292,7 @@ static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const t
                          .full_iterations = o->iterations,
                          .visit_outside = TS_PARAM_SECONDS(params, SCOREP_VISIT_OUTSIDE),
                          /* the profile is taken as measured at NPS1 (the defaults') */
-                         .compute_ratio = ts_job_compute_ratio_nps1(job)};
+                         .compute_ratio = ts_job_compute_ratio_base(job)};
         ts_xp_t *x;
         ts_status st = ts_xp_predict(prof, o->profile, &in, &x, err);
         free(f);

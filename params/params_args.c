@@ -66,6 +66,46 @@ static ts_status apply_pair(ts_params_t *p, const char *word, ts_error_t *err)
     return st;
 }
 
+/* The what-if options (docs/what-if.md): each is one parameter, written the way users say it. */
+static const struct {
+    const char *option, *param;
+} WHATIF[] = {
+    {"--link-speed", "model.net.link_speed"},
+    {"--memory-bandwidth", "model.cpu.memory_bandwidth"},
+    {"--cpu-clock", "model.cpu.clock"},
+    {"--balance", "model.cpu.balance"},
+};
+
+/* Link names as data rates after line coding (InfiniBand: 4 lanes; FDR 14.0625 Gbaud and
+ * EDR 25.78125 Gbaud a lane, both 64b/66b; HDR twice EDR; Ethernet as named). */
+static const struct {
+    const char *name, *rate;
+} LINKS[] = {
+    {"QDR", "32Gbps"},     {"FDR", "54.54Gbps"},  {"EDR", "100Gbps"},    {"HDR100", "100Gbps"},
+    {"HDR", "200Gbps"},    {"NDR", "400Gbps"},    {"25GbE", "25Gbps"},   {"50GbE", "50Gbps"},
+    {"100GbE", "100Gbps"}, {"200GbE", "200Gbps"}, {"400GbE", "400Gbps"},
+};
+
+/* One what-if option's value: a link name becomes its rate; a percentage for --balance. */
+static ts_status apply_whatif(ts_params_t *p, const char *param, const char *value, ts_error_t *err)
+{
+    char buf[64];
+    if (strcmp(param, "model.net.link_speed") == 0)
+        for (size_t k = 0; k < sizeof LINKS / sizeof LINKS[0]; k++)
+            if (strcasecmp(value, LINKS[k].name) == 0)
+                value = LINKS[k].rate;
+    size_t n = strlen(value);
+    if (strcmp(param, "model.cpu.balance") == 0 && n > 1 && n < sizeof buf && value[n - 1] == '%') {
+        char *end;
+        double v = strtod(value, &end);
+        if (end == value + n - 1) {
+            snprintf(buf, sizeof buf, "%.15g", v / 100);
+            value = buf;
+        }
+    }
+    return ts_params_set(p, param, value, err);
+}
+
 /* If argv[i] is a settings option (-x, --mca, -mca, and --set when allow_set), apply it and
  * set *used to the words it took; otherwise *used = 0. */
 static ts_status settings_option(ts_params_t *p, int argc, char **argv, int i, int allow_set,
@@ -89,6 +129,13 @@ static ts_status settings_option(ts_params_t *p, int argc, char **argv, int i, i
         *used = 3;
         return ts_params_set(p, argv[i + 1], argv[i + 2], err);
     }
+    for (size_t k = 0; allow_set && k < sizeof WHATIF / sizeof WHATIF[0]; k++)
+        if (strcmp(a, WHATIF[k].option) == 0) {
+            if (i + 1 >= argc)
+                return ts_error_set(err, TS_EUSAGE, "%s expects a value (docs/what-if.md)", a);
+            *used = 2;
+            return apply_whatif(p, WHATIF[k].param, argv[i + 1], err);
+        }
     if (allow_set && strcmp(a, "--set") == 0) {
         if (i + 1 >= argc)
             return ts_error_set(err, TS_EUSAGE, "--set expects KEY=VALUE");

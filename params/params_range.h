@@ -90,6 +90,11 @@
     R(SHM_CROSS_NUMA_LATENCY, 0, TS_RANGE_TIME_MAX)                                                \
     R(SHM_BW, TS_RANGE_BW_MIN, TS_RANGE_BW_MAX)                                                    \
     R(NODE_MEM_BW, TS_RANGE_BW_MIN, TS_RANGE_BW_MAX)                                               \
+    R(NET_LINK_SPEED, TS_RANGE_BW_MIN, TS_RANGE_BW_MAX)                                            \
+    R(CPU_MEMORY_BW, TS_RANGE_BW_MIN, TS_RANGE_BW_MAX)                                             \
+    R(CPU_MEMORY_BOUND, 0, 1)                                                                      \
+    R(CPU_CLOCK, 0, 100)                                                                           \
+    R(CPU_BALANCE, 0, 1)                                                                           \
     R(SHM_MAX_SHORT, 0, TS_RANGE_MB)                                                               \
     R(SHM_SEG_SIZE, 1, TS_RANGE_GB)                                                                \
     R(CMA_SEG_SIZE, 1, TS_RANGE_GB)                                                                \

@@ -191,6 +191,11 @@
       "end-to-end MPI latency between nodes under different leaves")                               \
     X(NET_BW, "model.net.bandwidth", BW, "12254MB/s", "bytes/s",                                   \
       "reference/microbench/osu_bw_2node.txt (256 MiB)", "NIC bandwidth per node (100 Gbps RoCE)") \
+    X(NET_LINK_SPEED, "model.net.link_speed", BW, "auto", "bytes/s",                               \
+      "what-if (docs/what-if.md); auto = the platform's link_rate",                                \
+      "the NIC's data rate to replay with, e.g. 56Gbps (FDR) on a 100 Gbps platform: "             \
+      "model.net.bandwidth is scaled by it / the platform's link_rate (the measured efficiency "   \
+      "kept); auto: the platform's own")                                                           \
     X(NET_NODES_PER_LEAF, "model.net.nodes_per_leaf", INT, "16", "nodes",                          \
       "assumed: leaf radix not published; reference runs use 2-4 nodes under one leaf",            \
       "nodes under one leaf switch")                                                               \
@@ -267,6 +272,27 @@
       "node, NPS2 1.8 % shorter than NPS1)",                                                       \
       "compute bursts under NPS2 take this fraction of their NPS1 time (memory bandwidth "         \
       "per NUMA domain for a bandwidth-bound solver)")                                             \
+    X(CPU_MEMORY_BOUND, "model.cpu.memory_bound", DOUBLE, "0.73", "",                              \
+      "derived from reference/bm-optimized3.36.md (OpenFOAM on one node: 32 and 36 ranks about 3 " \
+      "% "                                                                                         \
+      "apart, taken as 36 faster; 12.5 % more cores would give 11 % if nothing were shared: "      \
+      "1 - 0.03 / 0.111; believed 0.5-0.9); docs/what-if.md",                                      \
+      "fraction of a compute burst's time bound by memory bandwidth on the platform as given: "    \
+      "the what-ifs model.cpu.memory_bandwidth and model.cpu.clock scale that part and the rest "  \
+      "respectively")                                                                              \
+    X(CPU_MEMORY_BW, "model.cpu.memory_bandwidth", BW, "auto", "bytes/s",                          \
+      "what-if (docs/what-if.md); auto = the platform's memory_bandwidth",                         \
+      "memory bandwidth per socket to replay with (faster DIMMs, more channels): the "             \
+      "memory-bound "                                                                              \
+      "part of every burst (model.cpu.memory_bound) and the node's memory links scale by the "     \
+      "platform's memory_bandwidth / it")                                                          \
+    X(CPU_CLOCK, "model.cpu.clock", DOUBLE, "0", "GHz",                                            \
+      "what-if (docs/what-if.md); 0 = the platform's core_clock",                                  \
+      "core clock to replay with (another CPU generation or frequency): the part of every burst "  \
+      "not bound by memory scales by the platform's core_clock / it")                              \
+    X(CPU_BALANCE, "model.cpu.balance", DOUBLE, "0", "", "what-if (docs/what-if.md)",              \
+      "load balance: every rank's compute moved this fraction of the way to the mean rank's "      \
+      "(0 as traced, 1 perfectly balanced; the total kept): what a better decomposition gives")    \
     X(SCOREP_VISIT_OUTSIDE, "model.scorep.visit_outside", TIME, "0.067us", "s",                    \
       "Score-P's sources (SCOREP_Events.c: SCOREP_ExitRegion reads the clock before the "          \
       "profile's exit work, so that work and the wrapper's prologue count in the caller) and "     \

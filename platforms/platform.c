@@ -21,6 +21,19 @@
  *     upi_bandwidth    bytes/s of the socket-to-socket link, per direction; required when
  *                      sockets_per_node > 1, refused otherwise
  *
+ * Optional keys, the references of the what-ifs (docs/what-if.md); a what-if the platform
+ * gives no reference for is refused when asked:
+ *
+ *     link_rate        the NIC's data rate in bits/s (100e9 for EDR InfiniBand or 100 GbE):
+ *                      model.net.link_speed scales model.net.bandwidth by its ratio to this
+ *     memory_bandwidth bytes/s of one socket's memory, the DIMMs' peak (channels x transfers
+ *                      x 8 bytes): model.cpu.memory_bandwidth's reference
+ *     core_clock       the cores' base clock in Hz: model.cpu.clock's reference
+ *
+ * A key that is a parameter's name (`model.net.latency = 1.0us`) gives that parameter's
+ * value on this platform, where the user does not set it: a machine's own latencies and
+ * bandwidths, which the parameter table's defaults (BM.Optimized3.36's) do not describe.
+ *
  * Every error is one line, "FILE:LINE: ..." or "FILE: missing key ...". */
 #include "platform.h"
 
@@ -36,6 +49,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../params/params.h"
 #include "../params/params_range.h"
 
 #ifndef TS_PLATFORM_DIR
@@ -52,6 +66,10 @@ struct ts_platform_s {
     unsigned long long nps_mask; /* bit n: NPS n offered */
     char nps_text[128];
     double core_speed, upi_bw;
+    double link_rate, mem_bw, core_clock; /* optional references: 0 = not given */
+    int nparams;
+    char **param_name, **param_value; /* parameter values of this machine (file order) */
+    ts_params_t *scratch;             /* validates them */
 };
 
 /* The keys, in the order a missing one is reported. */
@@ -64,6 +82,9 @@ enum key_id {
     K_NIC_SOCKET,
     K_CORE_SPEED,
     K_UPI_BW,
+    K_LINK_RATE,
+    K_MEM_BW,
+    K_CORE_CLOCK,
     K__COUNT
 };
 
@@ -79,6 +100,9 @@ static const struct {
     [K_NIC_SOCKET] = {"nic_socket", "a socket number from 0, or none"},
     [K_CORE_SPEED] = {"core_speed", "a number of flop/s in 1 .. 1e18, e.g. 1e9"},
     [K_UPI_BW] = {"upi_bandwidth", "a number of bytes/s in 1 .. 1e14, e.g. 67.2e9"},
+    [K_LINK_RATE] = {"link_rate", "a number of bits/s in 1 .. 1e15, e.g. 100e9"},
+    [K_MEM_BW] = {"memory_bandwidth", "a number of bytes/s in 1 .. 1e14, e.g. 204.8e9"},
+    [K_CORE_CLOCK] = {"core_clock", "a number of Hz in 1e6 .. 1e11, e.g. 3.0e9"},
 };
 
 /* Parsing state: the values as read, and the line of each key (0 = absent). */
@@ -197,10 +221,48 @@ static ts_status set_key(parse_t *ps, ts_platform_t *pf, enum key_id k, char *va
     case K_UPI_BW:
         ok = parse_positive(value, TS_RANGE_BW_MIN, TS_RANGE_BW_MAX, &pf->upi_bw) == 0;
         break;
+    case K_LINK_RATE:
+        ok = parse_positive(value, 1, 1e15, &pf->link_rate) == 0;
+        break;
+    case K_MEM_BW:
+        ok = parse_positive(value, TS_RANGE_BW_MIN, TS_RANGE_BW_MAX, &pf->mem_bw) == 0;
+        break;
+    case K_CORE_CLOCK:
+        ok = parse_positive(value, 1e6, 1e11, &pf->core_clock) == 0;
+        break;
     case K__COUNT:
         break;
     }
     return ok ? TS_OK : bad_value(ps, k, value, err);
+}
+
+/* A parameter's value on this platform: checked as `--set key=value` would be, kept as text. */
+static ts_status param_line(parse_t *ps, ts_platform_t *pf, const char *key, const char *value,
+                            int lineno, ts_error_t *err)
+{
+    for (int i = 0; i < pf->nparams; i++)
+        if (strcmp(pf->param_name[i], key) == 0)
+            return ts_error_set(err, TS_EARG, "%s:%d: duplicate parameter '%s'", ps->path, lineno,
+                                key);
+    if (!pf->scratch && ts_params_new(&pf->scratch) != TS_OK)
+        return ts_error_set(err, TS_ENOMEM, "%s: out of memory", ps->path);
+    ts_error_t e;
+    if (ts_params_set(pf->scratch, key, value, &e) != TS_OK)
+        return ts_error_set(err, TS_EARG, "%s:%d: %s", ps->path, lineno, e.msg);
+    char **nn = realloc(pf->param_name, ((size_t)pf->nparams + 1) * sizeof *nn);
+    if (nn)
+        pf->param_name = nn;
+    char **nv = nn ? realloc(pf->param_value, ((size_t)pf->nparams + 1) * sizeof *nv) : NULL;
+    if (nv)
+        pf->param_value = nv;
+    if (!nn || !nv)
+        return ts_error_set(err, TS_ENOMEM, "%s: out of memory", ps->path);
+    pf->param_name[pf->nparams] = strdup(key);
+    pf->param_value[pf->nparams] = strdup(value);
+    pf->nparams++;
+    if (!pf->param_name[pf->nparams - 1] || !pf->param_value[pf->nparams - 1])
+        return ts_error_set(err, TS_ENOMEM, "%s: out of memory", ps->path);
+    return TS_OK;
 }
 
 /* One non-comment line: "key = value". */
@@ -215,14 +277,17 @@ static ts_status parse_line(parse_t *ps, ts_platform_t *pf, char *text, int line
     int k = 0;
     while (k < K__COUNT && strcmp(keys[k].name, key) != 0)
         k++;
+    if (k == K__COUNT && ts_param_find(key) >= 0)
+        return param_line(ps, pf, key, value, lineno, err);
     if (k == K__COUNT) {
         char known[512];
         size_t used = 0;
         for (int i = 0; i < K__COUNT && used < sizeof known; i++)
             used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "",
                                      keys[i].name);
-        return ts_error_set(err, TS_EARG, "%s:%d: unknown key '%s' (known keys: %s)", ps->path,
-                            lineno, key, known);
+        return ts_error_set(err, TS_EARG,
+                            "%s:%d: unknown key '%s' (known keys: %s; or a parameter's name)",
+                            ps->path, lineno, key, known);
     }
     if (ps->line[k])
         return ts_error_set(err, TS_EARG, "%s:%d: duplicate key '%s' (first set on line %d)",
@@ -239,7 +304,7 @@ static ts_status check_whole(parse_t *ps, ts_platform_t *pf, ts_error_t *err)
 {
     const char *path = ps->path;
     for (int k = 0; k < K__COUNT; k++) {
-        int required = k != K_UPI_BW || (ps->line[K_SOCKETS] && pf->sockets > 1);
+        int required = k < K_UPI_BW || (k == K_UPI_BW && ps->line[K_SOCKETS] && pf->sockets > 1);
         if (required && !ps->line[k])
             return ts_error_set(err, TS_EARG, "%s: missing key '%s' (expected %s)%s", path,
                                 keys[k].name, keys[k].expect,
@@ -432,7 +497,47 @@ void ts_platform_close(ts_platform_t *pf)
         return;
     free(pf->name);
     free(pf->path);
+    for (int i = 0; i < pf->nparams; i++) {
+        free(pf->param_name[i]);
+        free(pf->param_value[i]);
+    }
+    free(pf->param_name);
+    free(pf->param_value);
+    ts_params_free(pf->scratch);
     free(pf);
+}
+
+int ts_platform_param_count(const ts_platform_t *pf)
+{
+    return pf->nparams;
+}
+
+double ts_platform_link_rate(const ts_platform_t *pf)
+{
+    return pf->link_rate;
+}
+
+double ts_platform_memory_bandwidth(const ts_platform_t *pf)
+{
+    return pf->mem_bw;
+}
+
+double ts_platform_core_clock(const ts_platform_t *pf)
+{
+    return pf->core_clock;
+}
+
+ts_status ts_platform_apply_params(const ts_platform_t *pf, ts_params_t *p, ts_error_t *err)
+{
+    for (int i = 0; i < pf->nparams; i++) {
+        int id = ts_param_find(pf->param_name[i]);
+        if (id >= 0 && ts_params_is_set(p, (ts_param_id)id))
+            continue;
+        ts_error_t e;
+        if (ts_params_set(p, pf->param_name[i], pf->param_value[i], &e) != TS_OK)
+            return ts_error_set(err, TS_EARG, "%s: %s", pf->path, e.msg);
+    }
+    return TS_OK;
 }
 
 const char *ts_platform_default_dir(void)

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "../common/status.h"
+#include "../params/params.h"
 
 typedef struct ts_platform_s ts_platform_t;
 
@@ -56,6 +57,16 @@ const char *ts_platform_nps_options(const ts_platform_t *pf);
 int ts_platform_nic_socket(const ts_platform_t *pf);
 double ts_platform_core_speed(const ts_platform_t *pf);    /* flop/s of one core */
 double ts_platform_upi_bandwidth(const ts_platform_t *pf); /* bytes/s; 0 with one socket */
+/* The what-ifs' references (docs/what-if.md); 0 where the file does not give one. */
+double ts_platform_link_rate(const ts_platform_t *pf);        /* the NIC's data rate, bits/s */
+double ts_platform_memory_bandwidth(const ts_platform_t *pf); /* one socket's peak, bytes/s */
+double ts_platform_core_clock(const ts_platform_t *pf);       /* base clock, Hz */
+
+/* How many parameter values the file gives. */
+int ts_platform_param_count(const ts_platform_t *pf);
+/* Give p the platform file's parameter values (`model.net.latency = 1us` lines) for each
+ * parameter p does not set explicitly (ts_params_is_set): the user's settings win. */
+ts_status ts_platform_apply_params(const ts_platform_t *pf, ts_params_t *p, ts_error_t *err);
 
 /* The SimGrid host name of a core: "n<node>c<core>", core counted 0.. within the node (cores
  * 0..cores_per_socket-1 on socket 0, and so on). Returns snprintf's result. */

@@ -34,6 +34,9 @@ typedef struct ts_replay_spec_s {
     const ts_coll_model_t *coll; /* collective selection and schedules; NULL: the defaults */
     ts_replay_layout_t layout;
     double compute_scale; /* traced burst x compute_scale = simulated burst */
+    /* Per world rank, a further factor on its bursts (the load-balance what-if,
+     * model.cpu.balance); NULL: 1 for every rank. */
+    const double *rank_scale;
     /* Eager messages of at most this many wire bytes that complete at the sender are timed
      * without a network flow: they arrive latency + bytes / transport bandwidth after they
      * leave (model.net.flowless_bytes). 0: only empty messages skip the network. */

@@ -77,10 +77,12 @@ static void rank_event(rank_t *r, const ts_event_t *ev)
     ts_error_t err;
     req_t *q;
     switch (ev->kind) {
-    case TS_EV_COMPUTE:
-        spend(r, (double)ev->time * 1e-9 * e->spec->compute_scale);
-        res->compute_time += (double)ev->time * 1e-9 * e->spec->compute_scale;
+    case TS_EV_COMPUTE: {
+        double k = e->spec->compute_scale * (e->spec->rank_scale ? e->spec->rank_scale[r->id] : 1);
+        spend(r, (double)ev->time * 1e-9 * k);
+        res->compute_time += (double)ev->time * 1e-9 * k;
         break;
+    }
     case TS_EV_ENTER:
         r->func = ev->func;
         r->enter = vnow(r);

@@ -167,7 +167,10 @@ void ts_job_trace_close(ts_job_trace_t *jt)
 struct ts_job_s {
     const ts_trace_t *trace;
     const char *trace_name;
-    const ts_params_t *params;
+    const ts_params_t *params; /* the settings the models use: own, or the caller's */
+    const ts_params_t *user;   /* the caller's settings, as reports show them */
+    ts_params_t *own;          /* the caller's, with the platform's values and the what-ifs */
+    double whatif_compute;     /* compute per burst from the memory and clock what-ifs */
     ts_platform_t *pf;
     ts_placement_t *pl;
     ts_proto_model_t *pm;
@@ -190,6 +193,53 @@ static ts_locality layout_locality(const void *ctx, int32_t a, int32_t b)
     return ts_placement_locality(ctx, a, b);
 }
 
+/* The what-if that asks for a platform reference the file lacks, as one line. */
+static ts_status no_reference(const ts_job_t *job, const char *param, const char *key,
+                              ts_error_t *err)
+{
+    return ts_error_set(err, TS_EARG,
+                        "%s: %s needs the platform's %s, which %s does not give "
+                        "(docs/what-if.md)",
+                        ts_platform_path(job->pf), param, key, ts_platform_name(job->pf));
+}
+
+/* The settings the models see: the platform file's parameter values where the caller sets
+ * none, then the what-ifs turned into what the models read. The link speed scales the NIC's
+ * bandwidth by the new rate over the platform's (its measured efficiency kept); the memory
+ * and clock what-ifs scale each burst's memory-bound part (model.cpu.memory_bound) and the
+ * rest, and the memory links of the nodes with the memory. Without any, the caller's
+ * settings are used as they are. */
+static ts_status apply_platform(ts_job_t *job, ts_error_t *err)
+{
+    const ts_params_t *p = job->user;
+    double link = TS_PARAM_BW(p, NET_LINK_SPEED), mem = TS_PARAM_BW(p, CPU_MEMORY_BW);
+    double clock = TS_PARAM_DOUBLE(p, CPU_CLOCK) * 1e9;
+    if (link > 0 && ts_platform_link_rate(job->pf) <= 0)
+        return no_reference(job, "model.net.link_speed", "link_rate", err);
+    if (mem > 0 && ts_platform_memory_bandwidth(job->pf) <= 0)
+        return no_reference(job, "model.cpu.memory_bandwidth", "memory_bandwidth", err);
+    if (clock > 0 && ts_platform_core_clock(job->pf) <= 0)
+        return no_reference(job, "model.cpu.clock", "core_clock", err);
+    double mem_speedup = mem > 0 ? mem / ts_platform_memory_bandwidth(job->pf) : 1;
+    double clock_speedup = clock > 0 ? clock / ts_platform_core_clock(job->pf) : 1;
+    double f = TS_PARAM_DOUBLE(p, CPU_MEMORY_BOUND);
+    job->whatif_compute = f / mem_speedup + (1 - f) / clock_speedup;
+    if (ts_platform_param_count(job->pf) == 0 && link <= 0 && mem <= 0)
+        return TS_OK;
+    if (ts_params_copy(p, &job->own) != TS_OK)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    job->params = job->own;
+    ts_status st = ts_platform_apply_params(job->pf, job->own, err);
+    if (st == TS_OK && link > 0)
+        st = ts_params_set_number(
+            job->own, TS_P_NET_BW,
+            TS_PARAM_BW(job->own, NET_BW) * link * 8 / ts_platform_link_rate(job->pf), err);
+    if (st == TS_OK && mem > 0)
+        st = ts_params_set_number(job->own, TS_P_NODE_MEM_BW,
+                                  TS_PARAM_BW(job->own, NODE_MEM_BW) * mem_speedup, err);
+    return st;
+}
+
 ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_params_t *params,
                          const ts_job_opts_t *opts, ts_job_t **out, ts_error_t *err)
 {
@@ -199,12 +249,12 @@ ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_p
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     job->trace = t;
     job->trace_name = trace_name;
-    job->params = params;
+    job->params = job->user = params;
+    job->whatif_compute = 1;
     ts_placement_opts_t place = opts->place;
     job->progress = opts->progress;
     job->progress_ctx = opts->progress_ctx;
     job->rank_times = opts->rank_times;
-    place.nodes_per_leaf = (int)ts_params_int(params, TS_P_NET_NODES_PER_LEAF);
     ts_status st =
         open_platform(opts->platform ? opts->platform : "bm-optimized3.36", &job->pf, err);
     /* A calibration holds one platform's costs: on another it predicts nothing meaningful. */
@@ -215,6 +265,10 @@ ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_p
                           "runs on '%s' (give --platform %s, or a model file made for %s)",
                           ts_params_model_file(params), mp, ts_platform_name(job->pf), mp,
                           ts_platform_name(job->pf));
+    if (st == TS_OK)
+        st = apply_platform(job, err);
+    params = job->params;
+    place.nodes_per_leaf = (int)ts_params_int(params, TS_P_NET_NODES_PER_LEAF);
     if (st == TS_OK)
         st = ts_placement_open(job->pf, &place, ts_trace_nranks(t), &job->pl, err);
     /* SimGrid 3.32's platform loading grows faster than the nodes (1.9 s for 128 nodes, 5.4 s
@@ -254,21 +308,73 @@ const ts_platform_t *ts_job_platform(const ts_job_t *job)
 {
     return job->pf;
 }
+const ts_params_t *ts_job_params(const ts_job_t *job)
+{
+    return job->params;
+}
+
 const ts_placement_t *ts_job_placement(const ts_job_t *job)
 {
     return job->pl;
 }
 
-/* Traced burst -> simulated burst: the CPU speed ratio, and under NPS2 the published
- * NPS2 / NPS1 ratio of a memory-bandwidth-bound solver (model.cpu.nps2_compute_ratio). */
-double ts_job_compute_ratio_nps1(const ts_job_t *job)
+/* Traced burst -> simulated burst: the CPU speed ratio, under NPS2 the published NPS2 / NPS1
+ * ratio of a memory-bandwidth-bound solver (model.cpu.nps2_compute_ratio), and the memory
+ * and clock what-ifs. */
+double ts_job_compute_ratio_base(const ts_job_t *job)
 {
-    return ts_placement_nps(job->pl) == 2 ? TS_PARAM_DOUBLE(job->params, CPU_NPS2_RATIO) : 1.0;
+    double nps = ts_placement_nps(job->pl) == 2 ? TS_PARAM_DOUBLE(job->params, CPU_NPS2_RATIO) : 1;
+    return nps * job->whatif_compute;
 }
 
 double ts_job_compute_scale(const ts_job_t *job)
 {
-    return TS_PARAM_DOUBLE(job->params, CPU_SPEED_RATIO) * ts_job_compute_ratio_nps1(job);
+    return TS_PARAM_DOUBLE(job->params, CPU_SPEED_RATIO) * ts_job_compute_ratio_base(job);
+}
+
+/* The load-balance what-if (model.cpu.balance = b): rank r's bursts scaled so that its
+ * compute C_r becomes C_r + b (mean - C_r), the mean over the ranks that compute; the sum is
+ * unchanged. A rank without compute keeps none (it has no bursts to scale, and is left out
+ * of the mean so that the others' sum stays whole). *out NULL when b is 0. */
+static ts_status balance_scales(const ts_job_t *job, double **out, ts_error_t *err)
+{
+    *out = NULL;
+    double b = TS_PARAM_DOUBLE(job->params, CPU_BALANCE);
+    const ts_trace_t *t = job->trace;
+    int32_t n = ts_trace_nranks(t);
+    if (b <= 0 || n <= 0)
+        return TS_OK;
+    double *c = calloc((size_t)n, sizeof *c);
+    if (!c)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    double sum = 0;
+    for (int32_t r = 0; r < n; r++) {
+        ts_cursor_t *cur;
+        if (ts_cursor_open(t, r, &cur) != TS_OK) {
+            free(c);
+            return ts_error_set(err, TS_ENOMEM, "out of memory");
+        }
+        const ts_event_t *evs;
+        int k;
+        while ((k = ts_cursor_next_batch(cur, &evs, err)) > 0)
+            for (int i = 0; i < k; i++)
+                if (evs[i].kind == TS_EV_COMPUTE)
+                    c[r] += (double)evs[i].time;
+        ts_cursor_close(cur);
+        if (k < 0) {
+            free(c);
+            return (ts_status)k;
+        }
+        sum += c[r];
+    }
+    int32_t computing = 0;
+    for (int32_t r = 0; r < n; r++)
+        computing += c[r] > 0;
+    double mean = computing ? sum / computing : 0;
+    for (int32_t r = 0; r < n; r++)
+        c[r] = c[r] > 0 ? (c[r] + b * (mean - c[r])) / c[r] : 1;
+    *out = c;
+    return TS_OK;
 }
 
 ts_status ts_job_run(ts_job_t *job, ts_error_t *err)
@@ -292,6 +398,13 @@ ts_status ts_job_run(ts_job_t *job, ts_error_t *err)
     }
     for (int32_t i = 0; i < ts_trace_nranks(t); i++)
         hosts[i] = ts_placement_host(job->pl, i);
+    double *scales = NULL;
+    st = balance_scales(job, &scales, err);
+    if (st != TS_OK) {
+        fclose(fp);
+        free(hosts);
+        return st;
+    }
     ts_replay_spec_t spec = {
         .trace = t,
         .trace_name = job->trace_name,
@@ -302,6 +415,7 @@ ts_status ts_job_run(ts_job_t *job, ts_error_t *err)
                    .locality = layout_locality,
                    .locality_ctx = job->pl},
         .compute_scale = ts_job_compute_scale(job),
+        .rank_scale = scales,
         .flowless_bytes = ts_params_size(job->params, TS_P_NET_FLOWLESS_BYTES, 0),
         .progress = job->progress,
         .progress_ctx = job->progress_ctx,
@@ -310,6 +424,7 @@ ts_status ts_job_run(ts_job_t *job, ts_error_t *err)
     st = ts_replay_run(&spec, &job->res, err);
     fclose(fp);
     free(hosts);
+    free(scales);
     return st;
 }
 
@@ -327,6 +442,7 @@ void ts_job_close(ts_job_t *job)
     ts_coll_model_free(job->coll);
     ts_placement_close(job->pl);
     ts_platform_close(job->pf);
+    ts_params_free(job->own);
     free(job);
 }
 
@@ -376,7 +492,7 @@ void ts_job_print_text(const ts_job_t *job, FILE *fp)
     size_t len = 0;
     FILE *ms = open_memstream(&buf, &len);
     if (ms) {
-        ts_params_print_changes(job->params, ms);
+        ts_params_print_changes(job->user, ms);
         fclose(ms);
     }
     if (buf && len) {

@@ -78,12 +78,17 @@ ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_p
                          const ts_job_opts_t *opts, ts_job_t **out, ts_error_t *err);
 const ts_platform_t *ts_job_platform(const ts_job_t *job);
 const ts_placement_t *ts_job_placement(const ts_job_t *job);
-/* Traced burst -> simulated burst for this job: model.cpu.speed_ratio, times
- * model.cpu.nps2_compute_ratio under NPS2. */
+/* Traced burst -> simulated burst for this job: model.cpu.speed_ratio times
+ * ts_job_compute_ratio_base. */
 double ts_job_compute_scale(const ts_job_t *job);
-/* The job's compute per burst over that of the same parameters at NPS1: what a full-run
- * prediction from a profile measured at NPS1 multiplies its compute by (sim/extrapolate.h). */
-double ts_job_compute_ratio_nps1(const ts_job_t *job);
+/* The job's compute per burst over that of the platform as given at NPS1:
+ * model.cpu.nps2_compute_ratio under NPS2, times the memory and clock what-ifs
+ * (docs/what-if.md). What a full-run prediction from a profile measured at NPS1 on the
+ * platform multiplies its compute by (sim/extrapolate.h). */
+double ts_job_compute_ratio_base(const ts_job_t *job);
+/* The settings the models use: the caller's, with the platform file's parameter values and
+ * the what-ifs applied (model.net.link_speed -> model.net.bandwidth, ...). */
+const ts_params_t *ts_job_params(const ts_job_t *job);
 
 /* Write the SimGrid platform file (removed again before returning) and replay. Once per
  * process. */

@@ -150,6 +150,40 @@ static void expect_error(const char *text, const char *tail)
         fprintf(stderr, "\n  got:  %s\n  want: %s\n", err.msg, want);
 }
 
+/* The optional references of the what-ifs and a platform's own parameter values: the file's
+ * value where the user sets none, the user's where both do. */
+static void test_references_and_params(void)
+{
+    char path[512];
+    ts_error_t err = {0};
+    ts_platform_t *pf = NULL;
+    CU_ASSERT_EQUAL_FATAL(ts_platform_open("bm-optimized3.36", PLATFORM_DIR, &pf, &err), TS_OK);
+    CU_ASSERT_DOUBLE_EQUAL(ts_platform_link_rate(pf), 100e9, 1);
+    CU_ASSERT_DOUBLE_EQUAL(ts_platform_memory_bandwidth(pf), 204.8e9, 1);
+    CU_ASSERT_DOUBLE_EQUAL(ts_platform_core_clock(pf), 3.0e9, 1);
+    CU_ASSERT_EQUAL(ts_platform_param_count(pf), 0);
+    ts_platform_close(pf);
+    CU_ASSERT_EQUAL_FATAL(ts_platform_open("localhost", PLATFORM_DIR, &pf, &err), TS_OK);
+    CU_ASSERT_EQUAL(ts_platform_link_rate(pf), 0); /* not given: the what-if is refused */
+    ts_platform_close(pf);
+
+    CU_ASSERT_EQUAL_FATAL(load_text(GOOD_BODY "link_rate = 56e9\nmodel.net.latency = 1.1us\n"
+                                              "model.net.bandwidth = 12000MB/s\n",
+                                    path, sizeof path, &err),
+                          TS_OK);
+    CU_ASSERT_EQUAL_FATAL(ts_platform_open_file(path, &pf, &err), TS_OK);
+    CU_ASSERT_DOUBLE_EQUAL(ts_platform_link_rate(pf), 56e9, 1);
+    CU_ASSERT_EQUAL(ts_platform_param_count(pf), 2);
+    ts_params_t *p = NULL;
+    CU_ASSERT_EQUAL_FATAL(ts_params_new(&p), TS_OK);
+    CU_ASSERT_EQUAL(ts_params_set(p, "model.net.bandwidth", "10GB/s", &err), TS_OK);
+    CU_ASSERT_EQUAL(ts_platform_apply_params(pf, p, &err), TS_OK);
+    CU_ASSERT_DOUBLE_EQUAL(ts_params_seconds(p, TS_P_NET_LATENCY), 1.1e-6, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_params_bw(p, TS_P_NET_BW), 10e9, 1); /* the user's */
+    ts_params_free(p);
+    ts_platform_close(pf);
+}
+
 static void test_bad_files(void)
 {
     char path[512];
@@ -159,7 +193,16 @@ static void test_bad_files(void)
                     TS_OK);
     expect_error("nodes = 2\n# comment\nsocket = 2\n",
                  ":3: unknown key 'socket' (known keys: nodes, sockets_per_node, "
-                 "cores_per_socket, nps_options, nps, nic_socket, core_speed, upi_bandwidth)");
+                 "cores_per_socket, nps_options, nps, nic_socket, core_speed, upi_bandwidth, "
+                 "link_rate, memory_bandwidth, core_clock; or a parameter's name)");
+    expect_error(GOOD_BODY "link_rate = fast\n",
+                 ":9: bad value 'fast' for link_rate (expected a number of bits/s in 1 .. 1e15, "
+                 "e.g. 100e9)");
+    expect_error(GOOD_BODY "model.net.latency = 1\nmodel.net.latency = 2us\n",
+                 ":10: duplicate parameter 'model.net.latency'");
+    expect_error(GOOD_BODY "UCX_RNDV_THRESH = lots\n",
+                 ":9: UCX_RNDV_THRESH: bad value 'lots' (expected a size (8192, 16kb, 1mb, inf or "
+                 "auto) or intra:SIZE,inter:SIZE)");
     expect_error("nodes = two\n",
                  ":1: bad value 'two' for nodes (expected an integer from 1 to 1000000)");
     expect_error("nodes = 2\nsockets_per_node = 2\ncores_per_socket = 18x\n",
@@ -691,6 +734,8 @@ int main(void)
     CU_add_test(s, "localhost (cores = nproc)", test_localhost);
     CU_add_test(s, "open by name, default dir, unknown name", test_open_by_name);
     CU_add_test(s, "bad files: one-line errors with file, line, key", test_bad_files);
+    CU_add_test(s, "what-if references, the platform's parameter values",
+                test_references_and_params);
     s = CU_add_suite("placement", NULL, NULL);
     CU_add_test(s, "72 ranks, block, NPS1", test_block_nps1);
     CU_add_test(s, "block, NPS2 and half-full nodes", test_block_nps2);
