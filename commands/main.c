@@ -58,6 +58,12 @@ typedef struct cmd_doc_s {
     "  --mca KEY VALUE       an Open MPI MCA parameter, as mpirun --mca\n"                         \
     "  --set KEY=VALUE       any parameter of tunesim params, model constants included\n"          \
     "  --model FILE          a model file of tunesim calibrate or fit, applied first\n"
+#define HELP_WHATIF                                                                                \
+    "  --link-speed RATE     what if the NIC ran at RATE (56Gbps, or FDR, EDR, HDR, 100GbE...)\n"  \
+    "  --memory-bandwidth BW what if each socket's memory gave BW (e.g. 256GB/s)\n"                \
+    "  --cpu-clock GHZ       what if the cores ran at GHZ\n"                                       \
+    "  --balance F           what if each rank's compute moved F (0-1, or 50%) toward the mean\n"  \
+    "                        (docs/what-if.md; a sets file takes the same words)\n"
 #define HELP_FULLRUN                                                                               \
     "  --window FIRST:LAST   replay only these iterations (tunesim info lists them)\n"             \
     "  --profile SCORE.txt   scale the window to the full run with this scorep-score profile\n"    \
@@ -86,12 +92,13 @@ static const cmd_doc_t CMDS[] = {
     {"replay",
      "TRACE [--platform NAME|FILE] [--nodes N] [--ppn P] [--nps 1|2]\n"
      "       [--map-by block|cyclic] [-x KEY=VALUE] [--mca KEY VALUE] [--set KEY=VALUE]\n"
+     "       [--link-speed RATE] [--memory-bandwidth BW] [--cpu-clock GHZ] [--balance F]\n"
      "       [--mpirun \"LINE\"] [--model FILE] [--json]\n"
      "       [--window FIRST:LAST] [--profile SCORE.txt] [--scale-by compute|visits]\n"
      "       [--iterations N]",
      "predict the run time under a parameter set (a window of iterations; the full run "
      "scaled with a scorep-score profile)",
-     HELP_PLATFORM HELP_PLACE HELP_PARAMS
+     HELP_PLATFORM HELP_PLACE HELP_PARAMS HELP_WHATIF
      "  --mpirun \"LINE\"       a whole mpirun / srun command line: its -x, --mca, -n, -N\n"
      "  --json                the prediction as JSON (with the full run when "
      "scaled)\n" HELP_FULLRUN},
@@ -103,7 +110,9 @@ static const cmd_doc_t CMDS[] = {
      "replay every parameter set of FILE in parallel and rank them (resumable; Slurm job "
      "arrays)",
      "  --sets FILE           the parameter sets (format: commands/sets.h, "
-     "sets/*.sets)\n" HELP_PLATFORM HELP_PLACE
+     "sets/*.sets; the what-ifs\n"
+     "                        too: --link-speed FDR, model.cpu.balance = 0 | 0.5 | "
+     "1)\n" HELP_PLATFORM HELP_PLACE
      "  -j N                  replays at once (default: the cores)\n"
      "  --csv F, --json F     the table as CSV / JSON as well\n"
      "  --plot PREFIX         PREFIX.png and PREFIX.svg pictures (needs gnuplot)\n"
@@ -126,7 +135,7 @@ static const cmd_doc_t CMDS[] = {
      "  --reps N              at most N repetitions a size (default IMB's own counts)\n"
      "  --budget M            at most M messages replayed a size (default 400000): fewer\n"
      "                        repetitions at large sizes, said in the table\n" HELP_PLATFORM
-     "  --nps 1|2, --map-by block|cyclic   as for replay\n" HELP_PARAMS
+     "  --nps 1|2, --map-by block|cyclic   as for replay\n" HELP_PARAMS HELP_WHATIF
      "  --sets FILE           one table per parameter set, with the comparison and winner\n"
      "  -j N                  replays at once (default 1)\n"
      "  --csv F               the tables as CSV; --plot PREFIX pictures (needs gnuplot)\n"},

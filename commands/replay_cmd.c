@@ -36,6 +36,7 @@
 #define REPLAY_USAGE                                                                               \
     "tunesim replay TRACE [--platform NAME|FILE] [--nodes N] [--ppn P] [--nps 1|2] "               \
     "[--map-by block|cyclic] [-x KEY=VALUE] [--mca KEY VALUE] [--set KEY=VALUE] "                  \
+    "[--link-speed RATE] [--memory-bandwidth BW] [--cpu-clock GHZ] [--balance F] "                 \
     "[--mpirun \"LINE\"] [--model FILE] [--json] [--window FIRST:LAST] [--profile SCORE.txt] "     \
     "[--scale-by compute|visits] [--iterations N]"
 

@@ -10,6 +10,7 @@
  *   --mca coll_hcoll_enable 0       --set KEY=VALUE (several on one line are fine)
  *   UCX_ZCOPY_THRESH = 128kb        KEY=VALUE (spaces around '=' allowed)
  *   nps = 2                         placement: nodes, ppn, nps, map-by (also --nps 2 ...)
+ *   --link-speed FDR                the what-ifs (docs/what-if.md), as on the command line
  *
  *   [grid g]                        a grid: every line KEY = V1 | V2 | ... is an axis; the
  *   UCX_TLS = all | self,sm,rc      sets are the cartesian product (last axis fastest),

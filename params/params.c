@@ -716,10 +716,29 @@ void ts__params_swap(ts_params_t *a, ts_params_t *b)
     *b = t;
 }
 
+/* model.net.link_speed also takes a link's name: its data rate after line coding
+ * (InfiniBand 4x: FDR 14.0625 and EDR 25.78125 Gbaud a lane, 64b/66b; HDR twice EDR, NDR
+ * twice HDR; QDR 10 Gbaud, 8b/10b; Ethernet as named). The text keeps the name. */
+static const char *link_rate_of(const char *name)
+{
+    static const struct {
+        const char *name, *rate;
+    } LINKS[] = {
+        {"QDR", "32Gbps"},     {"FDR", "54.54Gbps"},  {"EDR", "100Gbps"},    {"HDR100", "100Gbps"},
+        {"HDR", "200Gbps"},    {"NDR", "400Gbps"},    {"25GbE", "25Gbps"},   {"50GbE", "50Gbps"},
+        {"100GbE", "100Gbps"}, {"200GbE", "200Gbps"}, {"400GbE", "400Gbps"},
+    };
+    for (size_t k = 0; k < sizeof LINKS / sizeof LINKS[0]; k++)
+        if (strcasecmp(name, LINKS[k].name) == 0)
+            return LINKS[k].rate;
+    return name;
+}
+
 ts_status ts__params_set_id(ts_params_t *p, ts_param_id id, const char *value, ts_error_t *err)
 {
     pvalue_t v;
-    ts_status st = parse_value(id, value, &v, err);
+    ts_status st =
+        parse_value(id, id == TS_P_NET_LINK_SPEED ? link_rate_of(value) : value, &v, err);
     if (st != TS_OK)
         return st;
     char *text = strdup(value);

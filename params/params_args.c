@@ -7,7 +7,6 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "model_file.h"
 #include "params_impl.h"
@@ -76,24 +75,10 @@ static const struct {
     {"--balance", "model.cpu.balance"},
 };
 
-/* Link names as data rates after line coding (InfiniBand: 4 lanes; FDR 14.0625 Gbaud and
- * EDR 25.78125 Gbaud a lane, both 64b/66b; HDR twice EDR; Ethernet as named). */
-static const struct {
-    const char *name, *rate;
-} LINKS[] = {
-    {"QDR", "32Gbps"},     {"FDR", "54.54Gbps"},  {"EDR", "100Gbps"},    {"HDR100", "100Gbps"},
-    {"HDR", "200Gbps"},    {"NDR", "400Gbps"},    {"25GbE", "25Gbps"},   {"50GbE", "50Gbps"},
-    {"100GbE", "100Gbps"}, {"200GbE", "200Gbps"}, {"400GbE", "400Gbps"},
-};
-
-/* One what-if option's value: a link name becomes its rate; a percentage for --balance. */
+/* One what-if option's value (a percentage for --balance; link names are the parameter's). */
 static ts_status apply_whatif(ts_params_t *p, const char *param, const char *value, ts_error_t *err)
 {
     char buf[64];
-    if (strcmp(param, "model.net.link_speed") == 0)
-        for (size_t k = 0; k < sizeof LINKS / sizeof LINKS[0]; k++)
-            if (strcasecmp(value, LINKS[k].name) == 0)
-                value = LINKS[k].rate;
     size_t n = strlen(value);
     if (strcmp(param, "model.cpu.balance") == 0 && n > 1 && n < sizeof buf && value[n - 1] == '%') {
         char *end;

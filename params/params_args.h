@@ -8,7 +8,10 @@
 #include "params.h"
 
 /* Parse command-line words: -x KEY=VALUE, -x KEY (the value of KEY in this environment),
- * --mca KEY VALUE (also -mca), --set KEY=VALUE, --model FILE (a calibration's model file,
+ * --mca KEY VALUE (also -mca), --set KEY=VALUE, the what-ifs --link-speed RATE,
+ * --memory-bandwidth BW, --cpu-clock GHZ and --balance F (model.net.link_speed,
+ * model.cpu.memory_bandwidth, model.cpu.clock, model.cpu.balance; F also as a percentage),
+ * --model FILE (a calibration's model file,
  * params/model_file.h: applied before every other setting, so those override it). Later
  * settings win. -x of a variable that is
  * not a parameter and does not look like one (no UCX_ / OMPI_MCA_ prefix, any case) is the

@@ -193,7 +193,8 @@
       "reference/microbench/osu_bw_2node.txt (256 MiB)", "NIC bandwidth per node (100 Gbps RoCE)") \
     X(NET_LINK_SPEED, "model.net.link_speed", BW, "auto", "bytes/s",                               \
       "what-if (docs/what-if.md); auto = the platform's link_rate",                                \
-      "the NIC's data rate to replay with, e.g. 56Gbps (FDR) on a 100 Gbps platform: "             \
+      "the NIC's data rate to replay with, a rate (56Gbps) or a link's name (QDR, FDR, EDR, "      \
+      "HDR100, HDR, NDR, 25GbE, 50GbE, 100GbE, 200GbE, 400GbE): "                                  \
       "model.net.bandwidth is scaled by it / the platform's link_rate (the measured efficiency "   \
       "kept); auto: the platform's own")                                                           \
     X(NET_NODES_PER_LEAF, "model.net.nodes_per_leaf", INT, "16", "nodes",                          \
