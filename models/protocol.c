@@ -1,8 +1,9 @@
 /* protocol.c - the point-to-point model's public functions (protocol.h): building a model from
  * the parameters, and every question about a message answered by the layer the model holds
  * (protocol_impl.h's table of functions): UCX's protocol selection (protocol_ucx.c) or Open
- * MPI's ob1 over its BTLs (protocol_ob1.c, when MCA_PML is ob1). The transports' names and
- * capabilities are here, shared by both. */
+ * MPI's ob1 over its BTLs (protocol_ob1.c, when MCA_PML is ob1) or HPC-X's MXM
+ * (protocol_mxm.c, when it is yalla). The transports' names and capabilities are here, shared
+ * by all three. */
 #include "protocol_impl.h"
 
 #include <stdio.h>
@@ -28,6 +29,11 @@ const tr_info_t ts__transports[TS_TR__COUNT] = {
     [TS_TR_TCP_BTL] = {"tcp_btl", 0, 0, 0},
     /* HCOLL's own shared memory: not a UCX transport either (ts_proto_plan_shared). */
     [TS_TR_HCOLL_SM] = {"hcoll_sm", 0, 0, 1},
+    /* MXM's transports under pml yalla (protocol_mxm.c): no UCX_TLS bit either. */
+    [TS_TR_MXM_SHM] = {"mxm_shm", 0, 0, 1},
+    [TS_TR_MXM_RC] = {"mxm_rc", 0, 0, 0},
+    [TS_TR_MXM_DC] = {"mxm_dc", 0, 0, 0},
+    [TS_TR_MXM_UD] = {"mxm_ud", 0, 0, 0},
 };
 
 static const char *const PROTO_NAMES[TS_PROTO__COUNT] = {
@@ -112,6 +118,13 @@ ts_status ts_proto_model_new(const ts_params_t *p, int world, ts_proto_model_t *
             return st;
         }
         m->ops = &ts__p2p_ob1;
+    } else if (strcmp(ts_params_str(p, TS_P_MCA_PML), "yalla") == 0) {
+        ts_status st = ts__mxm_resolve(m, p, err);
+        if (st != TS_OK) {
+            free(m);
+            return st;
+        }
+        m->ops = &ts__p2p_mxm;
     }
     *out = m;
     return TS_OK;
@@ -174,7 +187,14 @@ void ts_proto_model_print(const ts_proto_model_t *m, FILE *fp)
     const uint64_t limit = (uint64_t)1 << 40;
     for (int loc = 0; loc < TS_LOC__COUNT; loc++) {
         if (!m->ops->reachable(m, (ts_locality)loc)) {
-            fprintf(fp, "%-13s unreachable with this %s\n", ts_locality_name(loc), m->ops->word);
+            /* MXM's classes may be refused for an unknown default, not only unreachable:
+             * its check says which. */
+            ts_error_t e = {0};
+            if (m->ops == &ts__p2p_mxm && m->ops->check(m, (ts_locality)loc, &e) != TS_OK)
+                fprintf(fp, "%-13s %s\n", ts_locality_name(loc), e.msg);
+            else
+                fprintf(fp, "%-13s unreachable with this %s\n", ts_locality_name(loc),
+                        m->ops->word);
             continue;
         }
         for (int blocking = 0; blocking < 2; blocking++) {

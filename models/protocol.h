@@ -11,7 +11,13 @@
  * xpmem: it maps and copies) or, without one (btl_vader_single_copy_mechanism none, tcp), as
  * copy-in / copy-out fragments after the receiver's acknowledgement. The plans reuse the UCX
  * protocol names: eager bcopy, rndv get_zcopy (CMA / knem read), rndv rkey_ptr (xpmem),
- * rndv am (fragments). */
+ * rndv am (fragments).
+ *
+ * With `--mca pml yalla` messages go through HPC-X's MXM (protocol_mxm.c, docs/mxm.md): its
+ * transports from MXM_TLS, its own thresholds (MXM_SHM_RNDV_THRESH, MXM_RNDV_THRESH,
+ * MXM_ZCOPY_THRESH, MXM_*HARD_ZCOPY_THRESH) and ud's segment (MXM_UD_MSS), priced with the
+ * same transport costs. MXM's defaults are unknown to tunesim: ts_proto_model_check refuses a
+ * locality class whose messages would need one. */
 #ifndef TS_PROTOCOL_H
 #define TS_PROTOCOL_H
 
@@ -36,6 +42,10 @@ typedef enum ts_transport {
     TS_TR_VADER,    /* ob1: Open MPI's shared-memory BTL (FIFOs, CMA / xpmem / knem single copy) */
     TS_TR_TCP_BTL,  /* ob1: Open MPI's tcp BTL */
     TS_TR_HCOLL_SM, /* HCOLL's shared-memory levels: flags in a shared segment, no UCX */
+    TS_TR_MXM_SHM,  /* yalla: MXM's shared-memory transport */
+    TS_TR_MXM_RC,   /* yalla: MXM's rc, dc and ud transports */
+    TS_TR_MXM_DC,
+    TS_TR_MXM_UD,
     TS_TR__COUNT
 } ts_transport;
 

@@ -1,7 +1,7 @@
 /* protocol_impl.h - private to the point-to-point models: what protocol.c (the public
- * functions of protocol.h) shares with the two layers behind it, UCX's (protocol_ucx.c) and
- * ob1's (protocol_ob1.c): the transports' capabilities, the model's state, the table of
- * functions each layer fills, and the small helpers both use. */
+ * functions of protocol.h) shares with the layers behind it, UCX's (protocol_ucx.c), ob1's
+ * (protocol_ob1.c) and MXM's (protocol_mxm.c): the transports' capabilities, the model's
+ * state, the table of functions each layer fills, and the small helpers they use. */
 #ifndef TS_PROTOCOL_IMPL_H
 #define TS_PROTOCOL_IMPL_H
 
@@ -68,6 +68,19 @@ typedef struct ob1_s {
     unsigned progress; /* TS_PROG_RECV when rendezvous waits for MPI calls */
 } ob1_t;
 
+/* MXM under pml yalla (used instead of the UCX lanes when MCA_PML is yalla). */
+enum { MXM_SELF = 1 << 0, MXM_SHM = 1 << 1, MXM_UD = 1 << 2, MXM_RC = 1 << 3, MXM_DC = 1 << 4 };
+
+typedef struct mxm_s {
+    unsigned tls; /* MXM_* bits of MXM_TLS; 0 while MXM_TLS is auto (unknown) */
+    uint64_t shm_rndv, rndv, zcopy, hard_zcopy, ud_hard_zcopy, ud_mss; /* auto: unknown */
+    uint64_t ud_seg, net_seg;
+    double send_call, recv_call, rndv_ovh, kcopy_ovh;
+    double shm_lat[TS_LOC__COUNT], shm_bw;
+    double net_lat, spine_lat, net_bw, ud_extra, dc_extra, rc_wqe, ud_wqe;
+    unsigned progress;
+} mxm_t;
+
 /* A point-to-point layer: how its model answers protocol.h's questions. */
 typedef struct ts__p2p_ops_s {
     const char *word; /* what leaves a locality class unreachable: "UCX_TLS", "btl" */
@@ -82,11 +95,12 @@ typedef struct ts__p2p_ops_s {
                    ts_msg_plan_t *pl);
 } ts__p2p_ops_t;
 
-extern const ts__p2p_ops_t ts__p2p_ucx, ts__p2p_ob1;
+extern const ts__p2p_ops_t ts__p2p_ucx, ts__p2p_ob1, ts__p2p_mxm;
 
 struct ts_proto_model_s {
-    const ts__p2p_ops_t *ops; /* the point-to-point layer: UCX, or ob1 when MCA_PML is ob1 */
+    const ts__p2p_ops_t *ops; /* the point-to-point layer: UCX, ob1 or MXM (MCA_PML) */
     ob1_t o;
+    mxm_t x;
     lane_t lane[TS_LOC__COUNT];
     uint64_t rndv_thresh[2]; /* [0] on-host, [1] off-host; TS_SIZE_AUTO / _INF / size */
     uint64_t zcopy_thresh, bcopy_thresh, send_nbr_thresh;
@@ -111,6 +125,9 @@ struct ts_proto_model_s {
 void ts__ucx_resolve_lane(ts_proto_model_t *m, const ts_params_t *p, ts_locality loc);
 /* ob1's state from the parameters (protocol_ob1.c). */
 ts_status ts__ob1_resolve(ts_proto_model_t *m, const ts_params_t *p, ts_error_t *err);
+/* MXM's state from the parameters (protocol_mxm.c); unknown defaults are kept, not refused:
+ * the check of a locality class that needs one refuses it. */
+ts_status ts__mxm_resolve(ts_proto_model_t *m, const ts_params_t *p, ts_error_t *err);
 
 static inline int on_host(ts_locality loc)
 {

@@ -52,7 +52,8 @@ static const struct type_info {
     [TS_PT_SIZE] = {"size", "a size: 8192, 16kb, 1mb, inf or auto",
                     "bytes as an integer with an optional suffix b, k or kb, m or mb, g or gb "
                     "(any case; powers of 1024: 16kb = 16384), or `inf` (never) or `auto` "
-                    "(UCX decides)"},
+                    "(UCX decides; for MXM_ variables, MXM's own default, which tunesim does not "
+                    "know)"},
     [TS_PT_SIZE2] = {"size2", "a size (8192, 16kb, 1mb, inf or auto) or intra:SIZE,inter:SIZE",
                      "a size for both on-host and off-host peers, or `intra:SIZE,inter:SIZE` "
                      "(either order); a part left out is `auto`, and a bare size in the list "
@@ -793,9 +794,9 @@ static unsigned name_distance(const char *key, ts_param_id id)
         unsigned e = edit_distance(key, env);
         d = e < d ? e : d;
     }
-    const char *bare = strncmp(name, "UCX_", 4) == 0     ? name + 4
-                       : strncmp(name, "model.", 6) == 0 ? name + 6
-                                                         : name;
+    const char *bare = strncmp(name, "UCX_", 4) == 0 || strncmp(name, "MXM_", 4) == 0 ? name + 4
+                       : strncmp(name, "model.", 6) == 0                              ? name + 6
+                                                                                      : name;
     if (bare != name) {
         unsigned e = edit_distance(key, bare);
         d = e < d ? e : d;

@@ -11,11 +11,11 @@
 #include "model_file.h"
 #include "params_impl.h"
 
-/* Whether an unknown variable name claims to be a UCX or MCA setting (any case: UCX ignores
- * "ucx_tls", which is exactly the mistake to report). */
+/* Whether an unknown variable name claims to be a UCX, MXM or MCA setting (any case: UCX
+ * ignores "ucx_tls", which is exactly the mistake to report). */
 static int looks_like_param(const char *key)
 {
-    return strncasecmp(key, "UCX_", 4) == 0 ||
+    return strncasecmp(key, "UCX_", 4) == 0 || strncasecmp(key, "MXM_", 4) == 0 ||
            strncasecmp(key, MCA_ENV_PREFIX, MCA_ENV_PREFIX_LEN) == 0;
 }
 

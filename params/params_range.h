@@ -62,6 +62,15 @@
     /* progress and per-call software costs */                                                     \
     R(UCX_SEND_CALL, 0, TS_RANGE_TIME_MAX)                                                         \
     R(UCX_RECV_CALL, 0, TS_RANGE_TIME_MAX)                                                         \
+    R(MXM_RNDV_THRESH, 0, TS_RANGE_ANY_SIZE)                                                       \
+    R(MXM_SHM_RNDV_THRESH, 0, TS_RANGE_ANY_SIZE)                                                   \
+    R(MXM_ZCOPY_THRESH, 0, TS_RANGE_ANY_SIZE)                                                      \
+    R(MXM_HARD_ZCOPY_THRESH, 0, TS_RANGE_ANY_SIZE)                                                 \
+    R(MXM_UD_HARD_ZCOPY_THRESH, 0, TS_RANGE_ANY_SIZE)                                              \
+    R(MXM_UD_MSS, 1, TS_RANGE_GB)                                                                  \
+    R(MXM_SEND_CALL, 0, TS_RANGE_TIME_MAX)                                                         \
+    R(MXM_RECV_CALL, 0, TS_RANGE_TIME_MAX)                                                         \
+    R(MXM_RNDV_OVERHEAD, 0, TS_RANGE_TIME_MAX)                                                     \
     R(UCX_RNDV_OVERHEAD, 0, TS_RANGE_TIME_MAX)                                                     \
     R(CMA_OVERHEAD, 0, TS_RANGE_TIME_MAX)                                                          \
     R(RC_WQE_OVERHEAD, 0, TS_RANGE_TIME_MAX)                                                       \

@@ -54,7 +54,7 @@
       "network devices; the modelled node has one RDMA NIC, so this has no effect")                \
     /* ---- Open MPI MCA parameters (mpirun --mca) --------------------------------------- */      \
     X(MCA_PML, "pml", ENUM, "ucx", "", "reference/bm-optimized3.36.md (Open MPI + UCX)",           \
-      "point-to-point layer {ucx|ob1}")                                                            \
+      "point-to-point layer {ucx|ob1|yalla}: yalla is HPC-X's MXM (docs/mxm.md)")                  \
     X(MCA_COLL_HCOLL_ENABLE, "coll_hcoll_enable", BOOL, "1", "",                                   \
       "reference/openmpi-collectives.md, Components", "use HCOLL hierarchical collectives")        \
     X(MCA_COLL_UCC_ENABLE, "coll_ucc_enable", BOOL, "0", "",                                       \
@@ -114,6 +114,53 @@
       "assumed equal to model.tcp.bandwidth; calibrated by tunesim-probe with --mca pml ob1 "      \
       "--mca btl self,tcp",                                                                        \
       "bandwidth of the tcp BTL")                                                                  \
+    /* ---- MXM through pml yalla (--mca pml yalla, HPC-X 1.x-2.x; docs/mxm.md) ----------- */     \
+    X(MXM_TLS, "MXM_TLS", STRING, "auto", "",                                                      \
+      "MXM 3.6 API headers (HPC-X v1.8.2 mxm/api/mxm_def.h: transports self, shm, rc, dc, ud, "    \
+      "in that order of priority); MXM's own default is in no source found: auto = unknown",       \
+      "MXM's transports, a comma list of self, shm, ud, rc, dc (checked under pml yalla); auto "   \
+      "(MXM's default, unknown to tunesim) refuses a yalla replay")                                \
+    X(MXM_RNDV_THRESH, "MXM_RNDV_THRESH", SIZE, "auto", "bytes",                                   \
+      "MXM 3.6 mxm_config.h (rndv_thresh of every transport); MXM 3.x's default is in no source "  \
+      "found (MXM 1.x logged 65536 in 2013, another version): auto = unknown",                     \
+      "eager -> rendezvous switch of every MXM transport (off-host: rc, dc, ud; on-host unless "   \
+      "MXM_SHM_RNDV_THRESH is set); auto (unknown) refuses a yalla replay that needs it")          \
+    X(MXM_SHM_RNDV_THRESH, "MXM_SHM_RNDV_THRESH", SIZE, "auto", "bytes",                           \
+      "MXM 3.6 mxm_config.h (shm transport's rndv_thresh); default in no source found",            \
+      "eager -> rendezvous switch between ranks of one node (MXM's shm); auto: "                   \
+      "MXM_RNDV_THRESH's value")                                                                   \
+    X(MXM_ZCOPY_THRESH, "MXM_ZCOPY_THRESH", SIZE, "auto", "bytes",                                 \
+      "MXM 3.6 mxm_config.h (zcopy_thresh: \"checking\" zero copy); MXM 3.x's default is in no "   \
+      "source found (MXM 1.x logged 2040): auto = unknown",                                        \
+      "off-host eager messages from this size are sent zero-copy when their buffer is already "    \
+      "registered (no registration charged); inf: never; auto (unknown) refuses")                  \
+    X(MXM_HARD_ZCOPY_THRESH, "MXM_HARD_ZCOPY_THRESH", SIZE, "auto", "bytes",                       \
+      "MXM 3.6 mxm_config.h (hard_zcopy_thresh: \"employing\" zero copy); default in no source "   \
+      "found",                                                                                     \
+      "off-host eager messages from this size are always sent zero-copy, registering the buffer "  \
+      "(rc, dc; ud unless MXM_UD_HARD_ZCOPY_THRESH is set); inf: never; auto (unknown) refuses")   \
+    X(MXM_UD_HARD_ZCOPY_THRESH, "MXM_UD_HARD_ZCOPY_THRESH", SIZE, "auto", "bytes",                 \
+      "MXM 3.6 mxm_config.h (ud transport's hard_zcopy_thresh); default in no source found",       \
+      "MXM_HARD_ZCOPY_THRESH for the ud transport; auto: MXM_HARD_ZCOPY_THRESH's value")           \
+    X(MXM_UD_MSS, "MXM_UD_MSS", SIZE, "auto", "bytes",                                             \
+      "MXM 3.6 mxm_config.h (mss: \"maximal segment size\", the one used limited by the "          \
+      "hardware); default in no source found",                                                     \
+      "ud's segment: a message is sent as datagrams of min(MXM_UD_MSS, model.ud.seg_size), the "   \
+      "path MTU; auto (unknown) refuses a yalla replay over ud")                                   \
+    X(MXM_RDMA_PORTS, "MXM_RDMA_PORTS", STRING, "auto", "",                                        \
+      "the second seed study's runs; Open MPI users' scripts pass mlx5_0:1",                       \
+      "HCA ports MXM uses; the modelled node has one port, so this has no effect")                 \
+    X(MXM_SEND_CALL, "model.mxm.send_call", TIME, "0.04us", "s",                                   \
+      "assumed equal to model.ucx.send_call (pml yalla hands MPI sends to MXM's tag API as "       \
+      "directly as pml ucx to UCP: Open MPI PR #246); no MXM measurement; plausible 0.02-1 us",    \
+      "CPU of one MPI send through pml yalla and MXM, besides the transport's work")               \
+    X(MXM_RECV_CALL, "model.mxm.recv_call", TIME, "0.3us", "s",                                    \
+      "assumed equal to model.ucx.recv_call (as model.mxm.send_call); plausible 0.1-1 us",         \
+      "CPU of posting and completing one receive through pml yalla")                               \
+    X(MXM_RNDV_OVERHEAD, "model.mxm.rndv_overhead", TIME, "0.745us", "s",                          \
+      "assumed equal to model.ucx.rndv_overhead (a request, RTS and completion notice handled in " \
+      "software); no MXM measurement; plausible 0.3-2 us",                                         \
+      "software cost of one MXM rendezvous handshake, paid by the receiver")                       \
     /* ---- UCX protocol cost constants --------------------------------------------------- */     \
     X(UCX_OVH_SINGLE, "model.ucx.overhead_single", TIME, "5ns", "s",                               \
       "reference/ucx-protocols.md, Constants", "per-message overhead, single-fragment")            \

@@ -294,6 +294,58 @@ static void test_no_partial_output(void)
     }
 }
 
+/* Issue 29: MXM under pml yalla. A misspelled MXM_ word gets a did-you-mean; a yalla replay
+ * that needs one of MXM's unknown defaults is refused in one line; the seed study's line,
+ * with the two values it leaves to those defaults given, replays through --mpirun. */
+static void test_mxm_yalla(void)
+{
+    char *out = NULL, *err = NULL, args[1024];
+    CU_ASSERT_EQUAL(tu_run_cli("params --check -x MXM_UD_MS=8mb", &out, &err), 1);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "unknown parameter 'MXM_UD_MS' (did you mean "
+                                              "MXM_UD_MSS?)"));
+    free(out), free(err);
+    CU_ASSERT_EQUAL(tu_run_cli("params --check -x MXM_SHM_RNDV_TRESH=32768", &out, &err), 1);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "(did you mean MXM_SHM_RNDV_THRESH?)"));
+    free(out), free(err);
+    CU_ASSERT_EQUAL(tu_run_cli("params --check -x MXM_UD_MSS=big", &out, &err), 1);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "MXM_UD_MSS: bad value 'big'"));
+    free(out), free(err);
+    CU_ASSERT_EQUAL(tu_run_cli("params --protocols --mca pml yalla -x MXM_TLS=self,shm,ud -x "
+                               "MXM_SHM_RNDV_THRESH=32768 -x MXM_RNDV_THRESH=64kb -x "
+                               "MXM_ZCOPY_THRESH=inf -x MXM_UD_HARD_ZCOPY_THRESH=inf -x "
+                               "MXM_UD_MSS=8mb",
+                               &out, &err),
+                    0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "same_numa     MPI_Isend  0-32767 eager "
+                                              "bcopy/mxm_shm, 32768+ rndv get_zcopy/knem\n"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "same_leaf     MPI_Send   0-65535 eager "
+                                              "bcopy/mxm_ud, 65536+ rndv am/mxm_ud\n"));
+    free(out), free(err);
+
+    const char *seed = "mpirun -n 2 -N 1 -mca pml yalla -mca coll_hcoll_enable 0 -x "
+                       "MXM_SHM_RNDV_THRESH=32768 -x MXM_ZCOPY_THRESH=inf -x "
+                       "MXM_UD_HARD_ZCOPY_THRESH=inf -x MXM_UD_MSS=8mb ./x";
+    snprintf(args, sizeof args, "replay '%s' --mpirun '%s'", tu_bundled(), seed);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
+    CU_ASSERT_PTR_NOT_NULL(err && tu_one_line(err) &&
+                           strstr(err, "MXM_TLS is auto, MXM's own default, which no source "
+                                       "gives"));
+    free(out), free(err);
+    snprintf(args, sizeof args, "replay '%s' -x MXM_TLS=self,shm,ud --mpirun '%s'", tu_bundled(),
+             seed);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "need MXM_RNDV_THRESH, whose default (auto)"));
+    free(out), free(err);
+    snprintf(args, sizeof args,
+             "replay '%s' -x MXM_TLS=self,shm,ud -x MXM_RNDV_THRESH=64kb --mpirun '%s'",
+             tu_bundled(), seed);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "settings    pml=yalla coll_hcoll_enable=0 "
+                                              "MXM_TLS=self,shm,ud MXM_RNDV_THRESH=64kb"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "\npredicted   "));
+    free(out), free(err);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -304,6 +356,7 @@ int main(void)
     CU_add_test(s, "bundled simpleFoam trace", test_bundled_trace);
     CU_add_test(s, "convert, store equivalence, determinism", test_convert_and_determinism);
     CU_add_test(s, "no partial output on failure", test_no_partial_output);
+    CU_add_test(s, "MXM under pml yalla: did-you-mean, refusals, the seed line", test_mxm_yalla);
     /* Reads ../shared: ctest runs it as test_cli_shared (tests/CMakeLists.txt). */
     CU_pSuite sh = CU_add_suite("shared", NULL, NULL);
     CU_add_test(sh, "info --json counts", test_json_counts);

@@ -418,7 +418,7 @@ static void test_enum_and_string(void)
     CU_ASSERT_STRING_EQUAL(err.msg, "UCX_RNDV_SCHEME: bad value 'get' (expected one of auto, "
                                     "get_zcopy, put_zcopy, rkey_ptr or am)");
     CU_ASSERT_EQUAL(try_set(&p, "pml", "cm", &err), TS_EARG);
-    CU_ASSERT_STRING_EQUAL(err.msg, "pml: bad value 'cm' (expected one of ucx or ob1)");
+    CU_ASSERT_STRING_EQUAL(err.msg, "pml: bad value 'cm' (expected one of ucx, ob1 or yalla)");
 
     /* STRING: anything printable, as written. */
     CU_ASSERT_EQUAL(try_set(&p, "UCX_NET_DEVICES", "mlx5_2:1", &err), TS_OK);
@@ -502,7 +502,8 @@ static void test_did_you_mean(void)
     } cases[] = {
         {"UCX_RNDV_TRESH", "unknown parameter 'UCX_RNDV_TRESH' (did you mean UCX_RNDV_THRESH?)"},
         {"ucx_tls", "unknown parameter 'ucx_tls' (did you mean UCX_TLS?)"},
-        {"RNDV_THRESH", "unknown parameter 'RNDV_THRESH' (did you mean UCX_RNDV_THRESH?)"},
+        {"RNDV_THRESH", "unknown parameter 'RNDV_THRESH' (did you mean UCX_RNDV_THRESH or "
+                        "MXM_RNDV_THRESH?)"},
         {"UCX_ZCOPY_THRES", "unknown parameter 'UCX_ZCOPY_THRES' (did you mean UCX_ZCOPY_THRESH or "
                             "UCX_BCOPY_THRESH?)"},
         {"coll_hcol_enable",
