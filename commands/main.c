@@ -43,7 +43,8 @@ typedef struct cmd_doc_s {
 /* Option help shared by the commands that take them. */
 #define HELP_PLATFORM                                                                              \
     "  --platform NAME|FILE  the machine: bm-optimized3.36 (default; 2 x Xeon 6354, 100 Gbps\n"    \
-    "                        RoCE) or localhost (this machine), or a .platform file\n"
+    "                        RoCE), broadwell-e5-2690v4-edr, skylake-gold6148-edr, localhost\n"    \
+    "                        (this machine), or a .platform file (platforms/README.md)\n"
 #define HELP_PLACE                                                                                 \
     "  --nodes N             nodes to place the ranks on (default: the platform's, 2 for\n"        \
     "                        bm-optimized3.36)\n"                                                  \

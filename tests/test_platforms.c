@@ -167,6 +167,30 @@ static void test_references_and_params(void)
     CU_ASSERT_EQUAL(ts_platform_link_rate(pf), 0); /* not given: the what-if is refused */
     ts_platform_close(pf);
 
+    /* The second study's nodes: shape, references, 18 nodes a leaf. */
+    const struct {
+        const char *name;
+        int cores;
+        double mem, clock, upi;
+    } study[] = {{"broadwell-e5-2690v4-edr", 14, 76.8e9, 2.6e9, 38.4e9},
+                 {"skylake-gold6148-edr", 20, 128e9, 2.4e9, 62.4e9}};
+    for (int k = 0; k < 2; k++) {
+        CU_ASSERT_EQUAL_FATAL(ts_platform_open(study[k].name, PLATFORM_DIR, &pf, &err), TS_OK);
+        CU_ASSERT_EQUAL(ts_platform_nodes(pf), 32);
+        CU_ASSERT_EQUAL(ts_platform_sockets(pf), 2);
+        CU_ASSERT_EQUAL(ts_platform_cores_per_socket(pf), study[k].cores);
+        CU_ASSERT_DOUBLE_EQUAL(ts_platform_link_rate(pf), 100e9, 1);
+        CU_ASSERT_DOUBLE_EQUAL(ts_platform_memory_bandwidth(pf), study[k].mem, 1);
+        CU_ASSERT_DOUBLE_EQUAL(ts_platform_core_clock(pf), study[k].clock, 1);
+        CU_ASSERT_DOUBLE_EQUAL(ts_platform_upi_bandwidth(pf), study[k].upi, 1);
+        ts_params_t *p = NULL;
+        CU_ASSERT_EQUAL_FATAL(ts_params_new(&p), TS_OK);
+        CU_ASSERT_EQUAL(ts_platform_apply_params(pf, p, &err), TS_OK);
+        CU_ASSERT_EQUAL(ts_params_int(p, TS_P_NET_NODES_PER_LEAF), 18);
+        ts_params_free(p);
+        ts_platform_close(pf);
+    }
+
     CU_ASSERT_EQUAL_FATAL(load_text(GOOD_BODY "link_rate = 56e9\nmodel.net.latency = 1.1us\n"
                                               "model.net.bandwidth = 12000MB/s\n",
                                     path, sizeof path, &err),
