@@ -79,15 +79,20 @@ static const cmd_doc_t CMDS[] = {
      "sizes, communication matrix, iterations",
      "  --json                the summary as JSON (default: text)\n"
      "  --window FIRST:LAST   only these iterations (1-based; the iterations are listed)\n"},
-    {"convert", "TRACE -o OUT [--to store|ti] [--flops-per-second F] [--min-of TRACE2]...",
+    {"convert",
+     "TRACE -o OUT [--to store|ti] [--flops-per-second F] [--min-of TRACE2]...\n"
+     "       [--class-median]",
      "write a tunesim store (default) or SimGrid time-independent traces (a directory); "
-     "--min-of: each compute burst the least of several recordings of the same run",
+     "--min-of: each compute burst the least of several recordings of the same run; "
+     "--class-median: the median of its class",
      "  -o OUT                the output: a store file, or with --to ti a directory\n"
      "  --to store|ti         store (default: tunesim's compressed binary trace) or SimGrid's\n"
      "                        time-independent traces (smpi_replay)\n"
      "  --flops-per-second F  --to ti: compute bursts as flops at this rate (default 1e9)\n"
      "  --min-of TRACE2       another recording of the same run: each compute burst becomes\n"
-     "                        the least of the recordings (repeatable; docs/recording-noise.md)\n"},
+     "                        the least of the recordings (repeatable; docs/recording-noise.md)\n"
+     "  --class-median        each compute burst the median of the rank's bursts between the\n"
+     "                        same two calls (after --min-of; docs/recording-noise.md)\n"},
     {"record", "[-o DIR] [--clock wall|cpu] -- mpirun ARGS...",
      "run an MPI program under the tracer", NULL},
     {"replay",
@@ -278,6 +283,7 @@ typedef struct main_args_s {
     const char *min_of[TS_DENOISE_MAX]; /* convert --min-of, in order */
     int nmin_of;
     int json;
+    int classes; /* convert --class-median */
 } main_args_t;
 
 static ts_status operand(main_args_t *a, const char *v, ts_error_t *err)
@@ -302,11 +308,12 @@ static ts_status info_opt(void *ctx, int opt, const char *v, ts_error_t *err)
     return TS_OK;
 }
 
-enum { CO_OUTPUT, CO_TO, CO_FPS, CO_MIN_OF, CO__COUNT };
+enum { CO_OUTPUT, CO_TO, CO_FPS, CO_MIN_OF, CO_CLASSES, CO__COUNT };
 static const ts_opt_t CONVERT_OPTS[] = {[CO_OUTPUT] = {"output", 'o', 1},
                                         [CO_TO] = {"to", 0, 1},
                                         [CO_FPS] = {"flops-per-second", 0, 1},
-                                        [CO_MIN_OF] = {"min-of", 0, 1}};
+                                        [CO_MIN_OF] = {"min-of", 0, 1},
+                                        [CO_CLASSES] = {"class-median", 0, 0}};
 
 static ts_status convert_opt(void *ctx, int opt, const char *v, ts_error_t *err)
 {
@@ -318,6 +325,10 @@ static ts_status convert_opt(void *ctx, int opt, const char *v, ts_error_t *err)
             return ts_error_set(err, TS_EUSAGE, "convert: at most %d --min-of recordings",
                                 TS_DENOISE_MAX);
         a->min_of[a->nmin_of++] = v;
+        return TS_OK;
+    }
+    if (opt == CO_CLASSES) {
+        a->classes = 1;
         return TS_OK;
     }
     *(opt == CO_OUTPUT ? &a->out : opt == CO_TO ? &a->to : &a->fps) = v;
@@ -353,6 +364,28 @@ static ts_status min_of(const main_args_t *a, ts_trace_t **t, ts_error_t *err)
     for (int j = 0; j < a->nmin_of; j++)
         ts_trace_close(others[j]);
     return st;
+}
+
+/* The fewest gaps of a class whose median replaces them: a median of five still ignores two
+ * noisy ones; rarer calls (start-up, the end) stay as recorded. */
+#define CLASS_MIN_MEMBERS 5
+
+/* convert --class-median: each burst the median of its class (traces/denoise.h). */
+static ts_status class_median(ts_trace_t **t, ts_error_t *err)
+{
+    ts_trace_t *w = NULL;
+    ts_classes_stats_t cs;
+    ts_status st = ts_denoise_classes(*t, CLASS_MIN_MEMBERS, &w, &cs, err);
+    if (st != TS_OK)
+        return st;
+    printf("class-median: %llu of %llu gaps in %llu classes of %d or more; compute %.6f s -> "
+           "%.6f s summed over ranks (%.1f %% less)\n",
+           (unsigned long long)cs.gaps_classed, (unsigned long long)cs.gaps,
+           (unsigned long long)cs.classes, CLASS_MIN_MEMBERS, cs.compute_before, cs.compute_after,
+           cs.compute_before > 0 ? 100.0 * (1 - cs.compute_after / cs.compute_before) : 0.0);
+    ts_trace_close(*t);
+    *t = w;
+    return TS_OK;
 }
 
 static int cmd_info(int argc, char **argv)
@@ -437,6 +470,8 @@ static int cmd_convert(int argc, char **argv)
     if (ts_trace_open(path, &t, &err) != TS_OK)
         return fail(&err);
     ts_status st = a.nmin_of ? min_of(&a, &t, &err) : TS_OK;
+    if (st == TS_OK && a.classes)
+        st = class_median(&t, &err);
     if (st != TS_OK) {
         ts_trace_close(t);
         return fail(&err);

@@ -110,18 +110,7 @@ sweep() {
 # full NAME: "set ExecutionTime window_time" per set, from the sweep's CSV (full_time_s:
 # the full run as tunesim sweep --profile scaled it).
 full() {
-    awk -F, '
-        function unquote(line,    o, i, c, q) { # commas inside the quoted settings column
-            o = ""; q = 0
-            for (i = 1; i <= length(line); i++) {
-                c = substr(line, i, 1)
-                if (c == "\"") { q = !q; continue }
-                o = o ((q && c == ",") ? ";" : c)
-            }
-            return o
-        }
-        { $0 = unquote($0) }
-        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    awk -F, "$(cat "$root/scripts/sweep_csv.awk")"'
         { printf "%s %.6f %.6f\n", $col["name"], $col["full_time_s"], $col["predicted_time_s"] }
     ' "$work/$1.csv" | sort >"$work/$1.full"
 }

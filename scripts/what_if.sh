@@ -38,19 +38,8 @@ a2a=$build/alltoall-72x1MiB.tss
 
 # table CSV TIME_COLUMN: one row per set in the file's order, time and change against asis.
 table() {
-    awk -F, -v col="$2" '
-        function unquote(line,    o, i, c, q) {
-            o = ""; q = 0
-            for (i = 1; i <= length(line); i++) {
-                c = substr(line, i, 1)
-                if (c == "\"") { q = !q; continue }
-                o = o ((q && c == ",") ? ";" : c)
-            }
-            return o
-        }
-        { $0 = unquote($0) }
-        NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        { name[NR] = $c["name"]; t[NR] = $c[col]; if ($c["name"] == "asis") base = $c[col]; n = NR }
+    awk -F, -v want="$2" "$(cat scripts/sweep_csv.awk)"'
+        { name[NR] = $col["name"]; t[NR] = $col[want]; if ($col["name"] == "asis") base = t[NR]; n = NR }
         END {
             printf "| set | predicted [s] | change against asis |\n|---|---|---|\n"
             for (i = 2; i <= n; i++)

@@ -288,6 +288,77 @@ static void test_imbalance(void)
     ts_trace_close(t);
 }
 
+/* One rank: calls A B A B ... (12), the gap before each given (two events where split[k]);
+ * A's Isend of 8 bytes to rank 0 makes it a call of its own kind. */
+static ts_trace_t *classes_trace(const int64_t gap[12], int split)
+{
+    ts_trace_t *t;
+    CU_ASSERT_FATAL(ts__trace_new("classes", TS_FORMAT_OTF2, 1, &t) == TS_OK);
+    ts__trace_add_node(t, "node-a");
+    int32_t world[1] = {0};
+    ts__trace_add_comm(t, "MPI_COMM_WORLD", 1, 0, world);
+    uint16_t fa = (uint16_t)ts__trace_intern_func(t, "MPI_Isend");
+    uint16_t fb = (uint16_t)ts__trace_intern_func(t, "MPI_Allreduce");
+    int64_t now = 0;
+    for (int k = 0; k < 12; k++) {
+        if (gap[k] && k == split) { /* 60 % and 40 % of it */
+            put1(t, 0, (ts_event_t){.kind = TS_EV_COMPUTE, .time = gap[k] * 6 / 10});
+            put1(t, 0, (ts_event_t){.kind = TS_EV_COMPUTE, .time = gap[k] - gap[k] * 6 / 10});
+        } else if (gap[k]) {
+            put1(t, 0, (ts_event_t){.kind = TS_EV_COMPUTE, .time = gap[k]});
+        }
+        now += gap[k];
+        put1(t, 0, (ts_event_t){.kind = TS_EV_ENTER, .func = k % 2 ? fb : fa, .time = now});
+        if (k % 2 == 0)
+            put1(t, 0, (ts_event_t){.kind = TS_EV_ISEND, .peer = 0, .tag = 1, .bytes = 8});
+        else
+            put1(
+                t, 0,
+                (ts_event_t){.kind = TS_EV_COLL, .op = TS_COLL_ALLREDUCE, .bytes = 8, .bytes2 = 8});
+        put1(t, 0, (ts_event_t){.kind = TS_EV_LEAVE, .time = now += 10});
+    }
+    put1(t, 0, (ts_event_t){.kind = TS_EV_COMPUTE, .time = 777});
+    ts__trace_seal(t);
+    return t;
+}
+
+/* Gaps before B (after A): 10, 12, 100 (as 60 + 40), 11, 13, 14: six, median (12 + 13) / 2 =
+ * 12 (integer ns), 100's events 7 and 5 (60 x 12 / 100 = 7.2 -> 7, the rest). Gaps before A
+ * (after B): 20, 0, 22, 21, 500: four with compute, fewer than five: as recorded; with three
+ * a class, their median (21 + 22) / 2 = 21, the empty one stays empty. The first gap and the
+ * tail are classes of one. */
+static void test_class_median(void)
+{
+    static const int64_t gap[12] = {5, 10, 20, 12, 0, 100, 22, 11, 21, 13, 500, 14};
+    ts_trace_t *t = classes_trace(gap, 5), *w = NULL;
+    ts_classes_stats_t cs;
+    ts_error_t err;
+    CU_ASSERT_EQUAL_FATAL(ts_denoise_classes(t, 5, &w, &cs, &err), TS_OK);
+    int64_t got[16];
+    int n = computes(w, got, 16);
+    const int64_t want5[] = {5, 12, 20, 12, 7, 5, 22, 12, 21, 12, 500, 12, 777};
+    CU_ASSERT_EQUAL_FATAL(n, 13);
+    for (int i = 0; i < n; i++)
+        CU_ASSERT_EQUAL(got[i], want5[i]);
+    CU_ASSERT_EQUAL(cs.gaps, 12); /* 11 gaps with compute and the tail */
+    CU_ASSERT_EQUAL(cs.classes, 1);
+    CU_ASSERT_EQUAL(cs.gaps_classed, 6);
+    CU_ASSERT_DOUBLE_EQUAL(cs.compute_before, 1505e-9, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(cs.compute_after, (5 + 6 * 12 + 20 + 22 + 21 + 500 + 777) * 1e-9, 1e-15);
+    ts_trace_close(w);
+
+    CU_ASSERT_EQUAL_FATAL(ts_denoise_classes(t, 3, &w, &cs, &err), TS_OK);
+    n = computes(w, got, 16);
+    const int64_t want3[] = {5, 12, 21, 12, 7, 5, 21, 12, 21, 12, 21, 12, 777};
+    CU_ASSERT_EQUAL_FATAL(n, 13);
+    for (int i = 0; i < n; i++)
+        CU_ASSERT_EQUAL(got[i], want3[i]);
+    CU_ASSERT_EQUAL(cs.classes, 2);
+    ts_trace_close(w);
+    CU_ASSERT_EQUAL(ts_denoise_classes(t, 0, &w, &cs, &err), TS_EARG);
+    ts_trace_close(t);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -297,5 +368,6 @@ int main(void)
     CU_add_test(s, "other runs and rank counts refused", test_errors);
     CU_add_test(s, "convert --min-of on the bundled trace", test_cli);
     CU_add_test(s, "imbalance between synchronisations, hand-derived", test_imbalance);
+    CU_add_test(s, "each burst the median of its class, hand-derived", test_class_median);
     return tu_run_all();
 }

@@ -212,3 +212,200 @@ done:
     *out = w;
     return TS_OK;
 }
+
+/* ---- the median of each burst class (ts_denoise_classes) ------------------------------ */
+
+typedef struct gapk_s {
+    uint64_t key;
+    int64_t sum;
+    uint32_t idx; /* the gap's position in the rank's stream */
+} gapk_t;
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    /* FNV-1a over the value's bytes: the same calls give the same key in every run. */
+    for (int i = 0; i < 8; i++)
+        h = (h ^ ((v >> (8 * i)) & 0xff)) * 1099511628211ULL;
+    return h;
+}
+
+static int cmp_gapk(const void *a, const void *b)
+{
+    const gapk_t *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    if (x->sum != y->sum)
+        return x->sum < y->sum ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+enum { SIG_START = 1, SIG_END = 2 };
+
+/* Pass 1 over rank r: each gap's class key (the calls before and after it) and sum. */
+static ts_status classify_rank(const ts_trace_t *t, int32_t r, gapk_t **gk, size_t *n, size_t *cap,
+                               ts_error_t *err)
+{
+    ts_cursor_t *c;
+    if (ts_cursor_open(t, r, &c) != TS_OK)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    *n = 0;
+    uint64_t prev = SIG_START, sig = 0;
+    int64_t sum = 0;
+    uint32_t gap = 0;
+    int in_call = 0, pending = 0;
+    const ts_event_t *ev;
+    int k;
+    while ((k = ts_cursor_next_ref(c, &ev, err)) > 0) {
+        switch (ev->kind) {
+        case TS_EV_COMPUTE:
+            sum += ev->time;
+            break;
+        case TS_EV_ENTER:
+            in_call = 1;
+            sig = mix(1469598103934665603ULL, ev->func);
+            pending = 1;
+            break;
+        case TS_EV_LEAVE:
+            if (pending) {
+                if (TS_GROW(*gk, *n, *cap, 1024) != 0) {
+                    ts_cursor_close(c);
+                    return ts_error_set(err, TS_ENOMEM, "out of memory");
+                }
+                (*gk)[(*n)++] = (gapk_t){mix(prev, sig), sum, gap++};
+                sum = 0;
+                pending = 0;
+            }
+            prev = sig;
+            in_call = 0;
+            break;
+        default: /* a record inside the call: part of what the call is */
+            if (in_call)
+                sig = mix(mix(mix(mix(mix(sig, ev->kind), (uint64_t)ev->peer), (uint64_t)ev->tag),
+                              ev->bytes),
+                          ev->bytes2 ^ ((uint64_t)ev->op << 56));
+            break;
+        }
+    }
+    ts_cursor_close(c);
+    if (k < 0)
+        return (ts_status)k;
+    if (TS_GROW(*gk, *n, *cap, 1024) != 0)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    (*gk)[(*n)++] = (gapk_t){mix(prev, SIG_END), sum, gap}; /* the tail */
+    return TS_OK;
+}
+
+/* Pass 2 over rank r: each gap's compute events out, scaled to want[gap]. */
+static ts_status rewrite_rank(const ts_trace_t *t, ts_trace_t *w, int32_t r, const int64_t *want,
+                              ts_event_t **buf, size_t *cap, ts_error_t *err)
+{
+    ts_cursor_t *c;
+    if (ts_cursor_open(t, r, &c) != TS_OK)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    size_t n = 0;
+    int64_t have = 0;
+    uint32_t gap = 0;
+    ts_event_t ev;
+    int k;
+    ts_status st = TS_OK;
+    for (;;) {
+        k = ts_cursor_next(c, &ev, err);
+        /* A gap ends at a call's Enter, or at the end of the stream. */
+        if (k <= 0 || ev.kind == TS_EV_ENTER) {
+            if (have > 0 && want[gap] != have)
+                rescale(*buf, n, have, want[gap]);
+            for (size_t i = 0; i < n && st == TS_OK; i++) {
+                if (ts_codec_put(&w->ranks[r].buf, &(*buf)[i]) != TS_OK)
+                    st = ts_error_set(err, TS_ENOMEM, "out of memory");
+                w->ranks[r].nevents++;
+            }
+            n = 0;
+            have = 0;
+            if (k > 0)
+                gap++;
+        }
+        if (k <= 0 || st != TS_OK)
+            break;
+        if (TS_GROW(*buf, n, *cap, 256) != 0) {
+            st = ts_error_set(err, TS_ENOMEM, "out of memory");
+            break;
+        }
+        (*buf)[n++] = ev;
+        if (ev.kind == TS_EV_COMPUTE)
+            have += ev.time;
+    }
+    ts_cursor_close(c);
+    if (st == TS_OK && k < 0)
+        st = (ts_status)k;
+    return st;
+}
+
+ts_status ts_denoise_classes(const ts_trace_t *base, int min_members, ts_trace_t **out,
+                             ts_classes_stats_t *stats, ts_error_t *err)
+{
+    *out = NULL;
+    memset(stats, 0, sizeof *stats);
+    if (min_members < 1)
+        return ts_error_set(err, TS_EARG, "a class needs at least 1 member, got %d", min_members);
+    ts_trace_t *w = NULL;
+    gapk_t *gk = NULL;
+    int64_t *want = NULL;
+    ts_event_t *buf = NULL;
+    size_t n = 0, cap = 0, wcap = 0, bcap = 0;
+    ts_status st = TS_OK;
+    if (ts__trace_new(base->path, base->format, base->nranks, &w) != TS_OK ||
+        ts__trace_copy_defs(base, w) != TS_OK)
+        st = ts_error_set(err, TS_ENOMEM, "out of memory");
+    for (int32_t r = 0; r < base->nranks && st == TS_OK; r++) {
+        st = classify_rank(base, r, &gk, &n, &cap, err);
+        if (st != TS_OK)
+            break;
+        if (n > wcap) {
+            int64_t *nw = realloc(want, n * sizeof *want);
+            if (!nw) {
+                st = ts_error_set(err, TS_ENOMEM, "out of memory");
+                break;
+            }
+            want = nw;
+            wcap = n;
+        }
+        for (size_t i = 0; i < n; i++) {
+            want[gk[i].idx] = gk[i].sum;
+            stats->gaps += gk[i].sum > 0;
+            stats->compute_before += (double)gk[i].sum * 1e-9;
+        }
+        qsort(gk, n, sizeof *gk, cmp_gapk);
+        for (size_t i = 0; i < n;) {
+            size_t j = i, nz = 0;
+            while (j < n && gk[j].key == gk[i].key) {
+                nz += gk[j].sum > 0;
+                j++;
+            }
+            /* Gaps without compute stay empty: the median of those with some. */
+            if (nz >= (size_t)min_members) {
+                size_t first = j - nz; /* sorted by sum: the empty ones come first */
+                int64_t med = gk[first + nz / 2].sum;
+                if (nz % 2 == 0)
+                    med = (gk[first + nz / 2 - 1].sum + med) / 2;
+                for (size_t m = first; m < j; m++)
+                    want[gk[m].idx] = med;
+                stats->classes++;
+                stats->gaps_classed += nz;
+            }
+            i = j;
+        }
+        for (size_t i = 0; i < n; i++)
+            stats->compute_after += (double)want[gk[i].idx] * 1e-9;
+        st = rewrite_rank(base, w, r, want, &buf, &bcap, err);
+    }
+    free(gk);
+    free(want);
+    free(buf);
+    if (st != TS_OK) {
+        ts_trace_close(w);
+        return st;
+    }
+    ts__trace_seal(w);
+    *out = w;
+    return TS_OK;
+}

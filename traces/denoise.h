@@ -41,4 +41,22 @@ typedef struct ts_denoise_stats_s {
 ts_status ts_denoise(const ts_trace_t *base, const ts_trace_t *const *others, int nothers,
                      ts_trace_t **out, ts_denoise_stats_t *stats, ts_error_t *err);
 
+/* One recording's bursts replaced by the median of their class: within a rank, the gaps
+ * (all compute between two MPI calls) whose calls on both sides look alike (function, and
+ * every record's kind, peer, tag and sizes) do the same work again and again, one halo
+ * exchange or solver sweep of a GAMG level after another, so their median is the burst
+ * without the noise a descheduled, cache-cold run adds at random (docs/recording-noise.md).
+ * Classes of fewer than min_members gaps (start-up, rare calls) and gaps without compute stay
+ * as they are. The rank's work per class and the number of gaps are kept: only each gap's
+ * compute is scaled to its class's median (integer nanoseconds, each gap's sum exact). */
+typedef struct ts_classes_stats_s {
+    uint64_t gaps;                        /* gaps with compute, all ranks */
+    uint64_t classes;                     /* classes of at least min_members gaps */
+    uint64_t gaps_classed;                /* gaps in those classes (scaled to the median) */
+    double compute_before, compute_after; /* seconds summed over ranks */
+} ts_classes_stats_t;
+
+ts_status ts_denoise_classes(const ts_trace_t *base, int min_members, ts_trace_t **out,
+                             ts_classes_stats_t *stats, ts_error_t *err);
+
 #endif
