@@ -32,6 +32,9 @@
 #                  OUT_DIR-2 ... OUT_DIR-N, and OUT_DIR.tss the store whose compute bursts are
 #                  each the least of the N (tunesim convert --min-of; why: traces/denoise.h,
 #                  docs/recording-noise.md). About 2.5 minutes more each, with KEEP_CASE
+#   CLASS_MEDIAN=0 1: OUT_DIR.tss holds each burst as the median of its class (tunesim convert
+#                  --class-median, after --min-of when REPEAT > 1): one 6-iteration recording
+#                  so treated is less noisy than the least of eight (docs/recording-noise.md)
 #
 # Shortcut: meshing (surfaceFeatureExtract, blockMesh, snappyHexMesh: about 3 minutes, 0.9 GB),
 # decomposePar and potentialFoam are skipped when KEEP_CASE already holds a case that a
@@ -191,9 +194,14 @@ for k in $(seq 2 "$repeat"); do
 done
 record "$out" ""
 grep -E "^tunesim-trace|^trace written" log.simpleFoam || true
-if [ "$repeat" -gt 1 ]; then
-    echo "record_motorbike: the least compute of the $repeat recordings into $out.tss"
-    "$tunesim" convert "$out" -o "$out.tss" "${others[@]}"
+classes=()
+[ "${CLASS_MEDIAN:-0}" = 1 ] && classes=(--class-median)
+if [ "$repeat" -gt 1 ] || [ ${#classes[@]} -gt 0 ]; then
+    how="the least compute of the $repeat recordings"
+    [ "$repeat" -gt 1 ] || how="the recording"
+    [ ${#classes[@]} -gt 0 ] && how="$how, each burst the median of its class"
+    echo "record_motorbike: into $out.tss: $how"
+    "$tunesim" convert "$out" -o "$out.tss" "${others[@]}" "${classes[@]}"
 fi
 grep -c "^Time = " log.simpleFoam | sed 's/^/record_motorbike: iterations run: /' || true
 grep "ExecutionTime" log.simpleFoam | tail -1 | sed 's/^/record_motorbike: last /' || true
