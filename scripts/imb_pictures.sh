@@ -4,12 +4,12 @@
 # settings of one step, log-log, PNG and SVG, from `tunesim imb --plot` on the models with the
 # shipped calibration. For 1 x 36 and 2 x 36 (the shapes the study published) and each of
 # Alltoall, Allgather, Allreduce and Exchange:
-#   1x36-BENCH-rndv    UCX_RNDV_THRESH in {auto, 4 ... 128 kb} (the one-node step)
-#   2x36-BENCH-tls     UCX_TLS in {all, self,sm,rc, self,sm,ud, self,sm,dc} at the step-1
+#   1x36-rndv-BENCH    UCX_RNDV_THRESH in {auto, 4 ... 128 kb} (the one-node step)
+#   2x36-tls-BENCH     UCX_TLS in {all, self,sm,rc, self,sm,ud, self,sm,dc} at the step-1
 #                      winner's threshold pair (docs/imb-winners.tsv)
-#   2x36-BENCH-zcopy   UCX_ZCOPY_THRESH in {auto, 4 ... 128 kb} with step 1's winner (step 2)
-#   2x36-BENCH-coll    no component (HCOLL off), HCOLL, UCC with the winner's settings (step 3)
-# into docs/imb-pictures/ (each PREFIX.png, PREFIX.svg, and PREFIX.csv with the numbers).
+#   2x36-zcopy-BENCH   UCX_ZCOPY_THRESH in {auto, 4 ... 128 kb} with step 1's winner (step 2)
+#   2x36-coll-BENCH    no component (HCOLL off), HCOLL, UCC with the winner's settings (step 3)
+# into docs/imb-pictures/ (.png and .svg, and .csv with the numbers).
 #
 #   scripts/imb_pictures.sh [BUILD]     (BUILD: default build; about 20 minutes on 2 cores)
 # Environment: BUDGET (tunesim imb --budget, default 40000 as scripts/imb_study.sh), BENCH.
@@ -35,13 +35,14 @@ maxlog() { # as scripts/imb_study.sh: the study's largest size by benchmark, 1 o
     esac
 }
 
-# picture NODES BENCH NAME SETS: tunesim imb over the sets, plotted as $out/NODESx36-BENCH-NAME.
+# picture NODES BENCH NAME SETS: tunesim imb over the sets, plotted as
+# $out/NODESx36-NAME-BENCH.{png,svg} (tunesim imb --plot adds the benchmark), numbers in .csv.
 picture() {
-    local prefix=$out/${1}x36-$2-$3
+    local prefix=$out/${1}x36-$3
     "$build/tunesim" imb --nodes "$1" --ppn 36 --bench "$2" --msglog "0:$(maxlog "$2" "$1")" \
-        --budget "$budget" --model "$model" --sets "$4" -j "$(nproc)" --csv "$prefix.csv" \
+        --budget "$budget" --model "$model" --sets "$4" -j "$(nproc)" --csv "$prefix-$2.csv" \
         --plot "$prefix" >/dev/null
-    echo "imb_pictures: $prefix.png"
+    echo "imb_pictures: $prefix-$2.png"
 }
 
 for b in $benches; do
@@ -54,8 +55,8 @@ for b in $benches; do
     [ -n "$tls" ] || { echo "imb_pictures: no 2 x 36 $b row in $winners" >&2; exit 1; }
     sets=$work/tls.sets
     : >"$sets"
-    for t in all self,sm,rc self,sm,ud self,sm,dc; do
-        printf '[%s]\nUCX_TLS = %s\nUCX_RNDV_THRESH = %s\n' "$t" "$t" "$pair" >>"$sets"
+    for t in all self,sm,rc self,sm,ud self,sm,dc; do # set names: no commas
+        printf '[%s]\nUCX_TLS = %s\nUCX_RNDV_THRESH = %s\n' "${t//,/-}" "$t" "$pair" >>"$sets"
     done
     picture 2 "$b" tls "$sets"
 
