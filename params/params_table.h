@@ -219,7 +219,8 @@
       "the measured latency holds what a few QPs cost)")                                           \
     X(DC_SELECT_LATENCY, "model.dc.select_latency", TIME, "60ns", "s",                             \
       "UCX src/uct/ib/mlx5/dc/dc_mlx5.c (latency.c += 60e-9: the connect packet and its "          \
-      "completion entry)",                                                                         \
+      "completion entry); CONTRADICTED at 2 x 36: reference/ucx-protocols.md observes rc_mlx5 "    \
+      "off-host under UCX_TLS=all there, where this value picks dc (docs/imb.md)",                 \
       "what UCX's lane selection adds to dc's latency over rc's (selection only)")                 \
     X(DC_EXTRA_LATENCY, "model.dc.extra_latency", TIME, "60ns", "s",                               \
       "UCX's own estimate (model.dc.select_latency); no dc / rc comparison was published for "     \
