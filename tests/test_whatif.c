@@ -102,7 +102,7 @@ static outcome_t replay(const ts_trace_t *t, const char *platform, int nodes, in
             o.compute = ts_job_result(job)->compute_time;
             o.net_bw = ts_params_bw(ts_job_params(job), TS_P_NET_BW);
         } else {
-            snprintf(o.msg, sizeof o.msg, "%s", err.msg);
+            snprintf(o.msg, sizeof o.msg, "%.390s", err.msg);
         }
         if (write(fd[1], &o, sizeof o) != (ssize_t)sizeof o)
             _exit(2);
