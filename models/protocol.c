@@ -94,6 +94,7 @@ ts_status ts_proto_model_new(const ts_params_t *p, int world, ts_proto_model_t *
     m->reg_per_byte = ts_params_seconds(p, TS_P_NET_REG_COST_PER_BYTE);
     m->rcache_ovh = TS_PARAM_SECONDS(p, UCX_RCACHE_OVERHEAD);
     m->xpmem_attach = TS_PARAM_SECONDS(p, XPMEM_ATTACH_COST);
+    m->xpmem_fault = TS_PARAM_SECONDS(p, XPMEM_FAULT_COST);
     m->reg_reuse = strcmp(TS_PARAM_ENUM(p, NET_RCACHE), "size") == 0;
     m->send_call = TS_PARAM_SECONDS(p, UCX_SEND_CALL);
     m->recv_call = TS_PARAM_SECONDS(p, UCX_RECV_CALL);

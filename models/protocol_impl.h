@@ -110,6 +110,7 @@ struct ts_proto_model_s {
     double reg_fixed, reg_per_byte; /* a network registration that misses UCX's cache */
     double rcache_ovh;              /* what UCX's estimate puts on one: a cache lookup */
     double xpmem_attach;            /* mapping a peer's buffer not mapped before */
+    double xpmem_fault;             /* and the first touch of each of its pages */
     double send_call, recv_call;    /* pml_ucx + UCP per MPI send / receive */
     double rndv_ovh, cma_ovh;       /* handshake costs UCX's estimate leaves out */
     unsigned progress;              /* TS_PROG_* bits rendezvous plans carry */

@@ -242,7 +242,13 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
          * ucp_proto_rndv_progress_rkey_ptr with uct_worker_progress_register_safe). */
         pl->send_cpu = m->ovh_rts;
         pl->rts_latency = l->latency;
-        pl->recv_reg = m->xpmem_attach;
+        /* A new mapping's pages fault in as the copy first touches them (xpmem_attach maps
+         * lazily); UCX's xpmem rcache keeps the mapping, so a reused buffer pays neither. */
+        {
+            double faults = m->xpmem_fault * (double)((size + 4095) / 4096 + 1);
+            pl->recv_reg = m->xpmem_attach + faults;
+            pl->est_reg_delta -= faults; /* UCX's selection does not see them */
+        }
         pl->latency = 0;
         pl->ack_latency = l->latency;
         pl->progress = m->progress ? m->progress | TS_PROG_RECV_DATA : 0;

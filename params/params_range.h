@@ -91,6 +91,7 @@
     R(NET_REG_COST, 0, TS_RANGE_TIME_MAX)                                                          \
     R(UCX_RCACHE_OVERHEAD, 0, TS_RANGE_TIME_MAX)                                                   \
     R(XPMEM_ATTACH_COST, 0, TS_RANGE_TIME_MAX)                                                     \
+    R(XPMEM_FAULT_COST, 0, TS_RANGE_TIME_MAX)                                                      \
     R(NET_REG_COST_PER_BYTE, 0, 1e-6)                                                              \
     R(TCP_LATENCY, 0, TS_RANGE_TIME_MAX)                                                           \
     R(TCP_BW, TS_RANGE_BW_MIN, TS_RANGE_BW_MAX)                                                    \

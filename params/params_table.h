@@ -273,6 +273,13 @@
       "assumed: the value model.net.reg_cost had when the on-host auto threshold (2,792 B) was "   \
       "set against UCX's (reference/oracle-imb-bm-optimized3.36.md: near 2.8 KB); not measured",   \
       "the receiver's mapping of a sender buffer it has not mapped before (xpmem rendezvous)")     \
+    X(XPMEM_FAULT_COST, "model.xpmem.fault_cost", TIME, "0ns", "s",                                \
+      "assumed none (xpmem_attach maps lazily: UCX src/uct/sm/mm/xpmem/mm_xpmem.c; UCX's own "     \
+      "estimate counts 60 ns a registration, no faults); tried on the IMB study: 0.5 us a page "   \
+      "makes eager win to 128 KB on every one-node benchmark, 13 of 41 findings instead of 16 "    \
+      "(docs/imb.md)",                                                                             \
+      "page fault of a newly mapped sender page, per 4 KiB page of an xpmem rendezvous whose "     \
+      "buffer was not mapped before (model.net.rcache)")                                           \
     X(NET_RCACHE, "model.net.rcache", ENUM, "size", "",                                            \
       "UCX's registration cache (src/ucs/memory/rcache.c: a region is registered once and reused " \
       "while its pages stay mapped); IMB's -off_cache (IMB_init.c: s_cache_iter, each repetition " \

@@ -132,6 +132,30 @@ static void test_registration_estimate(void)
     ts_proto_model_free(m);
 }
 
+/* xpmem's page faults: a 1 MiB rkey_ptr rendezvous maps 256 pages plus one for alignment; at
+ * 0.25 us a page the receiver's mapping costs attach 1.0001 us + 257 x 0.25 us = 65.2501 us,
+ * which the plan pays and UCX's estimate (the protocol choice) does not see. */
+static void test_xpmem_faults(void)
+{
+    ts_proto_model_t *m0 = model_with(NULL, 0);
+    static const char *const fault[][2] = {{"model.xpmem.fault_cost", "0.25us"}};
+    ts_proto_model_t *m = model_with(fault, 1);
+    ts_msg_plan_t pl;
+    ts_proto_plan(m, 1 << 20, TS_LOC_SAME_NUMA, 0, &pl);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_RNDV_RKEY_PTR);
+    CU_ASSERT_DOUBLE_EQUAL(pl.recv_reg, 1.0001e-6 + 257 * 0.25e-6, 1e-12);
+    ts_proto_plan(m, 4096, TS_LOC_SAME_NUMA, 0, &pl); /* 1 page + 1 */
+    if (pl.proto == TS_PROTO_RNDV_RKEY_PTR)
+        CU_ASSERT_DOUBLE_EQUAL(pl.recv_reg, 1.0001e-6 + 2 * 0.25e-6, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_proto_estimate(m, TS_PROTO_RNDV_RKEY_PTR, 1 << 20, TS_LOC_SAME_NUMA),
+                           ts_proto_estimate(m0, TS_PROTO_RNDV_RKEY_PTR, 1 << 20, TS_LOC_SAME_NUMA),
+                           1e-15);
+    for (uint64_t s = 64; s <= (1u << 20); s *= 2)
+        CU_ASSERT_EQUAL(proto_at(m, s, TS_LOC_SAME_NUMA, 0), proto_at(m0, s, TS_LOC_SAME_NUMA, 0));
+    ts_proto_model_free(m);
+    ts_proto_model_free(m0);
+}
+
 static void test_rendezvous_plan(void)
 {
     ts_proto_model_t *m = model_with(NULL, 0);
@@ -725,6 +749,7 @@ int main(void)
     CU_add_test(s, "auto boundaries off-host", test_auto_boundaries_off_host);
     CU_add_test(s, "UCX_TLS=all: dc takes the network lane at scale", test_dc_at_scale);
     CU_add_test(s, "rendezvous and bcopy plans", test_rendezvous_plan);
+    CU_add_test(s, "xpmem page faults paid, not estimated", test_xpmem_faults);
     CU_add_test(s, "registrations estimated as cache hits", test_registration_estimate);
     CU_add_test(s, "set thresholds at, below, above", test_set_thresholds);
     CU_add_test(s, "unexpected messages and on-host flows", test_unexpected_and_on_host_flows);
