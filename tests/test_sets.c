@@ -94,6 +94,29 @@ static void test_sections(void)
     ts_sets_free(s);
 }
 
+/* The what-ifs (docs/what-if.md) as option words and as parameters, in a grid too. */
+static void test_whatif_words(void)
+{
+    ts_sets_t *s = parse("[fdr]\n--link-speed FDR\n"
+                         "[more]\n--memory-bandwidth 256GB/s --cpu-clock 3.6 --balance 50%\n"
+                         "[grid g]\nmodel.net.link_speed = EDR | 56Gbps\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_EQUAL(ts_sets_nerrors(s), 0);
+    CU_ASSERT_EQUAL_FATAL(ts_sets_count(s), 4);
+    expect_changes(s, 0, "model.net.link_speed=FDR\n");
+    expect_changes(s, 1,
+                   "model.cpu.memory_bandwidth=256GB/s\nmodel.cpu.clock=3.6\n"
+                   "model.cpu.balance=0.5\n");
+    expect_changes(s, 2, "model.net.link_speed=EDR\n");
+    expect_changes(s, 3, "model.net.link_speed=56Gbps\n");
+    ts_sets_free(s);
+    s = parse("[bad]\n--link-speed warp9\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_EQUAL(ts_sets_nerrors(s), 1);
+    CU_ASSERT(ts_sets_nerrors(s) == 1 && strstr(ts_sets_error(s, 0), "warp9") != NULL);
+    ts_sets_free(s);
+}
+
 static void test_grid(void)
 {
     ts_sets_t *s = parse("[base]\n"
@@ -278,6 +301,7 @@ int main(void)
     CU_pSuite s = CU_add_suite("sets", NULL, NULL);
     CU_add_test(s, "sections, mpirun words, KEY=VALUE, placement", test_sections);
     CU_add_test(s, "grid expansion", test_grid);
+    CU_add_test(s, "what-if words and parameters", test_whatif_words);
     CU_add_test(s, "every mistake at once, with file and line", test_all_errors_at_once);
     CU_add_test(s, "issue 12 defect 1: long set names", test_long_names);
     CU_add_test(s, "the reference sweep sets/motorbike-72.sets", test_reference_sets);
