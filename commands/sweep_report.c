@@ -42,7 +42,15 @@ static double func_time(json_object *result, const char *f)
     return fn ? jnum(fn, "time_s") : 0.0;
 }
 
-/* Ranking context: entries with results sorted by predicted time, ties by name. */
+/* What a set is ranked by: the full run's ExecutionTime when the sweep scaled it (--profile),
+ * else the replayed makespan; one ranking for the table, the files and the pictures. */
+static double rank_time(json_object *result)
+{
+    return jget(result, "full_time_s") ? jnum(result, "full_time_s")
+                                       : jnum(result, "predicted_time_s");
+}
+
+/* Ranking context: entries with results sorted by rank_time, ties by name. */
 typedef struct rank_s {
     const ts_sweep_report_t *r;
     int n;             /* ranked entries */
@@ -57,7 +65,7 @@ static int cmp_entry(const void *a, const void *b, void *ctx)
     const ts_sweep_report_t *r = ctx;
     const ts_sweep_entry_t *x = &r->entries[*(const int *)a];
     const ts_sweep_entry_t *y = &r->entries[*(const int *)b];
-    double tx = jnum(x->result, "predicted_time_s"), ty = jnum(y->result, "predicted_time_s");
+    double tx = rank_time(x->result), ty = rank_time(y->result);
     if (tx != ty)
         return tx < ty ? -1 : 1;
     return strcmp(x->name, y->name);
@@ -239,9 +247,12 @@ void ts_sweep_print_table(const ts_sweep_report_t *r, FILE *fp)
         if (j < HOT_FUNCS)
             hot[j] = c;
     }
-    fprintf(fp, "sweep       %s on %s: %d set%s, baseline %s\n", r->trace,
+    fprintf(fp, "sweep       %s on %s: %d set%s, baseline %s%s\n", r->trace,
             r->platform ? r->platform : "?", r->n, r->n == 1 ? "" : "s",
-            r->baseline ? r->baseline : "-");
+            r->baseline ? r->baseline : "-",
+            k.n && jget(r->entries[k.order[0]].result, "full_time_s")
+                ? "; ranked by the full run (its table below)"
+                : "");
     fprintf(fp, "%4s  %-*s %13s %8s %13s", "rank", namew, "set", "predicted[s]", "gain[%]",
             "rank0[s]");
     for (int h = 0; h < nhot; h++) {
@@ -451,7 +462,7 @@ static ts_status write_plot_files(const ts_sweep_report_t *r, const rank_t *k, c
         return ts_error_set(err, TS_EIO, "%s: cannot create: %s", path, strerror(errno));
     for (int i = 0; i < k->n; i++) {
         const ts_sweep_entry_t *e = &r->entries[k->order[i]];
-        fprintf(fp, "%d \"%s\" %.9g\n", i, e->name, jnum(e->result, "predicted_time_s"));
+        fprintf(fp, "%d \"%s\" %.9g\n", i, e->name, rank_time(e->result));
     }
     if ((st = ts_gnuplot_close(fp, path, err)) != TS_OK)
         return st;
@@ -521,8 +532,11 @@ static ts_status write_plot_files(const ts_sweep_report_t *r, const rank_t *k, c
                 t == 0 ? " font 'sans,10'" : " font 'sans,10' background rgb 'white'");
         fprintf(fp, "set output 'bars.%s'\nset title ", terms[t][1]);
         ts_gnuplot_quote(fp, title);
-        fprintf(fp, "\nset ylabel 'predicted time [s]'\nset boxwidth 0.7\nunset key\n"
-                    "plot 'bars.dat' using 1:3:xtic(2) with boxes lc rgb '#4477aa'\n"
+        fprintf(fp, "\nset ylabel '%s'\nset boxwidth 0.7\nunset key\n",
+                k->n && jget(r->entries[k->order[0]].result, "full_time_s")
+                    ? "predicted ExecutionTime, full run [s]"
+                    : "predicted time [s]");
+        fprintf(fp, "plot 'bars.dat' using 1:3:xtic(2) with boxes lc rgb '#4477aa'\n"
                     "set output\n");
         fprintf(fp, "set output 'breakdown.%s'\nset title ", terms[t][1]);
         ts_gnuplot_quote(fp, "time in MPI per function, summed over ranks");
@@ -548,8 +562,9 @@ static ts_status write_plot(void *ctx, const char *dir, ts_error_t *err)
 {
     const plot_ctx_t *c = ctx;
     char title[512];
-    snprintf(title, sizeof title, "%s: predicted time per set (%s)", c->r->trace,
-             c->r->platform ? c->r->platform : "");
+    int full = c->k->n && jget(c->r->entries[c->k->order[0]].result, "full_time_s");
+    snprintf(title, sizeof title, "%s: predicted %s per set (%s)", c->r->trace,
+             full ? "full run" : "time", c->r->platform ? c->r->platform : "");
     return write_plot_files(c->r, c->k, dir, title, err);
 }
 
