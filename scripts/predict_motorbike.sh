@@ -9,9 +9,10 @@
 #
 # TRACE defaults to /tmp/tunesim-motorbike-72.tss; when it is missing it is recorded first with
 # bench/record_motorbike.sh (the tutorial's mesh as shipped, decomposed simple (9 8 1), 72 ranks
-# oversubscribed, the tracer's cpu clock, ITERS iterations, one recording whose bursts are each
-# the median of their class, CLASS_MEDIAN=1 (docs/recording-noise.md: less noisy than the
-# least of eight; REPEAT=N adds the least of N first): about 6 minutes). OUT.md (default
+# oversubscribed, the tracer's cpu clock, ITERS iterations, one recording in exclusive mode
+# (EXCLUSIVE=1; EXCLUSIVE= for a plain one) whose bursts are each the median of their class
+# (CLASS_MEDIAN=1; docs/recording-noise.md: the least imbalanced traces measured; REPEAT=N
+# adds the least of N first): about 6 minutes). OUT.md (default
 # docs/motorbike-72-prediction.md) receives the tables and OUT.csv beside it the numbers
 # (name,predicted_s,low_s,high_s). About 10 minutes on 2 cores (11 sweeps of the 10 sets).
 #
@@ -74,7 +75,7 @@ if [ ! -e "$trace/traces.otf2" ] && [ ! -f "$trace" ]; then
     echo "predict_motorbike: no trace at $trace: recording it (bench/record_motorbike.sh)"
     case "$trace" in
         *.tss) # one recording (or REPEAT) into ${trace%.tss}; each burst its class's median
-            END_TIME=$iters REPEAT=${REPEAT:-1} CLASS_MEDIAN=${CLASS_MEDIAN:-1} \
+            END_TIME=$iters REPEAT=${REPEAT:-1} CLASS_MEDIAN=${CLASS_MEDIAN:-1} EXCLUSIVE=${EXCLUSIVE-1} \
                 bash "$root/bench/record_motorbike.sh" "${trace%.tss}"
             [ -f "$trace" ] || "$build/tunesim" convert "${trace%.tss}" -o "$trace" ;; # neither
         *) END_TIME=$iters bash "$root/bench/record_motorbike.sh" "$trace" ;;
