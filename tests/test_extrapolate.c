@@ -405,6 +405,10 @@ static void test_cli(void)
     /* compute 3.000 s per rank x (1 - 0.982): 0.054 s less, MPI within a few ms */
     CU_ASSERT_TRUE(full_nps2 < full_asis);
     CU_ASSERT_DOUBLE_EQUAL(full_asis - full_nps2, 0.054, 0.02);
+    /* One ranking: the sets' table follows the full run, and says so. */
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "; ranked by the full run (its table below)\n"));
+    const char *first = out ? strstr(out, "\n   1  ") : NULL;
+    CU_ASSERT_PTR_NOT_NULL(first && strncmp(first, "\n   1  nps2 ", 12) == 0 ? first : NULL);
     free(out);
     free(err);
     snprintf(args, sizeof args, "sweep %s --sets %s --nodes 2 --ppn 1 -j 1 --iterations 10", pd,
