@@ -175,6 +175,24 @@ static void test_parse_probe_outputs(void)
     }
 }
 
+/* text, parsed as a benchmark file name, is refused as corrupt in one line that names the
+ * file, line and what was expected (says), and adds no series. */
+static void expect_corrupt(const char *name, const char *text, int line, const char *says)
+{
+    ts_bench_set_t set = {0};
+    ts_error_t err;
+    ts_error_clear(&err);
+    const char *f = write_tmp(name, text);
+    CU_ASSERT_EQUAL(ts_bench_parse_file(&set, f, &err), TS_ECORRUPT);
+    CU_ASSERT(names_line(&err, f, line));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, says));
+    CU_ASSERT(tu_one_line(err.msg));
+    CU_ASSERT_EQUAL(set.nseries, 0);
+    if (!names_line(&err, f, line) || !strstr(err.msg, says))
+        printf("\n  %s: %s\n", text, err.msg);
+    ts_bench_set_clear(&set);
+}
+
 static void test_parse_errors(void)
 {
     static const struct {
@@ -198,19 +216,8 @@ static void test_parse_errors(void)
         {"# OSU MPI Latency Test\n# tunesim-probe: locality=moon\n", 2, "expected locality="},
         {"# OSU MPI Latency Test\n# tunesim-probe: ranks=-3\n", 2, "expected ranks="},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        ts_bench_set_t set = {0};
-        ts_error_t err;
-        ts_error_clear(&err);
-        const char *f = write_tmp("bad.txt", bad[i].text);
-        CU_ASSERT_EQUAL(ts_bench_parse_file(&set, f, &err), TS_ECORRUPT);
-        CU_ASSERT(names_line(&err, f, bad[i].line));
-        CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, bad[i].says));
-        CU_ASSERT(tu_one_line(err.msg));
-        CU_ASSERT_EQUAL(set.nseries, 0);
-        if (!names_line(&err, f, bad[i].line) || !strstr(err.msg, bad[i].says))
-            printf("\n  case %zu: %s\n", i, err.msg);
-    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        expect_corrupt("bad.txt", bad[i].text, bad[i].line, bad[i].says);
     ts_bench_set_t set = {0};
     ts_error_t err;
     CU_ASSERT_EQUAL(ts_bench_parse_file(&set, "/nonexistent/osu.txt", &err), TS_ENOENT);
@@ -257,18 +264,8 @@ static void test_parse_units_and_ranges(void)
         {"# OSU MPI Latency Test\n# Size Latency (fortnights)\n", 2,
          "expected a latency column in us, ms, ns or s"},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        ts_error_clear(&err);
-        const char *f = write_tmp("bad-unit.txt", bad[i].text);
-        CU_ASSERT_EQUAL(ts_bench_parse_file(&set, f, &err), TS_ECORRUPT);
-        CU_ASSERT(names_line(&err, f, bad[i].line));
-        CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, bad[i].says));
-        CU_ASSERT(tu_one_line(err.msg));
-        CU_ASSERT_EQUAL(set.nseries, 0);
-        if (!names_line(&err, f, bad[i].line) || !strstr(err.msg, bad[i].says))
-            printf("\n  case %zu: %s\n", i, err.msg);
-        ts_bench_set_clear(&set);
-    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        expect_corrupt("bad-unit.txt", bad[i].text, bad[i].line, bad[i].says);
 }
 
 /* ---- the fit on data the model generated ------------------------------------------------- */

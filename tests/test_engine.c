@@ -3,8 +3,8 @@
  * from the model's parameters. SimGrid's engine is a per-process singleton, so every replay
  * runs in a forked child that reports through a pipe.
  *
- * Parameters (as in test_protocol.c): latency L = 2 us off-host, 0.5 us on-host; network and
- * shared-memory bandwidth B = 1e10 B/s (the platform's links carry the same); UCX_BCOPY_BW
+ * Parameters (tu_round_params, testutil.h): latency L = 2 us off-host, 0.5 us on-host; network
+ * and shared-memory bandwidth B = 1e10 B/s (the platform's links carry the same); UCX_BCOPY_BW
  * C = 5e9 B/s; registration R = 1.0001 us; overheads 0; rc max_short 1000 B.
  * One-way message times, receiver already waiting:
  *   eager short s:  L + s/B
@@ -154,33 +154,10 @@ static outcome_t replay_ex(tb_t *b, const int *node, const char *const *extra, i
     pid_t pid = fork();
     if (pid == 0) {
         close(fd[0]);
-        static const char *const set[][2] = {{"model.net.latency", "2us"},
-                                             {"model.net.bandwidth", "10000MB/s"},
-                                             {"UCX_BCOPY_BW", "5000MB/s"},
-                                             {"model.net.reg_cost", "1.0001us"},
-                                             {"model.ucx.rcache_overhead", "1.0001us"},
-                                             {"model.xpmem.attach_cost", "1.0001us"},
-                                             {"model.net.reg_cost_per_byte", "0ns"},
-                                             {"model.ucx.overhead_single", "0ns"},
-                                             {"model.ucx.overhead_multi", "0ns"},
-                                             {"model.ucx.overhead_rts", "0ns"},
-                                             {"model.ucx.overhead_rtr", "0ns"},
-                                             {"model.ucx.overhead_sw", "0ns"},
-                                             {"model.rc.max_short", "1000b"},
-                                             {"model.shm.latency", "0.5us"},
-                                             {"model.shm.bandwidth", "10000MB/s"},
-                                             {"model.shm.max_short", "100b"},
-                                             {"model.ucx.send_call", "0ns"},
-                                             {"model.ucx.recv_call", "0ns"},
-                                             {"model.rc.wqe_overhead", "0ns"},
-                                             {"model.ud.wqe_overhead", "0ns"},
-                                             {"model.ucx.rndv_overhead", "0ns"},
-                                             {"model.cma.overhead", "0ns"}};
-        ts_params_t *p;
+        ts_params_t *p = tu_round_params(); /* testutil.h: the times above */
         ts_error_t err;
-        ts_params_new(&p);
-        for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
-            ts_params_set(p, set[i][0], set[i][1], &err);
+        if (!p)
+            _exit(3);
         for (int i = 0; extra && extra[i]; i += 2)
             if (ts_params_set(p, extra[i], extra[i + 1], &err) != TS_OK)
                 _exit(3);

@@ -1,6 +1,6 @@
 /* test_protocol.c - the UCX protocol model against numbers derived by hand. Every test sets
- * round model constants first, so the expected boundaries follow from the formulas in
- * models/protocol.c:
+ * round model constants first (tu_round_params, testutil.h), so the expected boundaries
+ * follow from the formulas in models/protocol.c:
  *   latency L = 2 us, network bandwidth B = 1e10 B/s, UCX_BCOPY_BW C = 5e9 B/s,
  *   registration R = 1.0001 us (0 per byte; the 0.0001 keeps crossovers off whole bytes,
  *   so no test depends on how a floating-point tie falls), overheads 0, rc max_short 1000 B.
@@ -20,40 +20,8 @@
 
 static ts_params_t *round_params(void)
 {
-    static const char *const set[][2] = {
-        {"model.net.latency", "2us"},
-        {"model.net.spine_latency", "3us"},
-        {"model.net.bandwidth", "10000MB/s"},
-        {"UCX_BCOPY_BW", "5000MB/s"},
-        {"model.net.reg_cost", "1.0001us"},
-        {"model.ucx.rcache_overhead", "1.0001us"},
-        {"model.xpmem.attach_cost", "1.0001us"},
-        {"model.net.reg_cost_per_byte", "0ns"},
-        {"model.ucx.overhead_single", "0ns"},
-        {"model.ucx.overhead_multi", "0ns"},
-        {"model.ucx.overhead_rts", "0ns"},
-        {"model.ucx.overhead_rtr", "0ns"},
-        {"model.ucx.overhead_sw", "0ns"},
-        {"model.rc.max_short", "1000b"},
-        {"model.ucx.send_call", "0ns"},
-        {"model.ucx.recv_call", "0ns"},
-        {"model.rc.wqe_overhead", "0ns"},
-        {"model.ud.wqe_overhead", "0ns"},
-        {"model.shm.latency", "0.5us"},
-        {"model.shm.bandwidth", "10000MB/s"},
-        {"model.shm.max_short", "100b"},
-        {"model.ucx.rndv_overhead", "0ns"},
-        {"model.cma.overhead", "0ns"},
-    };
-    ts_params_t *p;
-    ts_error_t err;
-    CU_ASSERT_FATAL(ts_params_new(&p) == TS_OK);
-    for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) {
-        ts_status st = ts_params_set(p, set[i][0], set[i][1], &err);
-        if (st != TS_OK)
-            printf("\n  %s\n", err.msg);
-        CU_ASSERT_EQUAL_FATAL(st, TS_OK);
-    }
+    ts_params_t *p = tu_round_params();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     return p;
 }
 

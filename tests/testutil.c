@@ -243,3 +243,46 @@ int tu_one_line(const char *s)
     const char *nl = s ? strchr(s, '\n') : NULL;
     return s && (!nl || nl[1] == '\0');
 }
+
+ts_params_t *tu_round_params(void)
+{
+    static const char *const set[][2] = {
+        {"model.net.latency", "2us"},
+        {"model.net.spine_latency", "3us"},
+        {"model.net.bandwidth", "10000MB/s"},
+        {"UCX_BCOPY_BW", "5000MB/s"},
+        {"model.net.reg_cost", "1.0001us"},
+        {"model.ucx.rcache_overhead", "1.0001us"},
+        {"model.xpmem.attach_cost", "1.0001us"},
+        {"model.net.reg_cost_per_byte", "0ns"},
+        {"model.ucx.overhead_single", "0ns"},
+        {"model.ucx.overhead_multi", "0ns"},
+        {"model.ucx.overhead_rts", "0ns"},
+        {"model.ucx.overhead_rtr", "0ns"},
+        {"model.ucx.overhead_sw", "0ns"},
+        {"model.rc.max_short", "1000b"},
+        {"model.ucx.send_call", "0ns"},
+        {"model.ucx.recv_call", "0ns"},
+        {"model.rc.wqe_overhead", "0ns"},
+        {"model.ud.wqe_overhead", "0ns"},
+        {"model.shm.latency", "0.5us"},
+        {"model.shm.bandwidth", "10000MB/s"},
+        {"model.shm.max_short", "100b"},
+        {"model.ucx.rndv_overhead", "0ns"},
+        {"model.cma.overhead", "0ns"},
+    };
+    ts_params_t *p;
+    ts_error_t err;
+    if (ts_params_new(&p) != TS_OK)
+        return NULL;
+    for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) {
+        ts_status st = ts_params_set(p, set[i][0], set[i][1], &err);
+        CU_ASSERT_EQUAL(st, TS_OK);
+        if (st != TS_OK) {
+            printf("\n  %s\n", err.msg);
+            ts_params_free(p);
+            return NULL;
+        }
+    }
+    return p;
+}

@@ -5,6 +5,8 @@
 
 #include <CUnit/CUnit.h>
 
+#include "params/params.h"
+
 /* ctest treats this exit code as "skipped" (SKIP_RETURN_CODE in tests/CMakeLists.txt). */
 #define TS_TEST_SKIP 77
 
@@ -50,4 +52,11 @@ int tu_run_all(void);
 #include "traces/trace.h"
 /* 1 if both traces have the same definitions and event streams, event by event. */
 int tu_traces_equal(const ts_trace_t *a, const ts_trace_t *b);
+/* The round parameters test_protocol.c and test_engine.c derive their times from: latency 2 us
+ * off-host (3 us across the spine), 0.5 us on-host; network and shared-memory bandwidth
+ * 1e10 B/s; UCX_BCOPY_BW 5e9 B/s; registrations and mappings 1.0001 us (the rcache lookup
+ * too); every per-call, per-request and handshake overhead 0; rc max_short 1000 B, shm 100 B.
+ * A new set the caller frees; NULL (and a failed assertion) when a value is refused. */
+ts_params_t *tu_round_params(void);
+
 #endif
