@@ -60,6 +60,12 @@ typedef struct rank_s {
     const char **funcs; /* every function of every result: most total time first */
 } rank_t;
 
+/* Whether the ranking is by the full run (the sweep scaled its sets with --profile). */
+static int by_full_run(const rank_t *k)
+{
+    return k->n && jget(k->r->entries[k->order[0]].result, "full_time_s") != NULL;
+}
+
 static int cmp_entry(const void *a, const void *b, void *ctx)
 {
     const ts_sweep_report_t *r = ctx;
@@ -250,9 +256,7 @@ void ts_sweep_print_table(const ts_sweep_report_t *r, FILE *fp)
     fprintf(fp, "sweep       %s on %s: %d set%s, baseline %s%s\n", r->trace,
             r->platform ? r->platform : "?", r->n, r->n == 1 ? "" : "s",
             r->baseline ? r->baseline : "-",
-            k.n && jget(r->entries[k.order[0]].result, "full_time_s")
-                ? "; ranked by the full run (its table below)"
-                : "");
+            by_full_run(&k) ? "; ranked by the full run (its table below)" : "");
     fprintf(fp, "%4s  %-*s %13s %8s %13s", "rank", namew, "set", "predicted[s]", "gain[%]",
             "rank0[s]");
     for (int h = 0; h < nhot; h++) {
@@ -533,9 +537,7 @@ static ts_status write_plot_files(const ts_sweep_report_t *r, const rank_t *k, c
         fprintf(fp, "set output 'bars.%s'\nset title ", terms[t][1]);
         ts_gnuplot_quote(fp, title);
         fprintf(fp, "\nset ylabel '%s'\nset boxwidth 0.7\nunset key\n",
-                k->n && jget(r->entries[k->order[0]].result, "full_time_s")
-                    ? "predicted ExecutionTime, full run [s]"
-                    : "predicted time [s]");
+                by_full_run(k) ? "predicted ExecutionTime, full run [s]" : "predicted time [s]");
         fprintf(fp, "plot 'bars.dat' using 1:3:xtic(2) with boxes lc rgb '#4477aa'\n"
                     "set output\n");
         fprintf(fp, "set output 'breakdown.%s'\nset title ", terms[t][1]);
@@ -562,9 +564,8 @@ static ts_status write_plot(void *ctx, const char *dir, ts_error_t *err)
 {
     const plot_ctx_t *c = ctx;
     char title[512];
-    int full = c->k->n && jget(c->r->entries[c->k->order[0]].result, "full_time_s");
     snprintf(title, sizeof title, "%s: predicted %s per set (%s)", c->r->trace,
-             full ? "full run" : "time", c->r->platform ? c->r->platform : "");
+             by_full_run(c->k) ? "full run" : "time", c->r->platform ? c->r->platform : "");
     return write_plot_files(c->r, c->k, dir, title, err);
 }
 

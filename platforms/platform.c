@@ -69,7 +69,6 @@ struct ts_platform_s {
     double link_rate, mem_bw, core_clock; /* optional references: 0 = not given */
     int nparams;
     char **param_name, **param_value; /* parameter values of this machine (file order) */
-    ts_params_t *scratch;             /* validates them */
 };
 
 /* The keys, in the order a missing one is reported. */
@@ -110,6 +109,7 @@ typedef struct parse_s {
     const char *path;
     int line[K__COUNT];
     int cores_auto;
+    ts_params_t *scratch; /* checks the parameter lines' values */
 } parse_t;
 
 static char *trim(char *s)
@@ -244,10 +244,10 @@ static ts_status param_line(parse_t *ps, ts_platform_t *pf, const char *key, con
         if (strcmp(pf->param_name[i], key) == 0)
             return ts_error_set(err, TS_EARG, "%s:%d: duplicate parameter '%s'", ps->path, lineno,
                                 key);
-    if (!pf->scratch && ts_params_new(&pf->scratch) != TS_OK)
+    if (!ps->scratch && ts_params_new(&ps->scratch) != TS_OK)
         return ts_error_set(err, TS_ENOMEM, "%s: out of memory", ps->path);
     ts_error_t e;
-    if (ts_params_set(pf->scratch, key, value, &e) != TS_OK)
+    if (ts_params_set(ps->scratch, key, value, &e) != TS_OK)
         return ts_error_set(err, TS_EARG, "%s:%d: %s", ps->path, lineno, e.msg);
     char **nn = realloc(pf->param_name, ((size_t)pf->nparams + 1) * sizeof *nn);
     if (nn)
@@ -402,6 +402,7 @@ ts_status ts_platform_open_file(const char *path, ts_platform_t **out, ts_error_
     parse_t ps = {.path = path};
     ts_status st = parse_stream(fp, &ps, pf, err);
     fclose(fp);
+    ts_params_free(ps.scratch);
     if (st != TS_OK) {
         ts_platform_close(pf);
         return st;
@@ -503,7 +504,6 @@ void ts_platform_close(ts_platform_t *pf)
     }
     free(pf->param_name);
     free(pf->param_value);
-    ts_params_free(pf->scratch);
     free(pf);
 }
 

@@ -252,7 +252,7 @@ static ts_status classify_rank(const ts_trace_t *t, int32_t r, gapk_t **gk, size
     uint64_t prev = SIG_START, sig = 0;
     int64_t sum = 0;
     uint32_t gap = 0;
-    int in_call = 0, pending = 0;
+    int in_call = 0;
     const ts_event_t *ev;
     int k;
     while ((k = ts_cursor_next_ref(c, &ev, err)) > 0) {
@@ -263,17 +263,15 @@ static ts_status classify_rank(const ts_trace_t *t, int32_t r, gapk_t **gk, size
         case TS_EV_ENTER:
             in_call = 1;
             sig = mix(1469598103934665603ULL, ev->func);
-            pending = 1;
             break;
         case TS_EV_LEAVE:
-            if (pending) {
+            if (in_call) { /* the gap before this call, keyed by its two calls */
                 if (TS_GROW(*gk, *n, *cap, 1024) != 0) {
                     ts_cursor_close(c);
                     return ts_error_set(err, TS_ENOMEM, "out of memory");
                 }
                 (*gk)[(*n)++] = (gapk_t){mix(prev, sig), sum, gap++};
                 sum = 0;
-                pending = 0;
             }
             prev = sig;
             in_call = 0;
