@@ -35,6 +35,10 @@
 #   CLASS_MEDIAN=0 1: OUT_DIR.tss holds each burst as the median of its class (tunesim convert
 #                  --class-median, after --min-of when REPEAT > 1): one 6-iteration recording
 #                  so treated is less noisy than the least of eight (docs/recording-noise.md)
+#   WINDOW=        FIRST:LAST: OUT_DIR.tss keeps only these iterations between the start-up
+#                  and the end (tunesim convert --window, after the above, so that the class
+#                  medians come from every recorded iteration). The bundled window is
+#                  END_TIME=6 EXCLUSIVE=1 CLASS_MEDIAN=1 WINDOW=3:4 (traces/data/README.md)
 #
 # Shortcut: meshing (surfaceFeatureExtract, blockMesh, snappyHexMesh: about 3 minutes, 0.9 GB),
 # decomposePar and potentialFoam are skipped when KEEP_CASE already holds a case that a
@@ -196,10 +200,12 @@ record "$out" ""
 grep -E "^tunesim-trace|^trace written" log.simpleFoam || true
 classes=()
 [ "${CLASS_MEDIAN:-0}" = 1 ] && classes=(--class-median)
+[ -n "${WINDOW:-}" ] && classes+=(--window "$WINDOW")
 if [ "$repeat" -gt 1 ] || [ ${#classes[@]} -gt 0 ]; then
     how="the least compute of the $repeat recordings"
     [ "$repeat" -gt 1 ] || how="the recording"
-    [ ${#classes[@]} -gt 0 ] && how="$how, each burst the median of its class"
+    [ "${CLASS_MEDIAN:-0}" = 1 ] && how="$how, each burst the median of its class"
+    [ -n "${WINDOW:-}" ] && how="$how, iterations $WINDOW"
     echo "record_motorbike: into $out.tss: $how"
     "$tunesim" convert "$out" -o "$out.tss" "${others[@]}" "${classes[@]}"
 fi

@@ -13,9 +13,11 @@
 #include "../common/status.h"
 #include "../common/tmpfiles.h"
 #include "../traces/denoise.h"
+#include "../traces/iterations.h"
 #include "../traces/store.h"
 #include "../traces/ti.h"
 #include "../traces/trace.h"
+#include "../traces/window.h"
 #include "../sim/replay_job.h"
 #include "calibrate_cmd.h"
 #include "info_cmd.h"
@@ -81,7 +83,7 @@ static const cmd_doc_t CMDS[] = {
      "  --window FIRST:LAST   only these iterations (1-based; the iterations are listed)\n"},
     {"convert",
      "TRACE -o OUT [--to store|ti] [--flops-per-second F] [--min-of TRACE2]...\n"
-     "       [--class-median]",
+     "       [--class-median] [--window FIRST:LAST]",
      "write a tunesim store (default) or SimGrid time-independent traces (a directory); "
      "--min-of: each compute burst the least of several recordings of the same run; "
      "--class-median: the median of its class",
@@ -92,7 +94,9 @@ static const cmd_doc_t CMDS[] = {
      "  --min-of TRACE2       another recording of the same run: each compute burst becomes\n"
      "                        the least of the recordings (repeatable; docs/recording-noise.md)\n"
      "  --class-median        each compute burst the median of the rank's bursts between the\n"
-     "                        same two calls (after --min-of; docs/recording-noise.md)\n"},
+     "                        same two calls (after --min-of; docs/recording-noise.md)\n"
+     "  --window FIRST:LAST   keep only these iterations, between the start-up and the end\n"
+     "                        (after the above: the class medians come from the whole run)\n"},
     {"record", "[-o DIR] [--clock wall|cpu] -- mpirun ARGS...",
      "run an MPI program under the tracer", NULL},
     {"replay",
@@ -308,12 +312,11 @@ static ts_status info_opt(void *ctx, int opt, const char *v, ts_error_t *err)
     return TS_OK;
 }
 
-enum { CO_OUTPUT, CO_TO, CO_FPS, CO_MIN_OF, CO_CLASSES, CO__COUNT };
-static const ts_opt_t CONVERT_OPTS[] = {[CO_OUTPUT] = {"output", 'o', 1},
-                                        [CO_TO] = {"to", 0, 1},
-                                        [CO_FPS] = {"flops-per-second", 0, 1},
-                                        [CO_MIN_OF] = {"min-of", 0, 1},
-                                        [CO_CLASSES] = {"class-median", 0, 0}};
+enum { CO_OUTPUT, CO_TO, CO_FPS, CO_MIN_OF, CO_CLASSES, CO_WINDOW, CO__COUNT };
+static const ts_opt_t CONVERT_OPTS[] = {
+    [CO_OUTPUT] = {"output", 'o', 1},      [CO_TO] = {"to", 0, 1},
+    [CO_FPS] = {"flops-per-second", 0, 1}, [CO_MIN_OF] = {"min-of", 0, 1},
+    [CO_CLASSES] = {"class-median", 0, 0}, [CO_WINDOW] = {"window", 0, 1}};
 
 static ts_status convert_opt(void *ctx, int opt, const char *v, ts_error_t *err)
 {
@@ -329,6 +332,10 @@ static ts_status convert_opt(void *ctx, int opt, const char *v, ts_error_t *err)
     }
     if (opt == CO_CLASSES) {
         a->classes = 1;
+        return TS_OK;
+    }
+    if (opt == CO_WINDOW) {
+        a->window = v;
         return TS_OK;
     }
     *(opt == CO_OUTPUT ? &a->out : opt == CO_TO ? &a->to : &a->fps) = v;
@@ -385,6 +392,38 @@ static ts_status class_median(ts_trace_t **t, ts_error_t *err)
            cs.compute_before > 0 ? 100.0 * (1 - cs.compute_after / cs.compute_before) : 0.0);
     ts_trace_close(*t);
     *t = w;
+    return TS_OK;
+}
+
+/* convert --window: t with only iterations FIRST:LAST between its start-up and its end. */
+static ts_status convert_window(const char *spec, ts_trace_t **t, ts_error_t *err)
+{
+    int32_t a, b;
+    if (ts_iters_parse_window(spec, INT32_MAX, &a, &b) != 0)
+        return ts_error_set(err, TS_EUSAGE,
+                            "convert: --window expects FIRST:LAST, iterations counted from 1 "
+                            "with FIRST <= LAST, got '%s'",
+                            spec);
+    ts_iters_t *it = NULL;
+    ts_status st = ts_iters_find(*t, &it, err);
+    if (st != TS_OK)
+        return st;
+    if (ts_iters_parse_window(spec, ts_iters_count(it), &a, &b) != 0) {
+        st = ts_error_set(err, TS_EUSAGE,
+                          "convert: --window expects FIRST:LAST with 1 <= FIRST <= LAST <= %d "
+                          "(the trace's iterations), got '%s'",
+                          (int)ts_iters_count(it), spec);
+        ts_iters_free(it);
+        return st;
+    }
+    ts_trace_t *cut = NULL;
+    st = ts_window_splice(*t, it, a, b, &cut, err);
+    ts_iters_free(it);
+    if (st != TS_OK)
+        return st;
+    printf("window: iterations %d:%d\n", (int)a, (int)b);
+    ts_trace_close(*t);
+    *t = cut;
     return TS_OK;
 }
 
@@ -472,9 +511,11 @@ static int cmd_convert(int argc, char **argv)
     ts_status st = a.nmin_of ? min_of(&a, &t, &err) : TS_OK;
     if (st == TS_OK && a.classes)
         st = class_median(&t, &err);
+    if (st == TS_OK && a.window)
+        st = convert_window(a.window, &t, &err);
     if (st != TS_OK) {
         ts_trace_close(t);
-        return fail(&err);
+        return st == TS_EUSAGE ? usage_error("%s", err.msg) : fail(&err);
     }
     if (strcmp(to, "ti") == 0) {
         ts_ti_report_t rep;

@@ -9,7 +9,7 @@
 #   scripts/fit_motorbike.sh [TRACE] [OUT.xml]
 #
 # TRACE defaults to the bundled window (traces/data/motorbike-72-window.tss); OUT.xml (default
-# /tmp/motorbike-72-fit.xml) is written only when the fit explains both runs. About 10 minutes
+# /tmp/motorbike-72-fit.xml) is written only when the fit explains both runs. About 30 s
 # on 2 cores (about 100 model evaluations of 2 replays each). The report goes to stdout;
 # docs/fit.md holds the last one.
 set -euo pipefail

@@ -215,6 +215,33 @@ static void test_cli(void)
     free(e);
 }
 
+/* convert --window: the store holds one iteration between the start-up and the end and
+ * says so; a window outside the trace is a usage error in one line, with nothing written. */
+static void test_cli_window(void)
+{
+    char args[4096], out[1024], *o = NULL, *e = NULL;
+    snprintf(out, sizeof out, "%s/pd-w.tss", tu_tmpdir());
+    snprintf(args, sizeof args, "convert %s -o %s --window 2:2", tu_bundled(), out);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &o, &e), 0);
+    CU_ASSERT_PTR_NOT_NULL(o && strstr(o, "window: iterations 2:2"));
+    CU_ASSERT_PTR_NOT_NULL(o && strstr(o, "27833 events of 2 ranks")); /* 662 + 27083 + 88 */
+    free(o);
+    free(e);
+    snprintf(args, sizeof args, "info %s --window 1:1", out);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &o, &e), 0);
+    free(o);
+    free(e);
+    char out2[1024];
+    snprintf(out2, sizeof out2, "%s/pd-w2.tss", tu_tmpdir());
+    snprintf(args, sizeof args, "convert %s -o %s --window 3:5", tu_bundled(), out2);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &o, &e), 2);
+    CU_ASSERT_TRUE(tu_one_line(e));
+    CU_ASSERT_PTR_NOT_NULL(e && strstr(e, "1 <= FIRST <= LAST <= 3"));
+    CU_ASSERT_NOT_EQUAL(access(out2, F_OK), 0);
+    free(o);
+    free(e);
+}
+
 /* One event on rank r of t. */
 static void put1(ts_trace_t *t, int32_t r, ts_event_t ev)
 {
@@ -367,6 +394,7 @@ int main(void)
     CU_add_test(s, "the least gap of several recordings, hand-derived", test_least);
     CU_add_test(s, "other runs and rank counts refused", test_errors);
     CU_add_test(s, "convert --min-of on the bundled trace", test_cli);
+    CU_add_test(s, "convert --window: a shorter run, or one line", test_cli_window);
     CU_add_test(s, "imbalance between synchronisations, hand-derived", test_imbalance);
     CU_add_test(s, "each burst the median of its class, hand-derived", test_class_median);
     return tu_run_all();

@@ -79,8 +79,8 @@ static void test_motorbike(void)
     ts_trace_t *t;
     ts_iters_t *it = find(motorbike(), &t);
     CU_ASSERT_EQUAL(ts_iters_count(it), 2);
-    static const uint64_t want[2][4] = {{1945784, 406752, 345, 177160},
-                                        {2172501, 451773, 420, 197055}};
+    static const uint64_t want[2][4] = {{2850069, 592629, 559, 258303},
+                                        {3521277, 732141, 695, 319023}};
     for (int32_t k = 1; k <= 2; k++) {
         const ts_iter_info_t *in = ts_iters_get(it, k);
         CU_ASSERT_EQUAL(in->events, want[k - 1][0]);
@@ -90,8 +90,8 @@ static void test_motorbike(void)
         CU_ASSERT_TRUE(in->clean);
     }
     CU_ASSERT_EQUAL(ts_iters_first_event(it, 1, 0), 15917);
-    CU_ASSERT_EQUAL(ts_iters_first_event(it, 2, 0), 36774);
-    CU_ASSERT_EQUAL(ts_iters_last_event(it, 2, 0), 58505);
+    CU_ASSERT_EQUAL(ts_iters_first_event(it, 2, 0), 44353);
+    CU_ASSERT_EQUAL(ts_iters_last_event(it, 2, 0), 79427);
     CU_ASSERT_EQUAL(ts_iters_startup_events(it), 620668);
     CU_ASSERT_EQUAL(ts_iters_tail_events(it), 13058);
     int32_t a, b;
@@ -140,6 +140,44 @@ static void test_window_cut(void)
     ts_trace_close(t);
 }
 
+/* A splice keeps the start-up and the end around the chosen iterations: a whole run of fewer
+ * iterations, whose iterations are found again with the same counts (convert --window). */
+static void test_window_splice(void)
+{
+    ts_trace_t *t, *w;
+    ts_error_t err;
+    ts_iters_t *it = find(tu_bundled(), &t);
+    CU_ASSERT_FATAL(ts_window_splice(t, it, 2, 2, &w, &err) == TS_OK);
+    CU_ASSERT_EQUAL(ts_trace_nevents(w), 662 + 27083 + 88);
+    ts_iters_t *again = NULL;
+    CU_ASSERT_FATAL(ts_iters_find(w, &again, &err) == TS_OK);
+    CU_ASSERT_EQUAL(ts_iters_count(again), 1);
+    CU_ASSERT_EQUAL(ts_iters_get(again, 1)->events, 27083);
+    CU_ASSERT_EQUAL(ts_iters_get(again, 1)->calls, ts_iters_get(it, 2)->calls);
+    CU_ASSERT_EQUAL(ts_iters_get(again, 1)->sends, ts_iters_get(it, 2)->sends);
+    CU_ASSERT_EQUAL(ts_iters_startup_events(again), 662);
+    CU_ASSERT_EQUAL(ts_iters_tail_events(again), 88);
+    /* On rank 1 the event after the start-up is iteration 2's first, and the last is the
+     * original's last. */
+    ts_cursor_t *ca, *cb;
+    ts_event_t ea, eb;
+    CU_ASSERT_FATAL(ts_cursor_open(t, 1, &ca) == TS_OK);
+    CU_ASSERT_FATAL(ts_cursor_open(w, 1, &cb) == TS_OK);
+    for (uint64_t i = 0; i <= ts_iters_first_event(it, 2, 1); i++)
+        CU_ASSERT_EQUAL(ts_cursor_next(ca, &ea, &err), 1);
+    for (uint64_t i = 0; i <= ts_iters_first_event(again, 1, 1); i++)
+        CU_ASSERT_EQUAL(ts_cursor_next(cb, &eb, &err), 1);
+    CU_ASSERT_EQUAL(memcmp(&ea, &eb, sizeof ea), 0);
+    ts_cursor_close(ca);
+    ts_cursor_close(cb);
+    ts_iters_free(again);
+    ts_trace_close(w);
+    CU_ASSERT_EQUAL(ts_window_splice(t, it, 2, 4, &w, &err), TS_EARG);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "outside the trace's iterations 1:3"));
+    ts_iters_free(it);
+    ts_trace_close(t);
+}
+
 static void test_parse_window(void)
 {
     int32_t a = 0, b = 0;
@@ -166,6 +204,7 @@ int main(void)
     CU_pSuite s = CU_add_suite("iterations", NULL, NULL);
     CU_add_test(s, "pitzDaily: 3 iterations, exact counts", test_pitzdaily);
     CU_add_test(s, "motorBike 72-rank window: 2 iterations, exact counts", test_motorbike);
+    CU_add_test(s, "a splice keeps the start-up and the end", test_window_splice);
     CU_add_test(s, "window cut and the no-iteration error", test_window_cut);
     CU_add_test(s, "FIRST:LAST parsing", test_parse_window);
     return tu_run_all();

@@ -33,20 +33,26 @@ static ts_status copy_range(const ts_trace_t *t, int32_t r, uint64_t from, uint6
     return st;
 }
 
-ts_status ts_window_cut(const ts_trace_t *t, const ts_iters_t *it, int32_t first, int32_t last,
-                        ts_trace_t **out, ts_error_t *err)
+/* Iterations first..last of t, with the start-up before iteration 1 and the end after the
+ * last iteration kept around them when frame is set. */
+static ts_status cut(const ts_trace_t *t, const ts_iters_t *it, int32_t first, int32_t last,
+                     int frame, ts_trace_t **out, ts_error_t *err)
 {
     *out = NULL;
     int32_t n = ts_iters_count(it);
     if (first < 1 || first > last || last > n)
         return ts_error_set(err, TS_EARG, "%s: window %d:%d outside the trace's iterations 1:%d",
                             t->path, (int)first, (int)last, (int)n);
-    for (int32_t k = first; k <= last; k++)
-        if (!ts_iters_get(it, k)->clean)
+    /* Splicing the start-up onto iteration FIRST, and iteration LAST onto the end, needs the
+     * seams after the start-up and before the end as clean as the window's own. */
+    for (int32_t k = first; k <= last + (frame ? 2 : 0); k++) {
+        int32_t j = k <= last ? k : k == last + 1 ? 1 : n;
+        if (!ts_iters_get(it, j)->clean)
             return ts_error_set(err, TS_EARG,
                                 "%s: iteration %d cannot be cut out: a request is open across "
                                 "its boundary or a message crosses it",
-                                t->path, (int)k);
+                                t->path, (int)j);
+    }
     char name[PATH_MAX];
     snprintf(name, sizeof name, "%s[%d:%d]", t->path, (int)first, (int)last);
     ts_trace_t *w;
@@ -55,9 +61,16 @@ ts_status ts_window_cut(const ts_trace_t *t, const ts_iters_t *it, int32_t first
     ts_status st = ts__trace_copy_defs(t, w);
     if (st != TS_OK)
         st = ts_error_set(err, st, "out of memory");
-    for (int32_t r = 0; r < t->nranks && st == TS_OK; r++)
-        st = copy_range(t, r, ts_iters_first_event(it, first, r), ts_iters_last_event(it, last, r),
-                        w, err);
+    for (int32_t r = 0; r < t->nranks && st == TS_OK; r++) {
+        uint64_t from = ts_iters_first_event(it, first, r), to = ts_iters_last_event(it, last, r);
+        uint64_t startup_end = ts_iters_first_event(it, 1, r);
+        if (frame && startup_end > 0)
+            st = copy_range(t, r, 0, startup_end - 1, w, err);
+        if (st == TS_OK)
+            st = copy_range(t, r, from, to, w, err);
+        if (st == TS_OK && frame)
+            st = copy_range(t, r, ts_iters_last_event(it, n, r) + 1, UINT64_MAX, w, err);
+    }
     if (st != TS_OK) {
         ts_trace_close(w);
         return st;
@@ -65,6 +78,18 @@ ts_status ts_window_cut(const ts_trace_t *t, const ts_iters_t *it, int32_t first
     ts__trace_seal(w);
     *out = w;
     return TS_OK;
+}
+
+ts_status ts_window_cut(const ts_trace_t *t, const ts_iters_t *it, int32_t first, int32_t last,
+                        ts_trace_t **out, ts_error_t *err)
+{
+    return cut(t, it, first, last, 0, out, err);
+}
+
+ts_status ts_window_splice(const ts_trace_t *t, const ts_iters_t *it, int32_t first, int32_t last,
+                           ts_trace_t **out, ts_error_t *err)
+{
+    return cut(t, it, first, last, 1, out, err);
 }
 
 ts_status ts_window_open(const ts_trace_t *t, const ts_iters_t *it, int32_t first, int32_t last,

@@ -23,4 +23,11 @@ ts_status ts_window_open(const ts_trace_t *t, const ts_iters_t *it, int32_t firs
 ts_status ts_window_cut(const ts_trace_t *t, const ts_iters_t *it, int32_t first, int32_t last,
                         ts_trace_t **out, ts_error_t *err);
 
+/* Iterations [first, last] between the trace's own start-up and end (its events before
+ * iteration 1 and after its last iteration): a whole run of fewer iterations, whose
+ * iterations tunesim info and --window find again (tunesim convert --window). In memory, like
+ * ts_window_cut; the seams after the start-up and before the end must be clean too. */
+ts_status ts_window_splice(const ts_trace_t *t, const ts_iters_t *it, int32_t first, int32_t last,
+                           ts_trace_t **out, ts_error_t *err);
+
 #endif
