@@ -179,6 +179,21 @@ static void test_errors(void)
     ts_trace_close(base);
 }
 
+/* convert of the bundled trace with WORDS refused: exit code, one line holding needle, no
+ * output file. */
+static void expect_refused(const char *words, int code, const char *needle)
+{
+    char args[4096], out[1024], *o = NULL, *e = NULL;
+    snprintf(out, sizeof out, "%s/pd-refused.tss", tu_tmpdir());
+    snprintf(args, sizeof args, "convert %s -o %s %s", tu_bundled(), out, words);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &o, &e), code);
+    CU_ASSERT_TRUE(tu_one_line(e));
+    CU_ASSERT_PTR_NOT_NULL(e && strstr(e, needle));
+    CU_ASSERT_NOT_EQUAL(access(out, F_OK), 0);
+    free(o);
+    free(e);
+}
+
 /* The bundled pitzDaily recording against itself: nothing lowered, the same events; and the
  * command's report. */
 static void test_cli(void)
@@ -204,15 +219,7 @@ static void test_cli(void)
     ts_trace_close(a);
     ts_trace_close(b);
     /* A missing recording: one line naming it, no output file. */
-    char out2[1024];
-    snprintf(out2, sizeof out2, "%s/pd-min2.tss", tu_tmpdir());
-    snprintf(args, sizeof args, "convert %s -o %s --min-of /nonexistent/x.tss", tu_bundled(), out2);
-    CU_ASSERT_EQUAL(tu_run_cli(args, &o, &e), 1);
-    CU_ASSERT_TRUE(tu_one_line(e));
-    CU_ASSERT_PTR_NOT_NULL(e && strstr(e, "/nonexistent/x.tss"));
-    CU_ASSERT_NOT_EQUAL(access(out2, F_OK), 0);
-    free(o);
-    free(e);
+    expect_refused("--min-of /nonexistent/x.tss", 1, "/nonexistent/x.tss");
 }
 
 /* convert --window: the store holds one iteration between the start-up and the end and
@@ -231,15 +238,7 @@ static void test_cli_window(void)
     CU_ASSERT_EQUAL(tu_run_cli(args, &o, &e), 0);
     free(o);
     free(e);
-    char out2[1024];
-    snprintf(out2, sizeof out2, "%s/pd-w2.tss", tu_tmpdir());
-    snprintf(args, sizeof args, "convert %s -o %s --window 3:5", tu_bundled(), out2);
-    CU_ASSERT_EQUAL(tu_run_cli(args, &o, &e), 2);
-    CU_ASSERT_TRUE(tu_one_line(e));
-    CU_ASSERT_PTR_NOT_NULL(e && strstr(e, "1 <= FIRST <= LAST <= 3"));
-    CU_ASSERT_NOT_EQUAL(access(out2, F_OK), 0);
-    free(o);
-    free(e);
+    expect_refused("--window 3:5", 2, "1 <= FIRST <= LAST <= 3");
 }
 
 /* One event on rank r of t. */

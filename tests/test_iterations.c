@@ -102,6 +102,24 @@ static void test_motorbike(void)
     ts_trace_close(t);
 }
 
+/* Event ia of rank r of a is event ib of rank r of b. */
+static void expect_same_event(const ts_trace_t *a, uint64_t ia, const ts_trace_t *b, uint64_t ib,
+                              int32_t r)
+{
+    const ts_trace_t *tr[2] = {a, b};
+    uint64_t at[2] = {ia, ib};
+    ts_event_t ev[2];
+    ts_error_t err;
+    for (int k = 0; k < 2; k++) {
+        ts_cursor_t *c;
+        CU_ASSERT_FATAL(ts_cursor_open(tr[k], r, &c) == TS_OK);
+        for (uint64_t i = 0; i <= at[k]; i++)
+            CU_ASSERT_EQUAL(ts_cursor_next(c, &ev[k], &err), 1);
+        ts_cursor_close(c);
+    }
+    CU_ASSERT_EQUAL(memcmp(&ev[0], &ev[1], sizeof ev[0]), 0);
+}
+
 /* A cut holds exactly the iterations' events; a cut has no MPI_Finalize, so it has no
  * complete iteration of its own: that is an error naming the trace. */
 static void test_window_cut(void)
@@ -115,16 +133,7 @@ static void test_window_cut(void)
     CU_ASSERT_EQUAL(ts_trace_rank_nevents(w, 0),
                     ts_iters_last_event(it, 3, 0) - ts_iters_first_event(it, 2, 0) + 1);
     /* The first event of the cut is the first of iteration 2 on that rank. */
-    ts_cursor_t *ca, *cb;
-    ts_event_t ea, eb;
-    CU_ASSERT_FATAL(ts_cursor_open(t, 1, &ca) == TS_OK);
-    CU_ASSERT_FATAL(ts_cursor_open(w, 1, &cb) == TS_OK);
-    for (uint64_t i = 0; i <= ts_iters_first_event(it, 2, 1); i++)
-        CU_ASSERT_EQUAL(ts_cursor_next(ca, &ea, &err), 1);
-    CU_ASSERT_EQUAL(ts_cursor_next(cb, &eb, &err), 1);
-    CU_ASSERT_EQUAL(memcmp(&ea, &eb, sizeof ea), 0);
-    ts_cursor_close(ca);
-    ts_cursor_close(cb);
+    expect_same_event(t, ts_iters_first_event(it, 2, 1), w, 0, 1);
 
     ts_iters_t *none = NULL;
     CU_ASSERT_EQUAL(ts_iters_find(w, &none, &err), TS_ENOITER);
@@ -157,19 +166,11 @@ static void test_window_splice(void)
     CU_ASSERT_EQUAL(ts_iters_get(again, 1)->sends, ts_iters_get(it, 2)->sends);
     CU_ASSERT_EQUAL(ts_iters_startup_events(again), 662);
     CU_ASSERT_EQUAL(ts_iters_tail_events(again), 88);
-    /* On rank 1 the event after the start-up is iteration 2's first, and the last is the
-     * original's last. */
-    ts_cursor_t *ca, *cb;
-    ts_event_t ea, eb;
-    CU_ASSERT_FATAL(ts_cursor_open(t, 1, &ca) == TS_OK);
-    CU_ASSERT_FATAL(ts_cursor_open(w, 1, &cb) == TS_OK);
-    for (uint64_t i = 0; i <= ts_iters_first_event(it, 2, 1); i++)
-        CU_ASSERT_EQUAL(ts_cursor_next(ca, &ea, &err), 1);
-    for (uint64_t i = 0; i <= ts_iters_first_event(again, 1, 1); i++)
-        CU_ASSERT_EQUAL(ts_cursor_next(cb, &eb, &err), 1);
-    CU_ASSERT_EQUAL(memcmp(&ea, &eb, sizeof ea), 0);
-    ts_cursor_close(ca);
-    ts_cursor_close(cb);
+    /* On rank 1 the event after the start-up is iteration 2's first, and the end follows
+     * iteration 2's last. */
+    expect_same_event(t, ts_iters_first_event(it, 2, 1), w, ts_iters_first_event(again, 1, 1), 1);
+    expect_same_event(t, ts_iters_last_event(it, 3, 1) + 1, w, ts_iters_last_event(again, 1, 1) + 1,
+                      1);
     ts_iters_free(again);
     ts_trace_close(w);
     CU_ASSERT_EQUAL(ts_window_splice(t, it, 2, 4, &w, &err), TS_EARG);
