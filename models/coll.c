@@ -366,6 +366,11 @@ static void tuned_choice(const ts_coll_model_t *m, int op, int32_t n, uint64_t b
     }
 }
 
+/* UCC's size switches (tl_ucp's default selection strings): 4 KiB for Allgather, 129 bytes a
+ * peer for Alltoall (ALLTOALL_DEFAULT_ALG_SWITCH). */
+#define UCC_SMALL          4096
+#define UCC_ALLTOALL_BRUCK 129
+
 void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, uint64_t bytes,
                     ts_coll_choice_t *out)
 {
@@ -395,6 +400,17 @@ void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, uint64_t bytes,
     }
     out->comp = best;
     if (best == TS_CCOMP_UCC) {
+        /* UCC's tl_ucp default selections, by its message size (the whole destination buffer:
+         * n blocks for Allgather and Alltoall; src/utils/ucc_coll_utils.c,
+         * ucc_coll_args_msgsize): Allgather knomial below 4 KiB (Bruck stands in: log-depth,
+         * any team size) and neighbor exchange above for an even team, ring for an odd one
+         * (allgather/allgather.[ch]); Alltoall Bruck up to 129 bytes a peer and pairwise above
+         * (alltoall/alltoall.[ch]). Allreduce stays knomial at every size: UCC switches to its
+         * scatter-reduce-allgather above 4 KiB (allreduce/allreduce.h), but a radix-2
+         * Rabenseifner in its place made UCC faster than Open MPI's own Allreduce at 7 of 29
+         * sizes on 2 x 36, where Oracle's study measured it slower almost everywhere
+         * (docs/imb.md): that algorithm's costs are not what the model knows. */
+        uint64_t total = bytes * (uint64_t)n;
         switch (op) {
         case TS_COLL_ALLREDUCE:
         case TS_COLL_BARRIER:
@@ -405,8 +421,13 @@ void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, uint64_t bytes,
             out->alg = TS_CALG_KNOMIAL;
             break;
         case TS_COLL_ALLGATHER:
+            out->alg = total < UCC_SMALL ? TS_CALG_BRUCK : n % 2 ? TS_CALG_RING : TS_CALG_NEIGHBOR;
+            break;
         case TS_COLL_ALLGATHERV:
             out->alg = TS_CALG_RING;
+            break;
+        case TS_COLL_ALLTOALL:
+            out->alg = bytes < UCC_ALLTOALL_BRUCK ? TS_CALG_BRUCK : TS_CALG_PAIRWISE;
             break;
         default:
             out->alg = TS_CALG_PAIRWISE;

@@ -563,6 +563,23 @@ static void test_component_selection(void)
     CU_ASSERT(c.comp == TS_CCOMP_UCC && c.alg == TS_CALG_KN_RECURSIVE);
     ts_coll_select(m, TS_COLL_GATHER, 72, 8, &c); /* UCC here has no Gather */
     CU_ASSERT(c.comp == TS_CCOMP_TUNED);
+    /* UCC's own size switches: Alltoall Bruck below 129 bytes a peer, Allgather knomial (Bruck
+     * here) below 4 KiB in all, then neighbor exchange (an even team) or ring (an odd one). */
+    static const struct {
+        int op;
+        int32_t n;
+        uint64_t bytes;
+        ts_coll_alg alg;
+    } ucc_sizes[] = {{TS_COLL_ALLTOALL, 72, 128, TS_CALG_BRUCK},
+                     {TS_COLL_ALLTOALL, 72, 129, TS_CALG_PAIRWISE},
+                     {TS_COLL_ALLGATHER, 36, 113, TS_CALG_BRUCK},    /* 4,068 bytes in all */
+                     {TS_COLL_ALLGATHER, 36, 114, TS_CALG_NEIGHBOR}, /* 4,104 */
+                     {TS_COLL_ALLGATHER, 35, 128, TS_CALG_RING},     /* 4,480, an odd team */
+                     {TS_COLL_ALLREDUCE, 72, 1 << 20, TS_CALG_KN_RECURSIVE}};
+    for (size_t i = 0; i < sizeof ucc_sizes / sizeof ucc_sizes[0]; i++) {
+        ts_coll_select(m, ucc_sizes[i].op, ucc_sizes[i].n, ucc_sizes[i].bytes, &c);
+        CU_ASSERT(c.comp == TS_CCOMP_UCC && c.alg == ucc_sizes[i].alg);
+    }
     ts_coll_model_free(m);
 
     const char *han[] = {"coll_hcoll_enable", "0", "coll_han_priority", "35", NULL};
