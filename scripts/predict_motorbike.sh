@@ -217,8 +217,8 @@ step_row() { # step_row LABEL BASE NAME: one row of the mechanism table
     echo "# simpleFoam motorBike, 72 ranks on 2 x BM.Optimized3.36: predicted ExecutionTime"
     echo
     echo "Made by \`scripts/predict_motorbike.sh\` on $(date -u +%Y-%m-%d) from \`$(basename "$trace")\`, a $niter-iteration"
-    echo "trace recorded on this project's machine (OpenFOAM v1912, cpu clock, 72 ranks"
-    echo "oversubscribed), its iterations 1:$niter (start-up left out) replayed with"
+    echo "trace recorded on this project's machine (OpenFOAM v1912, cpu clock, 72 ranks on 2 cores;"
+    echo "the bundled one: traces/data/README.md), its iterations 1:$niter (start-up left out) replayed with"
     echo "\`--model platforms/calibrations/bm-optimized3.36.xml\` and"
     echo "\`model.cpu.speed_ratio=$ratio\`, and extrapolated to the full run with the asis profile"
     echo "(\`$(basename "$profile")\`, \`tunesim sweep --profile\`): the profile's compute per rank"
