@@ -59,10 +59,14 @@ UNCERTAIN=(
     "hcoll_sm=pml|model.hcoll.sm_levels=pml|HCOLL's levels inside a node as UCX messages (OSU 4 x 36's level) instead of flag handoffs (the IMB study's 2 x 36 ordering)"
     "rndv_overhead x3|model.ucx.rndv_overhead=2us|measured 0.745 us with UCX 1.13 in a VM; the cluster runs UCX 1.17-1.19 on a Xeon 6354"
     "scorep_outside=0|model.scorep.visit_outside=0us|half of MPI_Test's 0.13 us per visit; none would leave the profile's compute whole"
+    "dc_extra=0.5us|model.dc.extra_latency=0.5us|UCX's own 60 ns; no dc ping-pong was published for this node: up to a handshake's extra wire turn"
+    "hcoll_sm_latency=0.5us|model.hcoll.sm_latency=0.5us|assumed 0.15 us, a cache-line handoff; up to the UCX shared-memory message it replaces"
 )
+# Every parameter of tunesim params --uncertain is moved above (to the top of its range, or
+# its plausible extreme), with UCX's copy-rate estimate and the two structural alternatives.
 
-# QUICK=1 (the main job of scripts/setup.sh run): only the moves that matter most, no
-# mechanism steps.
+# QUICK=1 (for long traces): only the three moves that matter most, no mechanism steps; the
+# interval then leaves the other moves out and the report says so.
 if [ "${QUICK:-0}" = 1 ]; then
     UNCERTAIN=("${UNCERTAIN[0]}" "${UNCERTAIN[3]}" "${UNCERTAIN[4]}")
 fi
@@ -238,8 +242,15 @@ step_row() { # step_row LABEL BASE NAME: one row of the mechanism table
         echo "Keep the defaults: no candidate is predicted faster than asis."
     else
         echo "$best_row" | awk -v a="$asis_s" '{ printf "Use **%s**: predicted %.2f s against asis'"'"'s %.2f s, %.1f %% +- %.1f %% less time\n", $1, $2, a, $4, $5 }'
-        echo "(the interval covers the uncertain parameters of the sensitivity table, not what the"
-        echo "models lack: see the ranking's caveat). As an mpirun line (NPS is the nodes' BIOS setting):"
+        if [ "${QUICK:-0}" = 1 ]; then
+            echo "(the interval covers the sensitivity table's ${#UNCERTAIN[@]} moves only: QUICK=1 left out the other"
+            echo "uncertain parameters to save time; and not what the models lack: see the ranking's caveat)."
+        else
+            echo "(the interval covers every parameter of \`tunesim params --uncertain\`, UCX's copy-rate"
+            echo "estimate and two structural alternatives: the ${#UNCERTAIN[@]} moves of the sensitivity table; not what"
+            echo "the models lack: see the ranking's caveat)."
+        fi
+        echo "As an mpirun line (NPS is the nodes' BIOS setting):"
         echo
         echo '```'
         echo "mpirun -n 72 -N 36 $(words_of "$best") simpleFoam -parallel    # nodes in NPS$(nps_of "$best")"

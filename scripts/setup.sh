@@ -67,12 +67,12 @@ run)
     build build -DCMAKE_BUILD_TYPE=Release -DTUNESIM_TESTS=OFF
     # The reference case: simpleFoam motorBike on 2 x BM.Optimized3.36 (72 ranks), every
     # candidate of sets/motorbike-72.sets predicted as a full-length ExecutionTime from the
-    # bundled 2-iteration window and the bundled asis profile (scripts/predict_motorbike.sh,
-    # QUICK: the three most telling parameter moves for the intervals), ranked, with the
-    # picture of each candidate's gain against asis.
+    # bundled 2-iteration window and the bundled asis profile (scripts/predict_motorbike.sh:
+    # every uncertain parameter moved for the intervals, the t0 / asis gain by mechanism),
+    # ranked, with the picture of each candidate's gain against asis. About 40 s on 2 cores.
     out=$(mktemp -d /tmp/tunesim-run.XXXXXX)
     echo "=== simpleFoam motorBike, 72 ranks on 2 x BM.Optimized3.36: the reference candidates"
-    QUICK=1 ITERS=2 JOBS=$(nproc) bash scripts/predict_motorbike.sh \
+    ITERS=2 JOBS=$(nproc) bash scripts/predict_motorbike.sh \
         traces/data/motorbike-72-window.tss "$out/motorbike-72-prediction.md"
     echo
     echo "=== written: $out/motorbike-72-prediction.md, .csv and .png"
