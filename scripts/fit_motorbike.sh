@@ -10,7 +10,7 @@
 #
 # TRACE defaults to the bundled window (traces/data/motorbike-72-window.tss); OUT.xml (default
 # /tmp/motorbike-72-fit.xml) is written only when the fit explains both runs. About 30 s
-# on 2 cores (about 100 model evaluations of 2 replays each). The report goes to stdout;
+# on 2 cores (about 60 model evaluations of 2 replays each). The report goes to stdout;
 # docs/fit.md holds the last one.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

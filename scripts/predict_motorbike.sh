@@ -14,7 +14,7 @@
 # (CLASS_MEDIAN=1; docs/recording-noise.md: the least imbalanced traces measured; REPEAT=N
 # adds the least of N first): about 6 minutes). OUT.md (default
 # docs/motorbike-72-prediction.md) receives the tables and OUT.csv beside it the numbers
-# (name,predicted_s,low_s,high_s). About 30 s on 2 cores for the bundled window (13 sweeps of
+# (name,predicted_s,low_s,high_s). About 35 s on 2 cores for the bundled window (15 sweeps of
 # the 10 sets), a few minutes for a 6-iteration trace.
 #
 # How a window becomes a full run (nothing here is fitted to a measured ExecutionTime):
