@@ -61,9 +61,11 @@ UNCERTAIN=(
     "scorep_outside=0|model.scorep.visit_outside=0us|half of MPI_Test's 0.13 us per visit; none would leave the profile's compute whole"
     "dc_extra=0.5us|model.dc.extra_latency=0.5us|UCX's own 60 ns; no dc ping-pong was published for this node: up to a handshake's extra wire turn"
     "hcoll_sm_latency=0.5us|model.hcoll.sm_latency=0.5us|assumed 0.15 us, a cache-line handoff; up to the UCX shared-memory message it replaces"
+    "buffers new|model.net.rcache=none|assumed one buffer per message size; OpenFOAM builds its linear solver, GAMG's interface buffers with it, anew for each solve call (fvMatrixSolve.C) and temporaries' patch buffers for each evaluation: up to every buffer new, if none lands where one was registered before"
 )
 # Every parameter of tunesim params --uncertain is moved above (to the top of its range, or
-# its plausible extreme), with UCX's copy-rate estimate and the two structural alternatives.
+# its plausible extreme), with UCX's copy-rate estimate and three structural alternatives
+# (progress thread, HCOLL's level pricing, buffer reuse).
 
 # QUICK=1 (for long traces): only the three moves that matter most, no mechanism steps; the
 # interval then leaves the other moves out and the report says so.
@@ -247,8 +249,8 @@ step_row() { # step_row LABEL BASE NAME: one row of the mechanism table
             echo "uncertain parameters to save time; and not what the models lack: see the ranking's caveat)."
         else
             echo "(the interval covers every parameter of \`tunesim params --uncertain\`, UCX's copy-rate"
-            echo "estimate and two structural alternatives: the ${#UNCERTAIN[@]} moves of the sensitivity table; not what"
-            echo "the models lack: see the ranking's caveat)."
+            echo "estimate and three structural alternatives: the ${#UNCERTAIN[@]} moves of the sensitivity table; not"
+            echo "what the models lack: see the ranking's caveat)."
         fi
         echo "As an mpirun line (NPS is the nodes' BIOS setting):"
         echo
