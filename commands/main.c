@@ -399,20 +399,13 @@ static ts_status class_median(ts_trace_t **t, ts_error_t *err)
 static ts_status convert_window(const char *spec, ts_trace_t **t, ts_error_t *err)
 {
     int32_t a, b;
-    if (ts_iters_parse_window(spec, INT32_MAX, &a, &b) != 0)
-        return ts_error_set(err, TS_EUSAGE,
-                            "convert: --window expects FIRST:LAST, iterations counted from 1 "
-                            "with FIRST <= LAST, got '%s'",
-                            spec);
-    ts_iters_t *it = NULL;
-    ts_status st = ts_iters_find(*t, &it, err);
+    ts_status st = ts_iters_window_arg("convert", spec, INT32_MAX, &a, &b, err);
     if (st != TS_OK)
         return st;
-    if (ts_iters_parse_window(spec, ts_iters_count(it), &a, &b) != 0) {
-        st = ts_error_set(err, TS_EUSAGE,
-                          "convert: --window expects FIRST:LAST with 1 <= FIRST <= LAST <= %d "
-                          "(the trace's iterations), got '%s'",
-                          (int)ts_iters_count(it), spec);
+    ts_iters_t *it = NULL;
+    if ((st = ts_iters_find(*t, &it, err)) != TS_OK)
+        return st;
+    if ((st = ts_iters_window_arg("convert", spec, ts_iters_count(it), &a, &b, err)) != TS_OK) {
         ts_iters_free(it);
         return st;
     }

@@ -410,7 +410,6 @@ void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, uint64_t bytes,
          * Rabenseifner in its place made UCC faster than Open MPI's own Allreduce at 7 of 29
          * sizes on 2 x 36, where Oracle's study measured it slower almost everywhere
          * (docs/imb.md): that algorithm's costs are not what the model knows. */
-        uint64_t total = bytes * (uint64_t)n;
         switch (op) {
         case TS_COLL_ALLREDUCE:
         case TS_COLL_BARRIER:
@@ -421,7 +420,9 @@ void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, uint64_t bytes,
             out->alg = TS_CALG_KNOMIAL;
             break;
         case TS_COLL_ALLGATHER:
-            out->alg = total < UCC_SMALL ? TS_CALG_BRUCK : n % 2 ? TS_CALG_RING : TS_CALG_NEIGHBOR;
+            out->alg = bytes * (uint64_t)n < UCC_SMALL ? TS_CALG_BRUCK
+                       : n % 2                         ? TS_CALG_RING
+                                                       : TS_CALG_NEIGHBOR;
             break;
         case TS_COLL_ALLGATHERV:
             out->alg = TS_CALG_RING;

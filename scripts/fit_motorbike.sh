@@ -28,11 +28,7 @@ motorbike_scale "$build/tunesim" "$trace" "$profile" "$work" || exit 1
 echo "fit_motorbike: iterations 1:$niter, model.cpu.speed_ratio = $ratio" >&2
 # The two training sets as sets/motorbike-72.sets spells them, with the calibration and the
 # CPU scaling.
-awk -v model="$model" -v ratio="$ratio" '
-    /^\[/ { keep = ($0 == "[asis]" || $0 == "[t0]") }
-    keep { print }
-    keep && /^\[/ { print "--model " model; print "model.cpu.speed_ratio=" ratio }
-' "$root/sets/motorbike-72.sets" >"$work/train.sets"
+motorbike_sets "$model" "$root/sets/motorbike-72.sets" "$work/train.sets" "" asis t0
 printf 'setting,seconds\nasis,17.85\nt0,15.91\n' >"$work/measured.csv"
 "$build/tunesim" fit "$trace" --sets "$work/train.sets" --measured-csv "$work/measured.csv" \
     --nodes 2 --ppn 36 --profile "$profile" --run-profile "t0=$t0_profile" -j "${JOBS:-2}" \

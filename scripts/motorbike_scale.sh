@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# motorbike_scale.sh - sourced by predict_motorbike.sh and fit_motorbike.sh: how a traced
-# window of the reference case stands for the full run, computed once in one place.
+# motorbike_scale.sh - sourced by predict_motorbike.sh, fit_motorbike.sh and what_if.sh: how a
+# traced window of the reference case stands for the full run, computed once in one place, and
+# the sets files that carry it.
 #
 #   motorbike_scale TUNESIM TRACE.tss PROFILE WORK
 #
@@ -49,4 +50,19 @@ motorbike_scale() {
     windows=$(awk -v p="$prof_isend" -v w="$win_isend" 'BEGIN { printf "%.6f", p / w }')
     ratio=$(awk -v c="$compute" -v n="$windows" -v pc="$prof_compute" \
         'BEGIN { printf "%.6f", (pc / n) / c }')
+}
+
+# motorbike_sets MODEL IN OUT [EXTRA [SET...]]: the sets of IN with `--model MODEL`, the CPU
+# scaling ($ratio, from motorbike_scale) and the setting EXTRA (if not empty) after each
+# header, into OUT; with SET names, only those sets.
+motorbike_sets() {
+    local model=$1 in=$2 out=$3 extra=${4:-}
+    shift $(($# < 4 ? $# : 4))
+    awk -v model="$model" -v ratio="$ratio" -v extra="$extra" -v only="$*" '
+        BEGIN { n = split(only, o, " "); for (i = 1; i <= n; i++) want["[" o[i] "]"] = 1; keep = !n }
+        /^\[/ { keep = !n || ($0 in want) }
+        keep { print }
+        keep && /^\[/ { print "--model " model; print "model.cpu.speed_ratio=" ratio
+                        if (extra != "") print extra }
+    ' "$in" >"$out"
 }

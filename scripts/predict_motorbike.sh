@@ -107,11 +107,7 @@ echo "predict_motorbike: iterations 1:$niter, traced compute $compute s over 72 
 # sweep NAME [SETTING]: the reference sets with the calibration, the CPU scaling and SETTING.
 sweep() {
     local name=$1 extra=${2:-}
-    awk -v model="$model" -v ratio="$ratio" -v extra="$extra" '
-        { print }
-        /^\[/ { print "--model " model; print "model.cpu.speed_ratio=" ratio
-                if (extra != "") print extra }
-    ' "${SETS:-$root/sets/motorbike-72.sets}" >"$work/$name.sets"
+    motorbike_sets "$model" "${SETS:-$root/sets/motorbike-72.sets}" "$work/$name.sets" "$extra"
     "$build/tunesim" sweep "$work/trace.tss" --sets "$work/$name.sets" --platform bm-optimized3.36 \
         --nodes 2 --ppn 36 -j "$jobs" --window "1:$niter" --profile "$profile" --csv "$work/$name.csv" \
         --results "$work/$name.jsonl" >"$work/$name.txt"

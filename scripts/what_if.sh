@@ -23,9 +23,7 @@ trap 'rm -rf "$work"' EXIT
 # shellcheck source=scripts/motorbike_scale.sh
 . "$root/scripts/motorbike_scale.sh"
 motorbike_scale "$build/tunesim" "$trace" "$profile" "$work" || exit 1
-awk -v model="$model" -v ratio="$ratio" '
-    { print } /^\[/ { print "--model " model; print "model.cpu.speed_ratio=" ratio }
-' "$root/sets/what-if.sets" >"$work/reference.sets"
+motorbike_sets "$model" "$root/sets/what-if.sets" "$work/reference.sets"
 "$build/tunesim" sweep "$trace" --sets "$work/reference.sets" --nodes 2 --ppn 36 \
     -j "$jobs" --window "1:$niter" --profile "$profile" --csv "$root/docs/what-if-reference.csv" --results "$work/reference.jsonl" \
     --plot "$root/docs/what-if-reference" >"$work/reference.txt"

@@ -86,24 +86,18 @@ const ts_iters_t *ts_job_trace_iters(ts_job_trace_t *jt, ts_error_t *err)
 ts_status ts_job_trace_window(ts_job_trace_t *jt, const char *who, const char *spec,
                               ts_error_t *err)
 {
-    int32_t n, a, b;
+    int32_t a, b;
     /* The form first, so that a typing mistake costs no pass over the trace. */
-    if (ts_iters_parse_window(spec, INT32_MAX, &a, &b) != 0)
-        return ts_error_set(err, TS_EUSAGE,
-                            "%s: --window expects FIRST:LAST, iterations counted from 1 with "
-                            "FIRST <= LAST, got '%s'",
-                            who, spec);
+    ts_status st = ts_iters_window_arg(who, spec, INT32_MAX, &a, &b, err);
+    if (st != TS_OK)
+        return st;
     const ts_iters_t *it = ts_job_trace_iters(jt, err);
     if (!it)
         return err ? err->code : TS_ENOITER;
-    n = ts_iters_count(it);
-    if (ts_iters_parse_window(spec, n, &a, &b) != 0)
-        return ts_error_set(err, TS_EUSAGE,
-                            "%s: --window expects FIRST:LAST with 1 <= FIRST <= LAST <= %d "
-                            "(the trace's iterations), got '%s'",
-                            who, (int)n, spec);
+    if ((st = ts_iters_window_arg(who, spec, ts_iters_count(it), &a, &b, err)) != TS_OK)
+        return st;
     ts_trace_t *cut;
-    ts_status st = ts_window_open(whole_trace(jt), it, a, b, &cut, err);
+    st = ts_window_open(whole_trace(jt), it, a, b, &cut, err);
     if (st != TS_OK)
         return st;
     if (jt->whole)

@@ -463,3 +463,19 @@ int ts_iters_parse_window(const char *s, int32_t count, int32_t *first, int32_t 
     *last = b;
     return 0;
 }
+
+ts_status ts_iters_window_arg(const char *who, const char *spec, int32_t count, int32_t *first,
+                              int32_t *last, ts_error_t *err)
+{
+    if (ts_iters_parse_window(spec, count, first, last) == 0)
+        return TS_OK;
+    if (count == INT32_MAX)
+        return ts_error_set(err, TS_EUSAGE,
+                            "%s: --window expects FIRST:LAST, iterations counted from 1 with "
+                            "FIRST <= LAST, got '%s'",
+                            who, spec);
+    return ts_error_set(err, TS_EUSAGE,
+                        "%s: --window expects FIRST:LAST with 1 <= FIRST <= LAST <= %d (the "
+                        "trace's iterations), got '%s'",
+                        who, (int)count, spec);
+}

@@ -65,4 +65,9 @@ void ts_iters_steady(const ts_iters_t *it, int32_t *first, int32_t *last, double
  * not two integers, 1 <= FIRST <= LAST <= count. */
 int ts_iters_parse_window(const char *s, int32_t count, int32_t *first, int32_t *last);
 
+/* The same for a --window option of command who: TS_EUSAGE with a one-line message when spec
+ * does not parse. count INT32_MAX checks the form alone (before any pass over a trace). */
+ts_status ts_iters_window_arg(const char *who, const char *spec, int32_t count, int32_t *first,
+                              int32_t *last, ts_error_t *err);
+
 #endif
