@@ -30,6 +30,11 @@ typedef struct fitctx_s {
     ts_error_t *err;
 } fitctx_t;
 
+static double prior_weight(const ts_fit_param_t *q)
+{
+    return q->flat ? TS_FIT_FLAT_WEIGHT : 1.0;
+}
+
 static void to_x(const fitctx_t *c, const double *u, double *x)
 {
     for (int j = 0; j < c->p->np; j++) {
@@ -148,7 +153,8 @@ static int gsl_f(const gsl_vector *u, void *vc, gsl_vector *f)
         gsl_vector_set(f, (size_t)k, (y[o] - c->p->obs[o]) / c->p->obs_sd[o]);
     }
     for (int j = 0; j < np; j++)
-        gsl_vector_set(f, (size_t)(c->nused + j), gsl_vector_get(u, (size_t)j));
+        gsl_vector_set(f, (size_t)(c->nused + j),
+                       prior_weight(&c->p->params[j]) * gsl_vector_get(u, (size_t)j));
     return GSL_SUCCESS;
 }
 
@@ -193,7 +199,7 @@ static int gsl_df(const gsl_vector *u, void *vc, gsl_matrix *J)
             gsl_matrix_set(J, (size_t)k, (size_t)j, g[(size_t)o * np + j] / c->p->obs_sd[o]);
     }
     for (int j = 0; j < np; j++)
-        gsl_matrix_set(J, (size_t)(c->nused + j), (size_t)j, 1.0);
+        gsl_matrix_set(J, (size_t)(c->nused + j), (size_t)j, prior_weight(&c->p->params[j]));
     free(g);
     return GSL_SUCCESS;
 }
@@ -249,13 +255,8 @@ ts_status ts_fit_solve(const ts_fit_problem_t *p, ts_fit_result_t *r, ts_error_t
         st = ts_error_set(err, TS_ENOMEM, "out of memory");
         goto out;
     }
-    /* Before the fit: the outputs at the priors' centres. */
-    double x[64];
-    to_x(&c, u0->data, x);
-    const double *y0;
-    if ((st = eval_points(&c, 1, x, &y0)) != TS_OK)
-        goto out;
-    memcpy(r->y0, y0, (size_t)p->nout * sizeof *y0);
+    if (p->all_outputs)
+        p->all_outputs(p->ctx, 0);
     gsl_multifit_nlinear_fdf fdf = {
         .f = gsl_f, .df = gsl_df, .fvv = NULL, .n = nres, .p = (size_t)p->np, .params = &c};
     int info = 0;
@@ -274,6 +275,21 @@ ts_status ts_fit_solve(const ts_fit_problem_t *p, ts_fit_result_t *r, ts_error_t
     /* Covariance in prior units from the Jacobian at the solution (the residuals are in
      * units of their standard deviations: no rescaling by the residual variance). */
     gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 0.0, cov);
+    if (p->all_outputs) { /* the points seen so far may lack the predictions */
+        p->all_outputs(p->ctx, 1);
+        for (int i = 0; i < c.npts; i++) {
+            free(c.pts[i].x);
+            free(c.pts[i].y);
+        }
+        c.npts = 0;
+    }
+    /* Before the fit: the outputs at the priors' centres. */
+    double x[64];
+    const double *y0;
+    to_x(&c, u0->data, x);
+    if ((st = eval_points(&c, 1, x, &y0)) != TS_OK)
+        goto out;
+    memcpy(r->y0, y0, (size_t)p->nout * sizeof *y0);
     if ((st = gradients(&c, r->x, g)) != TS_OK)
         goto out;
     const double *yx;
@@ -296,7 +312,8 @@ ts_status ts_fit_solve(const ts_fit_problem_t *p, ts_fit_result_t *r, ts_error_t
         r->chi2_obs += d * d;
     }
     for (int j = 0; j < p->np; j++) {
-        double d = (r->x[j] - p->params[j].x0) / p->params[j].prior_sd;
+        double d =
+            prior_weight(&p->params[j]) * (r->x[j] - p->params[j].x0) / p->params[j].prior_sd;
         r->chi2_prior += d * d;
     }
 out:

@@ -19,7 +19,13 @@ typedef struct ts_fit_param_s {
     double prior_sd;  /* > 0 */
     double min, max;  /* what the model accepts: points are clamped into [min, max] */
     double step;      /* the difference step for derivatives (> 0, in the parameter's unit) */
+    int flat;         /* free: the prior pulls with TS_FIT_FLAT_WEIGHT only (a range 100 times
+                       * wider), for a parameter the user lets the runs place */
 } ts_fit_param_t;
+
+/* The pull of a flat prior, against 1 for the others: small enough to leave the parameter to
+ * the observations, large enough to keep the normal equations regular when they say nothing. */
+#define TS_FIT_FLAT_WEIGHT 0.01
 
 typedef struct ts_fit_problem_s {
     int np, nobs, nout; /* nobs <= nout */
@@ -31,6 +37,10 @@ typedef struct ts_fit_problem_s {
      * nout outputs into y. TS_OK, or an error in err (the fit stops with it). */
     ts_status (*eval)(void *ctx, int npts, const double *x, double *y, ts_error_t *err);
     void *ctx;
+    /* Optional: told 0 while the fit iterates (then only the observed outputs are needed, and
+     * the evaluator may leave the predictions out) and 1 before the final evaluations, which
+     * need every output. */
+    void (*all_outputs)(void *ctx, int all);
     int max_iter; /* 0: 25 */
 } ts_fit_problem_t;
 

@@ -46,7 +46,7 @@
 #define FIT_UNEXPLAINED_SD 3.0
 
 typedef struct fit_opts_s {
-    const char *trace, *sets, *platform, *profile, *out, *params, *model;
+    const char *trace, *sets, *platform, *profile, *out, *params, *free, *model;
     const char *measured_csv, *measured_dir, *manifest;
     const char *run_profile[FIT_MAX_RUN_PROFILES];
     int nrun_profiles;
@@ -61,6 +61,7 @@ enum {
     FO_PROFILE,
     FO_OUT,
     FO_PARAMS,
+    FO_FREE,
     FO_MEASURED_CSV,
     FO_MEASURED,
     FO_MANIFEST,
@@ -81,6 +82,7 @@ static const ts_opt_t FIT_OPTS[FO__COUNT] = {
     [FO_PROFILE] = {"profile", 0, 1},
     [FO_OUT] = {"output", 'o', 1},
     [FO_PARAMS] = {"params", 0, 1},
+    [FO_FREE] = {"free", 0, 1},
     [FO_MEASURED_CSV] = {"measured-csv", 0, 1},
     [FO_MEASURED] = {"logs", 0, 1},
     [FO_MANIFEST] = {"manifest", 0, 1},
@@ -102,6 +104,7 @@ static ts_status fit_opt(void *ctx, int opt, const char *v, ts_error_t *err)
                                           [FO_PROFILE] = &o->profile,
                                           [FO_OUT] = &o->out,
                                           [FO_PARAMS] = &o->params,
+                                          [FO_FREE] = &o->free,
                                           [FO_MEASURED_CSV] = &o->measured_csv,
                                           [FO_MEASURED] = &o->measured_dir,
                                           [FO_MANIFEST] = &o->manifest};
@@ -171,6 +174,8 @@ typedef struct fit_s {
     ts_measured_t *m;
     int np;
     ts_param_id ids[32];
+    ts_param_id free_ids[32]; /* --free: fitted with a flat prior */
+    int nfree;
     ts_fit_param_t fp[32];
     char fp_names[32][64];
     fcons_t cons[FIT_MAX_RUN_PROFILES * FIT_MAX_FUNCS];
@@ -178,6 +183,8 @@ typedef struct fit_s {
     const char *funcs[FIT_MAX_FUNCS]; /* the constrained functions (the first set's profile) */
     int nfuncs;
     int nmeas, nout;
+    int all; /* every set replayed (else only those the fit observes: the first, the measured
+              * and the profiled ones) */
     /* The batch being evaluated: npts points, each replayed for every set. */
     const double *bx;
     double *btotal; /* [point * n + set] */
@@ -305,7 +312,25 @@ static ts_status task_done(void *ctx, int task, const char *answer, const char *
     return TS_OK;
 }
 
-/* The solver's evaluator: every set at each point, mapped into the outputs. */
+/* Whether the fit observes set i: the first (the one compared with), a measured one, or one
+ * with its own profile. */
+static int observed(const fit_t *f, int i)
+{
+    if (i == 0 || f->s[i].meas.n)
+        return 1;
+    for (int c = 0; c < f->ncons; c++)
+        if (f->cons[c].set == i)
+            return 1;
+    return 0;
+}
+
+static void all_outputs(void *ctx, int all)
+{
+    ((fit_t *)ctx)->all = all;
+}
+
+/* The solver's evaluator: every set (or those observed, while the fit iterates) at each
+ * point, mapped into the outputs; a set left out reads as 0. */
 static ts_status eval(void *ctx, int npts, const double *x, double *y, ts_error_t *err)
 {
     fit_t *f = ctx;
@@ -317,8 +342,10 @@ static ts_status eval(void *ctx, int npts, const double *x, double *y, ts_error_
     ts_status st = TS_OK;
     if (!f->btotal || !f->bfunc || !todo)
         st = ts_error_set(err, TS_ENOMEM, "out of memory");
+    int ntodo = 0;
     for (int t = 0; st == TS_OK && t < ntask; t++)
-        todo[t] = t;
+        if (f->all || observed(f, t % f->n))
+            todo[ntodo++] = t;
     ts_pool_t pool = {.jobs = f->o.jobs,
                       .who = "fit",
                       .what = "replays",
@@ -326,7 +353,7 @@ static ts_status eval(void *ctx, int npts, const double *x, double *y, ts_error_
                       .work = work_task,
                       .done = task_done};
     if (st == TS_OK)
-        st = ts_pool_run(&pool, todo, ntask, 0, err);
+        st = ts_pool_run(&pool, todo, ntodo, 0, err);
     for (int pt = 0; st == TS_OK && pt < npts; pt++) {
         double *row = y + (size_t)pt * f->nout;
         const double *tot = f->btotal + (size_t)pt * f->n;
@@ -349,45 +376,78 @@ static ts_status eval(void *ctx, int npts, const double *x, double *y, ts_error_
 
 /* ---- setting up ------------------------------------------------------------------------- */
 
-static ts_status choose_params(fit_t *f, ts_error_t *err)
+/* The parameters a --params / --free list names, each with a prior, none twice. */
+static ts_status parse_names(const char *list, const char *opt, ts_param_id *ids, int *n, int max,
+                             ts_error_t *err)
 {
-    if (!f->o.params) {
-        for (int id = 0; id < TS_P__COUNT; id++)
-            if (ts_param_prior((ts_param_id)id, NULL, NULL, NULL))
-                f->ids[f->np++] = (ts_param_id)id;
-        return TS_OK;
-    }
-    const char *s = f->o.params;
+    const char *s = list;
+    *n = 0;
     while (*s) {
         size_t len = strcspn(s, ",");
         char name[128];
         if (len == 0 || len >= sizeof name)
-            return ts_error_set(err, TS_EUSAGE, "fit: --params expects NAME[,NAME...], got '%s'",
-                                f->o.params);
+            return ts_error_set(err, TS_EUSAGE, "fit: --%s expects NAME[,NAME...], got '%s'", opt,
+                                list);
         memcpy(name, s, len);
         name[len] = '\0';
         ts_param_id id;
         ts_error_t e;
         ts_error_clear(&e);
         if (ts_param_lookup(name, &id, &e) != TS_OK)
-            return ts_error_set(err, TS_EUSAGE, "fit: --params: %s", e.msg);
+            return ts_error_set(err, TS_EUSAGE, "fit: --%s: %s", opt, e.msg);
         if (!ts_param_prior(id, NULL, NULL, NULL))
             return ts_error_set(err, TS_EUSAGE,
-                                "fit: --params: %s has no prior range, so nothing says how far a "
+                                "fit: --%s: %s has no prior range, so nothing says how far a "
                                 "fit may move it (the uncertain parameters: tunesim params "
                                 "--uncertain)",
-                                name);
-        for (int j = 0; j < f->np; j++)
-            if (f->ids[j] == id)
-                return ts_error_set(err, TS_EUSAGE, "fit: --params names %s twice", name);
-        if (f->np == (int)(sizeof f->ids / sizeof f->ids[0]))
-            return ts_error_set(err, TS_EUSAGE, "fit: too many --params");
-        f->ids[f->np++] = id;
+                                opt, name);
+        for (int j = 0; j < *n; j++)
+            if (ids[j] == id)
+                return ts_error_set(err, TS_EUSAGE, "fit: --%s names %s twice", opt, name);
+        if (*n == max)
+            return ts_error_set(err, TS_EUSAGE, "fit: too many --%s", opt);
+        ids[(*n)++] = id;
         s += len;
         if (*s == ',')
             s++;
     }
     return TS_OK;
+}
+
+/* What is fitted: --params (default every parameter with a prior), plus any --free one. */
+static ts_status choose_params(fit_t *f, ts_error_t *err)
+{
+    const int max = (int)(sizeof f->ids / sizeof f->ids[0]);
+    ts_status st = TS_OK;
+    if (!f->o.params) {
+        for (int id = 0; id < TS_P__COUNT; id++)
+            if (ts_param_prior((ts_param_id)id, NULL, NULL, NULL))
+                f->ids[f->np++] = (ts_param_id)id;
+    } else if ((st = parse_names(f->o.params, "params", f->ids, &f->np, max, err)) != TS_OK)
+        return st;
+    if (!f->o.free)
+        return TS_OK;
+    if ((st = parse_names(f->o.free, "free", f->free_ids, &f->nfree, max, err)) != TS_OK)
+        return st;
+    for (int k = 0; k < f->nfree; k++) {
+        int have = 0;
+        for (int j = 0; j < f->np; j++)
+            have |= f->ids[j] == f->free_ids[k];
+        if (have)
+            continue;
+        if (f->np == max)
+            return ts_error_set(err, TS_EUSAGE, "fit: too many --params and --free");
+        f->ids[f->np++] = f->free_ids[k];
+    }
+    return TS_OK;
+}
+
+static int is_free(const fit_t *f, ts_param_id id)
+{
+    for (int k = 0; k < f->nfree; k++)
+        if (f->free_ids[k] == id)
+            return 1;
+    return 0;
 }
 
 /* The priors, centred on the first set's values (the model file's where one was given). */
@@ -406,7 +466,8 @@ static ts_status make_priors(fit_t *f, ts_error_t *err)
                                     .prior_sd = (hi - lo) / 4,
                                     .min = mn,
                                     .max = mx,
-                                    .step = (hi - lo) / 20};
+                                    .step = (hi - lo) / 20,
+                                    .flat = is_free(f, f->ids[j])};
     }
     return TS_OK;
 }
@@ -626,7 +687,8 @@ static void print_report(const fit_t *f, const ts_fit_result_t *r, const double 
         show(f->ids[j], r->sd[j], c, sizeof c);
         ts_param_prior_text(f->ids[j], pr, sizeof pr);
         double shrink = r->sd[j] / f->fp[j].prior_sd;
-        fprintf(fp, "%-30s %12s %12s %11s  %-24s %s\n", f->fp[j].name, a, b, c, pr,
+        fprintf(fp, "%-30s %12s %12s %11s  %-24s %s%s\n", f->fp[j].name, a, b, c, pr,
+                f->fp[j].flat ? "free, " : "",
                 outside_prior(f, j, r->x[j]) ? "OUTSIDE its prior range"
                 : shrink > 0.9               ? "not determined by the runs"
                                              : "inside");
@@ -652,12 +714,12 @@ static void print_report(const fit_t *f, const ts_fit_result_t *r, const double 
     }
     if (f->nout > f->nmeas + f->ncons) {
         fprintf(fp, "\n%-16s %12s %12s %10s %10s\n", "not measured", "before [s]", "fitted [s]",
-                "+-", "vs first");
+                "+-", "less time");
         for (int i = 0; i < f->n; i++) {
             const fset_t *s = &f->s[i];
             if (s->meas.n)
                 continue;
-            double gain = r->y[f->s[0].out] / r->y[s->out] - 1;
+            double gain = 1 - r->y[s->out] / r->y[f->s[0].out]; /* time saved */
             fprintf(fp, "%-16s %12.6g %12.6g %10.3g %+9.2f%%\n", s->name, r->y0[s->out],
                     r->y[s->out], r->y_sd[s->out], 100 * gain);
         }
@@ -716,8 +778,9 @@ static ts_status write_model(const fit_t *f, const ts_fit_result_t *r, ts_error_
         snprintf(v, sizeof v, "%.6g%s", r->x[j], u);
         snprintf(e, sizeof e, "%.3g%s", r->sd[j], u);
         snprintf(src, sizeof src,
-                 "tunesim fit of the measured runs %s (%s); prior %s centred on %.6g%s%s", runs,
-                 measured, ts_param_prior_text(f->ids[j], pr, sizeof pr), f->fp[j].x0, u,
+                 "tunesim fit of the measured runs %s (%s); %sprior %s centred on %.6g%s%s", runs,
+                 measured, f->fp[j].flat ? "free (--free: the prior's pull a hundredth), " : "",
+                 ts_param_prior_text(f->ids[j], pr, sizeof pr), f->fp[j].x0, u,
                  outside_prior(f, j, r->x[j]) ? "; OUTSIDE the prior range" : "");
         st = ts_model_add_param(m, f->fp[j].name, v, e, src, err);
     }
@@ -807,6 +870,7 @@ int ts_fit_cmd(int argc, char **argv, ts_error_t *err)
                                .obs = obs,
                                .obs_sd = sd,
                                .eval = eval,
+                               .all_outputs = all_outputs,
                                .ctx = &f};
         st = ts_fit_solve(&pb, &r, err);
         if (st == TS_OK) {

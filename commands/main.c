@@ -172,6 +172,7 @@ static const cmd_doc_t CMDS[] = {
     {"fit",
      "TRACE --sets FILE (--measured-csv FILE | --logs DIR | --manifest FILE)\n"
      "       [--profile SCORE.txt] [--run-profile SET=SCORE.txt]... [--params NAME,...]\n"
+     "       [--free NAME,...]\n"
      "       [--model FILE] [-x KEY=VALUE] [--mca KEY VALUE] [--set KEY=VALUE]\n"
      "       [--platform P] [--nodes N] [--ppn P] [--time-sd PCT] [--func-sd PCT] [-j N]\n"
      "       [-o MODEL.xml]",
@@ -183,6 +184,8 @@ static const cmd_doc_t CMDS[] = {
      "  --profile SCORE.txt   the first set's profile: every set scaled to the full run\n"
      "  --run-profile SET=SCORE.txt   a run's own profile: its per-function changes constrain\n"
      "  --params NAME,...     what to fit (default: every parameter of params --uncertain)\n"
+     "  --free NAME,...       fit these too, with their prior's pull a hundredth: where the runs\n"
+     "                        want them, reported against their plausible range\n"
      "  --time-sd PCT         the least standard deviation of a measured time (default 0.5)\n"
      "  --func-sd PCT         of a per-function change, in points (default 5)\n" HELP_PLATFORM
          HELP_PLACE HELP_PARAMS "  -j N                  replays at once (default: the cores)\n"

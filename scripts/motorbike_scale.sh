@@ -30,7 +30,7 @@ motorbike_scale() {
     # MPI and PTHREAD visit (what tunesim sweep --profile removes too, so that the run's length in
     # windows below stays the halo exchanges').
     visit_outside=$("$tunesim" params | awk '$1 == "model.scorep.visit_outside" {
-        v = $3; f = 1
+        v = $2; f = 1
         if (v ~ /ns$/) f = 1e-9; else if (v ~ /us$/) f = 1e-6; else if (v ~ /ms$/) f = 1e-3
         gsub(/[a-z]+$/, "", v); printf "%.12g", v * f }')
     [ -n "$visit_outside" ] || { echo "motorbike_scale: tunesim params: no model.scorep.visit_outside" >&2; return 1; }

@@ -31,7 +31,7 @@ static ts_status lin_eval(void *ctx, int npts, const double *x, double *y, ts_er
 static void test_linear(void)
 {
     /* True x = (3, 1); observations exact, sd 0.1; priors wide (sd 100) and far off (0, 0). */
-    ts_fit_param_t prm[2] = {{"a", 0, 100, -1e9, 1e9, 0.5}, {"b", 0, 100, -1e9, 1e9, 0.5}};
+    ts_fit_param_t prm[2] = {{"a", 0, 100, -1e9, 1e9, 0.5, 0}, {"b", 0, 100, -1e9, 1e9, 0.5, 0}};
     double obs[3] = {4, 2, 6}, sd[3] = {0.1, 0.1, 0.1};
     int calls = 0;
     ts_fit_problem_t p = {.np = 2,
@@ -74,6 +74,24 @@ static void test_linear(void)
     CU_ASSERT_EQUAL_FATAL(ts_fit_solve(&p, &r, &err), TS_OK);
     CU_ASSERT_DOUBLE_EQUAL(r.x[0], 2, 1e-3);
     CU_ASSERT_DOUBLE_EQUAL(r.x[1], 2, 1e-3);
+    ts_fit_result_free(&r);
+
+    /* A narrow prior far from the truth (sd 0.01 around 0) holds the parameters: the normal
+     * equations (100 A^T A + 10^4 I) x = 100 A^T obs, A^T obs = (18, 2), give x = (1800 /
+     * 10600, 200 / 10200). Free (--free), the prior pulls a hundredth as hard, (100 A^T A + I)
+     * x = 100 A^T obs: x = (1800 / 601, 200 / 201), next to the truth (3, 1). */
+    p.use = NULL;
+    prm[0].prior_sd = prm[1].prior_sd = 0.01;
+    prm[0].step = prm[1].step = 1e-4;
+    CU_ASSERT_EQUAL_FATAL(ts_fit_solve(&p, &r, &err), TS_OK);
+    CU_ASSERT_DOUBLE_EQUAL(r.x[0], 1800.0 / 10600, 1e-5);
+    CU_ASSERT_DOUBLE_EQUAL(r.x[1], 200.0 / 10200, 1e-5);
+    ts_fit_result_free(&r);
+    prm[0].flat = prm[1].flat = 1;
+    CU_ASSERT_EQUAL_FATAL(ts_fit_solve(&p, &r, &err), TS_OK);
+    CU_ASSERT_DOUBLE_EQUAL(r.x[0], 1800.0 / 601, 1e-4);
+    CU_ASSERT_DOUBLE_EQUAL(r.x[1], 200.0 / 201, 1e-4);
+    CU_ASSERT_DOUBLE_EQUAL(r.chi2_prior, (r.x[0] * r.x[0] + r.x[1] * r.x[1]), 1e-6);
     ts_fit_result_free(&r);
 }
 
@@ -177,6 +195,52 @@ static void test_recovers(void)
     free(e);
 }
 
+/* A true value far outside its prior (the rendezvous handshake at 6 us; prior 0.3-2 us around
+ * 0.745 us), the runs "measured" to 1 %: held by the prior, the fit cannot explain them
+ * (run b 5.8 sd off) and writes nothing; with --free it recovers the value (5.999 +- 0.456 us)
+ * and labels it as outside the plausible range. */
+static void test_free(void)
+{
+    const char *sets = tu_path("free.sets"), *csv = tu_path("free.csv"), *out = tu_path("free.xml");
+    write_text(sets, SETS);
+    char text[512] = "setting,seconds\n";
+    for (int i = 0; i < 3; i++) {
+        double t = replay_time(SETTING[i], "--set model.ucx.rndv_overhead=6us");
+        CU_ASSERT_FATAL(t > 0);
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%c,%.9f\n", 'a' + i, t);
+    }
+    write_text(csv, text);
+    char args[2048], *o = NULL, *e = NULL;
+    const char *common = "--params model.ucx.rndv_overhead --time-sd 1 -j 2";
+    snprintf(args, sizeof args, "fit %s --sets %s --measured-csv %s " PLACE " %s -o %s",
+             tu_bundled(), sets, csv, common, out);
+    unlink(out);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &o, &e), 1);
+    CU_ASSERT_PTR_NOT_NULL(e ? strstr(e, "is not explained") : NULL);
+    CU_ASSERT_EQUAL(access(out, F_OK), -1);
+    free(o);
+    free(e);
+    o = e = NULL;
+    snprintf(args, sizeof args,
+             "fit %s --sets %s --measured-csv %s " PLACE " %s --free model.ucx.rndv_overhead -o %s",
+             tu_bundled(), sets, csv, common, out);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &o, &e), 0);
+    CU_ASSERT_PTR_NOT_NULL(e ? strstr(e, "model.ucx.rndv_overhead fitted to") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(o ? strstr(o, "free, OUTSIDE its prior range") : NULL);
+    char *xml = tu_read_file(out, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(xml);
+    double v, sd;
+    CU_ASSERT_TRUE(model_value(xml, "model.ucx.rndv_overhead", &v, &sd));
+    CU_ASSERT(fabs(v - 6e-6) <= 2 * sd && sd > 0 && sd < 1e-6);
+    if (!(fabs(v - 6e-6) <= 2 * sd))
+        fprintf(stderr, "\nfree fit: %.6g +- %.3g, truth 6e-6\n", v, sd);
+    CU_ASSERT_PTR_NOT_NULL(strstr(xml, "free (--free"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(xml, "OUTSIDE the prior range"));
+    free(xml);
+    free(o);
+    free(e);
+}
+
 /* Bad input: exit 1 (2 for usage), one line naming what is wrong, no model written. */
 static void expect_refused(const char *csv_text, const char *extra, int rc, const char *want)
 {
@@ -207,6 +271,8 @@ static void test_bad_input(void)
     expect_refused("a,0.1428\nb,0.16\n", "--params model.net.latency", 2, "has no prior range");
     expect_refused("a,0.1428\nb,0.16\n", "--params model.ucx.recv_cal", 2,
                    "did you mean model.ucx.recv_call");
+    expect_refused("a,0.1428\nb,0.16\n", "--free model.net.latency", 2,
+                   "--free: model.net.latency has no prior range");
     /* The profile of a 72-rank run against the 2-rank trace. */
     char extra[1024];
     snprintf(extra, sizeof extra, "--profile %s/../motorbike-72-asis.scorep-score.txt",
@@ -221,6 +287,7 @@ int main(void)
     CU_pSuite s = CU_add_suite("fit", NULL, NULL);
     CU_add_test(s, "the solver on a linear model", test_linear);
     CU_add_test(s, "true parameters recovered from synthetic runs", test_recovers);
+    CU_add_test(s, "a value outside its prior recovered with --free", test_free);
     CU_add_test(s, "bad input refused, nothing written", test_bad_input);
     return tu_run_all();
 }
