@@ -181,7 +181,8 @@
     X(UCX_SEND_CALL, "model.ucx.send_call", TIME, "0.04us", "s",                                   \
       "tunesim-probe --percall, median of 18 values (6 runs, 8 and 64 B; 0.03-0.24 us), Open "     \
       "MPI 4.1 + UCX 1.13 on this project's machine: platforms/calibrations/probe-localhost/"      \
-      "percall-ucx.txt",                                                                           \
+      "percall-ucx.txt; the OpenFOAM calibration: 0.219 +- 0.029 us fitted to the runs asis and "  \
+      "t0 (docs/fit.md)",                                                                          \
       "CPU of one MPI_Isend / MPI_Send through pml_ucx and ucp_tag_send_nbx, besides the "         \
       "transport's own work")                                                                      \
     X(UCX_RECV_CALL, "model.ucx.recv_call", TIME, "0.3us", "s",                                    \
@@ -193,7 +194,9 @@
       "tunesim-probe ping-pong with UCX_RNDV_THRESH=1kb over active messages (UCX_TLS=self,"       \
       "sysv,posix: no kernel call) beside the all-eager run, fitted by tunesim calibrate: "        \
       "0.745 +- 0.038 us, 10 points, Open MPI 4.1 + UCX 1.13 on this project's machine "           \
-      "(platforms/calibrations/README.md, probe-localhost/rndv-*.txt)",                            \
+      "(platforms/calibrations/README.md, probe-localhost/rndv-*.txt); the OpenFOAM calibration "  \
+      "bm-optimized3.36-simplefoam.xml: 8.80 +- 0.46 us fitted to the runs asis and t0, outside "  \
+      "any plausible handshake: it carries asis's missing cost (docs/fit.md)",                     \
       "software cost of one rendezvous handshake beyond what UCX's own estimate counts (RTS "      \
       "275 ns, RTR 40 ns): the request, packing and handling the RTS and the ATS, the remote "     \
       "key's unpack and cache lookups; UCX's protocol choice does not see it, the message "        \
@@ -353,7 +356,8 @@
       "Score-P's sources (SCOREP_Events.c: SCOREP_ExitRegion reads the clock before the "          \
       "profile's exit work, so that work and the wrapper's prologue count in the caller) and "     \
       "reference/simplefoam-motorbike-72.md (MPI_Test 0.13 us per visit inside its region: "       \
-      "the profile's enter work plus the call, an upper bound for the exit side): half of it",     \
+      "the profile's enter work plus the call, an upper bound for the exit side): half of it; "    \
+      "the OpenFOAM calibration: 0.140 +- 0.020 us fitted to the runs asis and t0 (docs/fit.md)",  \
       "Score-P's own time per MPI or PTHREAD visit that a profile counts outside those regions "   \
       "(in the application's compute); removed from the profile's compute by --profile")           \
     X(CPU_REDUCE_BW, "model.cpu.reduce_bandwidth", BW, "5000MB/s", "bytes/s",                      \

@@ -17,6 +17,9 @@
 # UCX_TLS=all's off-host lane at 72 ranks). Which of the two the runs want, and how far from
 # its plausible range, is the fit's answer (docs/fit.md).
 #
+# EXTRA=KEY=VALUE fits under one more setting (a structural alternative, e.g.
+# EXTRA=model.net.rcache=none), for docs/fit.md's refits.
+#
 # OUT.xml defaults to platforms/calibrations/bm-optimized3.36-simplefoam.xml, the shipped
 # OpenFOAM calibration that scripts/predict_motorbike.sh uses; it is written only when the fit
 # explains both runs, and the report goes beside it (.report.txt). Run from anywhere; the
@@ -43,7 +46,7 @@ report=${out%.xml}.report.txt
 "$build/tunesim" fit "$trace" --sets sets/motorbike-72.sets --measured-csv "$measured" \
     --model "$model" --set "model.cpu.speed_ratio=$ratio" \
     --nodes 2 --ppn 36 --profile "$profile" --run-profile "t0=$t0_profile" -j "${JOBS:-2}" \
-    ${free:+--free "$free"} -o "$out" >"$work/report.txt" 2>&1 || {
+    ${free:+--free "$free"} ${EXTRA:+--set "$EXTRA"} -o "$out" >"$work/report.txt" 2>&1 || {
     cat "$work/report.txt"
     exit 1
 }
