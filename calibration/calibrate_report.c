@@ -163,7 +163,7 @@ ts_status ts_calib_model(const ts_calib_t *c, const char *platform, const char *
     if (!m)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     ts_status st = TS_OK;
-    char note[512];
+    char note[1024]; /* room for a parameter table source in full */
     snprintf(note, sizeof note,
              "tunesim calibrate: GSL nonlinear least squares on relative residuals; chi2 %.4g, "
              "%d degrees of freedom; stderr = one standard error scaled by the residual "

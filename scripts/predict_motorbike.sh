@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # predict_motorbike.sh - the reference-case prediction, end to end: every candidate of
 # shared/reference/simplefoam-motorbike-72.md (asis, t0, c1..c8; sets/motorbike-72.sets)
-# predicted for 2 x BM.Optimized3.36 as a full-length ExecutionTime, without anchoring on any
-# measured run, with an interval from the model parameters' uncertainties, the parameters it
-# is most sensitive to, and the t0 / asis gain broken down into mechanisms.
+# predicted for 2 x BM.Optimized3.36 as a full-length ExecutionTime from the shipped OpenFOAM
+# calibration (fitted to the training runs asis and t0 only: scripts/fit_motorbike.sh), with an
+# interval from the model parameters' uncertainties, the parameters it is most sensitive to,
+# and the t0 / asis gain broken down into mechanisms.
 #
 #   scripts/predict_motorbike.sh [TRACE] [OUT.md]
 #
@@ -17,7 +18,7 @@
 # (name,predicted_s,low_s,high_s). About 35 s on 2 cores for the bundled window (15 sweeps of
 # the 10 sets), a few minutes for a 6-iteration trace.
 #
-# How a window becomes a full run (nothing here is fitted to a measured ExecutionTime):
+# How a window becomes a full run (nothing in this step is fitted to a measured ExecutionTime):
 #  - compute: the trace's bursts are CPU time of this machine's cores shared by 72 ranks; they
 #    are scaled with model.cpu.speed_ratio so that the window's compute is the profile's (its
 #    time outside MPI) over the run's length in windows, taken from the halo exchanges
