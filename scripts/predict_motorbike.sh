@@ -157,22 +157,21 @@ full nominal
 echo "predict_motorbike: floor (free communication)"
 SETS=$root/sets/floor.sets sweep floor
 full floor
-i=0
-for u in "${UNCERTAIN[@]}"; do
-    i=$((i + 1))
-    IFS='|' read -r label setting why <<<"$u"
-    echo "predict_motorbike: sensitivity $i/${#UNCERTAIN[@]}: $setting"
-    sweep "u$i" "$setting"
-    full "u$i"
-done
-i=0
-for u in "${SHOWN[@]}"; do
-    i=$((i + 1))
-    IFS='|' read -r label setting why <<<"$u"
-    echo "predict_motorbike: structural alternative $i/${#SHOWN[@]}: $setting"
-    sweep "a$i" "$setting"
-    full "a$i"
-done
+# run_moves PREFIX WHAT MOVE...: one sweep per move, PREFIX1.full, PREFIX2.full, ...
+run_moves() {
+    local prefix=$1 what=$2 i=0 n label setting why
+    shift 2
+    n=$#
+    for u in "$@"; do
+        i=$((i + 1))
+        IFS='|' read -r label setting why <<<"$u"
+        echo "predict_motorbike: $what $i/$n: $setting"
+        sweep "$prefix$i" "$setting"
+        full "$prefix$i"
+    done
+}
+run_moves u sensitivity "${UNCERTAIN[@]}"
+run_moves a "structural alternative" "${SHOWN[@]}"
 
 # The t0 / asis gain by mechanism: asis moved to t0 one setting at a time, then t0's gain
 # without the progress rule and without the per-call costs.
@@ -246,6 +245,24 @@ short_of() { # short_of NAME: the set's settings in a few words, for the ranking
     w=$(words_of "$1" | sed -e 's/-x UCX_TLS=//; s/-x UCX_RNDV_THRESH=/ rndv /; s/-x UCX_ZCOPY_THRESH=/ zcopy /' \
         -e 's/--mca coll_hcoll_enable 0 --mca coll_ucc_enable 1/ UCC/')
     echo "${w:-defaults (all, auto, auto, HCOLL)}, NPS$(nps_of "$1")"
+}
+move_table() { # move_table HEAD1 HEAD2 PREFIX MOVE...: each move's change of every set's time
+    local h1=$1 h2=$2 prefix=$3 i=0 label setting why
+    shift 3
+    printf "| %s | %s |" "$h1" "$h2"
+    awk '{ printf " %s |", $1 }' "$work/nominal.full"
+    echo
+    printf "|---|---|"
+    awk '{ printf "---|" }' "$work/nominal.full"
+    echo
+    for u in "$@"; do
+        i=$((i + 1))
+        IFS='|' read -r label setting why <<<"$u"
+        printf "| \`%s\` | %s |" "$setting" "$why"
+        join "$work/nominal.full" "$work/$prefix$i.full" | awk '{ printf " %+.3f |", $4 - $2 }'
+        echo
+    done
+    echo
 }
 step_row() { # step_row LABEL BASE NAME: one row of the mechanism table
     printf "| %s | %s | %s %% |\n" "$1" "$(time_of "$3" "$work/steps.full")" \
@@ -399,42 +416,14 @@ step_row() { # step_row LABEL BASE NAME: one row of the mechanism table
     echo
     echo "## Sensitivity (change of the predicted ExecutionTime, seconds)"
     echo
-    printf "| parameter move | why this much |"
-    awk '{ printf " %s |", $1 }' "$work/nominal.full"
-    echo
-    printf "|---|---|"
-    awk '{ printf "---|" }' "$work/nominal.full"
-    echo
-    i=0
-    for u in "${UNCERTAIN[@]}"; do
-        i=$((i + 1))
-        IFS='|' read -r label setting why <<<"$u"
-        printf "| \`%s\` | %s |" "$setting" "$why"
-        join "$work/nominal.full" "$work/u$i.full" | awk '{ printf " %+.3f |", $4 - $2 }'
-        echo
-    done
-    echo
+    move_table "parameter move" "why this much" u "${UNCERTAIN[@]}"
     if [ ${#SHOWN[@]} -gt 0 ]; then
         echo "## Structural alternatives (not in the interval; change of the predicted ExecutionTime, seconds)"
         echo
         echo "Each replayed on the fitted calibration as it is. A fit made under the alternative would"
         echo "move the fitted parameters too (docs/fit.md gives those refits), so these overstate it."
         echo
-        printf "| alternative | why |"
-        awk '{ printf " %s |", $1 }' "$work/nominal.full"
-        echo
-        printf "|---|---|"
-        awk '{ printf "---|" }' "$work/nominal.full"
-        echo
-        i=0
-        for u in "${SHOWN[@]}"; do
-            i=$((i + 1))
-            IFS='|' read -r label setting why <<<"$u"
-            printf "| \`%s\` | %s |" "$setting" "$why"
-            join "$work/nominal.full" "$work/a$i.full" | awk '{ printf " %+.3f |", $4 - $2 }'
-            echo
-        done
-        echo
+        move_table alternative why a "${SHOWN[@]}"
     fi
     if [ "${QUICK:-0}" != 1 ]; then
         echo "## t0 against asis, by mechanism"
