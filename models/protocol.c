@@ -100,6 +100,7 @@ ts_status ts_proto_model_new(const ts_params_t *p, int world, ts_proto_model_t *
     m->recv_call = TS_PARAM_SECONDS(p, UCX_RECV_CALL);
     m->rndv_ovh = TS_PARAM_SECONDS(p, UCX_RNDV_OVERHEAD);
     m->cma_ovh = TS_PARAM_SECONDS(p, CMA_OVERHEAD);
+    m->rndv_busy = TS_PARAM_SECONDS(p, UCX_RNDV_BUSY_COST);
     m->progress = strcmp(TS_PARAM_ENUM(p, MPI_PROGRESS), "calls") == 0 ? TS_PROG_RECV : 0;
     /* HCOLL's shared-memory step and its on-host extras (as the shared-memory lanes add them). */
     double same = TS_PARAM_SECONDS(p, SHM_LATENCY);

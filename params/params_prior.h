@@ -21,6 +21,7 @@
     P(UCX_RNDV_OVERHEAD, 0.3e-6, 2.0e-6,                                                           \
       "measured 0.745 +- 0.038 us with UCX 1.13 in a VM; the cluster runs UCX 1.17-1.19 (new "     \
       "protocol selection, more per-request work): assumed up to 2 us")                            \
+    P(UCX_RNDV_BUSY_COST, 0, 2.0e-6, "none to a second handshake's software: nothing measures it") \
     P(SHM_LATENCY, 0.1e-6, 0.5e-6,                                                                 \
       "assumed: no on-host ping-pong was published for this node "                                 \
       "(reference/bm-optimized3.36.md); "                                                          \

@@ -11,11 +11,11 @@
 #   scripts/fit_motorbike.sh [TRACE] [OUT.xml]
 #
 # Every uncertain parameter (tunesim params --uncertain) is fitted within its prior, and the
-# two costs that only the defaults pay are left to the runs (FREE, `tunesim fit --free`): the
-# on-host rendezvous handshake (model.ucx.rndv_overhead: asis sends its on-host messages from
-# 2.7 KB by rendezvous, t0 none below 128 KB) and dc's extra latency (model.dc.extra_latency:
-# UCX_TLS=all's off-host lane at 72 ranks). Which of the two the runs want, and how far from
-# its plausible range, is the fit's answer (docs/fit.md).
+# cost only the defaults pay is left to the runs (FREE, `tunesim fit --free`): what a
+# rendezvous costs when its RTS finds the receiver computing (model.ucx.rndv_busy_cost; asis
+# sends its on-host halo messages from 2.7 KB by rendezvous, t0 none below 128 KB, and IMB's
+# loops never compute, so the IMB study does not see it). docs/fit.md compares it with the
+# other candidates (the handshake itself, dc's extra latency under UCX_TLS=all).
 #
 # EXTRA=KEY=VALUE fits under one more setting (a structural alternative, e.g.
 # EXTRA=model.net.rcache=none), for docs/fit.md's refits.
@@ -24,13 +24,13 @@
 # OpenFOAM calibration that scripts/predict_motorbike.sh uses; it is written only when the fit
 # explains both runs, and the report goes beside it (.report.txt). Run from anywhere; the
 # file names it records are relative to the repository root, so that the same inputs give the
-# same bytes. About 40 s on 2 cores.
+# same bytes. About 2.5 minutes on 2 cores.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD:-$root/build}
 trace=${1:-traces/data/motorbike-72-window.tss}
 out=${2:-platforms/calibrations/bm-optimized3.36-simplefoam.xml}
-free=${FREE-model.ucx.rndv_overhead}
+free=${FREE-model.ucx.rndv_busy_cost}
 cd "$root"
 profile=traces/data/motorbike-72-asis.scorep-score.txt
 t0_profile=traces/data/motorbike-72-t0.scorep-score.txt

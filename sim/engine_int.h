@@ -34,7 +34,7 @@ typedef struct msg_s msg_t;
 typedef struct courier_s courier_t; /* engine_transport.c's */
 typedef struct flow_s flow_t;       /* engine_transport.c's */
 
-enum { PROG_RING = 16, OPEN_MAX = 32, RECENT_CHANS = 16 };
+enum { PROG_RING = 16, COMP_RING = 64, OPEN_MAX = 32, RECENT_CHANS = 16 };
 
 /* A request of a rank: a send or a receive. */
 typedef struct req_s {
@@ -59,6 +59,7 @@ struct msg_s {
     uint8_t dstate;      /* its next delivery step (see eng_deliver) */
     uint8_t await_match; /* its delivery waits for the match (match() queues it) */
     uint8_t matched, arrived, send_done;
+    uint8_t busy; /* rendezvous: its RTS arrived while the receiver was computing */
     uint8_t refs; /* delivery, send request, receive side (queued or matched):
                    * freed when all three are done with it */
     double recv_post_time, arrival_time;
@@ -136,7 +137,11 @@ struct rank_s {
      * (awaited is set), and at each wait it enters, whose (virtual) times the ring keeps: a
      * rank that runs ahead of the clock has passed them before a delivery asks. */
     double prog_at[PROG_RING];
-    unsigned nprog;      /* progress points recorded (the ring keeps the last ones) */
+    unsigned nprog; /* progress points recorded (the ring keeps the last ones) */
+    /* Its last compute bursts, [from, to] in virtual time: whether an RTS found it computing
+     * (model.ucx.rndv_busy_cost). */
+    double comp_span[COMP_RING][2];
+    unsigned nspans;
     msg_t *prog_waiters; /* deliveries waiting for this rank's next progress point */
 };
 

@@ -179,6 +179,22 @@ static double progress_after(const rank_t *r, double since)
     return best;
 }
 
+/* Whether rank r was computing at time t: inside one of its last compute bursts of the
+ * trace (not an MPI call, nor a collective's reduction, which run inside MPI). A rank that
+ * runs ahead of the clock has recorded the burst before a delivery asks. */
+static int computing(const rank_t *r, double t)
+{
+    unsigned n = r->nspans < COMP_RING ? r->nspans : COMP_RING;
+    for (unsigned i = 0; i < n; i++) {
+        const double *s = r->comp_span[(r->nspans - 1 - i) % COMP_RING];
+        if (s[0] <= t && t < s[1])
+            return 1;
+        if (s[1] <= t)
+            break; /* newest first: the rest ended earlier */
+    }
+    return 0;
+}
+
 /* Message m's step that needs rank who inside an MPI call at or after time since: 1 when it
  * is there now (it is blocked in a wait, or has finished: MPI_Finalize progresses), and
  * the step goes on as `next`; else 0: m takes `next` at who's first progress point from
@@ -242,6 +258,7 @@ void eng_deliver(engine_t *e, msg_t *m)
         /* fall through */
     case D_RTS:
         m->rts_at = now;
+        m->busy = p->busy_cost > 0 && computing(dst, now);
         m->dstate = D_MATCH;
         /* fall through */
     case D_MATCH:
@@ -495,7 +512,8 @@ int eng_wait_req(rank_t *r, req_t *q)
             copy += p->unexpected_copy; /* it waited in UCX's buffer */
         /* The handshake's software (RTS, key unpack, ATS) runs on this rank's CPU inside its
          * MPI calls, one message after another: charged here, not as time in flight. */
-        spend(r, (double)copy / p->copy_bw + p->recv_cpu + p->handshake);
+        spend(r, (double)copy / p->copy_bw + p->recv_cpu + p->handshake +
+                     (m->busy ? p->busy_cost : 0));
     }
     msg_unref(r->e, m);
     req_drop(r->e, q);

@@ -428,6 +428,34 @@ static void test_handshake_on_receiver_cpu(void)
     CU_ASSERT_DOUBLE_EQUAL(o.rank_end[0], landed + L_NET, 1e-12);
 }
 
+/* model.ucx.rndv_busy_cost: more receiver CPU for a rendezvous whose RTS found the receiver
+ * computing. In late_receiver's exchange the RTS arrives at R + L, inside rank 1's 50 us of
+ * compute: 4 us of it puts the run's end (rank 1's) at landed + 4 us; the sender's completion,
+ * landed + L, is unchanged. In test_handshake_on_receiver_cpu's exchange the receiver is blocked in
+ * its wait when the RTS comes: the same setting changes nothing. IMB's loops, which never compute,
+ * are such exchanges. */
+static void test_busy_receiver_cost(void)
+{
+    tb_t b = tb_new(2);
+    call(&b, 0, b.f_isend,
+         (ts_event_t){.kind = TS_EV_ISEND, .peer = 1, .tag = 3, .bytes = 100000, .req = 1});
+    call(&b, 0, b.f_wait, (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = 1});
+    call(&b, 1, b.f_irecv, (ts_event_t){.kind = TS_EV_IRECV_POST, .req = 1});
+    compute(&b, 1, 50000);
+    call(&b, 1, b.f_wait,
+         (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = 0, .tag = 3, .bytes = 100000, .req = 1});
+    const char *const busy[] = {"model.ucx.rndv_busy_cost", "4us", NULL};
+    outcome_t o = replay_ex(&b, TWO_NODES, busy, 0);
+    double landed = 50e-6 + R + 2 * L_NET + 100000 / B;
+    CHECK_TIME(o, landed + 4e-6);
+    CU_ASSERT_DOUBLE_EQUAL(o.rank_end[0], landed + L_NET, 1e-12);
+
+    b = tb_new(2);
+    isend_irecv(&b, 0, 1, 100000);
+    o = replay_ex(&b, TWO_NODES, busy, 0);
+    CHECK_TIME(o, R + L_NET + R + 2 * L_NET + 100000 / B + L_NET);
+}
+
 /* put_zcopy: the receiver answers the RTS with an RTR; the sender, computing 50 us after its
  * Isend, writes the data only from its wait. Sender: R (registration), then 50 us of compute:
  * it waits from R + 50 us; the RTR was back at R + L + R + L. Data L + s/B later, ack L. */
@@ -798,6 +826,8 @@ int main(void)
     CU_add_test(s, "rendezvous waits for the receiver's MPI call",
                 test_rendezvous_waits_for_receiver);
     CU_add_test(s, "put rendezvous waits for the sender's MPI call", test_put_waits_for_sender);
+    CU_add_test(s, "a rendezvous to a computing receiver costs model.ucx.rndv_busy_cost",
+                test_busy_receiver_cost);
     CU_add_test(s, "rkey_ptr's copy waits for the receiver's progress",
                 test_rkey_ptr_copy_waits_for_progress);
     CU_add_test(s, "the handshake is the receiver's CPU", test_handshake_on_receiver_cpu);
