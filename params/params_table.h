@@ -205,7 +205,8 @@
       "outside any plausible software cost: it carries the cost only asis pays, by a mechanism "   \
       "not known (docs/t0-gap.md)",                                                                \
       "receiver CPU a rendezvous costs beyond the handshake when its RTS arrived while the "       \
-      "receiver was computing (a compute burst of the trace, outside any MPI call)")               \
+      "receiver was computing: in a compute burst of the trace, or reducing between a "            \
+      "collective's rounds")                                                                       \
     X(CMA_OVERHEAD, "model.cma.overhead", TIME, "1.59us", "s",                                     \
       "the same fit on the cma run (UCX_RNDV_THRESH=1kb, get_zcopy over cma): 1.59 +- 0.06 us, "   \
       "9 points (probe-localhost/rndv-cma-1kb.txt)",                                               \

@@ -13,8 +13,8 @@
 # Every uncertain parameter (tunesim params --uncertain) is fitted within its prior, and the
 # cost only the defaults pay is left to the runs (FREE, `tunesim fit --free`): what a
 # rendezvous costs when its RTS finds the receiver computing (model.ucx.rndv_busy_cost; asis
-# sends its on-host halo messages from 2.7 KB by rendezvous, t0 none below 128 KB, and IMB's
-# loops never compute, so the IMB study does not see it). docs/fit.md compares it with the
+# sends its on-host halo messages from 2.7 KB by rendezvous, t0 none below 128 KB, and IMB
+# pays it only between its Allreduce's reductions). docs/fit.md compares it with the
 # other candidates (the handshake itself, dc's extra latency under UCX_TLS=all).
 #
 # EXTRA=KEY=VALUE fits under one more setting (a structural alternative, e.g.

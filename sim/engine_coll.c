@@ -136,7 +136,7 @@ int eng_coll_run(rank_t *r)
                 return 0;
             r->ncoll_reqs = 0;
             r->coll.waiting = 0;
-            spend(r, r->coll.reduce);
+            eng_compute(r, r->coll.reduce);
         }
         if (r->coll.step >= r->sched.n || e->status != TS_OK) {
             if (!r->ncoll_reqs)

@@ -338,6 +338,16 @@ static inline void spend(rank_t *r, double seconds)
         r->debt += seconds;
 }
 
+/* Compute of the rank's own (a trace's burst, a collective's reduction): spent, and kept as a
+ * span for a rendezvous asking whether its RTS found the rank computing. */
+static inline void eng_compute(rank_t *r, double seconds)
+{
+    double *span = r->comp_span[r->nspans++ % COMP_RING];
+    span[0] = vnow(r);
+    spend(r, seconds);
+    span[1] = vnow(r);
+}
+
 /* ---- engine_mpi.c: point-to-point semantics ------------------------------------------------ */
 
 /* Post a send of bytes from rank r to rank dst (blocking: 0, 1 or PLAN_SHARED), matched at

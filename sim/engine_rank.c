@@ -79,10 +79,7 @@ static void rank_event(rank_t *r, const ts_event_t *ev)
     switch (ev->kind) {
     case TS_EV_COMPUTE: {
         double k = e->spec->compute_scale * (e->spec->rank_scale ? e->spec->rank_scale[r->id] : 1);
-        double *span = r->comp_span[r->nspans++ % COMP_RING];
-        span[0] = vnow(r);
-        spend(r, (double)ev->time * 1e-9 * k);
-        span[1] = vnow(r);
+        eng_compute(r, (double)ev->time * 1e-9 * k);
         res->compute_time += (double)ev->time * 1e-9 * k;
         break;
     }

@@ -432,8 +432,8 @@ static void test_handshake_on_receiver_cpu(void)
  * computing. In late_receiver's exchange the RTS arrives at R + L, inside rank 1's 50 us of
  * compute: 4 us of it puts the run's end (rank 1's) at landed + 4 us; the sender's completion,
  * landed + L, is unchanged. In test_handshake_on_receiver_cpu's exchange the receiver is blocked in
- * its wait when the RTS comes: the same setting changes nothing. IMB's loops, which never compute,
- * are such exchanges. */
+ * its wait when the RTS comes: the same setting changes nothing. IMB's Alltoall and Exchange
+ * loops, which never compute, are such exchanges. */
 static void test_busy_receiver_cost(void)
 {
     tb_t b = tb_new(2);
