@@ -362,7 +362,7 @@ static void test_on_host_rendezvous(void)
  * at 50 us; then R (receive registration), the read 2L + s/B lands the data at
  * 50 + R + 2L + s/B, and the sender completes L later. With async the data lands at
  * R + L + R + 2L + s/B, long before rank 1 finishes computing at 50 us. */
-static outcome_t late_receiver(const char *progress, const char *scheme)
+static outcome_t late_receiver_with(const char *const *extra)
 {
     tb_t b = tb_new(2);
     call(&b, 0, b.f_isend,
@@ -372,8 +372,13 @@ static outcome_t late_receiver(const char *progress, const char *scheme)
     compute(&b, 1, 50000);
     call(&b, 1, b.f_wait,
          (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = 0, .tag = 3, .bytes = 100000, .req = 1});
-    const char *const extra[] = {"model.mpi.progress", progress, "UCX_RNDV_SCHEME", scheme, NULL};
     return replay_ex(&b, TWO_NODES, extra, 0);
+}
+
+static outcome_t late_receiver(const char *progress, const char *scheme)
+{
+    const char *const extra[] = {"model.mpi.progress", progress, "UCX_RNDV_SCHEME", scheme, NULL};
+    return late_receiver_with(extra);
 }
 
 static void test_rendezvous_waits_for_receiver(void)
@@ -436,21 +441,13 @@ static void test_handshake_on_receiver_cpu(void)
  * loops, which never compute, are such exchanges. */
 static void test_busy_receiver_cost(void)
 {
-    tb_t b = tb_new(2);
-    call(&b, 0, b.f_isend,
-         (ts_event_t){.kind = TS_EV_ISEND, .peer = 1, .tag = 3, .bytes = 100000, .req = 1});
-    call(&b, 0, b.f_wait, (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = 1});
-    call(&b, 1, b.f_irecv, (ts_event_t){.kind = TS_EV_IRECV_POST, .req = 1});
-    compute(&b, 1, 50000);
-    call(&b, 1, b.f_wait,
-         (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = 0, .tag = 3, .bytes = 100000, .req = 1});
     const char *const busy[] = {"model.ucx.rndv_busy_cost", "4us", NULL};
-    outcome_t o = replay_ex(&b, TWO_NODES, busy, 0);
+    outcome_t o = late_receiver_with(busy);
     double landed = 50e-6 + R + 2 * L_NET + 100000 / B;
     CHECK_TIME(o, landed + 4e-6);
     CU_ASSERT_DOUBLE_EQUAL(o.rank_end[0], landed + L_NET, 1e-12);
 
-    b = tb_new(2);
+    tb_t b = tb_new(2);
     isend_irecv(&b, 0, 1, 100000);
     o = replay_ex(&b, TWO_NODES, busy, 0);
     CHECK_TIME(o, R + L_NET + R + 2 * L_NET + 100000 / B + L_NET);
