@@ -174,7 +174,7 @@ static void test_recovers(void)
     CU_ASSERT(fabs(v - 0.2e-6) <= 2 * sd && sd > 0 && sd < (0.41e-6 - 0.16e-6) / 4 / 2);
     CU_ASSERT_PTR_NOT_NULL(strstr(xml, "tunesim fit of the measured runs a, b, c"));
     /* The unmeasured set d: predicted within 3 of its propagated standard deviations of the
-     * truth (the report's row: name, before, fitted, +-, vs first). */
+     * truth (the report's row: name, before, fitted, +-, less time). */
     const char *row = o ? strstr(o, "\nd ") : NULL;
     CU_ASSERT_PTR_NOT_NULL_FATAL(row);
     double before, fitted, psd;
