@@ -174,8 +174,7 @@ typedef struct fit_s {
     ts_measured_t *m;
     int np;
     ts_param_id ids[32];
-    ts_param_id free_ids[32]; /* --free: fitted with a flat prior */
-    int nfree;
+    unsigned char flat[32]; /* ids[j] named by --free: fitted with a flat prior */
     ts_fit_param_t fp[32];
     char fp_names[32][64];
     fcons_t cons[FIT_MAX_RUN_PROFILES * FIT_MAX_FUNCS];
@@ -427,27 +426,22 @@ static ts_status choose_params(fit_t *f, ts_error_t *err)
         return st;
     if (!f->o.free)
         return TS_OK;
-    if ((st = parse_names(f->o.free, "free", f->free_ids, &f->nfree, max, err)) != TS_OK)
+    ts_param_id free_ids[32];
+    int nfree;
+    if ((st = parse_names(f->o.free, "free", free_ids, &nfree, max, err)) != TS_OK)
         return st;
-    for (int k = 0; k < f->nfree; k++) {
-        int have = 0;
-        for (int j = 0; j < f->np; j++)
-            have |= f->ids[j] == f->free_ids[k];
-        if (have)
-            continue;
-        if (f->np == max)
-            return ts_error_set(err, TS_EUSAGE, "fit: too many --params and --free");
-        f->ids[f->np++] = f->free_ids[k];
+    for (int k = 0; k < nfree; k++) {
+        int j = 0;
+        while (j < f->np && f->ids[j] != free_ids[k])
+            j++;
+        if (j == f->np) { /* not in --params: fitted too */
+            if (f->np == max)
+                return ts_error_set(err, TS_EUSAGE, "fit: too many --params and --free");
+            f->ids[f->np++] = free_ids[k];
+        }
+        f->flat[j] = 1;
     }
     return TS_OK;
-}
-
-static int is_free(const fit_t *f, ts_param_id id)
-{
-    for (int k = 0; k < f->nfree; k++)
-        if (f->free_ids[k] == id)
-            return 1;
-    return 0;
 }
 
 /* The priors, centred on the first set's values (the model file's where one was given). */
@@ -467,7 +461,7 @@ static ts_status make_priors(fit_t *f, ts_error_t *err)
                                     .min = mn,
                                     .max = mx,
                                     .step = (hi - lo) / 20,
-                                    .flat = is_free(f, f->ids[j])};
+                                    .flat = f->flat[j]};
     }
     return TS_OK;
 }

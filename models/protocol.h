@@ -104,7 +104,7 @@ typedef struct ts_msg_plan_s {
                                * receiver CPU in the call that completes the receive; not part
                                * of the protocol choice */
     double busy_cost;         /* rndv: more receiver CPU when its RTS arrived while the
-                               * receiver was outside MPI (model.ucx.rndv_busy_cost) */
+                               * receiver was computing (model.ucx.rndv_busy_cost) */
     unsigned progress;        /* TS_PROG_* bits: steps that happen only inside an MPI call of
                                * the rank that must act (no progress thread) */
     double est_reg_delta;     /* UCX's estimate less the plan's network registrations: it

@@ -113,7 +113,7 @@ struct ts_proto_model_s {
     double xpmem_fault;             /* and the first touch of each of its pages */
     double send_call, recv_call;    /* pml_ucx + UCP per MPI send / receive */
     double rndv_ovh, cma_ovh;       /* handshake costs UCX's estimate leaves out */
-    double rndv_busy;               /* and the extra one with a receiver outside MPI */
+    double rndv_busy;               /* and the extra one with a computing receiver */
     unsigned progress;              /* TS_PROG_* bits rendezvous plans carry */
     double hcoll_sm_lat;            /* one step of HCOLL's shared-memory levels */
     double sm_extra[TS_LOC__COUNT]; /* the on-host latency beyond a same-NUMA pair */

@@ -137,12 +137,12 @@ struct rank_s {
      * (awaited is set), and at each wait it enters, whose (virtual) times the ring keeps: a
      * rank that runs ahead of the clock has passed them before a delivery asks. */
     double prog_at[PROG_RING];
-    unsigned nprog; /* progress points recorded (the ring keeps the last ones) */
+    unsigned nprog;      /* progress points recorded (the ring keeps the last ones) */
+    msg_t *prog_waiters; /* deliveries waiting for this rank's next progress point */
     /* Its last compute bursts, [from, to] in virtual time: whether an RTS found it computing
      * (model.ucx.rndv_busy_cost). */
     double comp_span[COMP_RING][2];
     unsigned nspans;
-    msg_t *prog_waiters; /* deliveries waiting for this rank's next progress point */
 };
 
 struct engine_s {

@@ -179,9 +179,9 @@ static double progress_after(const rank_t *r, double since)
     return best;
 }
 
-/* Whether rank r was computing at time t: inside one of its last compute bursts of the
- * trace (not an MPI call, nor a collective's reduction, which run inside MPI). A rank that
- * runs ahead of the clock has recorded the burst before a delivery asks. */
+/* Whether rank r was computing at time t: inside one of its last compute bursts (the trace's,
+ * or a collective's reduction between rounds: eng_compute), not polling UCX. A rank that runs
+ * ahead of the clock has recorded the burst before a delivery asks. */
 static int computing(const rank_t *r, double t)
 {
     unsigned n = r->nspans < COMP_RING ? r->nspans : COMP_RING;
