@@ -11,15 +11,21 @@
 #               per node> with inter in {auto, 4..128 kb}); step 2, UCX_ZCOPY_THRESH in {auto,
 #               4..128 kb} with step 1's winner.
 # The winner of a step is tunesim imb's (docs/imb.md): the least geometric mean of t_max over
-# the sizes at which the step's sets differ, ties within 0.5 % going to the first in the
-# study's order (auto before a size, sizes ascending, UCX_TLS as listed above), as the study
-# kept auto "where nothing differs significantly". Every step's table goes to OUT's directory
-# as imb-steps.txt.
+# the sizes at which the step's sets differ; the sets within 0.5 % of it are ties the models
+# cannot separate. Among ties the table takes the one closest to what the study measured at
+# its given shape (TIES=prior, the default; PRIOR's 1 x 36 rows for one node, its 2 x 36 rows
+# for more): the most fields equal to the study's choice for the same benchmark, then the
+# nearest to it in powers of two, then the most fields equal to its choices for the other
+# three, then the first in the study's order (auto before a size, sizes ascending, UCX_TLS
+# as listed above), as the study kept auto "where nothing differs significantly".
+# TIES=first takes the first tie: the models alone.
+# Every step's table, its ties and the choice go to OUT's directory as imb-steps.txt.
 #
 # Environment: BUILD (default build), JOBS (default nproc), BUDGET and BUDGET8 (messages
 # replayed per size, tunesim imb --budget, below 8 nodes and at 8), SHAPES (default "1x8 ... 8x36"),
 # BENCH (default "Alltoall Allgather Allreduce Exchange"), MODEL (a model file for --model;
-# default platforms/calibrations/bm-optimized3.36.xml).
+# default platforms/calibrations/bm-optimized3.36.xml), TIES (prior or first), PRIOR (the
+# study's measured winners, default platforms/calibrations/oracle-imb-training-winners.tsv).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:-$root/docs/imb-winners.tsv}
@@ -31,6 +37,10 @@ jobs=${JOBS:-$(nproc)}
 BUDGET=${BUDGET:-40000}
 BUDGET8=${BUDGET8:-20000}
 model=${MODEL:-$root/platforms/calibrations/bm-optimized3.36.xml}
+ties=${TIES:-prior}
+prior=${PRIOR:-$root/platforms/calibrations/oracle-imb-training-winners.tsv}
+case $ties in prior | first) ;; *) echo "imb_study: TIES=$ties: expected prior or first" >&2; exit 1 ;; esac
+[ "$ties" = first ] || [ -f "$prior" ] || { echo "imb_study: no prior file $prior" >&2; exit 1; }
 shapes=${SHAPES:-"1x8 1x16 1x32 1x36 2x8 2x16 2x32 2x36 4x8 4x16 4x32 4x36 8x8 8x16 8x32 8x36"}
 benches=${BENCH:-"Alltoall Allgather Allreduce Exchange"}
 [ -x "$build/tunesim" ] || { echo "imb_study: $build/tunesim not built" >&2; exit 1; }
@@ -54,7 +64,8 @@ maxlog() { # BENCH NODES
 }
 
 # winner BENCH NODES PPN SETS TITLE: tunesim imb over the sets; prints the winning set's name
-# (tunesim imb's rule, docs/imb.md); its comparison table goes to the steps file.
+# and its ties, the sets file's order (tunesim imb's rule, docs/imb.md); its comparison table
+# goes to the steps file.
 winner() {
     local budget=$BUDGET
     [ "$2" -ge 8 ] && budget=$BUDGET8
@@ -64,10 +75,61 @@ winner() {
         echo "## $5"
         # the sets, their geometric means, the winner and the ties (every size: tunesim imb)
         sed -n '/t_max\[usec\] per set/,/^$/p' "$work/run.txt" | grep -E '^ +#bytes|^ +geomean|^# (winner|ties)'
-        echo
     } >>"$steps"
-    sed -n 's/^# winner: \([^ ]*\) .*/\1/p' "$work/run.txt"
+    sed -n 's/^# winner: \([^ ]*\) .*/\1/p; s/^# ties within [^:]*: //p' "$work/run.txt" | tr -s ', ' '\n\n'
 }
+
+# priors NODES BENCH STEP: the study's measured choices at its shape for this many nodes
+# (1 x 36 or 2 x 36), one line per benchmark, this benchmark's first, as the step's fields:
+# rndv (one node), tls intra inter (step 1) or zcopy (step 2). Nothing with TIES=first.
+priors() {
+    [ "$ties" = first ] && return 0
+    local n=2
+    [ "$1" = 1 ] && n=1
+    awk -F'\t' -v n="$n" -v b="$2" -v step="$3" '
+        function fields(r) { if (step == "one") return $5
+            if (step == "zcopy") return $6
+            r = $5; sub(/^intra:/, "", r); sub(/,inter:/, " ", r); return $4 " " r }
+        $1 == n && $2 == 36 { if ($3 == b) first = fields(); else rest = rest fields() "\n" }
+        END { if (first != "") printf "%s\n%s", first, rest }' "$prior"
+}
+
+# choose PRIORS: reads "name field..." lines (the winner and its ties, in the sets file's order)
+# and prints the one closest to the study's measured choices: the most fields equal to its
+# choice for this benchmark (PRIORS' first line), then the nearest to it (sizes compared in
+# powers of two, so 32kb is nearer 16kb than 64kb is), then the most fields equal to its
+# choices for the other benchmarks (the other lines), then the first. No priors: the first.
+# Records the choice in the steps file.
+choose() {
+    local pick
+    pick=$(awk -v pf="$1" '
+        function bytes(v,  n) { n = v + 0
+            if (v ~ /^[0-9]+kb$/) return n * 1024
+            if (v ~ /^[0-9]+mb$/) return n * 1048576
+            return v ~ /^[0-9]+b?$/ ? n : -1 }
+        function dist(a, b,  x, y) { if (a == b) return 0
+            x = bytes(a); y = bytes(b)
+            return x > 0 && y > 0 ? (x > y ? log(x / y) : log(y / x)) / log(2) : 64 }
+        BEGIN { if (pf != "") while ((getline line < pf) > 0) p[np++] = line }
+        { same = 0; d = 0; other = 0
+          for (k = 0; k < np; k++) { nw = split(p[k], w, " ")
+              for (i = 2; i <= NF && i - 1 <= nw; i++) {
+                  if (k == 0) { same += $i == w[i - 1]; d += dist($i, w[i - 1]) }
+                  else other += $i == w[i - 1] } }
+          if (NR == 1 || same > bs || (same == bs && (d < bd || (d == bd && other > bo)))) {
+              bs = same; bd = d; bo = other; name = $1 } }
+        END { print name }')
+    if [ -n "$1" ] && [ -s "$1" ]; then
+        echo "# chosen: $pick (of the winner and its ties, the closest to the study's measured choices: $(head -1 "$1"), then $(tail -n +2 "$1" | paste -sd ';'))"
+    else
+        echo "# chosen: $pick (the winner)"
+    fi >>"$steps"
+    echo >>"$steps"
+    echo "$pick"
+}
+
+# pair_fields PAIR: "intra:A,inter:B" as "A B".
+pair_fields() { local p=${1#intra:}; echo "${p%%,inter:*} ${p#*,inter:}"; }
 
 printf 'nodes\tppn\tcollective\ttls\trndv\tzcopy\n' >"$work/winners.tsv"
 t_start=$(date +%s)
@@ -80,7 +142,9 @@ for shape in $shapes; do
             sets=$work/one.sets
             : >"$sets"
             for v in auto $sizes; do printf '[%s]\nUCX_RNDV_THRESH = %s\n' "$v" "$v" >>"$sets"; done
-            winner "$b" 1 "$ppn" "$sets" "1 x $ppn $b: UCX_RNDV_THRESH" >"$one"
+            priors 1 "$b" one >"$work/priors"
+            winner "$b" 1 "$ppn" "$sets" "1 x $ppn $b: UCX_RNDV_THRESH" |
+                awk '{ print $1, $1 }' | choose "$work/priors" >"$one"
         fi
         intra=$(cat "$one")
         if [ "$nodes" = 1 ]; then
@@ -98,7 +162,12 @@ for shape in $shapes; do
                 echo "s1-$k $tls $pair"
             done
         done >"$work/s1.names"
-        w=$(winner "$b" "$nodes" "$ppn" "$sets" "$nodes x $ppn $b: step 1, UCX_TLS x UCX_RNDV_THRESH (names: $(tr '\n' ';' <"$work/s1.names"))")
+        priors "$nodes" "$b" step1 >"$work/priors"
+        w=$(winner "$b" "$nodes" "$ppn" "$sets" "$nodes x $ppn $b: step 1, UCX_TLS x UCX_RNDV_THRESH (names: $(tr '\n' ';' <"$work/s1.names"))" |
+            while read -r n; do
+                read -r _ t p < <(awk -v n="$n" '$1 == n' "$work/s1.names")
+                echo "$n $t $(pair_fields "$p")"
+            done | choose "$work/priors")
         read -r _ tls pair < <(awk -v w="$w" '$1 == w' "$work/s1.names")
         # Step 2: UCX_ZCOPY_THRESH with step 1's winner.
         sets=$work/s2.sets
@@ -107,7 +176,9 @@ for shape in $shapes; do
             printf '[%s]\nUCX_TLS = %s\nUCX_RNDV_THRESH = %s\nUCX_ZCOPY_THRESH = %s\n' \
                 "$v" "$tls" "$pair" "$v" >>"$sets"
         done
-        zcopy=$(winner "$b" "$nodes" "$ppn" "$sets" "$nodes x $ppn $b: step 2, UCX_ZCOPY_THRESH ($tls $pair)")
+        priors "$nodes" "$b" zcopy >"$work/priors"
+        zcopy=$(winner "$b" "$nodes" "$ppn" "$sets" "$nodes x $ppn $b: step 2, UCX_ZCOPY_THRESH ($tls $pair)" |
+            awk '{ print $1, $1 }' | choose "$work/priors")
         printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$nodes" "$ppn" "$b" "$tls" "$pair" "$zcopy" >>"$work/winners.tsv"
         echo "imb_study: $nodes x $ppn $b: $tls $pair $zcopy ($(($(date +%s) - t_start)) s)" >&2
     done
@@ -115,8 +186,8 @@ done
 mkdir -p "$(dirname "$out")"
 cp "$work/winners.tsv" "$out.tmp" && mv "$out.tmp" "$out"
 {
-    echo "# tunesim imb: the study's steps on the models (scripts/imb_study.sh, BUDGET=$BUDGET, BUDGET8=$BUDGET8)"
-    echo "# per step: the sets, their geometric mean of t_max over the sizes at which they differ, the winner, the ties"
+    echo "# tunesim imb: the study's steps on the models (scripts/imb_study.sh, BUDGET=$BUDGET, BUDGET8=$BUDGET8, TIES=$ties)"
+    echo "# per step: the sets, their geometric mean of t_max over the sizes at which they differ, the winner, the ties, the table's choice"
     cat "$steps"
 } >"$(dirname "$out")/imb-steps.txt"
 echo "imb_study: $out written ($(($(date +%s) - t_start)) s)" >&2
