@@ -36,6 +36,7 @@ typedef struct imb_opts_s {
     const char *platform, *sets, *csv, *plot, *bench;
     const char *msglog;
     int64_t reps, budget;
+    double tie; /* --tie: percent of the least geometric mean */
     int jobs;
     ts_placement_opts_t place;
 } imb_opts_t;
@@ -49,6 +50,7 @@ enum {
     IO_MSGLOG,
     IO_REPS,
     IO_BUDGET,
+    IO_TIE,
     IO_JOBS,
     IO_NODES,
     IO_PPN,
@@ -61,9 +63,9 @@ static const ts_opt_t IMB_OPTS[IO__COUNT] = {
     [IO_CSV] = {"csv", 0, 1},           [IO_PLOT] = {"plot", 0, 1},
     [IO_BENCH] = {"bench", 0, 1},       [IO_MSGLOG] = {"msglog", 0, 1},
     [IO_REPS] = {"reps", 0, 1},         [IO_BUDGET] = {"budget", 0, 1},
-    [IO_JOBS] = {"jobs", 'j', 1},       [IO_NODES] = {"nodes", 0, 1},
-    [IO_PPN] = {"ppn", 0, 1},           [IO_NPS] = {"nps", 0, 1},
-    [IO_MAP_BY] = {"map-by", 0, 1},
+    [IO_TIE] = {"tie", 0, 1},           [IO_JOBS] = {"jobs", 'j', 1},
+    [IO_NODES] = {"nodes", 0, 1},       [IO_PPN] = {"ppn", 0, 1},
+    [IO_NPS] = {"nps", 0, 1},           [IO_MAP_BY] = {"map-by", 0, 1},
 };
 
 static ts_status imb_opt(void *ctx, int opt, const char *v, ts_error_t *err)
@@ -106,6 +108,14 @@ static ts_status imb_opt(void *ctx, int opt, const char *v, ts_error_t *err)
                                 "1,000,000,000), got '%s'",
                                 v);
         o->budget = n;
+        return TS_OK;
+    }
+    case IO_TIE: {
+        double t = -1;
+        if (ts_parse_double(v, &t) || !(t >= 0 && t <= 100))
+            return ts_error_set(err, TS_EUSAGE,
+                                "imb: --tie expects a percentage from 0 to 100, got '%s'", v);
+        o->tie = t;
         return TS_OK;
     }
     case IO_JOBS:
@@ -358,19 +368,20 @@ static void print_imb_table(const imb_t *m, const itask_t *tk, FILE *fp)
 
 /* A step's winner (docs/imb.md): the sizes at which the sets differ (the slowest t_max more
  * than IMB_DIFF above the fastest) are where the settings act; each set's geometric mean of
- * t_max over them ranks the sets; the sets within IMB_TIE of the least are ties the models
+ * t_max over them ranks the sets; the sets within --tie (IMB_TIE by default) of the least are
+ * ties the models
  * cannot separate, and the first of them in the sets file's order wins (a study lists its
  * defaults first, and keeps them where nothing differs significantly). No size differing:
  * every set ties and the first wins. */
 #define IMB_DIFF 0.01
-#define IMB_TIE  0.005
+#define IMB_TIE  0.5 /* percent */
 
 typedef struct verdict_s {
     int winner;
     int ndiff;          /* sizes at which the sets differ */
     double *g;          /* per set: geometric mean over them (seconds), 0 for a failed set */
     double best;        /* the least of them */
-    unsigned char *tie; /* per set: within IMB_TIE of the least */
+    unsigned char *tie; /* per set: within --tie of the least */
 } verdict_t;
 
 static int judge(const imb_t *m, int bench, verdict_t *v)
@@ -413,7 +424,7 @@ static int judge(const imb_t *m, int bench, verdict_t *v)
     }
     free(lg);
     for (int s = 0; s < m->nsets; s++) {
-        v->tie[s] = v->g[s] > 0 && v->g[s] <= v->best * (1 + IMB_TIE);
+        v->tie[s] = v->g[s] > 0 && v->g[s] <= v->best * (1 + m->o.tie / 100);
         if (v->tie[s] && v->winner < 0)
             v->winner = s;
     }
@@ -463,7 +474,8 @@ static void print_comparison(const imb_t *m, int bench, FILE *fp)
             int nt = 0;
             for (int s = 0; s < m->nsets; s++)
                 if (v.tie[s] && s != v.winner)
-                    fprintf(fp, "%s%s", nt++ ? ", " : "# ties within 0.5 %: ", m->sets[s].name);
+                    nt++ ? fprintf(fp, ", %s", m->sets[s].name)
+                         : fprintf(fp, "# ties within %g %%: %s", m->o.tie, m->sets[s].name);
             if (nt)
                 fputc('\n', fp);
         }
@@ -699,7 +711,7 @@ static ts_status open_sets(imb_t *m, const ts_params_t *base, ts_sets_t **sets, 
 
 int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
 {
-    imb_t m = {.o = {.platform = "bm-optimized3.36", .jobs = 1}};
+    imb_t m = {.o = {.platform = "bm-optimized3.36", .tie = IMB_TIE, .jobs = 1}};
     ts_params_t *base = NULL;
     ts_sets_t *sets = NULL;
     ts_status st = ts_params_new(&base);

@@ -134,7 +134,8 @@ static const cmd_doc_t CMDS[] = {
     {"imb",
      "--nodes N --ppn P [--bench LIST] [--msglog [MIN:]MAX] [--reps N] [--budget M]\n"
      "       [--platform P] [--nps N] [--map-by M] [-x KEY=VALUE] [--mca KEY VALUE]\n"
-     "       [--set KEY=VALUE] [--model FILE] [--sets FILE] [-j N] [--csv F] [--plot PREFIX]",
+     "       [--set KEY=VALUE] [--model FILE] [--sets FILE] [--tie PERCENT] [-j N] [--csv F]\n"
+     "       [--plot PREFIX]",
      "predict Intel MPI Benchmarks tables (Alltoall, Allgather, Allreduce, Exchange, "
      "PingPong: t_min / t_max / t_avg per size) for a cluster shape, under one parameter set "
      "or each set of FILE",
@@ -147,6 +148,8 @@ static const cmd_doc_t CMDS[] = {
      "                        repetitions at large sizes, said in the table\n" HELP_PLATFORM
      "  --nps 1|2, --map-by block|cyclic   as for replay\n" HELP_PARAMS HELP_WHATIF
      "  --sets FILE           one table per parameter set, with the comparison and winner\n"
+     "  --tie PERCENT         sets within PERCENT of the winner's geometric mean are ties\n"
+     "                        (default 0.5; the first in FILE's order wins)\n"
      "  -j N                  replays at once (default 1)\n"
      "  --csv F               the tables as CSV; --plot PREFIX pictures (needs gnuplot)\n"},
     {"params",

@@ -288,6 +288,11 @@ ts_status ts_coll_model_new(const ts_params_t *p, ts_coll_model_t **out, ts_erro
     m->hcoll_shared = strcmp(TS_PARAM_ENUM(p, HCOLL_SM_LEVELS), "shared") == 0;
     uint64_t seg = TS_PARAM_SIZE(p, HAN_SEGMENT);
     m->han_segment = seg >= TS_SIZE_INF ? 0 : seg;
+    m->hcoll_large = TS_PARAM_SIZE(p, HCOLL_ALLREDUCE_LARGE);
+    if (m->hcoll_large >= TS_SIZE_INF)
+        m->hcoll_large = UINT64_MAX;
+    int64_t sra = TS_PARAM_INT(p, HCOLL_SRA_RADIX);
+    m->hcoll_sra_radix = sra == 0 ? 0 : clamp_radix(sra, 2); /* 0: auto (coll_hier.c) */
     m->reduce_bw = TS_PARAM_BW(p, CPU_REDUCE_BW);
     if (m->reduce_bw <= 0) {
         free(m);
@@ -406,10 +411,11 @@ void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, uint64_t bytes,
          * any team size) and neighbor exchange above for an even team, ring for an odd one
          * (allgather/allgather.[ch]); Alltoall Bruck up to 129 bytes a peer and pairwise above
          * (alltoall/alltoall.[ch]). Allreduce stays knomial at every size: UCC switches to its
-         * scatter-reduce-allgather above 4 KiB (allreduce/allreduce.h), but a radix-2
-         * Rabenseifner in its place made UCC faster than Open MPI's own Allreduce at 7 of 29
-         * sizes on 2 x 36, where Oracle's study measured it slower almost everywhere
-         * (docs/imb.md): that algorithm's costs are not what the model knows. */
+         * scatter-reduce-allgather above 4 KiB (allreduce/allreduce.h), but in its place a
+         * radix-2 Rabenseifner, and UCC's own k-nomial pattern at radix 4 (ts__cs_kn_sra), each
+         * made UCC faster than Open MPI's own Allreduce at 6-7 of 29 sizes on 2 x 36 (4-128 KB),
+         * where Oracle's study measured it slower almost everywhere (docs/imb.md): that
+         * algorithm's costs are not what the model knows. */
         switch (op) {
         case TS_COLL_ALLREDUCE:
         case TS_COLL_BARRIER:
@@ -436,6 +442,8 @@ void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, uint64_t bytes,
         }
     } else if (best == TS_CCOMP_HCOLL && (op == TS_COLL_ALLTOALL || op == TS_COLL_ALLTOALLV)) {
         out->alg = TS_CALG_PAIRWISE; /* HCOLL's alltoall is point-to-point over UCX */
+    } else if (best == TS_CCOMP_HCOLL && op == TS_COLL_ALLREDUCE && bytes >= m->hcoll_large) {
+        out->alg = TS_CALG_KN_SRA; /* HCOLL's large-data allreduce, over UCX (coll_hier.c) */
     } else {
         out->alg = TS_CALG_HIER;
         if (best == TS_CCOMP_HAN)

@@ -60,7 +60,8 @@ typedef enum ts_coll_comp {
     X(RECURSIVE_HALVING, "recursive_halving")                                                      \
     X(BUTTERFLY, "butterfly")                                                                      \
     X(HIER, "hierarchical")                                                                        \
-    X(KN_RECURSIVE, "knomial_recursive")
+    X(KN_RECURSIVE, "knomial_recursive")                                                           \
+    X(KN_SRA, "sra_knomial")
 
 typedef enum ts_coll_alg {
 #define TS__CALG(id, name) TS_CALG_##id,

@@ -389,6 +389,95 @@ void ts__cs_kn_allreduce(build_t *b, const gview_t *g, int32_t k, uint64_t bytes
     }
 }
 
+/* The k-nomial pattern of UCC's scatter-reduce-allgather (ucc_knomial_pattern.h): d rounds,
+ * d the least with k^d >= n; the core is the largest multiple of k^(d-1) that fits, whose last
+ * round runs at radix core / k^(d-1) (a round of radix 1 is none); each rank beyond the core
+ * folds into core rank (rank - core), at most one each. Fills radix[] per round, returns the
+ * core. */
+int32_t ts__cs_kn_core(int32_t n, int32_t k, int32_t radix[64], int *rounds)
+{
+    int64_t sup = 1;
+    int d = 0;
+    while (sup < n) {
+        sup *= k;
+        d++;
+    }
+    int64_t big = d ? sup / k : 1;
+    int32_t core = sup == n ? n : (int32_t)((n / big) * big);
+    *rounds = 0;
+    for (int l = 0; l < d; l++) {
+        int32_t r = l == d - 1 ? (int32_t)(core / big) : k;
+        if (r > 1)
+            radix[(*rounds)++] = r;
+    }
+    return core;
+}
+
+/* k-nomial scatter-reduce-allgather on that pattern: the extra ranks fold in; the core
+ * reduce-scatters round by round (a rank's window splits into the round's radix of blocks: it
+ * sends its peers theirs and reduces its own from them), allgathers in the reverse order, and
+ * hands the result back to the ranks folded in. With `across` (core ranks only), each core
+ * rank's block is allreduced within that group between the two halves (recursive doubling at
+ * radix 2, else k-nomial): the hierarchical form, one scatter-reduce-allgather per node and
+ * the nodes' blocks combined by the ranks of equal place. */
+void ts__cs_kn_sra(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, const gview_t *across,
+                   int32_t across_radix)
+{
+    int32_t n = g->n, me = g->me, radix[64];
+    uint64_t elem = b->model->elem, window = bytes / elem, was[64];
+    int rounds = 0;
+    int32_t core = ts__cs_kn_core(n, k, radix, &rounds);
+    if (me >= core) {
+        ts__cs_send_to(b, g, me - core, bytes);
+        ts__cs_end_round(b, 0);
+        ts__cs_recv_from(b, g, me - core, bytes);
+        ts__cs_end_round(b, 0);
+        return;
+    }
+    int extra = me + core < n;
+    if (extra) {
+        ts__cs_recv_from(b, g, me + core, bytes);
+        ts__cs_end_round(b, bytes);
+    }
+    int64_t dist = 1;
+    for (int l = 0; l < rounds; l++) {
+        int32_t r = radix[l], d = (int32_t)((me / dist) % r);
+        uint64_t mine = ts__cs_block_bytes(window * elem, elem, r, d), red = 0;
+        for (int32_t t = 1; t < r; t++) {
+            int32_t pd = (d + t) % r, peer = (int32_t)(me + (pd - d) * dist);
+            ts__cs_send_to(b, g, peer, ts__cs_block_bytes(window * elem, elem, r, pd));
+            ts__cs_recv_from(b, g, peer, mine);
+            red += mine;
+        }
+        ts__cs_end_round(b, red);
+        was[l] = window;
+        window = mine / elem;
+        dist *= r;
+    }
+    if (across && across->n > 1) {
+        if (across_radix <= 2)
+            ts__cs_rd_allreduce(b, across, window * elem, 1);
+        else
+            ts__cs_kn_allreduce(b, across, across_radix, window * elem, 1);
+    }
+    for (int l = rounds - 1; l >= 0; l--) {
+        int32_t r = radix[l];
+        dist /= r;
+        int32_t d = (int32_t)((me / dist) % r);
+        for (int32_t t = 1; t < r; t++) {
+            int32_t pd = (d + t) % r, peer = (int32_t)(me + (pd - d) * dist);
+            ts__cs_send_to(b, g, peer, window * elem);
+            ts__cs_recv_from(b, g, peer, ts__cs_block_bytes(was[l] * elem, elem, r, pd));
+        }
+        ts__cs_end_round(b, 0);
+        window = was[l];
+    }
+    if (extra) {
+        ts__cs_send_to(b, g, me + core, bytes);
+        ts__cs_end_round(b, 0);
+    }
+}
+
 /* Ring allreduce: n-1 rounds of reduce-scatter then n-1 of allgather, block by block. With
  * segsize, each block travels as segments posted together (Open MPI's segmented ring
  * pipelines them; the rounds stay the ring's). */

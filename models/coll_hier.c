@@ -205,6 +205,73 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
     return st;
 }
 
+/* The radix of HCOLL's large-data allreduce inside a node of n ranks: model.hcoll.sra_radix,
+ * or with 0 (auto) the radix of 2-8 that leaves the fewest ranks outside its core
+ * (ts__cs_kn_core), then the fewest rounds: HCOLL tunes its radix at run time
+ * (HCOLL_ALLREDUCE_ZCOPY_TUNE), and a fold of extra ranks costs a whole vector each way. */
+static int32_t sra_radix(const ts_coll_model_t *m, int32_t n)
+{
+    if (m->hcoll_sra_radix >= 2)
+        return m->hcoll_sra_radix;
+    int32_t best = 2, best_extra = INT32_MAX, best_rounds = INT32_MAX, radix[64];
+    for (int32_t k = 2; k <= 8; k++) {
+        int rounds = 0;
+        int32_t extra = n - ts__cs_kn_core(n, k, radix, &rounds);
+        if (extra < best_extra || (extra == best_extra && rounds < best_rounds)) {
+            best = k;
+            best_extra = extra;
+            best_rounds = rounds;
+        }
+    }
+    return best;
+}
+
+/* HCOLL's large-data allreduce: a k-nomial scatter-reduce-allgather over UCX inside each node,
+ * each block combined across the nodes by the ranks of equal place in their node. Nodes of
+ * unequal rank counts run one scatter-reduce-allgather over all ranks. */
+static ts_status hcoll_sra(build_t *b, const ts_coll_topo_t *t, int32_t me, uint64_t bytes)
+{
+    int32_t n = t->n, *buf = malloc((size_t)n * 2 * sizeof *buf);
+    if (!buf)
+        return TS_ENOMEM;
+    int32_t *nd = buf, *ac = buf + n, nn = 0, na = 0, li = -1;
+    for (int32_t j = 0; j < n; j++)
+        if (t->node[j] == t->node[me]) {
+            if (j == me)
+                li = nn;
+            nd[nn++] = j;
+        }
+    int equal = 1;
+    for (int32_t j = 0; j < n; j++) { /* ranks of equal place: the li-th of each node */
+        int32_t place = 0, count = 0;
+        for (int32_t i = 0; i < n; i++)
+            if (t->node[i] == t->node[j]) {
+                place += i < j;
+                count++;
+            }
+        equal &= count == nn;
+        if (place == li)
+            ac[na++] = j;
+    }
+    if (!equal) {
+        gview_t all = {NULL, n, me};
+        ts__cs_kn_sra(b, &all, sra_radix(b->model, n), bytes, NULL, 0);
+        free(buf);
+        return TS_OK;
+    }
+    int32_t radix[64], k = sra_radix(b->model, nn);
+    int rounds = 0;
+    int32_t core = ts__cs_kn_core(nn, k, radix, &rounds);
+    int32_t ai = 0;
+    for (int32_t i = 0; i < na; i++)
+        if (ac[i] == me)
+            ai = i;
+    gview_t node = {nd, nn, li}, across = {ac, na, ai};
+    ts__cs_kn_sra(b, &node, k, bytes, li < core ? &across : NULL, b->model->net_radix);
+    free(buf);
+    return TS_OK;
+}
+
 ts_status ts_coll_schedule(const ts_coll_model_t *m, const ts_coll_choice_t *choice, int op,
                            const ts_coll_topo_t *topo, int32_t me, int32_t root, uint64_t bytes,
                            ts_csched_t *out)
@@ -215,7 +282,10 @@ ts_status ts_coll_schedule(const ts_coll_model_t *m, const ts_coll_choice_t *cho
     ts_status st = TS_OK;
     if (choice->comp == TS_CCOMP_NONE || topo->n <= 1)
         return TS_OK;
-    if (choice->alg == TS_CALG_HIER) {
+    if (choice->comp == TS_CCOMP_HCOLL && choice->alg == TS_CALG_KN_SRA) {
+        st = hcoll_sra(&b, topo, me, bytes);
+
+    } else if (choice->alg == TS_CALG_HIER) {
         st = hier(&b, choice, op, topo, me, root, bytes);
     } else {
         gview_t g = {NULL, topo->n, me};

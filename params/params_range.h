@@ -139,6 +139,8 @@
     R(HCOLL_SM_RADIX, 2, 1024)                                                                     \
     R(HCOLL_SM_LATENCY, 0, TS_RANGE_TIME_MAX)                                                      \
     R(HCOLL_NET_RADIX, 2, 1024)                                                                    \
+    R(HCOLL_ALLREDUCE_LARGE, 0, TS_RANGE_GB)                                                       \
+    R(HCOLL_SRA_RADIX, 0, 1024)                                                                    \
     R(HAN_SEGMENT, 0, TS_RANGE_GB)                                                                 \
     R(NET_FLOWLESS_BYTES, 0, TS_RANGE_GB)                                                          \
     R(UCC_RADIX, 2, 1024)

@@ -466,6 +466,20 @@
     X(HCOLL_NET_RADIX, "model.hcoll.net_radix", INT, "2", "",                                      \
       "reference/openmpi-collectives.md, HCOLL (recursive doubling or k-nomial among leaders)",    \
       "radix of the exchange among node leaders (2 = recursive doubling)")                         \
+    X(HCOLL_ALLREDUCE_LARGE, "model.hcoll.allreduce_large", SIZE, "64kb", "bytes",                 \
+      "calibrated on reference/oracle-imb-bm-optimized3.36.md, 1 x 36 Allreduce: HCOLL faster "    \
+      "than no component at 4 KB and below and from 64 KB, not between, so its switch lies in "    \
+      "32-64 KB; that HCOLL has a large-data allreduce of its own: NVIDIA HPC-X docs, HCOLL "      \
+      "(HCOLL_ALLREDUCE_ZCOPY_TUNE); docs/imb.md",                                                 \
+      "HCOLL's Allreduce from this size: its large-data algorithm, a k-nomial scatter-reduce-"     \
+      "allgather over UCX inside each node with each block combined across the nodes "             \
+      "(model.hcoll.sra_radix), instead of the shared-memory fan-in / fan-out; inf: never")        \
+    X(HCOLL_SRA_RADIX, "model.hcoll.sra_radix", INT, "0", "",                                      \
+      "NVIDIA HPC-X docs, HCOLL: HCOLL_ALLREDUCE_ZCOPY_TUNE=dynamic (the default) tunes the "      \
+      "large-data allreduce's radix at run time; auto stands in for that tuner (36 ranks a "       \
+      "node: 6)",                                                                                  \
+      "radix of HCOLL's large-data Allreduce inside a node; 0 (auto): of 2-8, the one leaving "    \
+      "the fewest ranks outside its core (k^d ranks), then the fewest rounds")                     \
     X(HAN_SEGMENT, "model.han.segment", SIZE, "64kb", "bytes",                                     \
       "reference/openmpi-collectives.md, Components (han segment 64 KiB)",                         \
       "HAN's pipeline segment")                                                                    \

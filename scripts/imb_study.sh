@@ -11,20 +11,22 @@
 #               per node> with inter in {auto, 4..128 kb}); step 2, UCX_ZCOPY_THRESH in {auto,
 #               4..128 kb} with step 1's winner.
 # The winner of a step is tunesim imb's (docs/imb.md): the least geometric mean of t_max over
-# the sizes at which the step's sets differ; the sets within 0.5 % of it are ties the models
-# cannot separate. Among ties the table takes the one closest to what the study measured at
-# its given shape (TIES=prior, the default; PRIOR's 1 x 36 rows for one node, its 2 x 36 rows
-# for more): the most fields equal to the study's choice for the same benchmark, then the
-# nearest to it in powers of two, then the most fields equal to its choices for the other
-# three, then the first in the study's order (auto before a size, sizes ascending, UCX_TLS
-# as listed above), as the study kept auto "where nothing differs significantly".
+# the sizes at which the step's sets differ; the sets within TIE percent of it (tunesim imb
+# --tie; docs/imb.md, "How right it is") are ties the models cannot separate. Among ties the
+# table takes the one closest to what the study measured at its given shape (TIES=prior, the
+# default; PRIOR's 1 x 36 rows for one node, its 2 x 36 rows for more): the most fields equal to
+# the study's choice for the same benchmark, then the nearest to it in powers of two, then the
+# most fields equal to its choices for the other three, then the first in the study's order
+# (auto before a size, sizes ascending, UCX_TLS as listed above), as the study kept auto "where
+# nothing differs significantly".
 # TIES=first takes the first tie: the models alone.
 # Every step's table, its ties and the choice go to OUT's directory as imb-steps.txt.
 #
 # Environment: BUILD (default build), JOBS (default nproc), BUDGET and BUDGET8 (messages
 # replayed per size, tunesim imb --budget, below 8 nodes and at 8), SHAPES (default "1x8 ... 8x36"),
 # BENCH (default "Alltoall Allgather Allreduce Exchange"), MODEL (a model file for --model;
-# default platforms/calibrations/bm-optimized3.36.xml), TIES (prior or first), PRIOR (the
+# default platforms/calibrations/bm-optimized3.36.xml), TIE (percent, default 0.5), TIES (prior
+# or first), PRIOR (the
 # study's measured winners, default platforms/calibrations/oracle-imb-training-winners.tsv).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -36,10 +38,12 @@ jobs=${JOBS:-$(nproc)}
 # call); the whole study then takes about half an hour on 2 cores (docs/imb.md, "Speed").
 BUDGET=${BUDGET:-40000}
 BUDGET8=${BUDGET8:-20000}
+TIE=${TIE:-0.5}
 model=${MODEL:-$root/platforms/calibrations/bm-optimized3.36.xml}
 ties=${TIES:-prior}
 prior=${PRIOR:-$root/platforms/calibrations/oracle-imb-training-winners.tsv}
 case $ties in prior | first) ;; *) echo "imb_study: TIES=$ties: expected prior or first" >&2; exit 1 ;; esac
+[[ $TIE =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "imb_study: TIE=$TIE: expected a percentage, e.g. 0.5" >&2; exit 1; }
 [ "$ties" = first ] || [ -f "$prior" ] || { echo "imb_study: no prior file $prior" >&2; exit 1; }
 shapes=${SHAPES:-"1x8 1x16 1x32 1x36 2x8 2x16 2x32 2x36 4x8 4x16 4x32 4x36 8x8 8x16 8x32 8x36"}
 benches=${BENCH:-"Alltoall Allgather Allreduce Exchange"}
@@ -70,7 +74,7 @@ winner() {
     local budget=$BUDGET
     [ "$2" -ge 8 ] && budget=$BUDGET8
     "$tunesim" imb --nodes "$2" --ppn "$3" --bench "$1" --msglog "0:$(maxlog "$1" "$2")" \
-        --budget "$budget" --model "$model" --sets "$4" -j "$jobs" >"$work/run.txt"
+        --budget "$budget" --tie "$TIE" --model "$model" --sets "$4" -j "$jobs" >"$work/run.txt"
     {
         echo "## $5"
         # the sets, their geometric means, the winner and the ties (every size: tunesim imb)
@@ -186,7 +190,7 @@ done
 mkdir -p "$(dirname "$out")"
 cp "$work/winners.tsv" "$out.tmp" && mv "$out.tmp" "$out"
 {
-    echo "# tunesim imb: the study's steps on the models (scripts/imb_study.sh, BUDGET=$BUDGET, BUDGET8=$BUDGET8, TIES=$ties)"
+    echo "# tunesim imb: the study's steps on the models (scripts/imb_study.sh, BUDGET=$BUDGET, BUDGET8=$BUDGET8, TIE=$TIE, TIES=$ties)"
     echo "# per step: the sets, their geometric mean of t_max over the sizes at which they differ, the winner, the ties, the table's choice"
     cat "$steps"
 } >"$(dirname "$out")/imb-steps.txt"

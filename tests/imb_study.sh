@@ -5,6 +5,7 @@
 #   - TIES=prior: among the ties, the study's choice for the same benchmark, else the nearest
 #     to it, else the value it chose most for the other benchmarks; never a set outside the
 #     ties;
+#   - TIE: the width of the ties reaches tunesim imb;
 #   - bad settings: one line and a non-zero exit, no table written.
 set -euo pipefail
 build=$1 root=$2
@@ -70,8 +71,16 @@ prior "$work/p4.tsv" 16kb 16kb 16kb "$far"
 study "$work/ex-prior.tsv" Exchange PRIOR="$work/p4.tsv"
 expect "TIES=prior, the study's $far is no tie of the winner $w" "$(row "$work/ex-prior.tsv" Exchange)" "$w"
 
+# TIE widens the ties: within 100 % every threshold of 1 x 8 Exchange ties, and the models
+# alone then take the first, auto, where at the default 0.5 % they took $w.
+[ "$w" != auto ] || { echo "FAIL: 1 x 8 Exchange: the winner is auto, nothing to widen" >&2; exit 1; }
+study "$work/wide.tsv" Exchange TIES=first TIE=100
+expect "TIE=100, every threshold tied" "$(row "$work/wide.tsv" Exchange)" auto
+grep -q '^# ties within 100 %: 4kb, 8kb, 16kb, 32kb, 64kb, 128kb$' "$work/imb-steps.txt" ||
+    { echo "FAIL: TIE=100 did not reach tunesim imb" >&2; fail=1; }
+
 # Bad settings: a clear line, a non-zero exit, no table.
-for bad in "TIES=best" "PRIOR=$work/none.tsv"; do
+for bad in "TIES=best" "PRIOR=$work/none.tsv" "TIE=half"; do
     if study "$work/bad.tsv" Exchange "$bad"; then
         echo "FAIL: $bad was accepted" >&2
         fail=1

@@ -11,6 +11,7 @@
 
 #include "testutil.h"
 #include "models/coll.h"
+#include "models/coll_impl.h"
 #include "platforms/placement.h"
 #include "platforms/platform.h"
 #include "traces/events.h"
@@ -709,6 +710,70 @@ static void test_hcoll_groups(void)
     ts_placement_close(pl);
 }
 
+/* HCOLL's large-data Allreduce (model.hcoll.allreduce_large, 64 KiB by default) on 2 x 36,
+ * block, NPS1: from 64 KiB a k-nomial scatter-reduce-allgather inside each node at radix 6
+ * (36 = 6^2, no rank left out: the auto radix), each rank's block combined with the rank of
+ * the same place on the other node. 73,728 B = 9,216 doubles: blocks of 1,536 doubles
+ * (12,288 B) at distance 1, then 256 (2,048 B) at distance 6, the 2,048 B across, then the
+ * allgather back. Below 64 KiB the shared-memory fan-in stays. */
+static void test_hcoll_large_allreduce(void)
+{
+    ts_placement_t *pl = place(1, TS_MAP_BLOCK);
+    ts_coll_model_t *m = model_with(NULL);
+    ts_coll_topo_t *topo = NULL;
+    CU_ASSERT_FATAL(ts_coll_topo_new(72, NULL, loc_place, pl, &topo) == TS_OK);
+    ts_coll_choice_t ch;
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 65535, &ch);
+    CU_ASSERT(ch.comp == TS_CCOMP_HCOLL && ch.alg == TS_CALG_HIER);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 73728, &ch);
+    CU_ASSERT_FATAL(ch.comp == TS_CCOMP_HCOLL && ch.alg == TS_CALG_KN_SRA);
+    ts_csched_t s = {0};
+    CU_ASSERT_FATAL(ts_coll_schedule(m, &ch, TS_COLL_ALLREDUCE, topo, 0, -1, 73728, &s) == TS_OK);
+    CU_ASSERT(s.rounds == 5);
+    ROUND_IS(&s, 0,
+             "S1:12288 R1:12288 S2:12288 R2:12288 S3:12288 R3:12288 S4:12288 R4:12288 "
+             "S5:12288 R5:12288 +61440");
+    ROUND_IS(&s, 1,
+             "S6:2048 R6:2048 S12:2048 R12:2048 S18:2048 R18:2048 S24:2048 R24:2048 "
+             "S30:2048 R30:2048 +10240");
+    ROUND_IS(&s, 2, "S36:2048 R36:2048 +2048");
+    ROUND_IS(&s, 3,
+             "S6:2048 R6:2048 S12:2048 R12:2048 S18:2048 R18:2048 S24:2048 R24:2048 "
+             "S30:2048 R30:2048");
+    ROUND_IS(&s, 4,
+             "S1:12288 R1:12288 S2:12288 R2:12288 S3:12288 R3:12288 S4:12288 R4:12288 "
+             "S5:12288 R5:12288");
+    /* Rank 40 (place 4 of node 1): its block peers are 36-41's others, then 46, 52, ... */
+    CU_ASSERT_FATAL(ts_coll_schedule(m, &ch, TS_COLL_ALLREDUCE, topo, 40, -1, 73728, &s) == TS_OK);
+    ROUND_IS(&s, 2, "S4:2048 R4:2048 +2048");
+    /* Every rank ends with every contribution, and nothing deadlocks. */
+    static sim_t S;
+    CU_ASSERT(simulate(m, topo, TS_COLL_ALLREDUCE, &ch, -1, 73728, &S) == 1);
+    char why[128] = "";
+    CU_ASSERT(outcome_ok(TS_COLL_ALLREDUCE, &S, -1, why, sizeof why));
+    sim_free(&S);
+    /* UCC's k-nomial pattern: the core, a multiple of k^(d-1), and each round's radix. */
+    int32_t radix[64];
+    int rounds = 0;
+    CU_ASSERT(ts__cs_kn_core(36, 4, radix, &rounds) == 32 && rounds == 3);
+    CU_ASSERT(radix[0] == 4 && radix[1] == 4 && radix[2] == 2);
+    CU_ASSERT(ts__cs_kn_core(72, 4, radix, &rounds) == 64 && rounds == 3 && radix[2] == 4);
+    CU_ASSERT(ts__cs_kn_core(36, 6, radix, &rounds) == 36 && rounds == 2);
+    CU_ASSERT(ts__cs_kn_core(32, 8, radix, &rounds) == 32 && rounds == 2 && radix[1] == 4);
+    CU_ASSERT(ts__cs_kn_core(1, 4, radix, &rounds) == 1 && rounds == 0);
+    /* A radix that leaves ranks out (4: a core of 32, ranks 32-35 folded in) still completes. */
+    const char *r4[] = {"model.hcoll.sra_radix", "4", NULL};
+    ts_coll_model_t *m4 = model_with(r4);
+    CU_ASSERT(simulate(m4, topo, TS_COLL_ALLREDUCE, &ch, -1, 73728, &S) == 1);
+    CU_ASSERT(outcome_ok(TS_COLL_ALLREDUCE, &S, -1, why, sizeof why));
+    sim_free(&S);
+    ts_coll_model_free(m4);
+    ts_csched_free(&s);
+    ts_coll_topo_free(topo);
+    ts_coll_model_free(m);
+    ts_placement_close(pl);
+}
+
 /* Every hierarchical and UCC schedule of every op completes with the right outcome on the
  * real 2 x 36 placement, any root. */
 static void test_components_complete(void)
@@ -761,5 +826,6 @@ int main(void)
     CU_add_test(s, "component selection", test_component_selection);
     CU_add_test(s, "HCOLL groups under placements", test_hcoll_groups);
     CU_add_test(s, "HCOLL, HAN and UCC schedules complete", test_components_complete);
+    CU_add_test(s, "HCOLL's large-data Allreduce, exact", test_hcoll_large_allreduce);
     return tu_run_all();
 }

@@ -222,6 +222,40 @@ static void test_tables(void)
                            "which the sets differ by more than 1 %: 1.000 us)"));
     free(out);
     free(err);
+
+    /* Ties: a set 0.4 % behind ties within the default 0.5 %, not within --tie 0.3; at
+     * --tie 100 every set ties and the first in the file's order wins. */
+    fp = fopen(sets, "w");
+    fprintf(fp, "[slow]\nmodel.net.latency = 2us\n[fast]\nmodel.net.latency = 1us\n"
+                "[near]\nmodel.net.latency = 1.004us\n");
+    fclose(fp);
+    static const struct {
+        const char *tie, *winner, *ties;
+    } tc[] = {{"", "fast", "# ties within 0.5 %: near\n"},
+              {"--tie 0.3", "fast", NULL},
+              {"--tie 100", "slow", "# ties within 100 %: fast, near\n"}};
+    for (size_t i = 0; i < sizeof tc / sizeof tc[0]; i++) {
+        snprintf(args, sizeof args,
+                 "imb --nodes 2 --ppn 1 --bench pingpong --msglog 0:2 --sets %s %s " ZERO, sets,
+                 tc[i].tie);
+        CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+        char want[64];
+        snprintf(want, sizeof want, "# winner: %s (", tc[i].winner);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, want));
+        if (tc[i].ties) {
+            CU_ASSERT_PTR_NOT_NULL(out && strstr(out, tc[i].ties));
+        } else {
+            CU_ASSERT_PTR_NULL(out ? strstr(out, "# ties within") : "");
+        }
+        free(out);
+        free(err);
+    }
+    snprintf(args, sizeof args, "imb --nodes 2 --ppn 1 --bench pingpong --sets %s --tie 101", sets);
+    CU_ASSERT_NOT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(err &&
+                           strstr(err, "--tie expects a percentage from 0 to 100, got '101'"));
+    free(out);
+    free(err);
 }
 
 /* Sets whose UCX_TLS resolves to the same transports (all and self,sm,rc on one node: posix,
