@@ -231,28 +231,24 @@ static int32_t sra_radix(const ts_coll_model_t *m, int32_t n)
  * unequal rank counts run one scatter-reduce-allgather over all ranks. */
 static ts_status hcoll_sra(build_t *b, const ts_coll_topo_t *t, int32_t me, uint64_t bytes)
 {
-    int32_t n = t->n, *buf = malloc((size_t)n * 2 * sizeof *buf);
+    int32_t n = t->n, *buf = calloc((size_t)n * 3, sizeof *buf);
     if (!buf)
         return TS_ENOMEM;
-    int32_t *nd = buf, *ac = buf + n, nn = 0, na = 0, li = -1;
+    /* One pass in rank order: a rank's place is how many of its node came before it (counted
+     * per node, keyed by the node's lowest rank); the ranks of my place form `across`. */
+    int32_t *nd = buf, *ac = buf + n, *seen = buf + 2 * n, nn = 0, na = 0, li = -1;
     for (int32_t j = 0; j < n; j++)
         if (t->node[j] == t->node[me]) {
             if (j == me)
                 li = nn;
             nd[nn++] = j;
         }
-    int equal = 1;
-    for (int32_t j = 0; j < n; j++) { /* ranks of equal place: the li-th of each node */
-        int32_t place = 0, count = 0;
-        for (int32_t i = 0; i < n; i++)
-            if (t->node[i] == t->node[j]) {
-                place += i < j;
-                count++;
-            }
-        equal &= count == nn;
-        if (place == li)
+    for (int32_t j = 0; j < n; j++)
+        if (seen[t->low_node[j]]++ == li)
             ac[na++] = j;
-    }
+    int equal = 1;
+    for (int32_t j = 0; j < n; j++)
+        equal &= seen[t->low_node[j]] == nn;
     if (!equal) {
         gview_t all = {NULL, n, me};
         ts__cs_kn_sra(b, &all, sra_radix(b->model, n), bytes, NULL, 0);
