@@ -1,14 +1,11 @@
 /* imb_cmd.c - `tunesim imb`: Intel MPI Benchmarks (IMB-MPI1) predicted for a cluster shape.
- * Each benchmark is synthesized as a trace (traces/imb.h) for --nodes x --ppn ranks, replayed
- * under one parameter set (the command line's) or every set of a sets file, in forked workers
- * (commands/pool.h, as sweep runs them), and reported as IMB prints it: per message size its
- * repetitions and t_min / t_max / t_avg over the ranks, in microseconds. With several sets,
- * a comparison of t_max per size and the set with the least geometric mean of t_max over the
- * sizes (the rule by which the study's step method picks a winner, docs/imb.md).
- *
- * Above 800 lines on purpose: IMB's table layout, the comparison and the CSV all read the
- * same per-set, per-size results this command holds; the traces are built in traces/imb.c
- * and replayed by the sweep's pool. */
+ * Each benchmark is synthesized as a trace per message size (traces/imb.h) for --nodes x
+ * --ppn ranks, replayed under one parameter set (the command line's) or every set of a sets
+ * file (imb_run.c: forked workers, each size once per group of sets that plan it alike), and
+ * reported as IMB prints it: per message size its repetitions and t_min / t_max / t_avg over
+ * the ranks, in microseconds. With several sets, a comparison of t_max per size and the set
+ * with the least geometric mean of t_max over the sizes (the rule by which the study's step
+ * method picks a winner, docs/imb.md). This file: the options, the sets, the reports. */
 #include "imb_cmd.h"
 
 #include <errno.h>
@@ -19,27 +16,10 @@
 
 #include "../common/numparse.h"
 #include "../common/outfile.h"
-#include "../params/params.h"
 #include "../params/params_args.h"
-#include "../models/protocol.h"
-#include "../sim/replay_job.h"
-#include "../traces/imb.h"
-#include "../traces/trace.h"
 #include "gnuplot.h"
-#include "options.h"
-#include "pool.h"
+#include "imb_impl.h"
 #include "sets.h"
-
-#define MAX_SIZES 32
-
-typedef struct imb_opts_s {
-    const char *platform, *sets, *csv, *plot, *bench;
-    const char *msglog;
-    int64_t reps, budget;
-    double tie; /* --tie: percent of the least geometric mean */
-    int jobs;
-    ts_placement_opts_t place;
-} imb_opts_t;
 
 enum {
     IO_PLATFORM,
@@ -171,146 +151,6 @@ static ts_status parse_bench(const char *v, int *which, int *n, ts_error_t *err)
 }
 
 /* ---- the run ------------------------------------------------------------------------------- */
-
-typedef struct iset_s {
-    const char *name;
-    ts_params_t *params;
-    ts_job_opts_t jo;
-    char *settings; /* "KEY=VALUE ..." that differ from the defaults, and the placement */
-    char *key;      /* the same less UCX_TLS: with the same protocol model, the same replay */
-    ts_proto_model_t *pm;
-    int same_as; /* an earlier set that plans every message alike (replayed once), or -1 */
-} iset_t;
-
-typedef struct isize_s {
-    uint64_t bytes;
-    int64_t reps, replayed;
-    double tmin, tmax, tavg; /* seconds per call */
-} isize_t;
-
-typedef struct itask_s {
-    int bench, set;
-    int ok;
-    char *error;
-    isize_t sizes[MAX_SIZES];
-    int nsizes;
-} itask_t;
-
-typedef struct imb_s {
-    imb_opts_t o;
-    int nranks;
-    int bench[TS_IMB__COUNT], nbench;
-    int lo, hi;
-    ts_trace_t *trace[TS_IMB__COUNT];
-    ts_imb_spec_t spec[TS_IMB__COUNT];
-    iset_t *sets;
-    int nsets;
-    itask_t *tasks;
-    int ntasks;
-    const ts_params_t *base; /* the defaults with imb's own (IMB's -off_cache) */
-} imb_t;
-
-/* In a worker: replay one benchmark under one set; answer "BYTES REPS REPLAYED TMIN TMAX TAVG"
- * per size, one line each (seconds, exact). */
-static char *work_task(void *ctx, int task, ts_error_t *err)
-{
-    const imb_t *m = ctx;
-    const itask_t *tk = &m->tasks[task];
-    const iset_t *s = &m->sets[tk->set];
-    const ts_trace_t *t = m->trace[tk->bench];
-    const ts_imb_spec_t *spec = &m->spec[tk->bench];
-    ts_job_opts_t jo = s->jo;
-    jo.rank_times = 1;
-    ts_job_t *job = NULL;
-    ts_status st = ts_job_prepare(t, ts_trace_path(t), s->params, &jo, &job, err);
-    if (st == TS_OK)
-        st = ts_job_run(job, err);
-    if (st != TS_OK) {
-        ts_job_close(job);
-        return NULL;
-    }
-    const ts_replay_result_t *r = ts_job_result(job);
-    uint64_t sizes[MAX_SIZES];
-    int ns = ts_imb_sizes(spec, sizes, MAX_SIZES);
-    double *per = calloc((size_t)ns * (size_t)r->nranks, sizeof *per);
-    char *out = NULL;
-    size_t len = 0;
-    FILE *ms = per ? open_memstream(&out, &len) : NULL;
-    if (!ms) {
-        free(per);
-        ts_job_close(job);
-        ts_error_set(err, TS_ENOMEM, "out of memory");
-        return NULL;
-    }
-    for (int32_t f = 0; f < r->nfuncs; f++) {
-        int i = ts_imb_func_size(t, f);
-        if (i < 0 || i >= ns)
-            continue;
-        for (int32_t k = 0; k < r->nranks; k++)
-            per[(size_t)i * (size_t)r->nranks + (size_t)k] +=
-                r->rank_time[(size_t)k * (size_t)r->nfuncs + (size_t)f];
-    }
-    /* IMB times the loop on every rank and divides by its repetitions; PingPong's two ranks
-     * divide the round trips by two (the one-way time), and only they take part. */
-    int active = spec->bench == TS_IMB_PINGPONG ? 2 : r->nranks;
-    for (int i = 0; i < ns; i++) {
-        int64_t reps = ts_imb_reps_replayed(spec, sizes[i]);
-        double div = (double)reps * (spec->bench == TS_IMB_PINGPONG ? 2.0 : 1.0);
-        double lo = INFINITY, hi = 0, sum = 0;
-        for (int k = 0; k < active; k++) {
-            double v = per[(size_t)i * (size_t)r->nranks + (size_t)k] / div;
-            lo = v < lo ? v : lo;
-            hi = v > hi ? v : hi;
-            sum += v;
-        }
-        fprintf(ms, "%llu %lld %lld %.17g %.17g %.17g\n", (unsigned long long)sizes[i],
-                (long long)ts_imb_reps(sizes[i]), (long long)reps, lo, hi, sum / active);
-    }
-    fclose(ms);
-    free(per);
-    ts_job_close(job);
-    return out;
-}
-
-static ts_status task_done(void *ctx, int task, const char *answer, const char *error, int *failed,
-                           ts_error_t *err)
-{
-    (void)err;
-    imb_t *m = ctx;
-    itask_t *tk = &m->tasks[task];
-    if (answer) {
-        const char *p = answer;
-        int n = 0;
-        while (*p && n < MAX_SIZES) {
-            isize_t *z = &tk->sizes[n];
-            unsigned long long b;
-            long long reps, rep2;
-            int used = 0;
-            if (sscanf(p, "%llu %lld %lld %lf %lf %lf%n", &b, &reps, &rep2, &z->tmin, &z->tmax,
-                       &z->tavg, &used) != 6)
-                break;
-            z->bytes = b;
-            z->reps = reps;
-            z->replayed = rep2;
-            n++;
-            p += used;
-            while (*p == '\n')
-                p++;
-        }
-        tk->nsizes = n;
-        tk->ok = n > 0 && !*p;
-        if (!tk->ok)
-            error = "the worker's answer is not a table of sizes";
-    }
-    if (!tk->ok) {
-        tk->error = strdup(error ? error : "no answer");
-        *failed = 1;
-        ts_pool_clear_line();
-        fprintf(stderr, "tunesim: imb: %s under set %s failed: %s\n", ts_imb_name(tk->bench),
-                m->sets[tk->set].name, error ? error : "no answer");
-    }
-    return TS_OK;
-}
 
 /* ---- reports ------------------------------------------------------------------------------- */
 
@@ -603,8 +443,9 @@ static char *describe(const ts_params_t *p, const ts_params_t *base, const ts_jo
     return buf;
 }
 
-/* What a replay depends on besides the protocol model: every setting but UCX_TLS (which
- * acts only through the model's transports), the platform and the placement. */
+/* What a replay depends on besides the protocol model: every setting but UCX_TLS and the UCX
+ * thresholds (which act only through the model: its transports and its protocol choice), the
+ * platform and the placement. */
 static char *set_key(const ts_params_t *p, const ts_job_opts_t *jo)
 {
     char *ch = NULL, *buf = NULL;
@@ -623,7 +464,12 @@ static char *set_key(const ts_params_t *p, const ts_job_opts_t *jo)
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
-        if (strncmp(line, "UCX_TLS=", 8) != 0)
+        static const char *const via_model[] = {"UCX_TLS=", "UCX_RNDV_THRESH=", "UCX_ZCOPY_THRESH=",
+                                                "UCX_BCOPY_THRESH=", "UCX_RNDV_SEND_NBR_THRESH="};
+        int skip = 0;
+        for (size_t k = 0; k < sizeof via_model / sizeof *via_model; k++)
+            skip |= strncmp(line, via_model[k], strlen(via_model[k])) == 0;
+        if (!skip)
             fprintf(ms, "%s\n", line);
     }
     free(ch);
@@ -642,7 +488,7 @@ static ts_status add_set(imb_t *m, const char *name, ts_params_t *p, const ts_jo
     /* Placed once here against the first benchmark's trace: a set that cannot be placed is
      * refused before anything runs. */
     ts_job_t *job = NULL;
-    ts_status st = ts_job_prepare(m->trace[m->bench[0]], "imb", p, jo, &job, err);
+    ts_status st = ts_job_prepare(m->trace[m->bench[0]][0], "imb", p, jo, &job, err);
     if (st == TS_OK && (!(s->settings = describe(p, m->base, job)) || !(s->key = set_key(p, jo))))
         st = ts_error_set(err, TS_ENOMEM, "out of memory");
     ts_job_close(job);
@@ -760,9 +606,14 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
                                     .maxlog = m.hi,
                                     .reps_cap = m.o.reps,
                                     .msg_budget = m.o.budget};
-        char name[64];
-        snprintf(name, sizeof name, "imb-%s-%d", ts_imb_name(b), m.nranks);
-        st = ts_imb_trace(&m.spec[b], name, &m.trace[b], err);
+        m.nsizes[b] = ts_imb_sizes(&m.spec[b], NULL, 0);
+        for (int k = 0; k < m.nsizes[b] && k < MAX_SIZES && st == TS_OK; k++) {
+            ts_imb_spec_t one = m.spec[b];
+            one.one_size = k + 1;
+            char name[64];
+            snprintf(name, sizeof name, "imb-%s-%d", ts_imb_name(b), m.nranks);
+            st = ts_imb_trace(&one, name, &m.trace[b][k], err);
+        }
     }
     m.base = imb_defaults;
     if (st == TS_OK)
@@ -770,37 +621,12 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
     if (st == TS_OK) {
         m.ntasks = m.nbench * m.nsets;
         m.tasks = calloc((size_t)m.ntasks, sizeof *m.tasks);
-        int *todo = calloc((size_t)m.ntasks + 1, sizeof *todo);
-        if (!m.tasks || !todo)
+        if (!m.tasks)
             st = ts_error_set(err, TS_ENOMEM, "out of memory");
-        int ntodo = 0;
-        for (int i = 0; st == TS_OK && i < m.ntasks; i++) {
+        for (int i = 0; st == TS_OK && i < m.ntasks; i++)
             m.tasks[i] = (itask_t){.bench = m.bench[i / m.nsets], .set = i % m.nsets};
-            if (m.sets[i % m.nsets].same_as < 0)
-                todo[ntodo++] = i;
-        }
-        ts_pool_t pool = {.jobs = m.o.jobs,
-                          .who = "imb",
-                          .what = "replays",
-                          .ctx = &m,
-                          .work = work_task,
-                          .done = task_done};
         if (st == TS_OK)
-            st = ts_pool_run(&pool, todo, ntodo, 0, err);
-        free(todo);
-        /* The sets replayed once: their results are their twin's. */
-        for (int i = 0; st == TS_OK && i < m.ntasks; i++) {
-            itask_t *tk = &m.tasks[i];
-            int twin = m.sets[tk->set].same_as;
-            if (twin < 0)
-                continue;
-            const itask_t *from = &m.tasks[i - tk->set + twin];
-            memcpy(tk->sizes, from->sizes, sizeof tk->sizes);
-            tk->nsizes = from->nsizes;
-            tk->ok = from->ok;
-            if (from->error && !(tk->error = strdup(from->error)))
-                st = ts_error_set(err, TS_ENOMEM, "out of memory");
-        }
+            st = ts__imb_run(&m, err);
     }
     int nfailed = 0;
     if (st == TS_OK) {
@@ -808,6 +634,11 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
                "one warm-up call, IMB's two barriers, then the timed calls; -off_cache: every "
                "buffer registered anew unless a set says model.net.rcache=size\n\n",
                m.o.place.nodes, m.o.place.ppn, m.o.platform, m.lo, m.hi);
+        if (m.nreplayed < m.nunits)
+            printf("# %d of the %d sizes under the sets replayed; each other took the numbers of "
+                   "an earlier set's replay of its size, whose every message it plans alike "
+                   "(exact: docs/imb.md, \"What is replayed\")\n\n",
+                   m.nreplayed, m.nunits);
         for (int i = 0; i < m.ntasks; i++) {
             print_imb_table(&m, &m.tasks[i], stdout);
             nfailed += !m.tasks[i].ok;
@@ -832,6 +663,11 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
     for (int i = 0; i < m.ntasks; i++)
         free(m.tasks[i].error);
     free(m.tasks);
+    for (int i = 0; i < m.nunits; i++) {
+        free(m.units[i].error);
+        free(m.units[i].asks);
+    }
+    free(m.units);
     for (int i = 0; i < m.nsets; i++) {
         ts_params_free(m.sets[i].params);
         ts_proto_model_free(m.sets[i].pm);
@@ -840,8 +676,9 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
     }
     free(m.sets);
     for (int b = 0; b < TS_IMB__COUNT; b++)
-        if (m.trace[b])
-            ts_trace_close(m.trace[b]);
+        for (int k = 0; k < MAX_SIZES; k++)
+            if (m.trace[b][k])
+                ts_trace_close(m.trace[b][k]);
     ts_sets_free(sets);
     ts_params_free(base);
     ts_params_free(imb_defaults);

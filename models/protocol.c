@@ -141,6 +141,42 @@ int ts_proto_model_same(const ts_proto_model_t *a, const ts_proto_model_t *b)
     return memcmp(&x, &y, sizeof x) == 0;
 }
 
+/* Field by field: plans are built as locals, so their padding is not comparable. */
+static int plans_equal(const ts_msg_plan_t *a, const ts_msg_plan_t *b)
+{
+    return a->proto == b->proto && a->transport == b->transport && a->fragments == b->fragments &&
+           a->send_cpu == b->send_cpu && a->send_copy == b->send_copy &&
+           a->send_reg == b->send_reg && a->wire_bytes == b->wire_bytes &&
+           a->latency == b->latency && a->bandwidth == b->bandwidth &&
+           a->recv_copy == b->recv_copy && a->unexpected_copy == b->unexpected_copy &&
+           a->recv_reg == b->recv_reg && a->rts_latency == b->rts_latency &&
+           a->ack_latency == b->ack_latency && a->rtr_latency == b->rtr_latency &&
+           a->recv_cpu == b->recv_cpu && a->handshake == b->handshake &&
+           a->busy_cost == b->busy_cost && a->progress == b->progress &&
+           a->est_reg_delta == b->est_reg_delta && a->copy_bw == b->copy_bw &&
+           a->completes_locally == b->completes_locally;
+}
+
+int ts_proto_model_alike(const ts_proto_model_t *a, const ts_proto_model_t *b,
+                         const ts_plan_ask_t *asks, size_t n)
+{
+    if (a->reg_reuse != b->reg_reuse)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        ts_msg_plan_t x, y;
+        if (asks[i].kind == 2) {
+            ts_proto_plan_shared(a, asks[i].bytes, asks[i].loc, &x);
+            ts_proto_plan_shared(b, asks[i].bytes, asks[i].loc, &y);
+        } else {
+            ts_proto_plan(a, asks[i].bytes, asks[i].loc, asks[i].kind, &x);
+            ts_proto_plan(b, asks[i].bytes, asks[i].loc, asks[i].kind, &y);
+        }
+        if (!plans_equal(&x, &y))
+            return 0;
+    }
+    return 1;
+}
+
 int ts_proto_reg_reuse(const ts_proto_model_t *m)
 {
     return m->reg_reuse;

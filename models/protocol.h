@@ -111,6 +111,7 @@ typedef struct ts_msg_plan_s {
                                * prices each as a registration-cache lookup (a hit) */
     double copy_bw;           /* bytes/s of the copies above (UCX_BCOPY_BW) */
     int completes_locally;    /* the send completes after the sender's own work */
+    /* (a field added here is compared in protocol.c's plans_equal too) */
 } ts_msg_plan_t;
 
 /* Who must be inside an MPI call for a rendezvous to advance (model.mpi.progress = calls):
@@ -143,6 +144,21 @@ int ts_proto_reg_reuse(const ts_proto_model_t *m);
  * resolved to the same transports (UCX_TLS=all and self,sm,rc on a node whose network
  * transport is rc). A sweep may replay such sets once. */
 int ts_proto_model_same(const ts_proto_model_t *a, const ts_proto_model_t *b);
+
+/* One question a replay asks the model: the plan of a message of bytes to a peer at loc, by
+ * kind 0 (MPI_Isend), 1 (a blocking send; ts_proto_plan's blocking) or 2 (a step of HCOLL's
+ * shared memory, ts_proto_plan_shared). */
+typedef struct ts_plan_ask_s {
+    uint64_t bytes;
+    ts_locality loc;
+    int kind;
+} ts_plan_ask_t;
+
+/* Whether a and b answer each of the n questions with the same plan and reuse registrations
+ * alike: a replay that asked only these then runs alike under both, whatever else differs in
+ * them (UCX_RNDV_THRESH=64kb and 128kb send a 16 KB message the same way). */
+int ts_proto_model_alike(const ts_proto_model_t *a, const ts_proto_model_t *b,
+                         const ts_plan_ask_t *asks, size_t n);
 
 /* TS_OK if UCX_TLS leaves a transport for peers at loc; else an error saying which. */
 ts_status ts_proto_model_check(const ts_proto_model_t *m, ts_locality loc, ts_error_t *err);

@@ -35,7 +35,7 @@ build=${BUILD:-$root/build}
 jobs=${JOBS:-$(nproc)}
 # Messages replayed per size (tunesim imb --budget): enough for some 280 timed Exchange calls
 # a size on 2 x 36, and one timed call a size of 8-node Alltoall (65,000-83,000 messages a
-# call); the whole study then takes 30-50 minutes on 2 cores (docs/imb.md, "Speed").
+# call); the whole study then takes about 12 minutes on 2 cores (docs/imb.md, "Speed").
 BUDGET=${BUDGET:-40000}
 BUDGET8=${BUDGET8:-20000}
 # The ties' width: the models' uncertainty in ranking the study's settings, calibrated on the

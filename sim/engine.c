@@ -173,7 +173,18 @@ void ts_replay_result_free(ts_replay_result_t *res)
     free(res->time);
     free(res->rank_time);
     free(res->coll);
+    free(res->asks);
     free(res);
+}
+
+/* The plan cache's keys (plan_for) as the protocol model's questions. */
+static void note_ask(uint64_t key, void *value, void *ctx)
+{
+    (void)value;
+    ts_replay_result_t *res = ctx;
+    uint64_t k = key - 1;
+    res->asks[res->nasks++] =
+        (ts_plan_ask_t){.bytes = k >> 6, .loc = (ts_locality)(k >> 2 & 15), .kind = (int)(k & 3)};
 }
 
 ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, ts_error_t *err)
@@ -299,6 +310,12 @@ ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, 
             if (e.ranks[i].end > e.res->makespan)
                 e.res->makespan = e.ranks[i].end;
         e.res->rank0_elapsed = e.ranks[0].end;
+        size_t n = e.plans ? ts_u64map_size(e.plans) : 0;
+        if ((e.res->asks = malloc((n ? n : 1) * sizeof *e.res->asks))) {
+            if (e.plans)
+                ts_u64map_each(e.plans, note_ask, e.res);
+            e.res->asks_all = !e.plans_partial && e.plans;
+        }
         *out = e.res;
         e.res = NULL;
     }

@@ -80,6 +80,12 @@ typedef struct ts_replay_result_s {
     int32_t nranks;
     double *rank_time;
     ts_proto_count_t count[TS_TR__COUNT][TS_PROTO__COUNT];
+    /* What the replay asked the protocol model, each question once (unordered), and whether
+     * that is every question (0 when the engine's cache of plans overflowed): a model that
+     * answers each alike replays this trace alike (ts_proto_model_alike). */
+    ts_plan_ask_t *asks;
+    size_t nasks;
+    int asks_all;
     ts_coll_stat_t *coll; /* per (op, component, algorithm, decision), in first-use order */
     size_t ncoll;
 } ts_replay_result_t;

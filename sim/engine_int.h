@@ -166,6 +166,7 @@ struct engine_s {
     void *spare_reqs;   /* drops one of each per message */
     void *spare_chans;  /* channels dropped (chan_tidy) */
     ts_u64map_t *plans; /* (size, locality, blocking) -> ts_msg_plan_t (see plan_for) */
+    int plans_partial;  /* a plan was not kept there (the result's asks_all) */
     /* The driver (see the top of this file). */
     ts_timeq_t *runq;  /* ranks and deliveries ready to go on, by virtual time */
     sg_sem_t wakeup;   /* released by a courier that queued a message while the driver

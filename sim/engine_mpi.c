@@ -150,6 +150,7 @@ static const ts_msg_plan_t *plan_for(engine_t *e, msg_t *m, ts_locality loc, int
         ts_u64map_put(e->plans, key, plan) == 0)
         return plan;
     m->own_plan = plan; /* not kept: the message frees it */
+    e->plans_partial = 1;
     return plan;
 }
 

@@ -91,6 +91,9 @@ typedef struct outcome_s {
     double makespan;
     double rank_end[4];
     char msg[400];
+    ts_plan_ask_t asks[4]; /* the first of the result's asks */
+    size_t nasks;
+    int asks_all;
 } outcome_t;
 
 static ts_locality loc_fn(const void *ctx, int32_t a, int32_t b)
@@ -185,6 +188,10 @@ static outcome_t replay_ex(tb_t *b, const int *node, const char *const *extra, i
         if (o.status == TS_OK) {
             o.makespan = res->makespan;
             o.rank_end[0] = res->rank0_elapsed;
+            o.nasks = res->nasks;
+            o.asks_all = res->asks_all;
+            for (size_t i = 0; i < res->nasks && i < 4; i++)
+                o.asks[i] = res->asks[i];
         } else {
             snprintf(o.msg, sizeof o.msg, "%.399s", err.msg);
         }
@@ -248,6 +255,13 @@ static void test_pingpong_short(void)
 {
     outcome_t o = pingpong(500);
     CHECK_TIME(o, 2 * (L_NET + 500 / B));
+    /* What it asked the protocol model: one question, a blocking 500 B send off the node,
+     * asked for both directions and kept once; nothing else (tunesim imb's twins). */
+    CU_ASSERT_EQUAL(o.nasks, 1);
+    CU_ASSERT_TRUE(o.asks_all);
+    CU_ASSERT_EQUAL(o.asks[0].bytes, 500);
+    CU_ASSERT_EQUAL(o.asks[0].loc, TS_LOC_SAME_LEAF);
+    CU_ASSERT_EQUAL(o.asks[0].kind, 1);
 }
 
 static void test_pingpong_bcopy(void)

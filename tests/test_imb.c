@@ -90,6 +90,18 @@ static void test_trace_calls(void)
     /* enter, collective, leave: (1 + 2 + 3) x 3 sizes x 3 events per rank */
     CU_ASSERT_EQUAL(ts_trace_rank_nevents(t, 0), 54);
     ts_trace_close(t);
+    /* One size alone (one_size = 1 + its index): 8 B only, as above for that size. */
+    ar.one_size = 3;
+    CU_ASSERT_FATAL(ts_imb_trace(&ar, "ar8", &t, &err) == TS_OK);
+    CU_ASSERT_EQUAL(visits(t, 1, "imb:2 MPI_Allreduce"), 3);
+    CU_ASSERT_EQUAL(visits(t, 1, "MPI_Barrier"), 2);
+    CU_ASSERT_EQUAL(ts_trace_func_find(t, "imb:0 MPI_Allreduce"), -1);
+    CU_ASSERT_EQUAL(ts_trace_rank_nevents(t, 1), 18);
+    ts_trace_close(t);
+    ar.one_size = 4;
+    CU_ASSERT_EQUAL(ts_imb_trace(&ar, "ar?", &t, &err), TS_EARG);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "size 4 of Allreduce: expected 1 to 3"));
+    ar.one_size = 0;
     /* PingPong: only ranks 0 and 1 send; rank 2 takes part in the barriers alone. */
     ts_imb_spec_t pp = {
         .bench = TS_IMB_PINGPONG, .nranks = 3, .minlog = 0, .maxlog = 0, .reps_cap = 5};
@@ -292,6 +304,73 @@ static void test_twins(void)
     free(err);
 }
 
+/* The CSV row of set name at size bytes, less the set's name ("Exchange,NAME,4,BYTES,..."
+ * becomes "4,BYTES,..."); NULL when absent. Caller frees. */
+static char *csv_row(const char *csv, const char *bench, const char *name, unsigned long bytes)
+{
+    char head[128];
+    snprintf(head, sizeof head, "\n%s,%s,", bench, name);
+    for (const char *p = csv ? strstr(csv, head) : NULL; p; p = strstr(p + 1, head)) {
+        const char *row = p + strlen(head);
+        const char *comma = strchr(row, ',');
+        if (comma && strtoul(comma + 1, NULL, 10) == bytes)
+            return strndup(row, strcspn(row, "\n"));
+    }
+    return NULL;
+}
+
+/* Each size is replayed alone, once per group of sets that plan its messages alike. The grid
+ * UCX_RNDV_THRESH = 1kb | 4kb | 64kb on Exchange, sizes 0, 1, ..., 64 KiB (18): the first set
+ * replays all 18; 4kb plans as 1kb below 1 KiB (eager) and from 4 KiB (rendezvous), so it
+ * replays 1 and 2 KiB; 64kb plans as 1kb below 1 KiB, as 4kb at 1-2 KiB (eager) and as both
+ * from 64 KiB, so it replays 4-32 KiB: 18 + 2 + 4 = 24 of 54. Every row equals the set's
+ * replay alone, byte for byte. */
+static void test_sizes_alone(void)
+{
+    char sets[1024], one[1024], args[2048], path[1024], *out = NULL, *err = NULL;
+    snprintf(sets, sizeof sets, "%s/rndv.sets", tu_tmpdir());
+    snprintf(one, sizeof one, "%s/rndv-one.sets", tu_tmpdir());
+    FILE *fp = fopen(sets, "w");
+    fprintf(fp, "[grid r]\nUCX_RNDV_THRESH = 1kb | 4kb | 64kb\n");
+    fclose(fp);
+    fp = fopen(one, "w");
+    fprintf(fp, "[r-3]\nUCX_RNDV_THRESH = 64kb\n");
+    fclose(fp);
+    const char *common = "imb --nodes 2 --ppn 2 --bench Exchange --msglog 0:16 -j 2";
+    snprintf(args, sizeof args, "%s --sets %s --csv %s/grid.csv", common, sets, tu_tmpdir());
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "# 24 of the 54 sizes under the sets replayed"));
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "%s --sets %s --csv %s/alone.csv", common, one, tu_tmpdir());
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && !strstr(out, "sizes under the sets replayed"));
+    snprintf(path, sizeof path, "%s/grid.csv", tu_tmpdir());
+    char *grid = tu_read_file(path, NULL);
+    snprintf(path, sizeof path, "%s/alone.csv", tu_tmpdir());
+    char *alone = tu_read_file(path, NULL);
+    unsigned long sizes[] = {0, 512, 1024, 2048, 4096, 32768, 65536};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        char *a = csv_row(grid, "Exchange", "r-3", sizes[i]);
+        char *b = csv_row(alone, "Exchange", "r-3", sizes[i]);
+        CU_ASSERT_PTR_NOT_NULL(a);
+        CU_ASSERT_TRUE(a && b && strcmp(a, b) == 0);
+        if (a && b && strcmp(a, b) != 0)
+            printf("\n  %lu B: grid %s, alone %s\n", sizes[i], a, b);
+        free(a);
+        free(b);
+    }
+    /* and the sizes differ where the thresholds do: 2 KiB eager (64kb) against rendezvous */
+    char *a = csv_row(grid, "Exchange", "r-1", 2048), *b = csv_row(grid, "Exchange", "r-3", 2048);
+    CU_ASSERT_TRUE(a && b && strcmp(a, b) != 0);
+    free(a);
+    free(b);
+    free(grid);
+    free(alone);
+    free(out);
+    free(err);
+}
+
 static void test_bad_input(void)
 {
     const struct {
@@ -333,6 +412,7 @@ int main(void)
     CU_add_test(s, "the calls of each benchmark", test_trace_calls);
     CU_add_test(s, "tunesim imb's tables, hand-derived", test_tables);
     CU_add_test(s, "sets that plan alike are replayed once", test_twins);
+    CU_add_test(s, "each size alone, once per group that plans alike", test_sizes_alone);
     CU_add_test(s, "bad input", test_bad_input);
     return tu_run_all();
 }

@@ -219,6 +219,43 @@ static void test_set_thresholds(void)
     ts_proto_model_free(m);
 }
 
+/* Models alike for a replay's questions: thresholds matter only for the sizes asked. */
+static void test_models_alike(void)
+{
+    const char *const r64[][2] = {{"UCX_RNDV_THRESH", "inter:64kb"}};
+    const char *const r128[][2] = {{"UCX_RNDV_THRESH", "inter:128kb"}};
+    const char *const reuse[][2] = {{"UCX_RNDV_THRESH", "inter:64kb"},
+                                    {"model.net.rcache", "none"}};
+    ts_proto_model_t *a = model_with(r64, 1), *b = model_with(r128, 1), *c = model_with(reuse, 2);
+    ts_proto_model_t *d = model_with(NULL, 0);
+    /* 16 KB off the node and 100 KB on it: eager under both thresholds (the on-host one is
+     * auto in both) */
+    ts_plan_ask_t small[] = {{16384, TS_LOC_SAME_LEAF, 0}, {100000, TS_LOC_SAME_NUMA, 0}};
+    CU_ASSERT_TRUE(ts_proto_model_alike(a, b, small, 2));
+    CU_ASSERT_FALSE(ts_proto_model_same(a, b));
+    /* 100 KB off the node: rendezvous under 64kb, eager under 128kb */
+    ts_plan_ask_t mid[] = {{16384, TS_LOC_SAME_LEAF, 0}, {100000, TS_LOC_SAME_LEAF, 1}};
+    CU_ASSERT_FALSE(ts_proto_model_alike(a, b, mid, 2));
+    /* 200 KB: rendezvous under both, forced by either threshold */
+    ts_plan_ask_t big[] = {{200000, TS_LOC_SAME_LEAF, 0}};
+    CU_ASSERT_TRUE(ts_proto_model_alike(a, b, big, 1));
+    /* HCOLL's shared-memory steps do not depend on UCX's thresholds */
+    ts_plan_ask_t shared[] = {{100000, TS_LOC_SAME_NUMA, 2}};
+    CU_ASSERT_TRUE(ts_proto_model_alike(a, b, shared, 1));
+    /* Registration reuse differs: never alike, whatever is asked */
+    CU_ASSERT_FALSE(ts_proto_model_alike(a, c, small, 2));
+    CU_ASSERT_FALSE(ts_proto_model_alike(a, c, NULL, 0));
+    /* auto against 64kb off the node: at 500 B UCX's estimate picks eager short, as the
+     * threshold leaves it to: alike; the models themselves differ */
+    ts_plan_ask_t tiny[] = {{500, TS_LOC_SAME_LEAF, 0}, {0, TS_LOC_SAME_LEAF, 1}};
+    CU_ASSERT_TRUE(ts_proto_model_alike(a, d, tiny, 2));
+    CU_ASSERT_FALSE(ts_proto_model_same(a, d));
+    ts_proto_model_free(a);
+    ts_proto_model_free(b);
+    ts_proto_model_free(c);
+    ts_proto_model_free(d);
+}
+
 /* MPI_Send-like sends use UCX_RNDV_SEND_NBR_THRESH (256 KiB) while UCX_RNDV_THRESH is auto. */
 static void test_blocking_sends(void)
 {
@@ -715,6 +752,7 @@ int main(void)
     CU_add_test(s, "per-call, per-work-request and UD costs; progress",
                 test_call_and_transport_costs);
     CU_add_test(s, "auto boundaries off-host", test_auto_boundaries_off_host);
+    CU_add_test(s, "models alike for a replay's questions", test_models_alike);
     CU_add_test(s, "UCX_TLS=all: dc takes the network lane at scale", test_dc_at_scale);
     CU_add_test(s, "rendezvous and bcopy plans", test_rendezvous_plan);
     CU_add_test(s, "xpmem page faults paid, not estimated", test_xpmem_faults);

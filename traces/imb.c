@@ -239,6 +239,9 @@ ts_status ts_imb_trace(const ts_imb_spec_t *spec, const char *name, ts_trace_t *
                             spec->minlog, spec->maxlog);
     uint64_t sizes[32];
     int nsizes = ts_imb_sizes(spec, sizes, 32);
+    if (spec->one_size < 0 || spec->one_size > nsizes)
+        return ts_error_set(err, TS_EARG, "imb: size %d of %s: expected 1 to %d", spec->one_size,
+                            NAMES[spec->bench], nsizes);
     ts_trace_t *t;
     if (ts__trace_new(name, TS_FORMAT_STORE, spec->nranks, &t) != TS_OK)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
@@ -258,6 +261,8 @@ ts_status ts_imb_trace(const ts_imb_spec_t *spec, const char *name, ts_trace_t *
         rc = (untimed[k] = ts__trace_intern_func(t, fn[k])) < 0;
     rc = rc || g.f_barrier < 0;
     for (int i = 0; i < nsizes && !rc; i++) {
+        if (spec->one_size && i != spec->one_size - 1)
+            continue;
         int32_t timed[3];
         for (int k = 0; k < nf && !rc; k++) {
             char fname[64];

@@ -48,6 +48,10 @@ typedef struct ts_imb_spec_s {
      * hundreds of ranks, whose one call holds n x (n - 1) messages, a few. */
     int64_t reps_cap;
     int64_t msg_budget;
+    /* 1 + the index (in ts_imb_sizes) of the one size to trace, or 0 for every size: a size
+     * replayed alone starts from ranks in step, as IMB's barriers before its timed loop
+     * leave them, and lets tunesim imb replay once the sizes at which sets plan alike. */
+    int one_size;
 } ts_imb_spec_t;
 
 /* The sizes spec measures, ascending: their number, and up to max of them in sizes. */
