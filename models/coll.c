@@ -286,6 +286,7 @@ ts_status ts_coll_model_new(const ts_params_t *p, ts_coll_model_t **out, ts_erro
     m->ucc_radix = clamp_radix(TS_PARAM_INT(p, UCC_RADIX), 2);
     m->hcoll_by_numa = strcmp(TS_PARAM_ENUM(p, HCOLL_GROUP), "numa") == 0;
     m->hcoll_shared = strcmp(TS_PARAM_ENUM(p, HCOLL_SM_LEVELS), "shared") == 0;
+    m->hcoll_net_reg = strcmp(TS_PARAM_ENUM(p, HCOLL_NET_BUFFERS), "registered") == 0;
     uint64_t seg = TS_PARAM_SIZE(p, HAN_SEGMENT);
     m->han_segment = seg >= TS_SIZE_INF ? 0 : seg;
     m->hcoll_large = TS_PARAM_SIZE(p, HCOLL_ALLREDUCE_LARGE);

@@ -137,8 +137,9 @@ typedef enum ts_cstep_kind {
 
 typedef struct ts_cstep_s {
     uint8_t kind;
-    uint8_t shared; /* SEND: a step of HCOLL's shared-memory levels, not an MPI message */
-    int32_t peer;   /* communicator rank */
+    uint8_t shared;     /* SEND: a step of HCOLL's shared-memory levels, not an MPI message */
+    uint8_t registered; /* SEND: from and into buffers registered before (HCOLL's own) */
+    int32_t peer;       /* communicator rank */
     uint64_t bytes;
 } ts_cstep_t;
 

@@ -28,8 +28,11 @@ static void push(build_t *b, int kind, int32_t peer, uint64_t bytes)
         b->oom = 1;
         return;
     }
-    s->step[s->n++] = (ts_cstep_t){
-        .kind = (uint8_t)kind, .shared = (uint8_t)b->shared, .peer = peer, .bytes = bytes};
+    s->step[s->n++] = (ts_cstep_t){.kind = (uint8_t)kind,
+                                   .shared = (uint8_t)b->shared,
+                                   .registered = (uint8_t)b->registered,
+                                   .peer = peer,
+                                   .bytes = bytes};
 }
 
 /* Post a send of `bytes` to member idx of the group in the current round. */

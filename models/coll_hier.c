@@ -96,12 +96,16 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
      * as UCX messages; HAN's are tuned's, over the pml. Set before each level, cleared for
      * the leaders' network level. */
     const int sm = !han && m->hcoll_shared;
+    /* HCOLL's leaders send from and into its own payload buffers, registered once
+     * (model.hcoll.net_buffers); HAN's are the MPI buffers. */
+    const int net_reg = !han && m->hcoll_net_reg;
     switch (op) {
     case TS_COLL_ALLREDUCE:
     case TS_COLL_REDUCE:
     case TS_COLL_BARRIER:
         /* up */
         b->shared = sm;
+        b->registered = 0;
         for (int l = 0; l < nlev; l++)
             if (levels[l]->n > 1) {
                 if (han)
@@ -112,6 +116,7 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
         if (st)
             break;
         b->shared = 0;
+        b->registered = net_reg;
         if (h.lead.n > 1) {
             if (op == TS_COLL_REDUCE)
                 ts__cs_tree_reduce(b, &h.lead, TREE_BINOMIAL, 2, 0, data, 0);
@@ -124,6 +129,7 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
             break;
         /* down */
         b->shared = sm;
+        b->registered = 0;
         for (int l = nlev - 1; l >= 0; l--)
             if (levels[l]->n > 1) {
                 if (han)
@@ -134,9 +140,11 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
         break;
     case TS_COLL_BCAST:
         b->shared = 0;
+        b->registered = net_reg;
         if (h.lead.n > 1)
             ts__cs_tree_bcast(b, &h.lead, TREE_BINOMIAL, 2, 0, data, han ? c->segsize : 0);
         b->shared = sm;
+        b->registered = 0;
         for (int l = nlev - 1; l >= 0 && !st; l--)
             if (levels[l]->n > 1) {
                 if (han)
@@ -159,9 +167,11 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
             node_ranks += t->node[j] == t->node[me];
         if (scatter) {
             b->shared = 0;
+            b->registered = net_reg;
             if (h.lead.n > 1)
                 ts__cs_tree_gather(b, &h.lead, TREE_BINOMIAL, 0, bytes * node_ranks, 1);
             b->shared = sm;
+            b->registered = 0;
             for (int l = nlev - 1; l >= 0; l--)
                 if (levels[l]->n > 1)
                     ts__cs_linear_gather(b, levels[l], 0, bytes, 1, 1);
@@ -169,6 +179,7 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
         }
         uint64_t have = bytes;
         b->shared = sm;
+        b->registered = 0;
         for (int l = 0; l < nlev; l++)
             if (levels[l]->n > 1) {
                 ts__cs_linear_gather(b, levels[l], 0, have, 0, 1);
@@ -176,6 +187,7 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
                     have *= (uint64_t)levels[l]->n;
             }
         b->shared = 0;
+        b->registered = net_reg;
         if (h.lead.n > 1) {
             if (all)
                 ts__cs_allgather_ring(b, &h.lead, bytes * node_ranks);
@@ -183,6 +195,7 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
                 ts__cs_tree_gather(b, &h.lead, TREE_BINOMIAL, 0, bytes * node_ranks, 0);
         }
         b->shared = sm;
+        b->registered = 0;
         if (all)
             for (int l = nlev - 1; l >= 0; l--)
                 if (levels[l]->n > 1) {
@@ -201,6 +214,7 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
     /* Reduce's result lands at the root's node leader, which is the root (leaders are the
      * root where it is a member). */
     b->shared = 0;
+    b->registered = 0;
     free(h.buf);
     return st;
 }

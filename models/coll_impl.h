@@ -20,7 +20,8 @@ struct ts_coll_model_s {
     uint64_t elem;
     int32_t chain_fanout, knomial_radix, sm_radix, net_radix, ucc_radix;
     int hcoll_by_numa;
-    int hcoll_shared; /* model.hcoll.sm_levels=shared: the levels inside a node as flags */
+    int hcoll_shared;  /* model.hcoll.sm_levels=shared: the levels inside a node as flags */
+    int hcoll_net_reg; /* model.hcoll.net_buffers=registered: the leaders' buffers registered */
     uint64_t han_segment;
     uint64_t hcoll_large; /* model.hcoll.allreduce_large, UINT64_MAX: never */
     int32_t hcoll_sra_radix;
@@ -37,7 +38,8 @@ typedef struct build_s {
     const ts_coll_model_t *model;
     ts_csched_t *s;
     int oom;
-    int shared; /* the steps being built are HCOLL's shared-memory ones (ts_cstep_t.shared) */
+    int shared;     /* the steps being built are HCOLL's shared-memory ones (ts_cstep_t.shared) */
+    int registered; /* their buffers are registered already (ts_cstep_t.registered) */
 } build_t;
 
 enum { TREE_STAR, TREE_CHAIN, TREE_BINARY, TREE_BINOMIAL, TREE_KNOMIAL };

@@ -167,6 +167,9 @@ int ts_proto_model_alike(const ts_proto_model_t *a, const ts_proto_model_t *b,
         if (asks[i].kind == 2) {
             ts_proto_plan_shared(a, asks[i].bytes, asks[i].loc, &x);
             ts_proto_plan_shared(b, asks[i].bytes, asks[i].loc, &y);
+        } else if (asks[i].kind == 3) {
+            ts_proto_plan_registered(a, asks[i].bytes, asks[i].loc, &x);
+            ts_proto_plan_registered(b, asks[i].bytes, asks[i].loc, &y);
         } else {
             ts_proto_plan(a, asks[i].bytes, asks[i].loc, asks[i].kind, &x);
             ts_proto_plan(b, asks[i].bytes, asks[i].loc, asks[i].kind, &y);
@@ -276,6 +279,14 @@ void ts_proto_model_print(const ts_proto_model_t *m, FILE *fp)
                 "(network lane for %d expected endpoint%s: UCX_NUM_EPS, or a job's rank count, "
                 "weighs rc against dc)\n",
                 m->est_eps, m->est_eps == 1 ? "" : "s");
+}
+
+void ts_proto_plan_registered(const ts_proto_model_t *m, uint64_t size, ts_locality loc,
+                              ts_msg_plan_t *out)
+{
+    ts_proto_plan(m, size, loc, 0, out);
+    out->send_reg = 0;
+    out->recv_reg = 0;
 }
 
 void ts_proto_plan_shared(const ts_proto_model_t *m, uint64_t size, ts_locality loc,

@@ -146,8 +146,9 @@ int ts_proto_reg_reuse(const ts_proto_model_t *m);
 int ts_proto_model_same(const ts_proto_model_t *a, const ts_proto_model_t *b);
 
 /* One question a replay asks the model: the plan of a message of bytes to a peer at loc, by
- * kind 0 (MPI_Isend), 1 (a blocking send; ts_proto_plan's blocking) or 2 (a step of HCOLL's
- * shared memory, ts_proto_plan_shared). */
+ * kind 0 (MPI_Isend), 1 (a blocking send; ts_proto_plan's blocking), 2 (a step of HCOLL's
+ * shared memory, ts_proto_plan_shared) or 3 (between registered buffers,
+ * ts_proto_plan_registered). */
 typedef struct ts_plan_ask_s {
     uint64_t bytes;
     ts_locality loc;
@@ -187,5 +188,12 @@ void ts_proto_model_print(const ts_proto_model_t *m, FILE *fp);
  * its locality) and copies the data out. No UCX or MPI per-message software. */
 void ts_proto_plan_shared(const ts_proto_model_t *m, uint64_t size, ts_locality loc,
                           ts_msg_plan_t *out);
+
+/* The plan of a non-blocking send whose buffers were registered before, at both ends (HCOLL's
+ * own payload buffers, model.hcoll.net_buffers): ts_proto_plan's, without the registrations
+ * (what a registration-cache hit leaves). The protocol choice is UCX's, which prices every
+ * registration as a hit anyway. */
+void ts_proto_plan_registered(const ts_proto_model_t *m, uint64_t size, ts_locality loc,
+                              ts_msg_plan_t *out);
 
 #endif

@@ -463,6 +463,17 @@
       "with model.hcoll.sm_levels=shared, one step of HCOLL's fan-in / fan-out inside a node: a "  \
       "rank writes its data and a flag, its peer polls the flag and reads the data "               \
       "(cross-socket and cross-NUMA pairs add model.shm's extra latency)")                         \
+    X(HCOLL_NET_BUFFERS, "model.hcoll.net_buffers", ENUM, "registered", "",                        \
+      "github.com/open-mpi/ompi, ompi/mca/coll/ml (HCOLL's Open MPI ancestor, ORNL and "           \
+      "Mellanox): "                                                                                \
+      "coll_ml_allgather.c packs the data into ML payload buffers, which coll_ml_lmngr.c "         \
+      "registers once (coll_ml_mca.c: 2 banks of 16 buffers of 4 KB, larger messages "             \
+      "fragmented through them); reference/oracle-imb-bm-optimized3.36.md, 2 x 36 Allgather: "     \
+      "UCX_ZCOPY_THRESH makes no significant difference under -off_cache; docs/imb.md",            \
+      "the buffers of HCOLL's exchange among node leaders {registered|user}: registered, its "     \
+      "own payload buffers, registered once (no registration per message, as a registration-"      \
+      "cache hit); user, the MPI buffers, registered as MPI's own sends are (model.net.rcache); "  \
+      "not its large-data Allreduce (model.hcoll.allreduce_large), which works on them")           \
     X(HCOLL_NET_RADIX, "model.hcoll.net_radix", INT, "2", "",                                      \
       "reference/openmpi-collectives.md, HCOLL (recursive doubling or k-nomial among leaders)",    \
       "radix of the exchange among node leaders (2 = recursive doubling)")                         \

@@ -42,6 +42,7 @@ build=${BUILD:-$root/build}
 trace=${1:-/tmp/tunesim-motorbike-72.tss}
 out=${2:-$root/docs/motorbike-72-prediction.md}
 csv_out=${out%.md}.csv
+[ -d "$(dirname "$out")" ] || { echo "predict_motorbike: $(dirname "$out"): no such directory for the outputs" >&2; exit 1; }
 iters=${ITERS:-6}
 profile=${PROFILE:-$root/traces/data/motorbike-72-asis.scorep-score.txt}
 # The shipped OpenFOAM calibration: the IMB-calibrated model with the uncertain parameters

@@ -222,7 +222,7 @@ enum {
 
 /* eng_post_send's blocking argument for a step of HCOLL's shared memory
  * (ts_proto_plan_shared): 0 is MPI_Isend, 1 a blocking send. */
-enum { PLAN_SHARED = 2 };
+enum { PLAN_SHARED = 2, PLAN_REGISTERED = 3 };
 
 /* ---- engine.c: errors, memory ----------------------------------------------------------- */
 

@@ -130,7 +130,8 @@ static const ts_msg_plan_t *plan_for(engine_t *e, msg_t *m, ts_locality loc, int
 {
     uint64_t bytes = m->bytes;
     /* blocking: 0 (MPI_Isend), 1 (a blocking send), PLAN_SHARED (a step of HCOLL's shared
-     * memory, ts_proto_plan_shared): two bits of the key. */
+     * memory, ts_proto_plan_shared), PLAN_REGISTERED (a send between HCOLL's registered
+     * buffers, ts_proto_plan_registered): two bits of the key. */
     uint64_t key = bytes < (UINT64_C(1) << 56)
                        ? (bytes << 6 | (uint64_t)loc << 2 | (uint64_t)blocking) + 1
                        : 0;
@@ -144,6 +145,8 @@ static const ts_msg_plan_t *plan_for(engine_t *e, msg_t *m, ts_locality loc, int
     }
     if (blocking == PLAN_SHARED)
         ts_proto_plan_shared(e->spec->proto, bytes, loc, plan);
+    else if (blocking == PLAN_REGISTERED)
+        ts_proto_plan_registered(e->spec->proto, bytes, loc, plan);
     else
         ts_proto_plan(e->spec->proto, bytes, loc, blocking, plan);
     if (key && e->plans && ts_u64map_size(e->plans) < PLAN_CACHE_MAX &&

@@ -774,6 +774,61 @@ static void test_hcoll_large_allreduce(void)
     ts_placement_close(pl);
 }
 
+/* HCOLL's leaders exchange between its own registered buffers (model.hcoll.net_buffers):
+ * on 2 x 36, block, the Allgather of 64 B sends 2,304 B (36 blocks) between ranks 0 and 36,
+ * marked registered; the steps inside the node are shared-memory ones, never registered; with
+ * net_buffers=user nothing is; HAN's leaders (its Allreduce of 8 B) use the MPI buffers;
+ * HCOLL's large-data Allreduce works on the MPI buffers too. */
+static void test_hcoll_registered_buffers(void)
+{
+    ts_placement_t *pl = place(1, TS_MAP_BLOCK);
+    ts_coll_topo_t *topo = NULL;
+    CU_ASSERT_FATAL(ts_coll_topo_new(72, NULL, loc_place, pl, &topo) == TS_OK);
+    const char *user[] = {"model.hcoll.net_buffers", "user", NULL};
+    const char *han[] = {"coll_hcoll_enable", "0", "coll_han_priority", "35", NULL};
+    ts_coll_model_t *ms[3] = {model_with(NULL), model_with(user), model_with(han)};
+    for (int k = 0; k < 3; k++) {
+        /* HAN: its Allreduce of 8 B, whose leaders exchange the 8 B */
+        int op = k == 2 ? TS_COLL_ALLREDUCE : TS_COLL_ALLGATHER;
+        uint64_t bytes = k == 2 ? 8 : 64, across = k == 2 ? 8 : 2304;
+        ts_coll_choice_t ch;
+        ts_coll_select(ms[k], op, 72, bytes, &ch);
+        CU_ASSERT_FATAL(ch.comp == (k == 2 ? TS_CCOMP_HAN : TS_CCOMP_HCOLL));
+        ts_csched_t s = {0};
+        CU_ASSERT_FATAL(ts_coll_schedule(ms[k], &ch, op, topo, 0, -1, bytes, &s) == TS_OK);
+        int net = 0, reg = 0, other_reg = 0;
+        for (size_t i = 0; i < s.n; i++) {
+            const ts_cstep_t *st = &s.step[i];
+            if (st->kind != TS_CSTEP_SEND)
+                continue;
+            if (st->peer == 36) {
+                net++;
+                reg += st->registered;
+                CU_ASSERT(st->bytes == across && !st->shared);
+            } else {
+                other_reg += st->registered;
+            }
+        }
+        CU_ASSERT_EQUAL(net, 1);
+        CU_ASSERT_EQUAL(reg, k == 0 ? 1 : 0);
+        CU_ASSERT_EQUAL(other_reg, 0);
+        ts_csched_free(&s);
+    }
+    ts_coll_choice_t ch;
+    ts_coll_select(ms[0], TS_COLL_ALLREDUCE, 72, 73728, &ch);
+    CU_ASSERT_FATAL(ch.alg == TS_CALG_KN_SRA);
+    ts_csched_t s = {0};
+    CU_ASSERT_FATAL(ts_coll_schedule(ms[0], &ch, TS_COLL_ALLREDUCE, topo, 0, -1, 73728, &s) ==
+                    TS_OK);
+    for (size_t i = 0; i < s.n; i++)
+        CU_ASSERT(!s.step[i].registered);
+    ts_csched_free(&s);
+    for (int k = 0; k < 3; k++)
+        ts_coll_model_free(ms[k]);
+    ts_coll_topo_free(topo);
+    ts_placement_close(pl);
+}
+
 /* Every hierarchical and UCC schedule of every op completes with the right outcome on the
  * real 2 x 36 placement, any root. */
 static void test_components_complete(void)
@@ -827,5 +882,6 @@ int main(void)
     CU_add_test(s, "HCOLL groups under placements", test_hcoll_groups);
     CU_add_test(s, "HCOLL, HAN and UCC schedules complete", test_components_complete);
     CU_add_test(s, "HCOLL's large-data Allreduce, exact", test_hcoll_large_allreduce);
+    CU_add_test(s, "HCOLL's leaders between registered buffers", test_hcoll_registered_buffers);
     return tu_run_all();
 }

@@ -245,6 +245,16 @@ static void test_models_alike(void)
     /* Registration reuse differs: never alike, whatever is asked */
     CU_ASSERT_FALSE(ts_proto_model_alike(a, c, small, 2));
     CU_ASSERT_FALSE(ts_proto_model_alike(a, c, NULL, 0));
+    /* Between registered buffers (kind 3): the plan without its registrations, the same
+     * protocol; a 200 KB rendezvous off the node registers at both ends otherwise. */
+    ts_msg_plan_t x, y;
+    ts_proto_plan(a, 200000, TS_LOC_SAME_LEAF, 0, &x);
+    ts_proto_plan_registered(a, 200000, TS_LOC_SAME_LEAF, &y);
+    CU_ASSERT(x.send_reg > 0 && x.recv_reg > 0);
+    CU_ASSERT(y.send_reg == 0 && y.recv_reg == 0);
+    CU_ASSERT(x.proto == y.proto && x.latency == y.latency && x.wire_bytes == y.wire_bytes);
+    ts_plan_ask_t reg[] = {{200000, TS_LOC_SAME_LEAF, 3}};
+    CU_ASSERT_TRUE(ts_proto_model_alike(a, b, reg, 1));
     /* auto against 64kb off the node: at 500 B UCX's estimate picks eager short, as the
      * threshold leaves it to: alike; the models themselves differ */
     ts_plan_ask_t tiny[] = {{500, TS_LOC_SAME_LEAF, 0}, {0, TS_LOC_SAME_LEAF, 1}};
