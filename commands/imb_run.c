@@ -131,11 +131,13 @@ static ts_status unit_done(void *ctx, int unit, const char *answer, const char *
     }
     if (!u->ok) {
         const itask_t *tk = &m->tasks[u->task];
+        uint64_t sizes[MAX_SIZES];
+        ts_imb_sizes(&m->spec[tk->bench], sizes, MAX_SIZES);
         u->error = strdup(error ? error : "no answer");
         *failed = 1;
         ts_pool_clear_line();
         fprintf(stderr, "tunesim: imb: %s at %llu bytes under set %s failed: %s\n",
-                ts_imb_name(tk->bench), (unsigned long long)u->z.bytes, m->sets[tk->set].name,
+                ts_imb_name(tk->bench), (unsigned long long)sizes[u->size], m->sets[tk->set].name,
                 error ? error : "no answer");
     }
     return TS_OK;
