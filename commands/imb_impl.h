@@ -56,7 +56,7 @@ typedef struct itask_s {
 typedef struct iunit_s {
     int task, size;
     int twin;  /* the unit whose numbers these are, or -1 */
-    int state; /* U_PENDING, U_RUN, U_TWIN */
+    int state; /* U_PENDING, U_QUEUED, U_RUN, U_TWIN (imb_run.c) */
     int ok;
     char *error;
     isize_t z;

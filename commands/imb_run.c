@@ -24,7 +24,7 @@
 
 #include "pool.h"
 
-enum { U_PENDING, U_RUN, U_TWIN };
+enum { U_PENDING, U_QUEUED, U_RUN, U_TWIN }; /* U_QUEUED: replayed this round */
 
 /* In a worker: replay one size of one benchmark under one set; answer "BYTES REPS REPLAYED
  * TMIN TMAX TAVG ALL" (seconds, exact), then what it asked the protocol model, "BYTES:LOC:KIND"
@@ -190,7 +190,7 @@ static int decide(imb_t *m, iunit_t *u)
             return 0;
     for (int j = 0; j < s && probe; j++) {
         const iunit_t *v = peer(m, u, j);
-        if (v->state == U_PENDING && v->twin == -2 && same_key(m, j, s) &&
+        if (v->state == U_QUEUED && same_key(m, j, s) &&
             ts_proto_model_alike(m->sets[j].pm, m->sets[s].pm, probe->asks, probe->nasks))
             return 0;
     }
@@ -222,21 +222,15 @@ ts_status ts__imb_run(imb_t *m, ts_error_t *err)
                       .done = unit_done};
     ts_status st = TS_OK;
     for (;;) {
-        /* twin -2 marks the units this round replays (decide reads it) */
         int ntodo = 0;
         for (int i = 0; i < m->nunits; i++) {
             iunit_t *u = &m->units[i];
             if (u->state == U_PENDING && decide(m, u)) {
-                u->twin = -2;
+                u->state = U_QUEUED; /* decide reads it for the units after */
                 todo[ntodo++] = i;
             }
         }
-        if (!ntodo)
-            break;
-        st = ts_pool_run(&pool, todo, ntodo, 0, err);
-        for (int i = 0; i < ntodo; i++)
-            m->units[todo[i]].twin = -1;
-        if (st != TS_OK)
+        if (!ntodo || (st = ts_pool_run(&pool, todo, ntodo, 0, err)) != TS_OK)
             break;
     }
     free(todo);

@@ -75,6 +75,21 @@ static int hier_build(const ts_coll_topo_t *t, int32_t me, int32_t root, int two
     return 0;
 }
 
+/* The flags of the steps a level builds: inside a node, HCOLL's shared memory (sm) or the
+ * pml's messages; across the nodes, messages between registered buffers (reg) or the MPI
+ * buffers. */
+static void on_node(build_t *b, int sm)
+{
+    b->shared = sm;
+    b->registered = 0;
+}
+
+static void across_nodes(build_t *b, int reg)
+{
+    b->shared = 0;
+    b->registered = reg;
+}
+
 /* HCOLL: fan-in through shared memory (k-nomial trees inside each socket, then among the
  * node's socket leaders), the node leaders exchange over the network, fan-out the same way
  * back. HAN: two levels (node, leaders), with tuned's own choices inside the node. */
@@ -104,8 +119,7 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
     case TS_COLL_REDUCE:
     case TS_COLL_BARRIER:
         /* up */
-        b->shared = sm;
-        b->registered = 0;
+        on_node(b, sm);
         for (int l = 0; l < nlev; l++)
             if (levels[l]->n > 1) {
                 if (han)
@@ -115,8 +129,7 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
             }
         if (st)
             break;
-        b->shared = 0;
-        b->registered = net_reg;
+        across_nodes(b, net_reg);
         if (h.lead.n > 1) {
             if (op == TS_COLL_REDUCE)
                 ts__cs_tree_reduce(b, &h.lead, TREE_BINOMIAL, 2, 0, data, 0);
@@ -128,8 +141,7 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
         if (op == TS_COLL_REDUCE)
             break;
         /* down */
-        b->shared = sm;
-        b->registered = 0;
+        on_node(b, sm);
         for (int l = nlev - 1; l >= 0; l--)
             if (levels[l]->n > 1) {
                 if (han)
@@ -139,12 +151,10 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
             }
         break;
     case TS_COLL_BCAST:
-        b->shared = 0;
-        b->registered = net_reg;
+        across_nodes(b, net_reg);
         if (h.lead.n > 1)
             ts__cs_tree_bcast(b, &h.lead, TREE_BINOMIAL, 2, 0, data, han ? c->segsize : 0);
-        b->shared = sm;
-        b->registered = 0;
+        on_node(b, sm);
         for (int l = nlev - 1; l >= 0 && !st; l--)
             if (levels[l]->n > 1) {
                 if (han)
@@ -166,36 +176,31 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
         for (int32_t j = 0; j < t->n; j++)
             node_ranks += t->node[j] == t->node[me];
         if (scatter) {
-            b->shared = 0;
-            b->registered = net_reg;
+            across_nodes(b, net_reg);
             if (h.lead.n > 1)
                 ts__cs_tree_gather(b, &h.lead, TREE_BINOMIAL, 0, bytes * node_ranks, 1);
-            b->shared = sm;
-            b->registered = 0;
+            on_node(b, sm);
             for (int l = nlev - 1; l >= 0; l--)
                 if (levels[l]->n > 1)
                     ts__cs_linear_gather(b, levels[l], 0, bytes, 1, 1);
             break;
         }
         uint64_t have = bytes;
-        b->shared = sm;
-        b->registered = 0;
+        on_node(b, sm);
         for (int l = 0; l < nlev; l++)
             if (levels[l]->n > 1) {
                 ts__cs_linear_gather(b, levels[l], 0, have, 0, 1);
                 if (levels[l]->me == 0)
                     have *= (uint64_t)levels[l]->n;
             }
-        b->shared = 0;
-        b->registered = net_reg;
+        across_nodes(b, net_reg);
         if (h.lead.n > 1) {
             if (all)
                 ts__cs_allgather_ring(b, &h.lead, bytes * node_ranks);
             else
                 ts__cs_tree_gather(b, &h.lead, TREE_BINOMIAL, 0, bytes * node_ranks, 0);
         }
-        b->shared = sm;
-        b->registered = 0;
+        on_node(b, sm);
         if (all)
             for (int l = nlev - 1; l >= 0; l--)
                 if (levels[l]->n > 1) {
@@ -213,8 +218,7 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
     }
     /* Reduce's result lands at the root's node leader, which is the root (leaders are the
      * root where it is a member). */
-    b->shared = 0;
-    b->registered = 0;
+    across_nodes(b, 0);
     free(h.buf);
     return st;
 }

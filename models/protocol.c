@@ -164,16 +164,8 @@ int ts_proto_model_alike(const ts_proto_model_t *a, const ts_proto_model_t *b,
         return 0;
     for (size_t i = 0; i < n; i++) {
         ts_msg_plan_t x, y;
-        if (asks[i].kind == 2) {
-            ts_proto_plan_shared(a, asks[i].bytes, asks[i].loc, &x);
-            ts_proto_plan_shared(b, asks[i].bytes, asks[i].loc, &y);
-        } else if (asks[i].kind == 3) {
-            ts_proto_plan_registered(a, asks[i].bytes, asks[i].loc, &x);
-            ts_proto_plan_registered(b, asks[i].bytes, asks[i].loc, &y);
-        } else {
-            ts_proto_plan(a, asks[i].bytes, asks[i].loc, asks[i].kind, &x);
-            ts_proto_plan(b, asks[i].bytes, asks[i].loc, asks[i].kind, &y);
-        }
+        ts_proto_plan_kind(a, asks[i].bytes, asks[i].loc, asks[i].kind, &x);
+        ts_proto_plan_kind(b, asks[i].bytes, asks[i].loc, asks[i].kind, &y);
         if (!plans_equal(&x, &y))
             return 0;
     }
@@ -287,6 +279,17 @@ void ts_proto_plan_registered(const ts_proto_model_t *m, uint64_t size, ts_local
     ts_proto_plan(m, size, loc, 0, out);
     out->send_reg = 0;
     out->recv_reg = 0;
+}
+
+void ts_proto_plan_kind(const ts_proto_model_t *m, uint64_t size, ts_locality loc, int kind,
+                        ts_msg_plan_t *out)
+{
+    if (kind == TS_PLAN_SHARED)
+        ts_proto_plan_shared(m, size, loc, out);
+    else if (kind == TS_PLAN_REGISTERED)
+        ts_proto_plan_registered(m, size, loc, out);
+    else
+        ts_proto_plan(m, size, loc, kind == TS_PLAN_BLOCKING, out);
 }
 
 void ts_proto_plan_shared(const ts_proto_model_t *m, uint64_t size, ts_locality loc,

@@ -145,10 +145,16 @@ int ts_proto_reg_reuse(const ts_proto_model_t *m);
  * transport is rc). A sweep may replay such sets once. */
 int ts_proto_model_same(const ts_proto_model_t *a, const ts_proto_model_t *b);
 
-/* One question a replay asks the model: the plan of a message of bytes to a peer at loc, by
- * kind 0 (MPI_Isend), 1 (a blocking send; ts_proto_plan's blocking), 2 (a step of HCOLL's
- * shared memory, ts_proto_plan_shared) or 3 (between registered buffers,
- * ts_proto_plan_registered). */
+/* The kinds of message a replay asks the model to plan (ts_proto_plan_kind). */
+enum {
+    TS_PLAN_ISEND = 0,      /* MPI_Isend (ts_proto_plan, blocking 0) */
+    TS_PLAN_BLOCKING = 1,   /* a blocking send (ts_proto_plan, blocking 1) */
+    TS_PLAN_SHARED = 2,     /* a step of HCOLL's shared memory (ts_proto_plan_shared) */
+    TS_PLAN_REGISTERED = 3, /* between registered buffers (ts_proto_plan_registered) */
+};
+
+/* One question a replay asks the model: the plan of a message of bytes to a peer at loc, of a
+ * kind TS_PLAN_*. */
 typedef struct ts_plan_ask_s {
     uint64_t bytes;
     ts_locality loc;
@@ -195,5 +201,9 @@ void ts_proto_plan_shared(const ts_proto_model_t *m, uint64_t size, ts_locality 
  * registration as a hit anyway. */
 void ts_proto_plan_registered(const ts_proto_model_t *m, uint64_t size, ts_locality loc,
                               ts_msg_plan_t *out);
+
+/* The plan of a message of a kind TS_PLAN_*: whichever of the functions above answers it. */
+void ts_proto_plan_kind(const ts_proto_model_t *m, uint64_t size, ts_locality loc, int kind,
+                        ts_msg_plan_t *out);
 
 #endif

@@ -182,9 +182,7 @@ static void note_ask(uint64_t key, void *value, void *ctx)
 {
     (void)value;
     ts_replay_result_t *res = ctx;
-    uint64_t k = key - 1;
-    res->asks[res->nasks++] =
-        (ts_plan_ask_t){.bytes = k >> 6, .loc = (ts_locality)(k >> 2 & 15), .kind = (int)(k & 3)};
+    res->asks[res->nasks++] = eng_plan_ask(key);
 }
 
 ts_status ts_replay_run(const ts_replay_spec_t *spec, ts_replay_result_t **out, ts_error_t *err)

@@ -149,9 +149,9 @@ int eng_coll_run(rank_t *r)
         switch (s->kind) {
         case TS_CSTEP_SEND:
             round_add(r, eng_post_send(r, ci->members[s->peer], k->comm, COLL_TAG, s->bytes,
-                                       s->shared       ? PLAN_SHARED
-                                       : s->registered ? PLAN_REGISTERED
-                                                       : 0));
+                                       s->shared       ? TS_PLAN_SHARED
+                                       : s->registered ? TS_PLAN_REGISTERED
+                                                       : TS_PLAN_ISEND));
             r->coll.msgs++;
             if (r->to_dispatch)
                 return 0;

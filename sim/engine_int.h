@@ -222,7 +222,19 @@ enum {
 
 /* eng_post_send's blocking argument for a step of HCOLL's shared memory
  * (ts_proto_plan_shared): 0 is MPI_Isend, 1 a blocking send. */
-enum { PLAN_SHARED = 2, PLAN_REGISTERED = 3 };
+/* The plan cache's key of a message (plan_for): size, locality and kind (TS_PLAN_*, two bits),
+ * 0 for a size too large to key; and back, as the model's question (the result's asks). */
+static inline uint64_t eng_plan_key(uint64_t bytes, ts_locality loc, int kind)
+{
+    return bytes < (UINT64_C(1) << 56) ? (bytes << 6 | (uint64_t)loc << 2 | (uint64_t)kind) + 1 : 0;
+}
+
+static inline ts_plan_ask_t eng_plan_ask(uint64_t key)
+{
+    uint64_t k = key - 1;
+    return (ts_plan_ask_t){
+        .bytes = k >> 6, .loc = (ts_locality)(k >> 2 & 15), .kind = (int)(k & 3)};
+}
 
 /* ---- engine.c: errors, memory ----------------------------------------------------------- */
 
@@ -351,7 +363,7 @@ static inline void eng_compute(rank_t *r, double seconds)
 
 /* ---- engine_mpi.c: point-to-point semantics ------------------------------------------------ */
 
-/* Post a send of bytes from rank r to rank dst (blocking: 0, 1 or PLAN_SHARED), matched at
+/* Post a send of bytes from rank r to rank dst (blocking: its kind, TS_PLAN_*), matched at
  * once against dst's posted receives or queued there; its delivery starts now or, when r runs
  * ahead of the clock, once the clock reaches r (r->to_dispatch). NULL when out of memory. */
 req_t *eng_post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint64_t bytes,

@@ -129,12 +129,8 @@ enum { PLAN_CACHE_MAX = 1 << 16 };
 static const ts_msg_plan_t *plan_for(engine_t *e, msg_t *m, ts_locality loc, int blocking)
 {
     uint64_t bytes = m->bytes;
-    /* blocking: 0 (MPI_Isend), 1 (a blocking send), PLAN_SHARED (a step of HCOLL's shared
-     * memory, ts_proto_plan_shared), PLAN_REGISTERED (a send between HCOLL's registered
-     * buffers, ts_proto_plan_registered): two bits of the key. */
-    uint64_t key = bytes < (UINT64_C(1) << 56)
-                       ? (bytes << 6 | (uint64_t)loc << 2 | (uint64_t)blocking) + 1
-                       : 0;
+    /* blocking: the message's kind, TS_PLAN_* */
+    uint64_t key = eng_plan_key(bytes, loc, blocking);
     const ts_msg_plan_t *hit = key && e->plans ? ts_u64map_get(e->plans, key) : NULL;
     if (hit)
         return hit;
@@ -143,12 +139,7 @@ static const ts_msg_plan_t *plan_for(engine_t *e, msg_t *m, ts_locality loc, int
         eng_fail(e, TS_ENOMEM, "out of memory");
         return NULL;
     }
-    if (blocking == PLAN_SHARED)
-        ts_proto_plan_shared(e->spec->proto, bytes, loc, plan);
-    else if (blocking == PLAN_REGISTERED)
-        ts_proto_plan_registered(e->spec->proto, bytes, loc, plan);
-    else
-        ts_proto_plan(e->spec->proto, bytes, loc, blocking, plan);
+    ts_proto_plan_kind(e->spec->proto, bytes, loc, blocking, plan);
     if (key && e->plans && ts_u64map_size(e->plans) < PLAN_CACHE_MAX &&
         ts_u64map_put(e->plans, key, plan) == 0)
         return plan;
