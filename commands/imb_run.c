@@ -121,7 +121,7 @@ static ts_status unit_done(void *ctx, int unit, const char *answer, const char *
             unsigned long long ab;
             int loc, kind, k = 0;
             u->ok = sscanf(p, " %llu:%d:%d%n", &ab, &loc, &kind, &k) == 3 && loc >= 0 &&
-                    loc < TS_LOC__COUNT && kind >= 0 && kind <= 3 && u->nasks < n;
+                    loc < TS_LOC__COUNT && kind >= 0 && kind < TS_PLAN__COUNT && u->nasks < n;
             if (u->ok)
                 u->asks[u->nasks++] = (ts_plan_ask_t){ab, (ts_locality)loc, kind};
             p += k;

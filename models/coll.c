@@ -287,6 +287,10 @@ ts_status ts_coll_model_new(const ts_params_t *p, ts_coll_model_t **out, ts_erro
     m->hcoll_by_numa = strcmp(TS_PARAM_ENUM(p, HCOLL_GROUP), "numa") == 0;
     m->hcoll_shared = strcmp(TS_PARAM_ENUM(p, HCOLL_SM_LEVELS), "shared") == 0;
     m->hcoll_net_reg = strcmp(TS_PARAM_ENUM(p, HCOLL_NET_BUFFERS), "registered") == 0;
+    m->hcoll_payload = strcmp(TS_PARAM_ENUM(p, HCOLL_SM_BUFFERS), "payload") == 0;
+    uint64_t frag = TS_PARAM_SIZE(p, HCOLL_SM_FRAGMENT);
+    m->hcoll_sm_frag = frag >= TS_SIZE_INF ? 0 : frag;
+    m->hcoll_sm_pieces = (int32_t)TS_PARAM_INT(p, HCOLL_SM_FRAGMENTS_MAX); /* 1-4096 */
     uint64_t seg = TS_PARAM_SIZE(p, HAN_SEGMENT);
     m->han_segment = seg >= TS_SIZE_INF ? 0 : seg;
     m->hcoll_large = TS_PARAM_SIZE(p, HCOLL_ALLREDUCE_LARGE);

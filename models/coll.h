@@ -135,9 +135,18 @@ typedef enum ts_cstep_kind {
     TS_CSTEP_END       /* end of a round: wait for its messages, then reduce `bytes` */
 } ts_cstep_kind;
 
+/* ts_cstep_t.shared: how a step of HCOLL's shared-memory levels moves its data (not as an MPI
+ * message). */
+enum {
+    TS_SM_NONE = 0, /* an MPI message */
+    TS_SM_COPY = 1, /* copied into the segment by the sender and out by the receiver */
+    TS_SM_READ = 2, /* already in the sender's buffer: the receiver's copy only */
+    TS_SM_WRITE = 3 /* copied in by the sender; the receiver reduces it in place, no copy out */
+};
+
 typedef struct ts_cstep_s {
     uint8_t kind;
-    uint8_t shared;     /* SEND: a step of HCOLL's shared-memory levels, not an MPI message */
+    uint8_t shared;     /* SEND: TS_SM_* */
     uint8_t registered; /* SEND: from and into buffers registered before (HCOLL's own) */
     int32_t peer;       /* communicator rank */
     uint64_t bytes;

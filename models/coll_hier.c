@@ -86,8 +86,34 @@ static void on_node(build_t *b, int sm)
 
 static void across_nodes(build_t *b, int reg)
 {
-    b->shared = 0;
+    b->shared = TS_SM_NONE;
     b->registered = reg;
+}
+
+/* How HCOLL's shared-memory steps move data that already lies in the sender's payload buffer
+ * (the fan-out; the fan-in above its first level) and data a parent reduces (an Allreduce's
+ * fan-in): with payload buffers (model.hcoll.sm_buffers) read, or reduced, in place; else
+ * copied in and out at every step. */
+static int sm_in_buffer(const ts_coll_model_t *m, int sm)
+{
+    return !sm ? TS_SM_NONE : m->hcoll_payload ? TS_SM_READ : TS_SM_COPY;
+}
+
+static int sm_reduced(const ts_coll_model_t *m, int sm)
+{
+    return !sm ? TS_SM_NONE : m->hcoll_payload ? TS_SM_WRITE : TS_SM_COPY;
+}
+
+/* The piece HCOLL's shared-memory fan-out of `bytes` is replayed in (ts__cs_tree_bcast's
+ * segment): model.hcoll.sm_fragment, or larger so that there are at most
+ * model.hcoll.sm_fragments_max pieces; 0 (whole) when unpipelined or not larger. */
+static uint64_t sm_piece(const ts_coll_model_t *m, int sm, uint64_t bytes)
+{
+    uint64_t frag = m->hcoll_sm_frag;
+    if (!sm || !frag || bytes <= frag)
+        return 0;
+    uint64_t piece = (bytes + (uint64_t)m->hcoll_sm_pieces - 1) / (uint64_t)m->hcoll_sm_pieces;
+    return piece > frag ? piece : frag;
 }
 
 /* HCOLL: fan-in through shared memory (k-nomial trees inside each socket, then among the
@@ -118,8 +144,8 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
     case TS_COLL_ALLREDUCE:
     case TS_COLL_REDUCE:
     case TS_COLL_BARRIER:
-        /* up */
-        on_node(b, sm);
+        /* up: each parent reduces its children's data where they wrote it */
+        on_node(b, sm_reduced(m, sm));
         for (int l = 0; l < nlev; l++)
             if (levels[l]->n > 1) {
                 if (han)
@@ -140,27 +166,30 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
         }
         if (op == TS_COLL_REDUCE)
             break;
-        /* down */
-        on_node(b, sm);
+        /* down, from the leaders' buffers */
+        on_node(b, sm_in_buffer(m, sm));
         for (int l = nlev - 1; l >= 0; l--)
             if (levels[l]->n > 1) {
                 if (han)
                     st = ts__cs_flat_fixed(b, TS_COLL_BCAST, levels[l], 0, data);
                 else
-                    ts__cs_tree_bcast(b, levels[l], TREE_KNOMIAL, r, 0, data, 0);
+                    ts__cs_tree_bcast(b, levels[l], TREE_KNOMIAL, r, 0, data,
+                                      sm_piece(m, sm, data));
             }
         break;
     case TS_COLL_BCAST:
         across_nodes(b, net_reg);
         if (h.lead.n > 1)
             ts__cs_tree_bcast(b, &h.lead, TREE_BINOMIAL, 2, 0, data, han ? c->segsize : 0);
-        on_node(b, sm);
+        /* down, from the leaders' buffers (the root's own copy into its buffer is left out) */
+        on_node(b, sm_in_buffer(m, sm));
         for (int l = nlev - 1; l >= 0 && !st; l--)
             if (levels[l]->n > 1) {
                 if (han)
                     st = ts__cs_flat_fixed(b, TS_COLL_BCAST, levels[l], 0, data);
                 else
-                    ts__cs_tree_bcast(b, levels[l], TREE_KNOMIAL, r, 0, data, 0);
+                    ts__cs_tree_bcast(b, levels[l], TREE_KNOMIAL, r, 0, data,
+                                      sm_piece(m, sm, data));
             }
         break;
     case TS_COLL_ALLGATHER:
@@ -185,10 +214,12 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
                     ts__cs_linear_gather(b, levels[l], 0, bytes, 1, 1);
             break;
         }
+        /* up: each rank copies its block into its buffer; above the first level the blocks
+         * lie in the leaders' buffers already */
         uint64_t have = bytes;
-        on_node(b, sm);
         for (int l = 0; l < nlev; l++)
             if (levels[l]->n > 1) {
+                on_node(b, l ? sm_in_buffer(m, sm) : sm);
                 ts__cs_linear_gather(b, levels[l], 0, have, 0, 1);
                 if (levels[l]->me == 0)
                     have *= (uint64_t)levels[l]->n;
@@ -200,16 +231,16 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
             else
                 ts__cs_tree_gather(b, &h.lead, TREE_BINOMIAL, 0, bytes * node_ranks, 0);
         }
-        on_node(b, sm);
+        on_node(b, sm_in_buffer(m, sm));
+        uint64_t every = bytes * (uint64_t)t->n;
         if (all)
             for (int l = nlev - 1; l >= 0; l--)
                 if (levels[l]->n > 1) {
                     if (han)
-                        st = ts__cs_flat_fixed(b, TS_COLL_BCAST, levels[l], 0,
-                                               bytes * (uint64_t)t->n);
+                        st = ts__cs_flat_fixed(b, TS_COLL_BCAST, levels[l], 0, every);
                     else
-                        ts__cs_tree_bcast(b, levels[l], TREE_KNOMIAL, r, 0, bytes * (uint64_t)t->n,
-                                          0);
+                        ts__cs_tree_bcast(b, levels[l], TREE_KNOMIAL, r, 0, every,
+                                          sm_piece(m, sm, every));
                 }
         break;
     }

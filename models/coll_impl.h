@@ -22,6 +22,9 @@ struct ts_coll_model_s {
     int hcoll_by_numa;
     int hcoll_shared;  /* model.hcoll.sm_levels=shared: the levels inside a node as flags */
     int hcoll_net_reg; /* model.hcoll.net_buffers=registered: the leaders' buffers registered */
+    int hcoll_payload; /* model.hcoll.sm_buffers=payload: data read and reduced in place */
+    uint64_t hcoll_sm_frag;  /* model.hcoll.sm_fragment, 0: unpipelined */
+    int32_t hcoll_sm_pieces; /* model.hcoll.sm_fragments_max */
     uint64_t han_segment;
     uint64_t hcoll_large; /* model.hcoll.allreduce_large, UINT64_MAX: never */
     int32_t hcoll_sra_radix;

@@ -284,12 +284,17 @@ void ts_proto_plan_registered(const ts_proto_model_t *m, uint64_t size, ts_local
 void ts_proto_plan_kind(const ts_proto_model_t *m, uint64_t size, ts_locality loc, int kind,
                         ts_msg_plan_t *out)
 {
-    if (kind == TS_PLAN_SHARED)
+    if (kind == TS_PLAN_SHARED || kind == TS_PLAN_SHARED_READ || kind == TS_PLAN_SHARED_WRITE) {
         ts_proto_plan_shared(m, size, loc, out);
-    else if (kind == TS_PLAN_REGISTERED)
+        if (kind == TS_PLAN_SHARED_READ)
+            out->send_copy = 0;
+        if (kind == TS_PLAN_SHARED_WRITE)
+            out->recv_copy = 0;
+    } else if (kind == TS_PLAN_REGISTERED) {
         ts_proto_plan_registered(m, size, loc, out);
-    else
+    } else {
         ts_proto_plan(m, size, loc, kind == TS_PLAN_BLOCKING, out);
+    }
 }
 
 void ts_proto_plan_shared(const ts_proto_model_t *m, uint64_t size, ts_locality loc,

@@ -147,10 +147,13 @@ int ts_proto_model_same(const ts_proto_model_t *a, const ts_proto_model_t *b);
 
 /* The kinds of message a replay asks the model to plan (ts_proto_plan_kind). */
 enum {
-    TS_PLAN_ISEND = 0,      /* MPI_Isend (ts_proto_plan, blocking 0) */
-    TS_PLAN_BLOCKING = 1,   /* a blocking send (ts_proto_plan, blocking 1) */
-    TS_PLAN_SHARED = 2,     /* a step of HCOLL's shared memory (ts_proto_plan_shared) */
-    TS_PLAN_REGISTERED = 3, /* between registered buffers (ts_proto_plan_registered) */
+    TS_PLAN_ISEND = 0,        /* MPI_Isend (ts_proto_plan, blocking 0) */
+    TS_PLAN_BLOCKING = 1,     /* a blocking send (ts_proto_plan, blocking 1) */
+    TS_PLAN_SHARED = 2,       /* a step of HCOLL's shared memory (ts_proto_plan_shared) */
+    TS_PLAN_REGISTERED = 3,   /* between registered buffers (ts_proto_plan_registered) */
+    TS_PLAN_SHARED_READ = 4,  /* a shared-memory step read from the sender's buffer: no copy in */
+    TS_PLAN_SHARED_WRITE = 5, /* a shared-memory step reduced in place: no copy out */
+    TS_PLAN__COUNT
 };
 
 /* One question a replay asks the model: the plan of a message of bytes to a peer at loc, of a
@@ -191,7 +194,9 @@ void ts_proto_model_print(const ts_proto_model_t *m, FILE *fp);
 /* The plan of one step of HCOLL's shared-memory levels (a collective's step inside a node,
  * not an MPI message): the sender copies its data into the shared segment and raises a flag,
  * the receiver sees the flag after model.hcoll.sm_latency (plus the on-host extra latency of
- * its locality) and copies the data out. No UCX or MPI per-message software. */
+ * its locality) and copies the data out. No UCX or MPI per-message software. A step whose data
+ * already lies in the sender's buffer (TS_PLAN_SHARED_READ) has no copy in; one the receiver
+ * reduces in place (TS_PLAN_SHARED_WRITE) no copy out (ts_proto_plan_kind). */
 void ts_proto_plan_shared(const ts_proto_model_t *m, uint64_t size, ts_locality loc,
                           ts_msg_plan_t *out);
 

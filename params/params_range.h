@@ -138,6 +138,8 @@
     R(COLL_KNOMIAL_RADIX, 2, 1024)                                                                 \
     R(HCOLL_SM_RADIX, 2, 1024)                                                                     \
     R(HCOLL_SM_LATENCY, 0, TS_RANGE_TIME_MAX)                                                      \
+    R(HCOLL_SM_FRAGMENT, 64, TS_RANGE_GB)                                                          \
+    R(HCOLL_SM_FRAGMENTS_MAX, 1, 4096)                                                             \
     R(HCOLL_NET_RADIX, 2, 1024)                                                                    \
     R(HCOLL_ALLREDUCE_LARGE, 0, TS_RANGE_GB)                                                       \
     R(HCOLL_SRA_RADIX, 0, 1024)                                                                    \

@@ -463,6 +463,27 @@
       "with model.hcoll.sm_levels=shared, one step of HCOLL's fan-in / fan-out inside a node: a "  \
       "rank writes its data and a flag, its peer polls the flag and reads the data "               \
       "(cross-socket and cross-NUMA pairs add model.shm's extra latency)")                         \
+    X(HCOLL_SM_BUFFERS, "model.hcoll.sm_buffers", ENUM, "payload", "",                             \
+      "github.com/open-mpi/ompi, ompi/mca/coll/ml (HCOLL's Open MPI ancestor): "                   \
+      "coll_ml_allgather.c and coll_ml_allreduce.c put a rank's data into its payload buffer "     \
+      "once and run every shared-memory level on those buffers (bcol/basesmuma reads a peer's "    \
+      "buffer in place); docs/imb.md",                                                             \
+      "with model.hcoll.sm_levels=shared, where the data of HCOLL's shared-memory steps lies "     \
+      "{payload|copy}: payload, in the ranks' shared payload buffers: a rank copies its own data " \
+      "in once, a fan-out's receiver reads from its parent's buffer, a fan-in's parent reduces "   \
+      "its children's data in place; copy, every step copied in by the sender and out by the "     \
+      "receiver")                                                                                  \
+    X(HCOLL_SM_FRAGMENT, "model.hcoll.sm_fragment", SIZE, "4kb", "bytes",                          \
+      "github.com/open-mpi/ompi, ompi/mca/coll/ml: coll_ml_mca.c (payload buffers of 4 KB, a "     \
+      "large message fragmented through them, 2 in flight); docs/imb.md",                          \
+      "with model.hcoll.sm_levels=shared, the fragment HCOLL's shared-memory fan-out pipelines "   \
+      "a vector in, so that the tree's levels overlap; inf: each step waits for the whole vector") \
+    X(HCOLL_SM_FRAGMENTS_MAX, "model.hcoll.sm_fragments_max", INT, "16", "",                       \
+      "the replay's resolution, not HCOLL's: replaying every 4 KB fragment of a 16 MB Allgather "  \
+      "would take some 300,000 steps a rank; with 16 pieces the pipeline's fill costs a tree of "  \
+      "depth d about d/16 of one copy of the vector more than 4 KB fragments would",               \
+      "most pieces a shared-memory fan-out is replayed in; larger vectors use larger pieces "      \
+      "than model.hcoll.sm_fragment")                                                              \
     X(HCOLL_NET_BUFFERS, "model.hcoll.net_buffers", ENUM, "registered", "",                        \
       "github.com/open-mpi/ompi, ompi/mca/coll/ml (HCOLL's Open MPI ancestor, ORNL and "           \
       "Mellanox): "                                                                                \

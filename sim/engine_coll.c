@@ -149,9 +149,11 @@ int eng_coll_run(rank_t *r)
         switch (s->kind) {
         case TS_CSTEP_SEND:
             round_add(r, eng_post_send(r, ci->members[s->peer], k->comm, COLL_TAG, s->bytes,
-                                       s->shared       ? TS_PLAN_SHARED
-                                       : s->registered ? TS_PLAN_REGISTERED
-                                                       : TS_PLAN_ISEND));
+                                       s->shared == TS_SM_READ    ? TS_PLAN_SHARED_READ
+                                       : s->shared == TS_SM_WRITE ? TS_PLAN_SHARED_WRITE
+                                       : s->shared                ? TS_PLAN_SHARED
+                                       : s->registered            ? TS_PLAN_REGISTERED
+                                                                  : TS_PLAN_ISEND));
             r->coll.msgs++;
             if (r->to_dispatch)
                 return 0;

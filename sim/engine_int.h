@@ -220,20 +220,18 @@ enum {
  * a peer in the same order on both sides). Negative: never an application's tag. */
 #define COLL_TAG (-1)
 
-/* eng_post_send's blocking argument for a step of HCOLL's shared memory
- * (ts_proto_plan_shared): 0 is MPI_Isend, 1 a blocking send. */
-/* The plan cache's key of a message (plan_for): size, locality and kind (TS_PLAN_*, two bits),
+/* The plan cache's key of a message (plan_for): size, locality and kind (TS_PLAN_*, three bits),
  * 0 for a size too large to key; and back, as the model's question (the result's asks). */
 static inline uint64_t eng_plan_key(uint64_t bytes, ts_locality loc, int kind)
 {
-    return bytes < (UINT64_C(1) << 56) ? (bytes << 6 | (uint64_t)loc << 2 | (uint64_t)kind) + 1 : 0;
+    return bytes < (UINT64_C(1) << 56) ? (bytes << 7 | (uint64_t)loc << 3 | (uint64_t)kind) + 1 : 0;
 }
 
 static inline ts_plan_ask_t eng_plan_ask(uint64_t key)
 {
     uint64_t k = key - 1;
     return (ts_plan_ask_t){
-        .bytes = k >> 6, .loc = (ts_locality)(k >> 2 & 15), .kind = (int)(k & 3)};
+        .bytes = k >> 7, .loc = (ts_locality)(k >> 3 & 15), .kind = (int)(k & 7)};
 }
 
 /* ---- engine.c: errors, memory ----------------------------------------------------------- */

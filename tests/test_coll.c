@@ -829,6 +829,86 @@ static void test_hcoll_registered_buffers(void)
     ts_placement_close(pl);
 }
 
+/* The steps of a schedule: count and bytes of the SENDs to (to >= 0) or RECVs from (to < 0)
+ * peer, each of how (TS_SM_*); -1 in bytes when they differ. */
+static int steps_of(const ts_csched_t *s, int kind, int32_t peer, int how, uint64_t *bytes)
+{
+    int k = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        const ts_cstep_t *st = &s->step[i];
+        if (st->kind != kind || st->peer != peer)
+            continue;
+        if (kind == TS_CSTEP_SEND && st->shared != how)
+            return -1;
+        if (k++ == 0)
+            *bytes = st->bytes;
+        else if (*bytes != st->bytes)
+            *bytes = UINT64_MAX;
+    }
+    return k;
+}
+
+/* HCOLL's shared-memory fan-out is pipelined (model.hcoll.sm_fragment, 4 KiB; at most
+ * model.hcoll.sm_fragments_max, 16, pieces): on 1 x 36, block, NPS1, the Allgather of 1 KiB
+ * a rank gathers 36 KiB; the leaders' vector goes down in 9 pieces of 4 KiB, each read from
+ * the parent's buffer (TS_SM_READ). The fan-in's first level copies a rank's own 1 KiB in
+ * (TS_SM_COPY); socket 1's leader (18) passes its 18 blocks (18 KiB) up from its buffer. At
+ * 1 MiB a rank the 36 MiB go in 16 pieces of 2.25 MiB. The Allreduce's fan-in is reduced in
+ * place (TS_SM_WRITE: copied in, no copy out). With sm_fragment=inf and sm_buffers=copy every
+ * step carries the whole vector, copied in and out. */
+static void test_hcoll_pipelined_fanout(void)
+{
+    ts_placement_t *pl = place(1, TS_MAP_BLOCK);
+    ts_coll_topo_t *topo = NULL;
+    CU_ASSERT_FATAL(ts_coll_topo_new(36, NULL, loc_place, pl, &topo) == TS_OK);
+    const char *whole[] = {"model.hcoll.sm_fragment", "inf", "model.hcoll.sm_buffers", "copy",
+                           NULL};
+    ts_coll_model_t *m = model_with(NULL), *mw = model_with(whole);
+    ts_coll_choice_t ch;
+    ts_coll_select(m, TS_COLL_ALLGATHER, 36, 1024, &ch);
+    CU_ASSERT_FATAL(ch.comp == TS_CCOMP_HCOLL && ch.alg == TS_CALG_HIER);
+    ts_csched_t s = {0};
+    uint64_t by = 0;
+    /* rank 1: its block up to 0, the vector back from its parent in the socket's tree */
+    CU_ASSERT_FATAL(ts_coll_schedule(m, &ch, TS_COLL_ALLGATHER, topo, 1, -1, 1024, &s) == TS_OK);
+    CU_ASSERT(steps_of(&s, TS_CSTEP_SEND, 0, TS_SM_COPY, &by) == 1 && by == 1024);
+    CU_ASSERT(steps_of(&s, TS_CSTEP_RECV, 0, 0, &by) == 9 && by == 4096);
+    /* rank 18: socket 1's 18 blocks up from its buffer, the vector from 0 in 9 pieces */
+    CU_ASSERT_FATAL(ts_coll_schedule(m, &ch, TS_COLL_ALLGATHER, topo, 18, -1, 1024, &s) == TS_OK);
+    CU_ASSERT(steps_of(&s, TS_CSTEP_SEND, 0, TS_SM_READ, &by) == 1 && by == 18432);
+    CU_ASSERT(steps_of(&s, TS_CSTEP_RECV, 0, 0, &by) == 9 && by == 4096);
+    /* rank 0 reads nothing back; its sends to 18 are the 9 pieces, from its buffer */
+    CU_ASSERT_FATAL(ts_coll_schedule(m, &ch, TS_COLL_ALLGATHER, topo, 0, -1, 1024, &s) == TS_OK);
+    CU_ASSERT(steps_of(&s, TS_CSTEP_SEND, 18, TS_SM_READ, &by) == 9 && by == 4096);
+    /* 1 MiB a rank: 16 pieces of 36 MiB / 16 */
+    CU_ASSERT_FATAL(ts_coll_schedule(m, &ch, TS_COLL_ALLGATHER, topo, 1, -1, 1 << 20, &s) == TS_OK);
+    CU_ASSERT(steps_of(&s, TS_CSTEP_RECV, 0, 0, &by) == 16 && by == (36u << 20) / 16);
+    /* unpipelined: one step of the whole vector, copied in and out */
+    CU_ASSERT_FATAL(ts_coll_schedule(mw, &ch, TS_COLL_ALLGATHER, topo, 0, -1, 1024, &s) == TS_OK);
+    CU_ASSERT(steps_of(&s, TS_CSTEP_SEND, 18, TS_SM_COPY, &by) == 1 && by == 36864);
+    /* Allreduce of 4 KiB: rank 1 writes its data for 0 to reduce in place; the result comes
+     * back in one piece (not larger than a fragment), read from 0's buffer */
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 36, 4096, &ch);
+    CU_ASSERT_FATAL(ch.comp == TS_CCOMP_HCOLL && ch.alg == TS_CALG_HIER);
+    CU_ASSERT_FATAL(ts_coll_schedule(m, &ch, TS_COLL_ALLREDUCE, topo, 1, -1, 4096, &s) == TS_OK);
+    CU_ASSERT(steps_of(&s, TS_CSTEP_SEND, 0, TS_SM_WRITE, &by) == 1 && by == 4096);
+    CU_ASSERT(steps_of(&s, TS_CSTEP_RECV, 0, 0, &by) == 1 && by == 4096);
+    CU_ASSERT_FATAL(ts_coll_schedule(m, &ch, TS_COLL_ALLREDUCE, topo, 0, -1, 4096, &s) == TS_OK);
+    CU_ASSERT(steps_of(&s, TS_CSTEP_SEND, 1, TS_SM_READ, &by) == 1 && by == 4096);
+    ts_coll_select(m, TS_COLL_ALLGATHER, 36, 1024, &ch);
+    /* the pipelined schedules still complete as an Allgather */
+    static sim_t S;
+    char why[128] = "";
+    CU_ASSERT(simulate(m, topo, TS_COLL_ALLGATHER, &ch, -1, 1 << 20, &S) == 1);
+    CU_ASSERT(outcome_ok(TS_COLL_ALLGATHER, &S, -1, why, sizeof why));
+    sim_free(&S);
+    ts_csched_free(&s);
+    ts_coll_model_free(m);
+    ts_coll_model_free(mw);
+    ts_coll_topo_free(topo);
+    ts_placement_close(pl);
+}
+
 /* Every hierarchical and UCC schedule of every op completes with the right outcome on the
  * real 2 x 36 placement, any root. */
 static void test_components_complete(void)
@@ -883,5 +963,6 @@ int main(void)
     CU_add_test(s, "HCOLL, HAN and UCC schedules complete", test_components_complete);
     CU_add_test(s, "HCOLL's large-data Allreduce, exact", test_hcoll_large_allreduce);
     CU_add_test(s, "HCOLL's leaders between registered buffers", test_hcoll_registered_buffers);
+    CU_add_test(s, "HCOLL's pipelined shared-memory fan-out, exact", test_hcoll_pipelined_fanout);
     return tu_run_all();
 }

@@ -255,6 +255,17 @@ static void test_models_alike(void)
     CU_ASSERT(x.proto == y.proto && x.latency == y.latency && x.wire_bytes == y.wire_bytes);
     ts_plan_ask_t reg[] = {{200000, TS_LOC_SAME_LEAF, 3}};
     CU_ASSERT_TRUE(ts_proto_model_alike(a, b, reg, 1));
+    /* HCOLL's shared memory (kinds 2, 4 and 5): copied in by the sender and out by the receiver,
+     * or read from the sender's buffer (the receiver's copy only); the same latency. */
+    ts_msg_plan_t sh, rd;
+    ts_proto_plan_kind(a, 4096, TS_LOC_CROSS_SOCKET, TS_PLAN_SHARED, &sh);
+    ts_proto_plan_kind(a, 4096, TS_LOC_CROSS_SOCKET, TS_PLAN_SHARED_READ, &rd);
+    CU_ASSERT(sh.send_copy == 4096 && sh.recv_copy == 4096);
+    CU_ASSERT(rd.send_copy == 0 && rd.recv_copy == 4096);
+    CU_ASSERT(rd.latency == sh.latency && rd.latency > 0 && rd.wire_bytes == 0);
+    /* reduced in place by the receiver (kind 5): the copy in only */
+    ts_proto_plan_kind(a, 4096, TS_LOC_CROSS_SOCKET, TS_PLAN_SHARED_WRITE, &rd);
+    CU_ASSERT(rd.send_copy == 4096 && rd.recv_copy == 0 && rd.latency == sh.latency);
     /* auto against 64kb off the node: at 500 B UCX's estimate picks eager short, as the
      * threshold leaves it to: alike; the models themselves differ */
     ts_plan_ask_t tiny[] = {{500, TS_LOC_SAME_LEAF, 0}, {0, TS_LOC_SAME_LEAF, 1}};
