@@ -202,6 +202,24 @@ static void test_tables(void)
         free(err);
     }
 
+    /* HCOLL's shared-memory levels on its payload buffers (model.hcoll.sm_buffers=payload):
+     * 4 ranks on one socket, sm_latency 1 us, copies and reductions at 1000 MB/s (4.096 us
+     * for 4 KiB), every other cost at nothing. Allreduce of 4 KiB: a child copies its data in
+     * (4.096), the flag (1), the root reduces the three where they lie (12.288, no copy out),
+     * the flag (1), each child reads the result (4.096): 22.480 us. Allgather of 4 KiB: each
+     * child copies its block in (4.096), the flag (1), the root copies the three out of the
+     * first level (12.288); the 16 KiB vector goes down in 4 KiB pieces, all flagged at once
+     * (1) and read one after another (16.384): 34.768 us. */
+    snprintf(args, sizeof args,
+             "imb --nodes 1 --ppn 4 --bench allreduce,allgather --msglog 12:12 " ZERO
+             " --set model.hcoll.sm_latency=1us --set UCX_BCOPY_BW=1000MB/s"
+             " --set model.cpu.reduce_bandwidth=1000MB/s");
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_DOUBLE_EQUAL(cell(out, "Allreduce", 4096, 4), 22.48, 0.006);
+    CU_ASSERT_DOUBLE_EQUAL(cell(out, "Allgather", 4096, 4), 34.768, 0.02);
+    free(out);
+    free(err);
+
     /* The loop's time is divided by the repetitions replayed: 1 or 20 give the same t
      * (divided by IMB's 1000 instead, t would be 50 to 1000 times smaller). 1 MiB one way,
      * rendezvous: more than the 2 us latency plus 1 MiB / 12,254 MB/s = 85.6 us. */
