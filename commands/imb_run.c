@@ -99,6 +99,7 @@ static ts_status unit_done(void *ctx, int unit, const char *answer, const char *
 {
     imb_t *m = ctx;
     iunit_t *u = &m->units[unit];
+    char why[256];
     u->state = U_RUN;
     m->nreplayed++;
     if (answer) {
@@ -126,8 +127,14 @@ static ts_status unit_done(void *ctx, int unit, const char *answer, const char *
                 u->asks[u->nasks++] = (ts_plan_ask_t){ab, (ts_locality)loc, kind};
             p += k;
         }
-        if (!u->ok)
-            error = "the worker's answer is not a size's line";
+        if (!u->ok) {
+            /* A worker's answer is ours to read: name where it went wrong, for a report. */
+            snprintf(why, sizeof why,
+                     "the worker's answer is not a size's line (bytes, repetitions, replayed, "
+                     "t_min, t_max, t_avg, asks, then bytes:locality:kind each) at '%.40s'",
+                     *p ? p : answer);
+            error = why;
+        }
     }
     if (!u->ok) {
         const itask_t *tk = &m->tasks[u->task];
