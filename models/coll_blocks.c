@@ -214,16 +214,25 @@ void ts__cs_tree_bcast(build_t *b, const gview_t *g, int kind, int32_t fan, int3
         return;
     }
     tree_t t;
-    int32_t S = tree_here(g, kind, fan, root, bytes, seg, &t);
+    tree_here(g, kind, fan, root, bytes, seg, &t);
+    int32_t child[64];
+    for (int32_t c = 0; c < t.nchild; c++)
+        child[c] = ts__cs_comm_rank(g, ts__cs_real_of(g, root, t.child[c]));
+    int32_t parent = t.parent >= 0 ? ts__cs_comm_rank(g, ts__cs_real_of(g, root, t.parent)) : -1;
+    ts__cs_pipe_bcast(b, parent, child, t.nchild, bytes, seg);
+}
+
+void ts__cs_pipe_bcast(build_t *b, int32_t parent, const int32_t *child, int32_t nchild,
+                       uint64_t bytes, uint64_t seg)
+{
+    int32_t S = ts__cs_nsegs(bytes, seg);
     for (int32_t s = 0; s <= S; s++) {
-        if (t.parent >= 0 && s < S)
-            ts__cs_recv_from(b, g, ts__cs_real_of(g, root, t.parent),
-                             ts__cs_seg_bytes(bytes, seg, S, s));
-        int32_t fwd = t.parent >= 0 ? s - 1 : s; /* the root sends segment s at once */
+        if (parent >= 0 && s < S)
+            push(b, TS_CSTEP_RECV, parent, ts__cs_seg_bytes(bytes, seg, S, s));
+        int32_t fwd = parent >= 0 ? s - 1 : s; /* the root sends segment s at once */
         if (fwd >= 0 && fwd < S)
-            for (int32_t c = 0; c < t.nchild; c++)
-                ts__cs_send_to(b, g, ts__cs_real_of(g, root, t.child[c]),
-                               ts__cs_seg_bytes(bytes, seg, S, fwd));
+            for (int32_t c = 0; c < nchild; c++)
+                push(b, TS_CSTEP_SEND, child[c], ts__cs_seg_bytes(bytes, seg, S, fwd));
         ts__cs_end_round(b, 0);
     }
 }

@@ -116,6 +116,35 @@ static uint64_t sm_piece(const ts_coll_model_t *m, int sm, uint64_t bytes)
     return piece > frag ? piece : frag;
 }
 
+/* HCOLL's shared-memory fan-out of `bytes` from the node leader down levels[nlev-1..0]. In
+ * pieces (sm_piece) it is pipelined through both levels at once, as coll/ml's fragments flow
+ * through its hierarchy: one tree, the node level's k-nomial tree with each socket's hanging
+ * off its leader, so a socket leader passes each piece on as it arrives. Whole, level after
+ * level. */
+static void sm_fanout(build_t *b, gview_t *const *levels, int nlev, int32_t r, uint64_t bytes,
+                      uint64_t piece)
+{
+    if (!piece) {
+        for (int l = nlev - 1; l >= 0; l--)
+            if (levels[l]->n > 1)
+                ts__cs_tree_bcast(b, levels[l], TREE_KNOMIAL, r, 0, bytes, 0);
+        return;
+    }
+    int32_t parent = -1, child[128], n = 0;
+    for (int l = nlev - 1; l >= 0; l--) {
+        const gview_t *g = levels[l];
+        if (g->n <= 1)
+            continue;
+        tree_t t;
+        ts__cs_tree_node(TREE_KNOMIAL, g->n, g->me, r, &t); /* each level's leader is index 0 */
+        if (t.parent >= 0)
+            parent = ts__cs_comm_rank(g, t.parent);
+        for (int32_t c = 0; c < t.nchild; c++)
+            child[n++] = ts__cs_comm_rank(g, t.child[c]);
+    }
+    ts__cs_pipe_bcast(b, parent, child, n, bytes, piece);
+}
+
 /* HCOLL: fan-in through shared memory (k-nomial trees inside each socket, then among the
  * node's socket leaders), the node leaders exchange over the network, fan-out the same way
  * back. HAN: two levels (node, leaders), with tuned's own choices inside the node. */
@@ -168,14 +197,11 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
             break;
         /* down, from the leaders' buffers */
         on_node(b, sm_in_buffer(m, sm));
-        for (int l = nlev - 1; l >= 0; l--)
-            if (levels[l]->n > 1) {
-                if (han)
-                    st = ts__cs_flat_fixed(b, TS_COLL_BCAST, levels[l], 0, data);
-                else
-                    ts__cs_tree_bcast(b, levels[l], TREE_KNOMIAL, r, 0, data,
-                                      sm_piece(m, sm, data));
-            }
+        if (!han)
+            sm_fanout(b, levels, nlev, r, data, sm_piece(m, sm, data));
+        for (int l = nlev - 1; han && l >= 0; l--)
+            if (levels[l]->n > 1)
+                st = ts__cs_flat_fixed(b, TS_COLL_BCAST, levels[l], 0, data);
         break;
     case TS_COLL_BCAST:
         across_nodes(b, net_reg);
@@ -183,14 +209,11 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
             ts__cs_tree_bcast(b, &h.lead, TREE_BINOMIAL, 2, 0, data, han ? c->segsize : 0);
         /* down, from the leaders' buffers (the root's own copy into its buffer is left out) */
         on_node(b, sm_in_buffer(m, sm));
-        for (int l = nlev - 1; l >= 0 && !st; l--)
-            if (levels[l]->n > 1) {
-                if (han)
-                    st = ts__cs_flat_fixed(b, TS_COLL_BCAST, levels[l], 0, data);
-                else
-                    ts__cs_tree_bcast(b, levels[l], TREE_KNOMIAL, r, 0, data,
-                                      sm_piece(m, sm, data));
-            }
+        if (!han)
+            sm_fanout(b, levels, nlev, r, data, sm_piece(m, sm, data));
+        for (int l = nlev - 1; han && l >= 0 && !st; l--)
+            if (levels[l]->n > 1)
+                st = ts__cs_flat_fixed(b, TS_COLL_BCAST, levels[l], 0, data);
         break;
     case TS_COLL_ALLGATHER:
     case TS_COLL_ALLGATHERV:
@@ -233,15 +256,11 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
         }
         on_node(b, sm_in_buffer(m, sm));
         uint64_t every = bytes * (uint64_t)t->n;
-        if (all)
-            for (int l = nlev - 1; l >= 0; l--)
-                if (levels[l]->n > 1) {
-                    if (han)
-                        st = ts__cs_flat_fixed(b, TS_COLL_BCAST, levels[l], 0, every);
-                    else
-                        ts__cs_tree_bcast(b, levels[l], TREE_KNOMIAL, r, 0, every,
-                                          sm_piece(m, sm, every));
-                }
+        if (all && !han)
+            sm_fanout(b, levels, nlev, r, every, sm_piece(m, sm, every));
+        for (int l = nlev - 1; all && han && l >= 0 && !st; l--)
+            if (levels[l]->n > 1)
+                st = ts__cs_flat_fixed(b, TS_COLL_BCAST, levels[l], 0, every);
         break;
     }
     default:

@@ -72,6 +72,10 @@ uint64_t ts__cs_seg_bytes(uint64_t total, uint64_t seg, int32_t nseg, int32_t s)
 int32_t ts__cs_nsegs(uint64_t total, uint64_t seg);
 void ts__cs_tree_bcast(build_t *b, const gview_t *g, int kind, int32_t fan, int32_t root,
                        uint64_t bytes, uint64_t seg);
+/* The pipelined broadcast of ts__cs_tree_bcast down an explicit tree: the caller's parent
+ * (communicator rank, -1 at the root) and its children (communicator ranks, in sending order). */
+void ts__cs_pipe_bcast(build_t *b, int32_t parent, const int32_t *child, int32_t nchild,
+                       uint64_t bytes, uint64_t seg);
 void ts__cs_tree_reduce(build_t *b, const gview_t *g, int kind, int32_t fan, int32_t root,
                         uint64_t bytes, uint64_t seg);
 void ts__cs_tree_gather(build_t *b, const gview_t *g, int kind, int32_t root, uint64_t block,

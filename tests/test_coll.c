@@ -852,7 +852,8 @@ static int steps_of(const ts_csched_t *s, int kind, int32_t peer, int how, uint6
  * model.hcoll.sm_fragments_max, 16, pieces): on 1 x 36, block, NPS1, the Allgather of 1 KiB
  * a rank gathers 36 KiB; the leaders' vector goes down in 9 pieces of 4 KiB, each read from
  * the parent's buffer (TS_SM_READ). The fan-in's first level copies a rank's own 1 KiB in
- * (TS_SM_COPY); socket 1's leader (18) passes its 18 blocks (18 KiB) up from its buffer. At
+ * (TS_SM_COPY); socket 1's leader (18) passes its 18 blocks (18 KiB) up from its buffer, and
+ * the pieces down to its socket as they arrive (one pipeline through both levels). At
  * 1 MiB a rank the 36 MiB go in 16 pieces of 2.25 MiB. The Allreduce's fan-in is reduced in
  * place (TS_SM_WRITE: copied in, no copy out). With sm_fragment=inf and sm_buffers=copy every
  * step carries the whole vector, copied in and out. */
@@ -877,6 +878,16 @@ static void test_hcoll_pipelined_fanout(void)
     CU_ASSERT_FATAL(ts_coll_schedule(m, &ch, TS_COLL_ALLGATHER, topo, 18, -1, 1024, &s) == TS_OK);
     CU_ASSERT(steps_of(&s, TS_CSTEP_SEND, 0, TS_SM_READ, &by) == 1 && by == 18432);
     CU_ASSERT(steps_of(&s, TS_CSTEP_RECV, 0, 0, &by) == 9 && by == 4096);
+    /* ... and passes each piece on to its socket (19 first) as it comes: its first send to 19
+     * is in the round after its first piece arrived, long before the last */
+    size_t first_to_19 = s.n, last_from_0 = 0;
+    for (size_t i = 0; i < s.n; i++) {
+        if (s.step[i].kind == TS_CSTEP_SEND && s.step[i].peer == 19 && first_to_19 == s.n)
+            first_to_19 = i;
+        if (s.step[i].kind == TS_CSTEP_RECV && s.step[i].peer == 0)
+            last_from_0 = i;
+    }
+    CU_ASSERT(first_to_19 < last_from_0);
     /* rank 0 reads nothing back; its sends to 18 are the 9 pieces, from its buffer */
     CU_ASSERT_FATAL(ts_coll_schedule(m, &ch, TS_COLL_ALLGATHER, topo, 0, -1, 1024, &s) == TS_OK);
     CU_ASSERT(steps_of(&s, TS_CSTEP_SEND, 18, TS_SM_READ, &by) == 9 && by == 4096);
