@@ -123,8 +123,9 @@ static ts_status unit_done(void *ctx, int unit, const char *answer, const char *
             int loc, kind, k = 0;
             u->ok = sscanf(p, " %llu:%d:%d%n", &ab, &loc, &kind, &k) == 3 && loc >= 0 &&
                     loc < TS_LOC__COUNT && kind >= 0 && kind < TS_PLAN__COUNT && u->nasks < n;
-            if (u->ok)
-                u->asks[u->nasks++] = (ts_plan_ask_t){ab, (ts_locality)loc, kind};
+            if (!u->ok)
+                break; /* p stays at the ask that failed, for the report */
+            u->asks[u->nasks++] = (ts_plan_ask_t){ab, (ts_locality)loc, kind};
             p += k;
         }
         if (!u->ok) {

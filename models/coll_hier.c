@@ -93,7 +93,9 @@ static void across_nodes(build_t *b, int reg)
 /* How HCOLL's shared-memory steps move data that already lies in the sender's payload buffer
  * (the fan-out; the fan-in above its first level) and data a parent reduces (an Allreduce's
  * fan-in): with payload buffers (model.hcoll.sm_buffers) read, or reduced, in place; else
- * copied in and out at every step. */
+ * copied in and out at every step. Simplified: an Allreduce's socket leader pays its copy in
+ * again at the node level, though its partial sum lies in its buffer, and Scatter's fan-out
+ * keeps both copies (Scatter is in neither IMB's study nor the reference case). */
 static int sm_in_buffer(const ts_coll_model_t *m, int sm)
 {
     return !sm ? TS_SM_NONE : m->hcoll_payload ? TS_SM_READ : TS_SM_COPY;
@@ -104,7 +106,7 @@ static int sm_reduced(const ts_coll_model_t *m, int sm)
     return !sm ? TS_SM_NONE : m->hcoll_payload ? TS_SM_WRITE : TS_SM_COPY;
 }
 
-/* The piece HCOLL's shared-memory fan-out of `bytes` is replayed in (ts__cs_tree_bcast's
+/* The piece HCOLL's shared-memory fan-out of `bytes` is replayed in (ts__cs_pipe_bcast's
  * segment): model.hcoll.sm_fragment, or larger so that there are at most
  * model.hcoll.sm_fragments_max pieces; 0 (whole) when unpipelined or not larger. */
 static uint64_t sm_piece(const ts_coll_model_t *m, int sm, uint64_t bytes)
@@ -130,7 +132,8 @@ static void sm_fanout(build_t *b, gview_t *const *levels, int nlev, int32_t r, u
                 ts__cs_tree_bcast(b, levels[l], TREE_KNOMIAL, r, 0, bytes, 0);
         return;
     }
-    int32_t parent = -1, child[128], n = 0;
+    /* a rank's children: at most 64 a level (tree_t), two levels */
+    int32_t parent = -1, child[2 * 64], n = 0;
     for (int l = nlev - 1; l >= 0; l--) {
         const gview_t *g = levels[l];
         if (g->n <= 1)
@@ -237,15 +240,18 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
                     ts__cs_linear_gather(b, levels[l], 0, bytes, 1, 1);
             break;
         }
-        /* up: each rank copies its block into its buffer; above the first level the blocks
-         * lie in the leaders' buffers already */
+        /* up: a rank's first level copies its block into its buffer (a leader's own copy is
+         * left out); above it the blocks lie in the leaders' buffers already. A rank alone in
+         * its socket group starts at the node level, with its block still to copy in. */
         uint64_t have = bytes;
+        int above = 0;
         for (int l = 0; l < nlev; l++)
             if (levels[l]->n > 1) {
-                on_node(b, l ? sm_in_buffer(m, sm) : sm);
+                on_node(b, above ? sm_in_buffer(m, sm) : sm);
                 ts__cs_linear_gather(b, levels[l], 0, have, 0, 1);
                 if (levels[l]->me == 0)
                     have *= (uint64_t)levels[l]->n;
+                above = 1;
             }
         across_nodes(b, net_reg);
         if (h.lead.n > 1) {

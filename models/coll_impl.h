@@ -41,7 +41,7 @@ typedef struct build_s {
     const ts_coll_model_t *model;
     ts_csched_t *s;
     int oom;
-    int shared;     /* the steps being built are HCOLL's shared-memory ones (ts_cstep_t.shared) */
+    int shared;     /* how the steps being built move HCOLL's shared memory (TS_SM_*) */
     int registered; /* their buffers are registered already (ts_cstep_t.registered) */
 } build_t;
 

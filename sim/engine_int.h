@@ -165,7 +165,7 @@ struct engine_s {
     void *spare_msgs;   /* freed messages and requests, reused: a replay makes and */
     void *spare_reqs;   /* drops one of each per message */
     void *spare_chans;  /* channels dropped (chan_tidy) */
-    ts_u64map_t *plans; /* (size, locality, blocking) -> ts_msg_plan_t (see plan_for) */
+    ts_u64map_t *plans; /* (size, locality, kind) -> ts_msg_plan_t (see plan_for) */
     int plans_partial;  /* a plan was not kept there (the result's asks_all) */
     /* The driver (see the top of this file). */
     ts_timeq_t *runq;  /* ranks and deliveries ready to go on, by virtual time */
@@ -222,6 +222,8 @@ enum {
 
 /* The plan cache's key of a message (plan_for): size, locality and kind (TS_PLAN_*, three bits),
  * 0 for a size too large to key; and back, as the model's question (the result's asks). */
+_Static_assert(TS_PLAN__COUNT <= 8 && TS_LOC__COUNT <= 16, "eng_plan_key's bits");
+
 static inline uint64_t eng_plan_key(uint64_t bytes, ts_locality loc, int kind)
 {
     return bytes < (UINT64_C(1) << 56) ? (bytes << 7 | (uint64_t)loc << 3 | (uint64_t)kind) + 1 : 0;
@@ -361,11 +363,10 @@ static inline void eng_compute(rank_t *r, double seconds)
 
 /* ---- engine_mpi.c: point-to-point semantics ------------------------------------------------ */
 
-/* Post a send of bytes from rank r to rank dst (blocking: its kind, TS_PLAN_*), matched at
+/* Post a send of bytes from rank r to rank dst (kind: TS_PLAN_*), matched at
  * once against dst's posted receives or queued there; its delivery starts now or, when r runs
  * ahead of the clock, once the clock reaches r (r->to_dispatch). NULL when out of memory. */
-req_t *eng_post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint64_t bytes,
-                     int blocking);
+req_t *eng_post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint64_t bytes, int kind);
 /* Post a receive at rank r, matched at once against the messages already queued. */
 req_t *eng_post_recv(rank_t *r, int32_t src, int32_t comm, int32_t tag, uint64_t bytes);
 /* Start m's delivery (the clock is at the sender's time). */

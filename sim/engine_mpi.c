@@ -121,16 +121,15 @@ static double reg_cost(rank_t *r, uint64_t size, double cost)
 
 /* The protocol plan of a message. A replay sends millions of messages of a few thousand
  * sizes, and choosing each one's protocol anew is not cheap, so plans are kept by size,
- * locality and blocking (the plan depends on nothing else). The cache stops growing at
+ * locality and kind (TS_PLAN_*: the plan depends on nothing else). The cache stops growing at
  * PLAN_CACHE_MAX entries: a trace of endlessly varied sizes then pays the choice per message
  * instead of its memory. */
 enum { PLAN_CACHE_MAX = 1 << 16 };
 
-static const ts_msg_plan_t *plan_for(engine_t *e, msg_t *m, ts_locality loc, int blocking)
+static const ts_msg_plan_t *plan_for(engine_t *e, msg_t *m, ts_locality loc, int kind)
 {
     uint64_t bytes = m->bytes;
-    /* blocking: the message's kind, TS_PLAN_* */
-    uint64_t key = eng_plan_key(bytes, loc, blocking);
+    uint64_t key = eng_plan_key(bytes, loc, kind);
     const ts_msg_plan_t *hit = key && e->plans ? ts_u64map_get(e->plans, key) : NULL;
     if (hit)
         return hit;
@@ -139,7 +138,7 @@ static const ts_msg_plan_t *plan_for(engine_t *e, msg_t *m, ts_locality loc, int
         eng_fail(e, TS_ENOMEM, "out of memory");
         return NULL;
     }
-    ts_proto_plan_kind(e->spec->proto, bytes, loc, blocking, plan);
+    ts_proto_plan_kind(e->spec->proto, bytes, loc, kind, plan);
     if (key && e->plans && ts_u64map_size(e->plans) < PLAN_CACHE_MAX &&
         ts_u64map_put(e->plans, key, plan) == 0)
         return plan;
@@ -358,8 +357,7 @@ static void match(engine_t *e, msg_t *m, req_t *rreq)
     }
 }
 
-req_t *eng_post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint64_t bytes,
-                     int blocking)
+req_t *eng_post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint64_t bytes, int kind)
 {
     engine_t *e = r->e;
     const ts_replay_layout_t *lay = &e->spec->layout;
@@ -378,7 +376,7 @@ req_t *eng_post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint64_t
     m->tag = tag;
     m->bytes = bytes;
     m->refs = 3; /* delivery, send and receive sides */
-    const ts_msg_plan_t *p = m->plan = plan_for(e, m, loc, blocking);
+    const ts_msg_plan_t *p = m->plan = plan_for(e, m, loc, kind);
     if (!p) {
         spare_give(&e->spare_msgs, m);
         req_drop(e, q);

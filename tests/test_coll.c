@@ -829,8 +829,9 @@ static void test_hcoll_registered_buffers(void)
     ts_placement_close(pl);
 }
 
-/* The steps of a schedule: count and bytes of the SENDs to (to >= 0) or RECVs from (to < 0)
- * peer, each of how (TS_SM_*); -1 in bytes when they differ. */
+/* The steps of kind (TS_CSTEP_SEND or _RECV) with peer: their count, and their bytes in *bytes
+ * (UINT64_MAX when they differ); -1 when a SEND among them is not of how (TS_SM_*; a RECV's
+ * plan is its sender's). */
 static int steps_of(const ts_csched_t *s, int kind, int32_t peer, int how, uint64_t *bytes)
 {
     int k = 0;
@@ -921,7 +922,8 @@ static void test_hcoll_pipelined_fanout(void)
 }
 
 /* Every hierarchical and UCC schedule of every op completes with the right outcome on the
- * real 2 x 36 placement, any root. */
+ * real 2 x 36 placement, any root: at 64 B, and at 32 KiB, where HCOLL's fan-outs go down in
+ * pieces through both levels. */
 static void test_components_complete(void)
 {
     ts_placement_t *pl = place(2, TS_MAP_CYCLIC);
@@ -938,19 +940,21 @@ static void test_components_complete(void)
     for (int k = 0; k < 3; k++) {
         ts_coll_model_t *m = model_with(sets[k]);
         for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-            for (int32_t root = 0; root < 72; root += 37) {
-                ts_coll_choice_t ch;
-                ts_coll_select(m, ops[i], 72, 64, &ch);
-                int ok = simulate(m, topo, ops[i], &ch, root, 64, &S);
-                char why[128] = "";
-                if (ok != 1 || !outcome_ok(ops[i], &S, root, why, sizeof why)) {
-                    fprintf(stderr, "\n  %s by %s/%s root %d: %s\n", ts_coll_op_name(ops[i]),
-                            ts_coll_comp_name(ch.comp), ts_coll_alg_name(ch.alg), (int)root,
-                            ok != 1 ? "deadlock/unmatched" : why);
-                    CU_FAIL("component schedule does not implement the collective");
+            for (uint64_t bytes = 64; bytes <= 32768; bytes *= 512)
+                for (int32_t root = 0; root < 72; root += 37) {
+                    ts_coll_choice_t ch;
+                    ts_coll_select(m, ops[i], 72, bytes, &ch);
+                    int ok = simulate(m, topo, ops[i], &ch, root, bytes, &S);
+                    char why[128] = "";
+                    if (ok != 1 || !outcome_ok(ops[i], &S, root, why, sizeof why)) {
+                        fprintf(stderr, "\n  %s of %llu B by %s/%s root %d: %s\n",
+                                ts_coll_op_name(ops[i]), (unsigned long long)bytes,
+                                ts_coll_comp_name(ch.comp), ts_coll_alg_name(ch.alg), (int)root,
+                                ok != 1 ? "deadlock/unmatched" : why);
+                        CU_FAIL("component schedule does not implement the collective");
+                    }
+                    sim_free(&S);
                 }
-                sim_free(&S);
-            }
         ts_coll_model_free(m);
     }
     ts_coll_topo_free(topo);
