@@ -483,12 +483,19 @@ static ts_status build_scatter_binomial(build_t *b, const gview_t *g, const flat
 static ts_status build_reduce_scatter_nonoverlapping(build_t *b, const gview_t *g,
                                                      const flat_args_t *a)
 {
-    /* tuned's reduce to 0, then a linear scatter of each rank's block */
+    /* tuned's reduce to 0, then a linear scatter of each rank's own block (blocks differ in
+     * size where the elements do not divide evenly) */
     ts_status st = ts__cs_flat_fixed(b, TS_COLL_REDUCE, g, 0, a->bytes);
-    if (!st)
-        ts__cs_linear_gather(b, g, 0, ts__cs_block_bytes(a->bytes, b->model->elem, g->n, g->me), 1,
-                             1);
-    return st;
+    if (st)
+        return st;
+    uint64_t elem = b->model->elem;
+    if (g->me != 0)
+        ts__cs_recv_from(b, g, 0, ts__cs_block_bytes(a->bytes, elem, g->n, g->me));
+    else
+        for (int32_t i = 1; i < g->n; i++)
+            ts__cs_send_to(b, g, i, ts__cs_block_bytes(a->bytes, elem, g->n, i));
+    ts__cs_end_round(b, 0);
+    return TS_OK;
 }
 
 /* Also butterfly, which the model runs as recursive halving. */

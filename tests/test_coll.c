@@ -70,14 +70,17 @@ typedef struct sim_s {
     size_t pos[MAXN]; /* first step of the current round */
     know_t know[MAXN];
     int sent_total;
+    int size_mismatch; /* receives whose bytes differ from their send's */
 } sim_t;
 
 /* Messages are matched by order: the k-th send from a to b meets the k-th receive at b from
- * a. posted_send[a][b] / posted_recv[a][b] count what has been posted so far. */
+ * a, and must carry the bytes that receive expects. posted_send[a][b] / posted_recv[a][b]
+ * count what has been posted so far. */
 static int run_sim(sim_t *S)
 {
     static int psend[MAXN][MAXN], precv[MAXN][MAXN];
-    static know_t payload[MAXN][MAXN][64]; /* ring buffer of in-flight contents per pair */
+    static know_t payload[MAXN][MAXN][64];  /* ring buffer of in-flight contents per pair */
+    static uint64_t pbytes[MAXN][MAXN][64]; /* and their sizes */
     memset(psend, 0, sizeof psend);
     memset(precv, 0, sizeof precv);
     int n = S->n, done = 0;
@@ -102,6 +105,7 @@ static int run_sim(sim_t *S)
                     if (st->kind == TS_CSTEP_SEND) {
                         int k = psend[r][st->peer]++;
                         payload[r][st->peer][k % 64] = S->know[r];
+                        pbytes[r][st->peer][k % 64] = st->bytes;
                         ord[r][i - S->pos[r]] = k;
                         S->sent_total++;
                     } else {
@@ -125,8 +129,11 @@ static int run_sim(sim_t *S)
                 continue;
             for (size_t i = S->pos[r]; i < end; i++) {
                 const ts_cstep_t *st = &s->step[i];
-                if (st->kind == TS_CSTEP_RECV)
-                    know_or(&S->know[r], &payload[st->peer][r][ord[r][i - S->pos[r]] % 64]);
+                if (st->kind != TS_CSTEP_RECV)
+                    continue;
+                int k = ord[r][i - S->pos[r]] % 64;
+                know_or(&S->know[r], &payload[st->peer][r][k]);
+                S->size_mismatch += pbytes[st->peer][r][k] != st->bytes;
             }
             S->pos[r] = end + 1;
             posted[r] = 0;
@@ -137,12 +144,12 @@ static int run_sim(sim_t *S)
         if (!progress)
             return 0;
     }
-    /* nothing left unmatched */
+    /* nothing left unmatched, and every receive expected what its send carried */
     for (int a = 0; a < n; a++)
         for (int b = 0; b < n; b++)
             if (psend[a][b] != precv[a][b])
                 return 0;
-    return 1;
+    return S->size_mismatch == 0;
 }
 
 /* Build every rank's schedule of op by (comp, alg) and run them. */
@@ -156,8 +163,7 @@ static int simulate(const ts_coll_model_t *m, const ts_coll_topo_t *topo, int op
         if (ts_coll_schedule(m, ch, op, topo, r, root, bytes, &S->s[r]) != TS_OK)
             return -1;
     }
-    int ok = run_sim(S);
-    return ok;
+    return run_sim(S);
 }
 
 static void sim_free(sim_t *S)
@@ -303,7 +309,7 @@ static void test_all_algorithms_complete(void)
                                 ts_coll_op_name(FLAT[a].op), ts_coll_alg_name(FLAT[a].alg), n,
                                 (int)roots[ri], (unsigned long long)sizes[bi],
                                 ok < 0    ? "not applicable"
-                                : ok == 0 ? "deadlock/unmatched"
+                                : ok == 0 ? "deadlock, unmatched or mis-sized"
                                           : why);
                         CU_FAIL("schedule does not implement the collective");
                     }
@@ -950,7 +956,7 @@ static void test_components_complete(void)
                         fprintf(stderr, "\n  %s of %llu B by %s/%s root %d: %s\n",
                                 ts_coll_op_name(ops[i]), (unsigned long long)bytes,
                                 ts_coll_comp_name(ch.comp), ts_coll_alg_name(ch.alg), (int)root,
-                                ok != 1 ? "deadlock/unmatched" : why);
+                                ok != 1 ? "deadlock, unmatched or mis-sized" : why);
                         CU_FAIL("component schedule does not implement the collective");
                     }
                     sim_free(&S);
