@@ -148,6 +148,24 @@ static void sm_fanout(build_t *b, gview_t *const *levels, int nlev, int32_t r, u
     ts__cs_pipe_bcast(b, parent, child, n, bytes, piece);
 }
 
+/* Down from the node leaders to every rank, `bytes` from their buffers: HCOLL's shared-memory
+ * fan-out (sm on: its levels as flag handoffs), or HAN's tuned broadcast on each level. */
+static ts_status fan_out(build_t *b, int han, gview_t *const *levels, int nlev, int sm,
+                         uint64_t bytes)
+{
+    const ts_coll_model_t *m = b->model;
+    on_node(b, sm_in_buffer(m, sm));
+    if (!han) {
+        sm_fanout(b, levels, nlev, m->sm_radix, bytes, sm_piece(m, sm, bytes));
+        return TS_OK;
+    }
+    ts_status st = TS_OK;
+    for (int l = nlev - 1; l >= 0 && !st; l--)
+        if (levels[l]->n > 1)
+            st = ts__cs_flat_fixed(b, TS_COLL_BCAST, levels[l], 0, bytes);
+    return st;
+}
+
 /* HCOLL: fan-in through shared memory (k-nomial trees inside each socket, then among the
  * node's socket leaders), the node leaders exchange over the network, fan-out the same way
  * back. HAN: two levels (node, leaders), with tuned's own choices inside the node. */
@@ -198,25 +216,14 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
         }
         if (op == TS_COLL_REDUCE)
             break;
-        /* down, from the leaders' buffers */
-        on_node(b, sm_in_buffer(m, sm));
-        if (!han)
-            sm_fanout(b, levels, nlev, r, data, sm_piece(m, sm, data));
-        for (int l = nlev - 1; han && l >= 0; l--)
-            if (levels[l]->n > 1)
-                st = ts__cs_flat_fixed(b, TS_COLL_BCAST, levels[l], 0, data);
+        st = fan_out(b, han, levels, nlev, sm, data);
         break;
     case TS_COLL_BCAST:
         across_nodes(b, net_reg);
         if (h.lead.n > 1)
             ts__cs_tree_bcast(b, &h.lead, TREE_BINOMIAL, 2, 0, data, han ? c->segsize : 0);
-        /* down, from the leaders' buffers (the root's own copy into its buffer is left out) */
-        on_node(b, sm_in_buffer(m, sm));
-        if (!han)
-            sm_fanout(b, levels, nlev, r, data, sm_piece(m, sm, data));
-        for (int l = nlev - 1; han && l >= 0 && !st; l--)
-            if (levels[l]->n > 1)
-                st = ts__cs_flat_fixed(b, TS_COLL_BCAST, levels[l], 0, data);
+        /* (the root's own copy into its buffer is left out) */
+        st = fan_out(b, han, levels, nlev, sm, data);
         break;
     case TS_COLL_ALLGATHER:
     case TS_COLL_ALLGATHERV:
@@ -260,13 +267,8 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
             else
                 ts__cs_tree_gather(b, &h.lead, TREE_BINOMIAL, 0, bytes * node_ranks, 0);
         }
-        on_node(b, sm_in_buffer(m, sm));
-        uint64_t every = bytes * (uint64_t)t->n;
-        if (all && !han)
-            sm_fanout(b, levels, nlev, r, every, sm_piece(m, sm, every));
-        for (int l = nlev - 1; all && han && l >= 0 && !st; l--)
-            if (levels[l]->n > 1)
-                st = ts__cs_flat_fixed(b, TS_COLL_BCAST, levels[l], 0, every);
+        if (all)
+            st = fan_out(b, han, levels, nlev, sm, bytes * (uint64_t)t->n);
         break;
     }
     default:

@@ -123,6 +123,16 @@ int eng_coll_begin(rank_t *r, const ts_event_t *ev)
     return 1;
 }
 
+/* The plan kind (TS_PLAN_*) of a schedule's send: how HCOLL's shared memory moves it
+ * (TS_SM_*), or whether it goes between registered buffers. */
+static int step_plan(const ts_cstep_t *s)
+{
+    static const int shared[] = {[TS_SM_COPY] = TS_PLAN_SHARED,
+                                 [TS_SM_READ] = TS_PLAN_SHARED_READ,
+                                 [TS_SM_WRITE] = TS_PLAN_SHARED_WRITE};
+    return s->shared ? shared[s->shared] : s->registered ? TS_PLAN_REGISTERED : TS_PLAN_ISEND;
+}
+
 /* Run the collective on: 1 when it is done, 0 when the rank blocked or must wait for the
  * clock to start a delivery. What it runs is r->sched, built for r->sched_key. */
 int eng_coll_run(rank_t *r)
@@ -149,11 +159,7 @@ int eng_coll_run(rank_t *r)
         switch (s->kind) {
         case TS_CSTEP_SEND:
             round_add(r, eng_post_send(r, ci->members[s->peer], k->comm, COLL_TAG, s->bytes,
-                                       s->shared == TS_SM_READ    ? TS_PLAN_SHARED_READ
-                                       : s->shared == TS_SM_WRITE ? TS_PLAN_SHARED_WRITE
-                                       : s->shared                ? TS_PLAN_SHARED
-                                       : s->registered            ? TS_PLAN_REGISTERED
-                                                                  : TS_PLAN_ISEND));
+                                       step_plan(s)));
             r->coll.msgs++;
             if (r->to_dispatch)
                 return 0;
