@@ -284,6 +284,8 @@ ts_status ts_coll_model_new(const ts_params_t *p, ts_coll_model_t **out, ts_erro
     m->sm_radix = clamp_radix(TS_PARAM_INT(p, HCOLL_SM_RADIX), 2);
     m->net_radix = clamp_radix(TS_PARAM_INT(p, HCOLL_NET_RADIX), 2);
     m->ucc_radix = clamp_radix(TS_PARAM_INT(p, UCC_RADIX), 2);
+    int64_t usra = TS_PARAM_INT(p, UCC_SRA_RADIX);
+    m->ucc_sra_radix = usra == 0 ? 0 : clamp_radix(usra, 2); /* 0: auto (coll_hier.c) */
     m->hcoll_by_numa = strcmp(TS_PARAM_ENUM(p, HCOLL_GROUP), "numa") == 0;
     m->hcoll_shared = strcmp(TS_PARAM_ENUM(p, HCOLL_SM_LEVELS), "shared") == 0;
     m->hcoll_net_reg = strcmp(TS_PARAM_ENUM(p, HCOLL_NET_BUFFERS), "registered") == 0;
@@ -381,7 +383,7 @@ static void tuned_choice(const ts_coll_model_t *m, int op, int32_t n, uint64_t b
 #define UCC_SMALL          4096
 #define UCC_ALLTOALL_BRUCK 129
 
-void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, uint64_t bytes,
+void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, int32_t nnodes, uint64_t bytes,
                     ts_coll_choice_t *out)
 {
     memset(out, 0, sizeof *out);
@@ -399,6 +401,10 @@ void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, uint64_t bytes,
     int64_t best_prio = INT64_MIN;
     for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
         ts_coll_comp c = order[i];
+        /* HAN declines a communicator whose ranks all share one node (coll_han_module.c,
+         * mca_coll_han_comm_query: "comm has only local processes"). */
+        if (c == TS_CCOMP_HAN && nnodes <= 1)
+            continue;
         if (m->enabled[c] && m->prio[c] >= 0 && provides(c, op) && m->prio[c] > best_prio) {
             best = c;
             best_prio = m->prio[c];
@@ -412,17 +418,15 @@ void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, uint64_t bytes,
     if (best == TS_CCOMP_UCC) {
         /* UCC's tl_ucp default selections, by its message size (the whole destination buffer:
          * n blocks for Allgather and Alltoall; src/utils/ucc_coll_utils.c,
-         * ucc_coll_args_msgsize): Allgather knomial below 4 KiB (Bruck stands in: log-depth,
-         * any team size) and neighbor exchange above for an even team, ring for an odd one
-         * (allgather/allgather.[ch]); Alltoall Bruck up to 129 bytes a peer and pairwise above
-         * (alltoall/alltoall.[ch]). Allreduce stays knomial at every size: UCC switches to its
-         * scatter-reduce-allgather above 4 KiB (allreduce/allreduce.h), but in its place a
-         * radix-2 Rabenseifner, and UCC's own k-nomial pattern at radix 4 (ts__cs_kn_sra), each
-         * made UCC faster than Open MPI's own Allreduce at 6-7 of 29 sizes on 2 x 36 (4-128 KB),
-         * where Oracle's study measured it slower almost everywhere (docs/imb.md): that
-         * algorithm's costs are not what the model knows. */
+         * ucc_coll_args_msgsize): Allreduce knomial below 4 KiB and scatter-reduce-allgather
+         * from there (allreduce/allreduce.h); Allgather knomial below 4 KiB (Bruck stands in:
+         * log-depth, any team size) and neighbor exchange above for an even team, ring for an
+         * odd one (allgather/allgather.[ch]); Alltoall Bruck up to 129 bytes a peer and
+         * pairwise above (alltoall/alltoall.[ch]). */
         switch (op) {
         case TS_COLL_ALLREDUCE:
+            out->alg = bytes < UCC_SMALL ? TS_CALG_KN_RECURSIVE : TS_CALG_KN_SRA;
+            break;
         case TS_COLL_BARRIER:
             out->alg = TS_CALG_KN_RECURSIVE;
             break;

@@ -109,10 +109,10 @@ typedef struct ts_coll_choice_s {
     int16_t rule;     /* tuned's fixed rule that decided (index in op's table), or -1 */
 } ts_coll_choice_t;
 
-/* Which component and algorithm serve op (ts_coll_op) on a communicator of n ranks, for the
- * per-rank payload bytes (ts_coll_payload), as Open MPI decides. Called per call: it
- * formats nothing (see ts_coll_choice_why). */
-void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, uint64_t bytes,
+/* Which component and algorithm serve op (ts_coll_op) on a communicator of n ranks spread
+ * over nnodes nodes, for the per-rank payload bytes (ts_coll_payload), as Open MPI decides.
+ * Called per call: it formats nothing (see ts_coll_choice_why). */
+void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, int32_t nnodes, uint64_t bytes,
                     ts_coll_choice_t *out);
 
 /* Why c was chosen, for reports: "hcoll: priority 90", "forced: coll_tuned_..._algorithm=4",

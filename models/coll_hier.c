@@ -344,6 +344,40 @@ static ts_status hcoll_sra(build_t *b, const ts_coll_topo_t *t, int32_t me, uint
     return TS_OK;
 }
 
+/* UCC's radix for its scatter-reduce-allgather on host memory: model.ucc.sra_radix, or with 0
+ * (auto) UCC's own choice (tl_ucp_team.c, ranks bound within a socket): of the radices 2 .. the
+ * smallest socket's rank count, the first whose k-nomial pattern leaves no rank outside its core,
+ * else the one leaving the fewest (recursive_knomial.h, ucc_kn_get_opt_radix): 6 on 36 and on 72
+ * ranks. */
+static int32_t ucc_sra_radix(const ts_coll_model_t *m, const ts_coll_topo_t *t)
+{
+    if (m->ucc_sra_radix >= 2)
+        return m->ucc_sra_radix;
+    int32_t hi = t->n;
+    for (int32_t j = 0; j < t->n; j++) {
+        int32_t c = 0;
+        for (int32_t i = 0; i < t->n; i++)
+            c += t->socket[i] == t->socket[j];
+        hi = c < hi ? c : hi;
+    }
+    int32_t best = 2, least = t->n;
+    for (int32_t k = 2; k <= (hi > 2 ? hi : 2); k++) {
+        int64_t fs = k;
+        while (fs < t->n)
+            fs *= k;
+        if (fs != t->n)
+            fs /= k;
+        int32_t extra = (int32_t)(t->n - (t->n / fs) * fs);
+        if (extra == 0)
+            return k;
+        if (extra < least) {
+            least = extra;
+            best = k;
+        }
+    }
+    return best;
+}
+
 ts_status ts_coll_schedule(const ts_coll_model_t *m, const ts_coll_choice_t *choice, int op,
                            const ts_coll_topo_t *topo, int32_t me, int32_t root, uint64_t bytes,
                            ts_csched_t *out)
@@ -356,6 +390,9 @@ ts_status ts_coll_schedule(const ts_coll_model_t *m, const ts_coll_choice_t *cho
         return TS_OK;
     if (choice->comp == TS_CCOMP_HCOLL && choice->alg == TS_CALG_KN_SRA) {
         st = hcoll_sra(&b, topo, me, bytes);
+    } else if (choice->comp == TS_CCOMP_UCC && choice->alg == TS_CALG_KN_SRA) {
+        gview_t all = {NULL, topo->n, me};
+        ts__cs_kn_sra(&b, &all, ucc_sra_radix(m, topo), bytes, NULL, 0);
 
     } else if (choice->alg == TS_CALG_HIER) {
         st = hier(&b, choice, op, topo, me, root, bytes);

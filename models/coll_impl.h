@@ -26,8 +26,8 @@ struct ts_coll_model_s {
     uint64_t hcoll_sm_frag;  /* model.hcoll.sm_fragment, 0: unpipelined */
     int32_t hcoll_sm_pieces; /* model.hcoll.sm_fragments_max */
     uint64_t han_segment;
-    uint64_t hcoll_large; /* model.hcoll.allreduce_large, UINT64_MAX: never */
-    int32_t hcoll_sra_radix;
+    uint64_t hcoll_large;                   /* model.hcoll.allreduce_large, UINT64_MAX: never */
+    int32_t hcoll_sra_radix, ucc_sra_radix; /* 0: auto */
     double reduce_bw;
 };
 

@@ -145,6 +145,7 @@
     R(HCOLL_SRA_RADIX, 0, 1024)                                                                    \
     R(HAN_SEGMENT, 0, TS_RANGE_GB)                                                                 \
     R(NET_FLOWLESS_BYTES, 0, TS_RANGE_GB)                                                          \
-    R(UCC_RADIX, 2, 1024)
+    R(UCC_RADIX, 2, 1024)                                                                          \
+    R(UCC_SRA_RADIX, 0, 1024)
 
 #endif

@@ -523,6 +523,13 @@
       "UCC v1.3.0-v1.4.4 sources: cl/basic with tl/ucp serves a host allreduce (no tl/shm), "      \
       "knomial below 4 KiB, UCC_TL_UCP_ALLREDUCE_KN_RADIX=auto resolves to 4 "                     \
       "(tl_ucp_coll.h UCC_UUNITS_AUTO_RADIX); no published timing",                                \
-      "radix of UCC's knomial allreduce, bcast and barrier")
+      "radix of UCC's knomial allreduce, bcast and barrier")                                       \
+    X(UCC_SRA_RADIX, "model.ucc.sra_radix", INT, "0", "",                                          \
+      "UCC v1.5.0 sources: tl/ucp's allreduce runs sra_knomial from 4 KiB (allreduce.h "           \
+      "allreduce:4k-inf:@1) at UCC_TL_UCP_ALLREDUCE_SRA_KN_RADIX=auto, the team's host radix "     \
+      "(tl_ucp_team.c, ranks bound to sockets; recursive_knomial.h ucc_kn_get_opt_radix)",         \
+      "radix of UCC's scatter-reduce-allgather allreduce; 0 (auto): of 2 .. the smallest "         \
+      "socket's rank count, the first leaving no rank outside its k-nomial core, else the one "    \
+      "leaving the fewest (6 on 36 and on 72 ranks)")
 
 #endif

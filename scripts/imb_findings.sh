@@ -24,13 +24,8 @@ tunesim=$work/tunesim
 # shellcheck disable=SC2206 # words
 extra=(${EXTRA:-})
 
-maxlog() { # BENCH NODES
-    case $1 in
-    Alltoall | Allgather) case $2 in 1) echo 25 ;; *) echo 24 ;; esac ;;
-    Allreduce) echo 30 ;;
-    Exchange) echo 29 ;;
-    esac
-}
+# shellcheck source=scripts/imb_common.sh
+. "$root/scripts/imb_common.sh"
 comp_words() { # none|hcoll|ucc
     case $1 in
     none) echo "--mca coll_hcoll_enable 0" ;;
@@ -41,7 +36,7 @@ comp_words() { # none|hcoll|ucc
 # imb NAME NODES BENCH SETS: the run's CSV to $work/NAME.csv, its report to $work/NAME.txt.
 imb() {
     "$tunesim" imb --nodes "$2" --ppn 36 --bench "$3" --msglog "0:$(maxlog "$3" "$2")" \
-        --model "$model" --sets "$4" -j "$jobs" --csv "$work/$1.csv" "${extra[@]}" >"$work/$1.txt"
+        --model "$model" --sets "$4" -j "$jobs" --csv "$work/$1.csv" "${study_stack[@]}" "${extra[@]}" >"$work/$1.txt"
 }
 winner() { sed -n 's/^# winner: \([^ ]*\) .*/\1/p' "$work/$1.txt"; }
 # holds CSV A B LO HI FRACTION OP: 1 when set A's t_max OP (lt, gt) set B's at FRACTION of

@@ -27,20 +27,15 @@ mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-maxlog() { # as scripts/imb_study.sh: the study's largest size by benchmark, 1 or 2 nodes
-    case $1 in
-    Alltoall | Allgather) [ "$2" = 1 ] && echo 25 || echo 24 ;;
-    Allreduce) echo 30 ;;
-    Exchange) echo 29 ;;
-    esac
-}
+# shellcheck source=scripts/imb_common.sh
+. "$root/scripts/imb_common.sh"
 
 # picture NODES BENCH NAME SETS: tunesim imb over the sets, plotted as
 # $out/NODESx36-NAME-BENCH.{png,svg} (tunesim imb --plot adds the benchmark), numbers in .csv.
 picture() {
     local prefix=$out/${1}x36-$3
     "$build/tunesim" imb --nodes "$1" --ppn 36 --bench "$2" --msglog "0:$(maxlog "$2" "$1")" \
-        --budget "$budget" --model "$model" --sets "$4" -j "$(nproc)" --csv "$prefix-$2.csv" \
+        --budget "$budget" --model "$model" --sets "$4" -j "$(nproc)" "${study_stack[@]}" --csv "$prefix-$2.csv" \
         --plot "$prefix" >/dev/null
     echo "imb_pictures: $prefix-$2.png"
 }

@@ -61,14 +61,8 @@ steps=$work/steps.txt
 sizes="4kb 8kb 16kb 32kb 64kb 128kb"
 tls_list="all self,sm,rc self,sm,ud self,sm,dc"
 
-# The study's largest size 2^X by benchmark and node count.
-maxlog() { # BENCH NODES
-    case $1 in
-    Alltoall | Allgather) case $2 in 1) echo 25 ;; 2) echo 24 ;; 4) echo 23 ;; *) echo 22 ;; esac ;;
-    Allreduce) echo 30 ;;
-    Exchange) echo 29 ;;
-    esac
-}
+# shellcheck source=scripts/imb_common.sh
+. "$root/scripts/imb_common.sh"
 
 # winner BENCH NODES PPN SETS TITLE: tunesim imb over the sets; prints the winning set's name
 # and its ties, the sets file's order (tunesim imb's rule, docs/imb.md); its comparison table
@@ -77,7 +71,7 @@ winner() {
     local budget=$BUDGET
     [ "$2" -ge 8 ] && budget=$BUDGET8
     "$tunesim" imb --nodes "$2" --ppn "$3" --bench "$1" --msglog "0:$(maxlog "$1" "$2")" \
-        --budget "$budget" --tie "$TIE" --model "$model" --sets "$4" -j "$jobs" >"$work/run.txt"
+        --budget "$budget" --tie "$TIE" --model "$model" --sets "$4" -j "$jobs" "${study_stack[@]}" >"$work/run.txt"
     {
         echo "## $5"
         # the sets, their geometric means, the winner and the ties (every size: tunesim imb)

@@ -86,7 +86,7 @@ int eng_coll_begin(rank_t *r, const ts_event_t *ev)
      * counts (sizeReceived / N, equal everywhere) as Open MPI's rule does. */
     uint64_t decide = ev->op == TS_COLL_ALLGATHERV ? ev->bytes2 / (uint64_t)ci->size : b;
     ts_coll_choice_t ch;
-    ts_coll_select(e->coll, ev->op, ci->size, decide, &ch);
+    ts_coll_select(e->coll, ev->op, ci->size, topo->nnodes, decide, &ch);
     if (ch.comp == TS_CCOMP_NONE)
         return 0;
     /* A rank calls the same collective with the same payload again and again (the

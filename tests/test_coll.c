@@ -545,33 +545,34 @@ static void test_component_selection(void)
 {
     ts_coll_choice_t c;
     ts_coll_model_t *m = model_with(NULL); /* HCOLL on: it serves Allreduce */
-    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 8, &c);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 8, &c);
     CU_ASSERT(c.comp == TS_CCOMP_HCOLL && c.alg == TS_CALG_HIER);
-    ts_coll_select(m, TS_COLL_SCAN, 72, 8, &c); /* HCOLL has no Scan: basic linear */
+    ts_coll_select(m, TS_COLL_SCAN, 72, 2, 8, &c); /* HCOLL has no Scan: basic linear */
     CU_ASSERT(c.comp == TS_CCOMP_TUNED && c.alg == TS_CALG_LINEAR);
-    ts_coll_select(m, TS_COLL_ALLREDUCE, 1, 8, &c);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 1, 2, 8, &c);
     CU_ASSERT(c.comp == TS_CCOMP_NONE);
     ts_coll_model_free(m);
 
     const char *off[] = {"coll_hcoll_enable", "0", NULL};
     m = model_with(off);
-    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 8, &c);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 8, &c);
     CU_ASSERT(c.comp == TS_CCOMP_TUNED && c.alg == TS_CALG_RECURSIVE_DOUBLING);
     char why[96];
     ts_coll_choice_why(m, TS_COLL_ALLREDUCE, &c, why, sizeof why);
     CU_ASSERT(strstr(why, "64-127 ranks") != NULL);
-    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 1 << 20, &c);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 1 << 20, &c);
     CU_ASSERT(c.alg == TS_CALG_RABENSEIFNER);
     ts_coll_model_free(m);
 
     const char *ucc[] = {"coll_hcoll_enable", "0", "coll_ucc_enable", "1", NULL};
     m = model_with(ucc);
-    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 8, &c);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 8, &c);
     CU_ASSERT(c.comp == TS_CCOMP_UCC && c.alg == TS_CALG_KN_RECURSIVE);
-    ts_coll_select(m, TS_COLL_GATHER, 72, 8, &c); /* UCC here has no Gather */
+    ts_coll_select(m, TS_COLL_GATHER, 72, 2, 8, &c); /* UCC here has no Gather */
     CU_ASSERT(c.comp == TS_CCOMP_TUNED);
     /* UCC's own size switches: Alltoall Bruck below 129 bytes a peer, Allgather knomial (Bruck
-     * here) below 4 KiB in all, then neighbor exchange (an even team) or ring (an odd one). */
+     * here) below 4 KiB in all, then neighbor exchange (an even team) or ring (an odd one);
+     * Allreduce knomial below 4 KiB, scatter-reduce-allgather from there. */
     static const struct {
         int op;
         int32_t n;
@@ -582,23 +583,30 @@ static void test_component_selection(void)
                      {TS_COLL_ALLGATHER, 36, 113, TS_CALG_BRUCK},    /* 4,068 bytes in all */
                      {TS_COLL_ALLGATHER, 36, 114, TS_CALG_NEIGHBOR}, /* 4,104 */
                      {TS_COLL_ALLGATHER, 35, 128, TS_CALG_RING},     /* 4,480, an odd team */
-                     {TS_COLL_ALLREDUCE, 72, 1 << 20, TS_CALG_KN_RECURSIVE}};
+                     {TS_COLL_ALLREDUCE, 72, 4095, TS_CALG_KN_RECURSIVE},
+                     {TS_COLL_ALLREDUCE, 72, 4096, TS_CALG_KN_SRA}};
     for (size_t i = 0; i < sizeof ucc_sizes / sizeof ucc_sizes[0]; i++) {
-        ts_coll_select(m, ucc_sizes[i].op, ucc_sizes[i].n, ucc_sizes[i].bytes, &c);
+        ts_coll_select(m, ucc_sizes[i].op, ucc_sizes[i].n, 2, ucc_sizes[i].bytes, &c);
         CU_ASSERT(c.comp == TS_CCOMP_UCC && c.alg == ucc_sizes[i].alg);
     }
     ts_coll_model_free(m);
 
     const char *han[] = {"coll_hcoll_enable", "0", "coll_han_priority", "35", NULL};
     m = model_with(han);
-    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 8, &c);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 8, &c);
     CU_ASSERT(c.comp == TS_CCOMP_HAN && c.alg == TS_CALG_HIER);
+    /* HAN declines a communicator on one node: tuned serves it (36 ranks, 8 B: segmented
+     * ring below 128 B), and HAN has no Alltoall. */
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 36, 1, 8, &c);
+    CU_ASSERT(c.comp == TS_CCOMP_TUNED && c.alg == TS_CALG_SEGMENTED_RING);
+    ts_coll_select(m, TS_COLL_ALLTOALL, 72, 2, 8, &c);
+    CU_ASSERT(c.comp == TS_CCOMP_TUNED);
     ts_coll_model_free(m);
 
     /* A forced algorithm counts only with dynamic rules on, as in Open MPI. */
     const char *forced[] = {"coll_hcoll_enable", "0", "coll_tuned_allreduce_algorithm", "4", NULL};
     m = model_with(forced);
-    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 8, &c);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 8, &c);
     CU_ASSERT(c.alg == TS_CALG_RECURSIVE_DOUBLING);
     ts_coll_model_free(m);
     const char *dyn[] = {"coll_hcoll_enable",
@@ -609,7 +617,7 @@ static void test_component_selection(void)
                          "4",
                          NULL};
     m = model_with(dyn);
-    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 8, &c);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 8, &c);
     CU_ASSERT(c.alg == TS_CALG_RING);
     ts_coll_choice_why(m, TS_COLL_ALLREDUCE, &c, why, sizeof why);
     CU_ASSERT(strstr(why, "coll_tuned_allreduce_algorithm=4") != NULL);
@@ -658,7 +666,7 @@ static void check_hcoll(int nps, ts_map_by map_by, const char *group)
     CU_ASSERT(topo->nnodes == 2);
     int by_numa = strcmp(group, "numa") == 0;
     ts_coll_choice_t ch;
-    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 8, &ch);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 8, &ch);
     CU_ASSERT_FATAL(ch.comp == TS_CCOMP_HCOLL);
     static sim_t S;
     CU_ASSERT(simulate(m, topo, TS_COLL_ALLREDUCE, &ch, -1, 8, &S) == 1);
@@ -729,9 +737,9 @@ static void test_hcoll_large_allreduce(void)
     ts_coll_topo_t *topo = NULL;
     CU_ASSERT_FATAL(ts_coll_topo_new(72, NULL, loc_place, pl, &topo) == TS_OK);
     ts_coll_choice_t ch;
-    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 65535, &ch);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 65535, &ch);
     CU_ASSERT(ch.comp == TS_CCOMP_HCOLL && ch.alg == TS_CALG_HIER);
-    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 73728, &ch);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 73728, &ch);
     CU_ASSERT_FATAL(ch.comp == TS_CCOMP_HCOLL && ch.alg == TS_CALG_KN_SRA);
     ts_csched_t s = {0};
     CU_ASSERT_FATAL(ts_coll_schedule(m, &ch, TS_COLL_ALLREDUCE, topo, 0, -1, 73728, &s) == TS_OK);
@@ -798,7 +806,7 @@ static void test_hcoll_registered_buffers(void)
         int op = k == 2 ? TS_COLL_ALLREDUCE : TS_COLL_ALLGATHER;
         uint64_t bytes = k == 2 ? 8 : 64, across = k == 2 ? 8 : 2304;
         ts_coll_choice_t ch;
-        ts_coll_select(ms[k], op, 72, bytes, &ch);
+        ts_coll_select(ms[k], op, 72, topo->nnodes, bytes, &ch);
         CU_ASSERT_FATAL(ch.comp == (k == 2 ? TS_CCOMP_HAN : TS_CCOMP_HCOLL));
         ts_csched_t s = {0};
         CU_ASSERT_FATAL(ts_coll_schedule(ms[k], &ch, op, topo, 0, -1, bytes, &s) == TS_OK);
@@ -821,7 +829,7 @@ static void test_hcoll_registered_buffers(void)
         ts_csched_free(&s);
     }
     ts_coll_choice_t ch;
-    ts_coll_select(ms[0], TS_COLL_ALLREDUCE, 72, 73728, &ch);
+    ts_coll_select(ms[0], TS_COLL_ALLREDUCE, 72, topo->nnodes, 73728, &ch);
     CU_ASSERT_FATAL(ch.alg == TS_CALG_KN_SRA);
     ts_csched_t s = {0};
     CU_ASSERT_FATAL(ts_coll_schedule(ms[0], &ch, TS_COLL_ALLREDUCE, topo, 0, -1, 73728, &s) ==
@@ -855,6 +863,58 @@ static int steps_of(const ts_csched_t *s, int kind, int32_t peer, int how, uint6
     return k;
 }
 
+/* UCC's Allreduce from 4 KiB: one scatter-reduce-allgather over all 72 ranks (2 x 36, block,
+ * NPS1: 18 ranks a socket) at UCC's own radix, 6 (72 = 6 x 6 x 2: no rank outside the core).
+ * Rank 0's vector of 73,728 B (9,216 doubles): round 1 sends ranks 1-5 a sixth each
+ * (12,288 B), round 2 ranks 6, 12, .. 30 a sixth of its 1,536 doubles (2,048 B), round 3
+ * rank 36, across the network, half of its 256 (1,024 B); the allgather sends the same back
+ * in reverse. model.ucc.sra_radix=4 gives 64 ranks a core: rank 64 folds into rank 0. */
+static void test_ucc_sra_allreduce(void)
+{
+    ts_placement_t *pl = place(1, TS_MAP_BLOCK);
+    ts_coll_topo_t *topo = NULL;
+    CU_ASSERT_FATAL(ts_coll_topo_new(72, NULL, loc_place, pl, &topo) == TS_OK);
+    const char *ucc[] = {"coll_hcoll_enable", "0", "coll_ucc_enable", "1", NULL};
+    const char *ucc4[] = {
+        "coll_hcoll_enable", "0", "coll_ucc_enable", "1", "model.ucc.sra_radix", "4", NULL};
+    ts_coll_model_t *m = model_with(ucc), *m4 = model_with(ucc4);
+    ts_coll_choice_t ch;
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, topo->nnodes, 73728, &ch);
+    CU_ASSERT_FATAL(ch.comp == TS_CCOMP_UCC && ch.alg == TS_CALG_KN_SRA);
+    ts_csched_t s = {0};
+    CU_ASSERT_FATAL(ts_coll_schedule(m, &ch, TS_COLL_ALLREDUCE, topo, 0, -1, 73728, &s) == TS_OK);
+    uint64_t bytes = 0, total = 0;
+    for (int32_t p = 1; p <= 5; p++) {
+        CU_ASSERT_EQUAL(steps_of(&s, TS_CSTEP_SEND, p, TS_SM_NONE, &bytes), 2);
+        CU_ASSERT_EQUAL(bytes, 12288);
+        CU_ASSERT_EQUAL(steps_of(&s, TS_CSTEP_SEND, p * 6, TS_SM_NONE, &bytes), 2);
+        CU_ASSERT_EQUAL(bytes, 2048);
+    }
+    CU_ASSERT_EQUAL(steps_of(&s, TS_CSTEP_SEND, 36, TS_SM_NONE, &bytes), 2);
+    CU_ASSERT_EQUAL(bytes, 1024);
+    for (size_t i = 0; i < s.n; i++)
+        if (s.step[i].kind == TS_CSTEP_SEND)
+            total += s.step[i].bytes;
+    CU_ASSERT_EQUAL(total, 2 * (5 * 12288 + 5 * 2048 + 1024));
+    ts_csched_free(&s);
+    /* radix 4: rank 0 first takes rank 64's whole vector, and hands it the result last */
+    CU_ASSERT_FATAL(ts_coll_schedule(m4, &ch, TS_COLL_ALLREDUCE, topo, 0, -1, 73728, &s) == TS_OK);
+    CU_ASSERT_EQUAL(steps_of(&s, TS_CSTEP_RECV, 64, TS_SM_NONE, &bytes), 1);
+    CU_ASSERT_EQUAL(bytes, 73728);
+    CU_ASSERT_EQUAL(steps_of(&s, TS_CSTEP_SEND, 64, TS_SM_NONE, &bytes), 1);
+    CU_ASSERT_EQUAL(bytes, 73728);
+    ts_csched_free(&s);
+    static sim_t S;
+    char why[128] = "";
+    CU_ASSERT(simulate(m, topo, TS_COLL_ALLREDUCE, &ch, -1, 73728, &S) == 1);
+    CU_ASSERT(outcome_ok(TS_COLL_ALLREDUCE, &S, -1, why, sizeof why));
+    sim_free(&S);
+    ts_coll_model_free(m);
+    ts_coll_model_free(m4);
+    ts_coll_topo_free(topo);
+    ts_placement_close(pl);
+}
+
 /* HCOLL's shared-memory fan-out is pipelined (model.hcoll.sm_fragment, 4 KiB; at most
  * model.hcoll.sm_fragments_max, 16, pieces): on 1 x 36, block, NPS1, the Allgather of 1 KiB
  * a rank gathers 36 KiB; the leaders' vector goes down in 9 pieces of 4 KiB, each read from
@@ -873,7 +933,7 @@ static void test_hcoll_pipelined_fanout(void)
                            NULL};
     ts_coll_model_t *m = model_with(NULL), *mw = model_with(whole);
     ts_coll_choice_t ch;
-    ts_coll_select(m, TS_COLL_ALLGATHER, 36, 1024, &ch);
+    ts_coll_select(m, TS_COLL_ALLGATHER, 36, 2, 1024, &ch);
     CU_ASSERT_FATAL(ch.comp == TS_CCOMP_HCOLL && ch.alg == TS_CALG_HIER);
     ts_csched_t s = {0};
     uint64_t by = 0;
@@ -906,14 +966,14 @@ static void test_hcoll_pipelined_fanout(void)
     CU_ASSERT(steps_of(&s, TS_CSTEP_SEND, 18, TS_SM_COPY, &by) == 1 && by == 36864);
     /* Allreduce of 4 KiB: rank 1 writes its data for 0 to reduce in place; the result comes
      * back in one piece (not larger than a fragment), read from 0's buffer */
-    ts_coll_select(m, TS_COLL_ALLREDUCE, 36, 4096, &ch);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 36, 2, 4096, &ch);
     CU_ASSERT_FATAL(ch.comp == TS_CCOMP_HCOLL && ch.alg == TS_CALG_HIER);
     CU_ASSERT_FATAL(ts_coll_schedule(m, &ch, TS_COLL_ALLREDUCE, topo, 1, -1, 4096, &s) == TS_OK);
     CU_ASSERT(steps_of(&s, TS_CSTEP_SEND, 0, TS_SM_WRITE, &by) == 1 && by == 4096);
     CU_ASSERT(steps_of(&s, TS_CSTEP_RECV, 0, 0, &by) == 1 && by == 4096);
     CU_ASSERT_FATAL(ts_coll_schedule(m, &ch, TS_COLL_ALLREDUCE, topo, 0, -1, 4096, &s) == TS_OK);
     CU_ASSERT(steps_of(&s, TS_CSTEP_SEND, 1, TS_SM_READ, &by) == 1 && by == 4096);
-    ts_coll_select(m, TS_COLL_ALLGATHER, 36, 1024, &ch);
+    ts_coll_select(m, TS_COLL_ALLGATHER, 36, 2, 1024, &ch);
     /* the pipelined schedules still complete as an Allgather */
     static sim_t S;
     char why[128] = "";
@@ -949,7 +1009,7 @@ static void test_components_complete(void)
             for (uint64_t bytes = 64; bytes <= 32768; bytes *= 512)
                 for (int32_t root = 0; root < 72; root += 37) {
                     ts_coll_choice_t ch;
-                    ts_coll_select(m, ops[i], 72, bytes, &ch);
+                    ts_coll_select(m, ops[i], 72, topo->nnodes, bytes, &ch);
                     int ok = simulate(m, topo, ops[i], &ch, root, bytes, &S);
                     char why[128] = "";
                     if (ok != 1 || !outcome_ok(ops[i], &S, root, why, sizeof why)) {
@@ -984,6 +1044,7 @@ int main(void)
     CU_add_test(s, "HCOLL, HAN and UCC schedules complete", test_components_complete);
     CU_add_test(s, "HCOLL's large-data Allreduce, exact", test_hcoll_large_allreduce);
     CU_add_test(s, "HCOLL's leaders between registered buffers", test_hcoll_registered_buffers);
+    CU_add_test(s, "UCC's scatter-reduce-allgather Allreduce, exact", test_ucc_sra_allreduce);
     CU_add_test(s, "HCOLL's pipelined shared-memory fan-out, exact", test_hcoll_pipelined_fanout);
     return tu_run_all();
 }

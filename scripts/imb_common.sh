@@ -1,0 +1,20 @@
+# shellcheck shell=bash
+# imb_common.sh - sourced by imb_study.sh, imb_findings.sh and imb_pictures.sh: what they
+# share about Oracle's IMB study of BM.Optimized3.36
+# (shared/reference/oracle-imb-bm-optimized3.36.md).
+
+# The study's software: Open MPI 5.0.8 (reference/bm-optimized3.36.md), whose coll/han has
+# priority 35 where 4.1's is 0 (reference/openmpi-collectives.md). With HCOLL and UCC off it
+# serves the multi-node Allreduce, Allgather and Barrier ("no component" on 2+ nodes); it
+# declines one-node communicators and has no Alltoall, which stay tuned's.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+study_stack=(--mca coll_han_priority 35)
+
+# The study's largest size 2^X by benchmark and node count.
+maxlog() { # BENCH NODES
+    case $1 in
+    Alltoall | Allgather) case $2 in 1) echo 25 ;; 2) echo 24 ;; 4) echo 23 ;; *) echo 22 ;; esac ;;
+    Allreduce) echo 30 ;;
+    Exchange) echo 29 ;;
+    esac
+}
