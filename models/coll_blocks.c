@@ -366,6 +366,8 @@ void ts__cs_rd_allreduce(build_t *b, const gview_t *g, uint64_t bytes, int reduc
 void ts__cs_kn_allreduce(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int reduce)
 {
     int32_t n = g->n, me = g->me;
+    if (k > n) /* a radix beyond the group is the group (UCC: radix = min(radix, team size)) */
+        k = n;
     int64_t pk = 1;
     while (pk * k <= n)
         pk *= k;

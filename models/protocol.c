@@ -98,6 +98,9 @@ ts_status ts_proto_model_new(const ts_params_t *p, int world, ts_proto_model_t *
     m->reg_reuse = strcmp(TS_PARAM_ENUM(p, NET_RCACHE), "size") == 0;
     m->send_call = TS_PARAM_SECONDS(p, UCX_SEND_CALL);
     m->recv_call = TS_PARAM_SECONDS(p, UCX_RECV_CALL);
+    m->pml_recv = TS_PARAM_SECONDS(p, UCX_PML_RECV);
+    if (m->pml_recv > m->recv_call)
+        m->pml_recv = m->recv_call;
     m->rndv_ovh = TS_PARAM_SECONDS(p, UCX_RNDV_OVERHEAD);
     m->cma_ovh = TS_PARAM_SECONDS(p, CMA_OVERHEAD);
     m->rndv_busy = TS_PARAM_SECONDS(p, UCX_RNDV_BUSY_COST);
@@ -154,7 +157,7 @@ static int plans_equal(const ts_msg_plan_t *a, const ts_msg_plan_t *b)
            a->recv_cpu == b->recv_cpu && a->handshake == b->handshake &&
            a->busy_cost == b->busy_cost && a->progress == b->progress &&
            a->est_reg_delta == b->est_reg_delta && a->copy_bw == b->copy_bw &&
-           a->completes_locally == b->completes_locally;
+           a->completes_locally == b->completes_locally && a->pml_recv == b->pml_recv;
 }
 
 int ts_proto_model_alike(const ts_proto_model_t *a, const ts_proto_model_t *b,

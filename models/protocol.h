@@ -111,6 +111,9 @@ typedef struct ts_msg_plan_s {
                                * prices each as a registration-cache lookup (a hit) */
     double copy_bw;           /* bytes/s of the copies above (UCX_BCOPY_BW) */
     int completes_locally;    /* the send completes after the sender's own work */
+    double pml_recv;          /* the part of recv_cpu that is Open MPI's pml (its request and
+                               * MPI_Waitall): not paid by a receive HCOLL or UCC post on
+                               * UCX's tag API themselves */
     /* (a field added here is compared in protocol.c's plans_equal too) */
 } ts_msg_plan_t;
 

@@ -112,6 +112,7 @@ struct ts_proto_model_s {
     double xpmem_attach;            /* mapping a peer's buffer not mapped before */
     double xpmem_fault;             /* and the first touch of each of its pages */
     double send_call, recv_call;    /* pml_ucx + UCP per MPI send / receive */
+    double pml_recv;                /* pml_ucx's share of recv_call */
     double rndv_ovh, cma_ovh;       /* handshake costs UCX's estimate leaves out */
     double rndv_busy;               /* and the extra one with a computing receiver */
     unsigned progress;              /* TS_PROG_* bits rendezvous plans carry */

@@ -276,6 +276,7 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
     }
     pl->send_cpu += m->send_call;
     pl->recv_cpu = m->recv_call;
+    pl->pml_recv = m->pml_recv;
     if (l->net && !l->loopback) {
         pl->send_cpu += wqes * l->wqe;
         pl->recv_cpu += wqes * l->wqe;

@@ -62,6 +62,7 @@
     /* progress and per-call software costs */                                                     \
     R(UCX_SEND_CALL, 0, TS_RANGE_TIME_MAX)                                                         \
     R(UCX_RECV_CALL, 0, TS_RANGE_TIME_MAX)                                                         \
+    R(UCX_PML_RECV, 0, TS_RANGE_TIME_MAX)                                                          \
     R(MXM_RNDV_THRESH, 0, TS_RANGE_ANY_SIZE)                                                       \
     R(MXM_SHM_RNDV_THRESH, 0, TS_RANGE_ANY_SIZE)                                                   \
     R(MXM_ZCOPY_THRESH, 0, TS_RANGE_ANY_SIZE)                                                      \

@@ -190,6 +190,13 @@
       "an arrived 8-64 B message in MPI_Waitall (0.16-0.41 us): platforms/calibrations/"           \
       "probe-localhost/percall-ucx.txt",                                                           \
       "CPU of posting and completing one receive through pml_ucx")                                 \
+    X(UCX_PML_RECV, "model.ucx.pml_recv", TIME, "0.117us", "s",                                    \
+      "tunesim-ucp-percall, median of 36 values (12 runs, 8, 64 and 1,024 B; 0.01-0.20 us): "      \
+      "MPI_Waitall per arrived message less ucp_worker_progress per message on UCX's tag API "     \
+      "with a completion callback, side by side in one run, Open MPI 4.1 + UCX 1.13 on this "      \
+      "project's machine: platforms/calibrations/probe-localhost/ucp-percall.txt",                 \
+      "the share of model.ucx.recv_call that is Open MPI's pml ucx (its request, MPI_Waitall): "   \
+      "HCOLL and UCC post their messages on UCX's tag API and skip it")                            \
     X(UCX_RNDV_OVERHEAD, "model.ucx.rndv_overhead", TIME, "0.745us", "s",                          \
       "tunesim-probe ping-pong with UCX_RNDV_THRESH=1kb over active messages (UCX_TLS=self,"       \
       "sysv,posix: no kernel call) beside the all-eager run, fitted by tunesim calibrate: "        \

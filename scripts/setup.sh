@@ -29,7 +29,9 @@ run_packages=(cmake gcc make pkg-config libotf2-trace-dev zlib1g-dev liblz4-dev 
 #   the sweep's Slurm job arrays are checked with Slurm's own sbatch (client only, no daemon):
 #   slurm-client
 #   the sources' formatting (.clang-format) is checked by ctest `format`: clang-format
-test_packages=(libcunit1-dev openmpi-bin libopenmpi-dev otf2-tools slurm-client clang-format)
+#   tunesim-ucp-percall, which times UCX's tag API beside MPI's (model.ucx.pml_recv): libucx-dev
+test_packages=(libcunit1-dev openmpi-bin libopenmpi-dev otf2-tools slurm-client clang-format
+               libucx-dev)
 packages=("${run_packages[@]}")
 [ "$mode" = test ] && packages+=("${test_packages[@]}")
 

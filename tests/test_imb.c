@@ -220,6 +220,31 @@ static void test_tables(void)
     free(out);
     free(err);
 
+    /* Open MPI's pml share of a receive (model.ucx.pml_recv) is paid by tuned's messages, not
+     * by HCOLL's or UCC's, which use UCX's tag API themselves. Two nodes, one rank each,
+     * L = 2 us, a receive's completion 1 us of which 0.4 us the pml's: the 0 B Allreduce is one
+     * exchange, L + 1 = 3.00 us under tuned, L + 0.6 = 2.60 us under HCOLL (its two node
+     * leaders) and UCC (k-nomial at radix min(4, 2): one round). */
+    char csets[1024];
+    snprintf(csets, sizeof csets, "%s/comp.sets", tu_tmpdir());
+    FILE *cf = fopen(csets, "w");
+    fprintf(cf, "[none]\n--mca coll_hcoll_enable 0\n[hcoll]\n[ucc]\n--mca coll_hcoll_enable 0 "
+                "--mca coll_ucc_enable 1\n");
+    fclose(cf);
+    snprintf(args, sizeof args,
+             "imb --nodes 2 --ppn 1 --bench allreduce --msglog 3:3 --sets %s --csv %s "
+             "--set model.net.latency=2us " ZERO
+             " --set model.ucx.recv_call=1us --set model.ucx.pml_recv=0.4us",
+             csets, csv);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    text = tu_read_file(csv, NULL);
+    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "Allreduce,none,2,0,1000,1000,3.000000,3.000000"));
+    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "Allreduce,hcoll,2,0,1000,1000,2.600000,2.600000"));
+    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "Allreduce,ucc,2,0,1000,1000,2.600000,2.600000"));
+    free(text);
+    free(out);
+    free(err);
+
     /* The loop's time is divided by the repetitions replayed: 1 or 20 give the same t
      * (divided by IMB's 1000 instead, t would be 50 to 1000 times smaller). 1 MiB one way,
      * rendezvous: more than the 2 us latency plus 1 MiB / 12,254 MB/s = 85.6 us. */
