@@ -94,9 +94,10 @@ int main(int argc, char **argv)
     if (me == 0 && out_path && !(out = fopen(out_path, "w")))
         die("cannot write the output file");
     if (me == 0)
-        fprintf(out, "# tunesim-ucp-percall: completion of %d arrived messages on rank 0, best of "
-                     "%d blocks\n# Size   MPI_Waitall per request (us)   UCP progress per "
-                     "request (us)   pml share (us)\n",
+        fprintf(out,
+                "# tunesim-ucp-percall: completion of %d arrived messages on rank 0, best of "
+                "%d blocks\n# Size   MPI_Waitall per request (us)   UCP progress per "
+                "request (us)   pml share (us)\n",
                 N, BLOCKS);
     for (size_t s = 0; s < sizeof SIZES / sizeof SIZES[0]; s++) {
         size_t size = SIZES[s];
@@ -105,13 +106,11 @@ int main(int argc, char **argv)
             /* MPI: rank 0 posts, rank 1 sends, rank 0 completes them after they arrived. */
             if (me == 0)
                 for (int i = 0; i < N; i++)
-                    MPI_Irecv(buf + i * size, (int)size, MPI_CHAR, 1, 7, MPI_COMM_WORLD,
-                              &mreq[i]);
+                    MPI_Irecv(buf + i * size, (int)size, MPI_CHAR, 1, 7, MPI_COMM_WORLD, &mreq[i]);
             MPI_Barrier(MPI_COMM_WORLD);
             if (me == 1) {
                 for (int i = 0; i < N; i++)
-                    MPI_Isend(buf + i * size, (int)size, MPI_CHAR, 0, 7, MPI_COMM_WORLD,
-                              &mreq[i]);
+                    MPI_Isend(buf + i * size, (int)size, MPI_CHAR, 0, 7, MPI_COMM_WORLD, &mreq[i]);
                 MPI_Waitall(N, mreq, MPI_STATUSES_IGNORE);
             } else {
                 usleep(20000);
