@@ -225,7 +225,7 @@ static void test_tables(void)
      * L = 2 us, a receive's completion 1 us of which 0.4 us the pml's: the 0 B Allreduce is one
      * exchange, L + 1 = 3.00 us under tuned, L + 0.6 = 2.60 us under HCOLL (its two node
      * leaders) and UCC (k-nomial at radix min(4, 2): one round). */
-    char csets[1024];
+    char csets[512];
     snprintf(csets, sizeof csets, "%s/comp.sets", tu_tmpdir());
     FILE *cf = fopen(csets, "w");
     fprintf(cf, "[none]\n--mca coll_hcoll_enable 0\n[hcoll]\n[ucc]\n--mca coll_hcoll_enable 0 "
