@@ -360,45 +360,51 @@ void ts__cs_rd_allreduce(build_t *b, const gview_t *g, uint64_t bytes, int reduc
     }
 }
 
-/* Recursive k-ing (UCC's knomial allreduce; k = 2 is recursive doubling with another fold):
- * ranks beyond the largest power of k hand their data to a proxy first and get the result
- * back last; the core exchanges with k-1 peers per round. */
+/* Recursive k-ing on UCC's k-nomial pattern (coll_patterns/recursive_knomial.h; its knomial
+ * allreduce; k = 2 is recursive doubling with another fold). The core is the largest multiple
+ * of the largest power of k below n (ts__cs_kn_core: 32 of 36 ranks at k = 4, its last round
+ * at radix 2; 64 of 72); each of the n - core extra ranks is an odd rank below twice their
+ * count, which hands its data to the even rank before it (its proxy) first and gets the result
+ * back last. The core runs in loop ranks (a proxy r is r / 2, a rank above the pairs
+ * r - extras), exchanging its whole vector with the round's radix - 1 peers. */
 void ts__cs_kn_allreduce(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int reduce)
 {
-    int32_t n = g->n, me = g->me;
+    int32_t n = g->n, me = g->me, radix[64];
     if (k > n) /* a radix beyond the group is the group (UCC: radix = min(radix, team size)) */
         k = n;
-    int64_t pk = 1;
-    while (pk * k <= n)
-        pk *= k;
-    /* Ranks beyond the core fold into core rank (rank mod pk): with k > 2 there may be more
-     * extra ranks than core ones (36 ranks, k = 4: 16 core, 20 extra), so a core rank may
-     * proxy several, one after another. */
-    int32_t p = (int32_t)pk;
-    if (me >= p) {
-        ts__cs_send_to(b, g, me % p, bytes);
+    if (n <= 1)
+        return;
+    int rounds = 0;
+    int32_t extra = n - ts__cs_kn_core(n, k, radix, &rounds);
+    if (me < 2 * extra && me % 2) {
+        ts__cs_send_to(b, g, me - 1, bytes);
         ts__cs_end_round(b, 0);
-        ts__cs_recv_from(b, g, me % p, bytes);
+        ts__cs_recv_from(b, g, me - 1, bytes);
         ts__cs_end_round(b, 0);
         return;
     }
-    for (int32_t x = me + p; x < n; x += p) {
-        ts__cs_recv_from(b, g, x, bytes);
+    int proxy = me < 2 * extra;
+    if (proxy) {
+        ts__cs_recv_from(b, g, me + 1, bytes);
         ts__cs_end_round(b, reduce ? bytes : 0);
     }
-    for (int64_t dist = 1; dist < pk; dist *= k) {
-        int32_t d = (int32_t)((me / dist) % k);
+    int32_t vme = proxy ? me / 2 : me - extra;
+    int64_t dist = 1;
+    for (int l = 0; l < rounds; l++) {
+        int32_t r = radix[l], d = (int32_t)((vme / dist) % r);
         uint64_t red = 0;
-        for (int32_t t = 1; t < k; t++) {
-            int32_t peer = (int32_t)(me + (((d + t) % k) - d) * dist);
+        for (int32_t t = 1; t < r; t++) {
+            int32_t vp = (int32_t)(vme + (((d + t) % r) - d) * dist);
+            int32_t peer = vp < extra ? 2 * vp : vp + extra;
             ts__cs_send_to(b, g, peer, bytes);
             ts__cs_recv_from(b, g, peer, bytes);
             red += bytes;
         }
         ts__cs_end_round(b, reduce ? red : 0);
+        dist *= r;
     }
-    for (int32_t x = me + p; x < n; x += p) {
-        ts__cs_send_to(b, g, x, bytes);
+    if (proxy) {
+        ts__cs_send_to(b, g, me + 1, bytes);
         ts__cs_end_round(b, 0);
     }
 }

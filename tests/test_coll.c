@@ -863,6 +863,56 @@ static int steps_of(const ts_csched_t *s, int kind, int32_t peer, int how, uint6
     return k;
 }
 
+/* UCC's Allreduce below 4 KiB: recursive k-ing at radix 4 on UCC's k-nomial pattern. 72
+ * ranks: a core of 64, and 8 extra ranks, the odd ones below 16, each paired with the even
+ * rank before it (on its own node). Rank 0 takes rank 1's vector, exchanges with loop ranks
+ * 1-3 (ranks 2, 4, 6), 4, 8, 12 (8, 16, 20) and 16, 32, 48 (24, 40, 56), and gives rank 1 the
+ * result; rank 71 (loop rank 63) with 68-70, 59, 63, 67 and 23, 39, 55; rank 1 only folds. */
+static void test_ucc_knomial_allreduce(void)
+{
+    ts_placement_t *pl = place(1, TS_MAP_BLOCK);
+    ts_coll_topo_t *topo = NULL;
+    CU_ASSERT_FATAL(ts_coll_topo_new(72, NULL, loc_place, pl, &topo) == TS_OK);
+    const char *ucc[] = {"coll_hcoll_enable", "0", "coll_ucc_enable", "1", NULL};
+    ts_coll_model_t *m = model_with(ucc);
+    ts_coll_choice_t ch;
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, topo->nnodes, 8, &ch);
+    CU_ASSERT_FATAL(ch.comp == TS_CCOMP_UCC && ch.alg == TS_CALG_KN_RECURSIVE);
+    static const struct {
+        int32_t me, first_recv, sends[10];
+        int nsends;
+    } want[] = {{0, 1, {2, 4, 6, 8, 16, 20, 24, 40, 56, 1}, 10},
+                {71, 68, {68, 69, 70, 59, 63, 67, 23, 39, 55}, 9},
+                {1, 0, {0}, 1}};
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        ts_csched_t s = {0};
+        CU_ASSERT_FATAL(ts_coll_schedule(m, &ch, TS_COLL_ALLREDUCE, topo, want[w].me, -1, 8, &s) ==
+                        TS_OK);
+        int ns = 0, first = -1;
+        for (size_t i = 0; i < s.n; i++) {
+            const ts_cstep_t *st = &s.step[i];
+            if (st->kind == TS_CSTEP_RECV && first < 0)
+                first = st->peer;
+            if (st->kind != TS_CSTEP_SEND)
+                continue;
+            CU_ASSERT(ns < want[w].nsends && st->peer == want[w].sends[ns]);
+            CU_ASSERT_EQUAL(st->bytes, 8);
+            ns++;
+        }
+        CU_ASSERT_EQUAL(ns, want[w].nsends);
+        CU_ASSERT_EQUAL(first, want[w].first_recv);
+        ts_csched_free(&s);
+    }
+    static sim_t S;
+    char why[128] = "";
+    CU_ASSERT(simulate(m, topo, TS_COLL_ALLREDUCE, &ch, -1, 8, &S) == 1);
+    CU_ASSERT(outcome_ok(TS_COLL_ALLREDUCE, &S, -1, why, sizeof why));
+    sim_free(&S);
+    ts_coll_model_free(m);
+    ts_coll_topo_free(topo);
+    ts_placement_close(pl);
+}
+
 /* UCC's Allreduce from 4 KiB: one scatter-reduce-allgather over all 72 ranks (2 x 36, block,
  * NPS1: 18 ranks a socket) at UCC's own radix, 6 (72 = 6 x 6 x 2: no rank outside the core).
  * Rank 0's vector of 73,728 B (9,216 doubles): round 1 sends ranks 1-5 a sixth each
@@ -1045,6 +1095,7 @@ int main(void)
     CU_add_test(s, "HCOLL's large-data Allreduce, exact", test_hcoll_large_allreduce);
     CU_add_test(s, "HCOLL's leaders between registered buffers", test_hcoll_registered_buffers);
     CU_add_test(s, "UCC's scatter-reduce-allgather Allreduce, exact", test_ucc_sra_allreduce);
+    CU_add_test(s, "UCC's k-nomial Allreduce on UCC's pattern, exact", test_ucc_knomial_allreduce);
     CU_add_test(s, "HCOLL's pipelined shared-memory fan-out, exact", test_hcoll_pipelined_fanout);
     return tu_run_all();
 }
