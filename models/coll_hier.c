@@ -209,7 +209,12 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
         if (h.lead.n > 1) {
             if (op == TS_COLL_REDUCE)
                 ts__cs_tree_reduce(b, &h.lead, TREE_BINOMIAL, 2, 0, data, 0);
-            else if (han || m->net_radix == 2)
+            else if (han && op == TS_COLL_ALLREDUCE) {
+                /* HAN's upper level is a reduce to the first leader and a broadcast back
+                 * (coll_han_allreduce.c: the ur and ub steps, libnbc's binomial trees) */
+                ts__cs_tree_reduce(b, &h.lead, TREE_BINOMIAL, 2, 0, data, 0);
+                ts__cs_tree_bcast(b, &h.lead, TREE_BINOMIAL, 2, 0, data, 0);
+            } else if (han || m->net_radix == 2)
                 ts__cs_rd_allreduce(b, &h.lead, data, op != TS_COLL_BARRIER);
             else
                 ts__cs_kn_allreduce(b, &h.lead, m->net_radix, data, op != TS_COLL_BARRIER);

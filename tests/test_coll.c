@@ -802,7 +802,7 @@ static void test_hcoll_registered_buffers(void)
     const char *han[] = {"coll_hcoll_enable", "0", "coll_han_priority", "35", NULL};
     ts_coll_model_t *ms[3] = {model_with(NULL), model_with(user), model_with(han)};
     for (int k = 0; k < 3; k++) {
-        /* HAN: its Allreduce of 8 B, whose leaders exchange the 8 B */
+        /* HAN: its Allreduce of 8 B, whose leaders pass the 8 B */
         int op = k == 2 ? TS_COLL_ALLREDUCE : TS_COLL_ALLGATHER;
         uint64_t bytes = k == 2 ? 8 : 64, across = k == 2 ? 8 : 2304;
         ts_coll_choice_t ch;
@@ -828,7 +828,20 @@ static void test_hcoll_registered_buffers(void)
         CU_ASSERT_EQUAL(other_reg, 0);
         ts_csched_free(&s);
     }
+    /* HAN's leaders reduce to the first and it broadcasts back (coll_han_allreduce.c, ur
+     * then ub): rank 0's only network steps are a receive from rank 36, then a send to it (an
+     * exchange would send first). */
     ts_coll_choice_t ch;
+    ts_coll_select(ms[2], TS_COLL_ALLREDUCE, 72, topo->nnodes, 8, &ch);
+    ts_csched_t hs = {0};
+    CU_ASSERT_FATAL(ts_coll_schedule(ms[2], &ch, TS_COLL_ALLREDUCE, topo, 0, -1, 8, &hs) == TS_OK);
+    int seq = 0;
+    for (size_t i = 0; i < hs.n; i++)
+        if ((hs.step[i].kind == TS_CSTEP_SEND || hs.step[i].kind == TS_CSTEP_RECV) &&
+            hs.step[i].peer == 36)
+            seq = seq * 10 + (hs.step[i].kind == TS_CSTEP_SEND ? 1 : 2);
+    CU_ASSERT_EQUAL(seq, 21);
+    ts_csched_free(&hs);
     ts_coll_select(ms[0], TS_COLL_ALLREDUCE, 72, topo->nnodes, 73728, &ch);
     CU_ASSERT_FATAL(ch.alg == TS_CALG_KN_SRA);
     ts_csched_t s = {0};
