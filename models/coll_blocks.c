@@ -436,35 +436,52 @@ int32_t ts__cs_kn_core(int32_t n, int32_t k, int32_t radix[64], int *rounds)
 /* k-nomial scatter-reduce-allgather on that pattern: the extra ranks fold in; the core
  * reduce-scatters round by round (a rank's window splits into the round's radix of blocks: it
  * sends its peers theirs and reduces its own from them), allgathers in the reverse order, and
- * hands the result back to the ranks folded in. With `across` (core ranks only), each core
- * rank's block is allreduced within that group between the two halves (recursive doubling at
- * radix 2, else k-nomial): the hierarchical form, one scatter-reduce-allgather per node and
- * the nodes' blocks combined by the ranks of equal place. */
-void ts__cs_kn_sra(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, const gview_t *across,
-                   int32_t across_radix)
+ * hands the result back to the ranks folded in. An extra rank folds into rank - core, or with
+ * `pairs` (UCC's pattern, as ts__cs_kn_allreduce) the odd ranks below twice the extras' count
+ * into the even rank before each, the core then running in loop ranks. With `across` (core
+ * ranks only), each core rank's block is allreduced within that group between the two halves
+ * (recursive doubling at radix 2, else k-nomial): the hierarchical form, one
+ * scatter-reduce-allgather per node and the nodes' blocks combined by the ranks of equal
+ * place. */
+void ts__cs_kn_sra(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int pairs,
+                   const gview_t *across, int32_t across_radix)
 {
     int32_t n = g->n, me = g->me, radix[64];
     uint64_t elem = b->model->elem, window = bytes / elem, was[64];
     int rounds = 0;
-    int32_t core = ts__cs_kn_core(n, k, radix, &rounds);
-    if (me >= core) {
-        ts__cs_send_to(b, g, me - core, bytes);
+    int32_t core = ts__cs_kn_core(n, k, radix, &rounds), ne = n - core;
+    /* my loop rank, the partner I fold into or that folds into me, and whether I am extra */
+    int32_t vme = me, partner = -1, is_extra = 0;
+    if (pairs && me < 2 * ne) {
+        is_extra = me % 2;
+        partner = is_extra ? me - 1 : me + 1;
+        vme = me / 2;
+    } else if (pairs) {
+        vme = me - ne;
+    } else if (me >= core) {
+        is_extra = 1;
+        partner = me - core;
+    } else if (me + core < n) {
+        partner = me + core;
+    }
+    if (is_extra) {
+        ts__cs_send_to(b, g, partner, bytes);
         ts__cs_end_round(b, 0);
-        ts__cs_recv_from(b, g, me - core, bytes);
+        ts__cs_recv_from(b, g, partner, bytes);
         ts__cs_end_round(b, 0);
         return;
     }
-    int extra = me + core < n;
-    if (extra) {
-        ts__cs_recv_from(b, g, me + core, bytes);
+    if (partner >= 0) {
+        ts__cs_recv_from(b, g, partner, bytes);
         ts__cs_end_round(b, bytes);
     }
     int64_t dist = 1;
     for (int l = 0; l < rounds; l++) {
-        int32_t r = radix[l], d = (int32_t)((me / dist) % r);
+        int32_t r = radix[l], d = (int32_t)((vme / dist) % r);
         uint64_t mine = ts__cs_block_bytes(window * elem, elem, r, d), red = 0;
         for (int32_t t = 1; t < r; t++) {
-            int32_t pd = (d + t) % r, peer = (int32_t)(me + (pd - d) * dist);
+            int32_t pd = (d + t) % r, vp = (int32_t)(vme + (pd - d) * dist);
+            int32_t peer = !pairs ? vp : vp < ne ? 2 * vp : vp + ne;
             ts__cs_send_to(b, g, peer, ts__cs_block_bytes(window * elem, elem, r, pd));
             ts__cs_recv_from(b, g, peer, mine);
             red += mine;
@@ -483,17 +500,18 @@ void ts__cs_kn_sra(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, cons
     for (int l = rounds - 1; l >= 0; l--) {
         int32_t r = radix[l];
         dist /= r;
-        int32_t d = (int32_t)((me / dist) % r);
+        int32_t d = (int32_t)((vme / dist) % r);
         for (int32_t t = 1; t < r; t++) {
-            int32_t pd = (d + t) % r, peer = (int32_t)(me + (pd - d) * dist);
+            int32_t pd = (d + t) % r, vp = (int32_t)(vme + (pd - d) * dist);
+            int32_t peer = !pairs ? vp : vp < ne ? 2 * vp : vp + ne;
             ts__cs_send_to(b, g, peer, window * elem);
             ts__cs_recv_from(b, g, peer, ts__cs_block_bytes(was[l] * elem, elem, r, pd));
         }
         ts__cs_end_round(b, 0);
         window = was[l];
     }
-    if (extra) {
-        ts__cs_send_to(b, g, me + core, bytes);
+    if (partner >= 0) {
+        ts__cs_send_to(b, g, partner, bytes);
         ts__cs_end_round(b, 0);
     }
 }

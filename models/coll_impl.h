@@ -87,8 +87,8 @@ void ts__cs_kn_allreduce(build_t *b, const gview_t *g, int32_t k, uint64_t bytes
 void ts__cs_ring_allreduce(build_t *b, const gview_t *g, uint64_t bytes, uint64_t seg);
 void ts__cs_rabenseifner(build_t *b, const gview_t *g, uint64_t bytes, int mode, int32_t root);
 int32_t ts__cs_kn_core(int32_t n, int32_t k, int32_t radix[64], int *rounds);
-void ts__cs_kn_sra(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, const gview_t *across,
-                   int32_t across_radix);
+void ts__cs_kn_sra(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int pairs,
+                   const gview_t *across, int32_t across_radix);
 void ts__cs_allgather_ring(build_t *b, const gview_t *g, uint64_t block);
 void ts__cs_allgather_bruck(build_t *b, const gview_t *g, uint64_t block);
 void ts__cs_allgather_rd(build_t *b, const gview_t *g, uint64_t block);

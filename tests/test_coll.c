@@ -635,6 +635,18 @@ static void test_component_selection(void)
     ts_params_free(p);
 }
 
+/* The Allreduce of bytes by choice ch, run symbolically on every rank of topo: every rank ends
+ * with every contribution, and each receive expects what its send carries. */
+static void allreduce_completes(const ts_coll_model_t *m, const ts_coll_topo_t *topo,
+                                const ts_coll_choice_t *ch, uint64_t bytes)
+{
+    static sim_t S;
+    char why[128] = "";
+    CU_ASSERT(simulate(m, topo, TS_COLL_ALLREDUCE, ch, -1, bytes, &S) == 1);
+    CU_ASSERT(outcome_ok(TS_COLL_ALLREDUCE, &S, -1, why, sizeof why));
+    sim_free(&S);
+}
+
 /* ---- HCOLL groups on real placements ---- */
 
 static ts_locality loc_place(const void *ctx, int32_t a, int32_t b)
@@ -778,9 +790,7 @@ static void test_hcoll_large_allreduce(void)
     /* A radix that leaves ranks out (4: a core of 32, ranks 32-35 folded in) still completes. */
     const char *r4[] = {"model.hcoll.sra_radix", "4", NULL};
     ts_coll_model_t *m4 = model_with(r4);
-    CU_ASSERT(simulate(m4, topo, TS_COLL_ALLREDUCE, &ch, -1, 73728, &S) == 1);
-    CU_ASSERT(outcome_ok(TS_COLL_ALLREDUCE, &S, -1, why, sizeof why));
-    sim_free(&S);
+    allreduce_completes(m4, topo, &ch, 73728);
     ts_coll_model_free(m4);
     ts_csched_free(&s);
     ts_coll_topo_free(topo);
@@ -916,11 +926,7 @@ static void test_ucc_knomial_allreduce(void)
         CU_ASSERT_EQUAL(first, want[w].first_recv);
         ts_csched_free(&s);
     }
-    static sim_t S;
-    char why[128] = "";
-    CU_ASSERT(simulate(m, topo, TS_COLL_ALLREDUCE, &ch, -1, 8, &S) == 1);
-    CU_ASSERT(outcome_ok(TS_COLL_ALLREDUCE, &S, -1, why, sizeof why));
-    sim_free(&S);
+    allreduce_completes(m, topo, &ch, 8);
     ts_coll_model_free(m);
     ts_coll_topo_free(topo);
     ts_placement_close(pl);
@@ -931,7 +937,8 @@ static void test_ucc_knomial_allreduce(void)
  * Rank 0's vector of 73,728 B (9,216 doubles): round 1 sends ranks 1-5 a sixth each
  * (12,288 B), round 2 ranks 6, 12, .. 30 a sixth of its 1,536 doubles (2,048 B), round 3
  * rank 36, across the network, half of its 256 (1,024 B); the allgather sends the same back
- * in reverse. model.ucc.sra_radix=4 gives 64 ranks a core: rank 64 folds into rank 0. */
+ * in reverse. model.ucc.sra_radix=4 gives 64 ranks a core, and the 8 extra ranks pair as
+ * UCC pairs them: rank 1 folds into rank 0. */
 static void test_ucc_sra_allreduce(void)
 {
     ts_placement_t *pl = place(1, TS_MAP_BLOCK);
@@ -960,18 +967,17 @@ static void test_ucc_sra_allreduce(void)
             total += s.step[i].bytes;
     CU_ASSERT_EQUAL(total, 2 * (5 * 12288 + 5 * 2048 + 1024));
     ts_csched_free(&s);
-    /* radix 4: rank 0 first takes rank 64's whole vector, and hands it the result last */
+    /* radix 4, UCC's pattern: rank 0 first takes rank 1's whole vector, and hands it the
+     * result last; rank 64, in the core, never folds */
     CU_ASSERT_FATAL(ts_coll_schedule(m4, &ch, TS_COLL_ALLREDUCE, topo, 0, -1, 73728, &s) == TS_OK);
-    CU_ASSERT_EQUAL(steps_of(&s, TS_CSTEP_RECV, 64, TS_SM_NONE, &bytes), 1);
+    CU_ASSERT_EQUAL(steps_of(&s, TS_CSTEP_RECV, 1, TS_SM_NONE, &bytes), 1);
     CU_ASSERT_EQUAL(bytes, 73728);
-    CU_ASSERT_EQUAL(steps_of(&s, TS_CSTEP_SEND, 64, TS_SM_NONE, &bytes), 1);
+    CU_ASSERT_EQUAL(steps_of(&s, TS_CSTEP_SEND, 1, TS_SM_NONE, &bytes), 1);
     CU_ASSERT_EQUAL(bytes, 73728);
+    CU_ASSERT(s.step[0].kind == TS_CSTEP_RECV && s.step[0].peer == 1);
     ts_csched_free(&s);
-    static sim_t S;
-    char why[128] = "";
-    CU_ASSERT(simulate(m, topo, TS_COLL_ALLREDUCE, &ch, -1, 73728, &S) == 1);
-    CU_ASSERT(outcome_ok(TS_COLL_ALLREDUCE, &S, -1, why, sizeof why));
-    sim_free(&S);
+    allreduce_completes(m4, topo, &ch, 73728);
+    allreduce_completes(m, topo, &ch, 73728);
     ts_coll_model_free(m);
     ts_coll_model_free(m4);
     ts_coll_topo_free(topo);
