@@ -90,15 +90,14 @@ int main(int argc, char **argv)
     static MPI_Request mreq[N];
     if (!buf)
         die("out of memory");
-    FILE *out = stdout;
-    if (me == 0 && out_path && !(out = fopen(out_path, "w")))
-        die("cannot write the output file");
-    if (me == 0)
-        fprintf(out,
-                "# tunesim-ucp-percall: completion of %d arrived messages on rank 0, best of "
-                "%d blocks\n# Size   MPI_Waitall per request (us)   UCP progress per "
-                "request (us)   pml share (us)\n",
-                N, BLOCKS);
+    /* The report is kept in memory and written whole at the end: a failed run leaves no
+     * half-written file. */
+    char report[1024];
+    size_t used = (size_t)snprintf(report, sizeof report,
+                                   "# tunesim-ucp-percall: completion of %d arrived messages on "
+                                   "rank 0, best of %d blocks\n# Size   MPI_Waitall per request "
+                                   "(us)   UCP progress per request (us)   pml share (us)\n",
+                                   N, BLOCKS);
     for (size_t s = 0; s < sizeof SIZES / sizeof SIZES[0]; s++) {
         size_t size = SIZES[s];
         double best_mpi = 1e9, best_ucp = 1e9;
@@ -160,12 +159,25 @@ int main(int argc, char **argv)
             }
             MPI_Barrier(MPI_COMM_WORLD);
         }
-        if (me == 0)
-            fprintf(out, "%-8zu %27.3f %30.3f %16.3f\n", size, best_mpi * 1e6, best_ucp * 1e6,
-                    (best_mpi - best_ucp) * 1e6);
+        if (me == 0 && used < sizeof report)
+            used += (size_t)snprintf(report + used, sizeof report - used,
+                                     "%-8zu %27.3f %30.3f %16.3f\n", size, best_mpi * 1e6,
+                                     best_ucp * 1e6, (best_mpi - best_ucp) * 1e6);
     }
-    if (me == 0 && out != stdout && fclose(out) != 0)
-        die("cannot write the output file");
+    if (me == 0 && !out_path)
+        fputs(report, stdout);
+    if (me == 0 && out_path) {
+        FILE *out = fopen(out_path, "w");
+        int ok = out && fputs(report, out) >= 0;
+        if (out && fclose(out) != 0)
+            ok = 0;
+        if (!ok) {
+            char msg[1200];
+            remove(out_path);
+            snprintf(msg, sizeof msg, "%s: cannot write the report there", out_path);
+            die(msg);
+        }
+    }
     /* Keep the peer's endpoint until both are done with it. */
     MPI_Barrier(MPI_COMM_WORLD);
     ucp_ep_destroy(ep);
