@@ -437,9 +437,11 @@ ts_status ts_calibrate(const ts_bench_set_t *set, const ts_params_t *base, ts_ca
                        (cp->value < lo || cp->value > hi)) {
                 /* A value no physical figure allows says the points are fitted through the
                  * wrong mechanism: it is not shipped as physics; the default stays. */
-                char v[48], e[48], pr[64];
+                char v[48], e[48] = "undetermined", pr[64];
                 cal_fmt_value(v, sizeof v, cp->value, cp->is_bw, 5);
-                cal_fmt_value(e, sizeof e, cp->stderr_value, cp->is_bw, 3);
+                /* one point leaves no residual to scale the covariance by: no error to give */
+                if (isfinite(cp->stderr_value) && cp->stderr_value >= 0)
+                    cal_fmt_value(e, sizeof e, cp->stderr_value, cp->is_bw, 3);
                 snprintf(c->implausible[k], sizeof c->implausible[k],
                          "fitted %s +- %s from %zu points, outside the plausible %s "
                          "(params/params_prior.h): not kept",
