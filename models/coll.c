@@ -541,6 +541,17 @@ ts_status ts_coll_topo_new(int32_t n, const int32_t *members,
             t->numa[i] = numas++;
     }
     t->nnodes = nodes;
+    int32_t *per = calloc((size_t)(sockets > 0 ? sockets : 1), sizeof *per);
+    if (!per) {
+        ts_coll_topo_free(t);
+        return TS_ENOMEM;
+    }
+    for (int32_t i = 0; i < n; i++)
+        per[t->socket[i]]++;
+    t->min_socket = n;
+    for (int32_t s = 0; s < sockets; s++)
+        t->min_socket = per[s] < t->min_socket ? per[s] : t->min_socket;
+    free(per);
     *out = t;
     return TS_OK;
 }

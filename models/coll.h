@@ -80,6 +80,7 @@ const char *ts_coll_alg_name(int alg);
 typedef struct ts_coll_topo_s {
     int32_t n;
     int32_t nnodes;
+    int32_t min_socket;            /* members on the socket that holds the fewest of them */
     int32_t *node, *socket, *numa; /* per communicator rank; socket and numa ids are global */
     /* lowest communicator rank sharing the node / socket / NUMA domain of each rank: the
      * group leaders of rootless collectives */

@@ -360,13 +360,42 @@ void ts__cs_rd_allreduce(build_t *b, const gview_t *g, uint64_t bytes, int reduc
     }
 }
 
+/* Where a rank stands in a k-nomial pattern of n ranks around a core of `core`: with `pairs`
+ * (UCC's, coll_patterns/recursive_knomial.h) the n - core extra ranks are the odd ones below
+ * twice their count, each folding into the even rank before it, and the core runs in loop
+ * ranks (a proxy r is r / 2, a rank above the pairs r - extras); without, rank r >= core folds
+ * into r - core and loop ranks are ranks. */
+typedef struct kn_place_s {
+    int32_t vme;     /* my loop rank (core ranks only) */
+    int32_t partner; /* the rank I fold into, or that folds into me; -1: none */
+    int extra;       /* I only fold in and get the result back */
+} kn_place_t;
+
+static kn_place_t kn_place(int32_t me, int32_t n, int32_t core, int pairs)
+{
+    int32_t ne = n - core;
+    if (pairs && me < 2 * ne)
+        return (kn_place_t){me / 2, me % 2 ? me - 1 : me + 1, me % 2};
+    if (pairs)
+        return (kn_place_t){me - ne, -1, 0};
+    if (me >= core)
+        return (kn_place_t){me, me - core, 1};
+    return (kn_place_t){me, me + core < n ? me + core : -1, 0};
+}
+
+/* The rank of loop rank vp (kn_place's inverse). */
+static int32_t kn_rank(int32_t vp, int32_t n, int32_t core, int pairs)
+{
+    int32_t ne = n - core;
+    return !pairs ? vp : vp < ne ? 2 * vp : vp + ne;
+}
+
 /* Recursive k-ing on UCC's k-nomial pattern (coll_patterns/recursive_knomial.h; its knomial
  * allreduce; k = 2 is recursive doubling with another fold). The core is the largest multiple
  * of the largest power of k below n (ts__cs_kn_core: 32 of 36 ranks at k = 4, its last round
- * at radix 2; 64 of 72); each of the n - core extra ranks is an odd rank below twice their
- * count, which hands its data to the even rank before it (its proxy) first and gets the result
- * back last. The core runs in loop ranks (a proxy r is r / 2, a rank above the pairs
- * r - extras), exchanging its whole vector with the round's radix - 1 peers. */
+ * at radix 2; 64 of 72); each extra rank hands its data to its proxy (kn_place, UCC's pairs)
+ * first and gets the result back last; the core exchanges its whole vector with the round's
+ * radix - 1 peers. */
 void ts__cs_kn_allreduce(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int reduce)
 {
     int32_t n = g->n, me = g->me, radix[64];
@@ -375,27 +404,25 @@ void ts__cs_kn_allreduce(build_t *b, const gview_t *g, int32_t k, uint64_t bytes
     if (n <= 1)
         return;
     int rounds = 0;
-    int32_t extra = n - ts__cs_kn_core(n, k, radix, &rounds);
-    if (me < 2 * extra && me % 2) {
-        ts__cs_send_to(b, g, me - 1, bytes);
+    int32_t core = ts__cs_kn_core(n, k, radix, &rounds);
+    kn_place_t at = kn_place(me, n, core, 1);
+    if (at.extra) {
+        ts__cs_send_to(b, g, at.partner, bytes);
         ts__cs_end_round(b, 0);
-        ts__cs_recv_from(b, g, me - 1, bytes);
+        ts__cs_recv_from(b, g, at.partner, bytes);
         ts__cs_end_round(b, 0);
         return;
     }
-    int proxy = me < 2 * extra;
-    if (proxy) {
-        ts__cs_recv_from(b, g, me + 1, bytes);
+    if (at.partner >= 0) {
+        ts__cs_recv_from(b, g, at.partner, bytes);
         ts__cs_end_round(b, reduce ? bytes : 0);
     }
-    int32_t vme = proxy ? me / 2 : me - extra;
     int64_t dist = 1;
     for (int l = 0; l < rounds; l++) {
-        int32_t r = radix[l], d = (int32_t)((vme / dist) % r);
+        int32_t r = radix[l], d = (int32_t)((at.vme / dist) % r);
         uint64_t red = 0;
         for (int32_t t = 1; t < r; t++) {
-            int32_t vp = (int32_t)(vme + (((d + t) % r) - d) * dist);
-            int32_t peer = vp < extra ? 2 * vp : vp + extra;
+            int32_t peer = kn_rank((int32_t)(at.vme + (((d + t) % r) - d) * dist), n, core, 1);
             ts__cs_send_to(b, g, peer, bytes);
             ts__cs_recv_from(b, g, peer, bytes);
             red += bytes;
@@ -403,8 +430,8 @@ void ts__cs_kn_allreduce(build_t *b, const gview_t *g, int32_t k, uint64_t bytes
         ts__cs_end_round(b, reduce ? red : 0);
         dist *= r;
     }
-    if (proxy) {
-        ts__cs_send_to(b, g, me + 1, bytes);
+    if (at.partner >= 0) {
+        ts__cs_send_to(b, g, at.partner, bytes);
         ts__cs_end_round(b, 0);
     }
 }
@@ -436,9 +463,8 @@ int32_t ts__cs_kn_core(int32_t n, int32_t k, int32_t radix[64], int *rounds)
 /* k-nomial scatter-reduce-allgather on that pattern: the extra ranks fold in; the core
  * reduce-scatters round by round (a rank's window splits into the round's radix of blocks: it
  * sends its peers theirs and reduces its own from them), allgathers in the reverse order, and
- * hands the result back to the ranks folded in. An extra rank folds into rank - core, or with
- * `pairs` (UCC's pattern, as ts__cs_kn_allreduce) the odd ranks below twice the extras' count
- * into the even rank before each, the core then running in loop ranks. With `across` (core
+ * hands the result back to the ranks folded in (kn_place: UCC's pairs with `pairs`, else
+ * rank - core). With `across` (core
  * ranks only), each core rank's block is allreduced within that group between the two halves
  * (recursive doubling at radix 2, else k-nomial): the hierarchical form, one
  * scatter-reduce-allgather per node and the nodes' blocks combined by the ranks of equal
@@ -449,39 +475,26 @@ void ts__cs_kn_sra(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int 
     int32_t n = g->n, me = g->me, radix[64];
     uint64_t elem = b->model->elem, window = bytes / elem, was[64];
     int rounds = 0;
-    int32_t core = ts__cs_kn_core(n, k, radix, &rounds), ne = n - core;
-    /* my loop rank, the partner I fold into or that folds into me, and whether I am extra */
-    int32_t vme = me, partner = -1, is_extra = 0;
-    if (pairs && me < 2 * ne) {
-        is_extra = me % 2;
-        partner = is_extra ? me - 1 : me + 1;
-        vme = me / 2;
-    } else if (pairs) {
-        vme = me - ne;
-    } else if (me >= core) {
-        is_extra = 1;
-        partner = me - core;
-    } else if (me + core < n) {
-        partner = me + core;
-    }
-    if (is_extra) {
-        ts__cs_send_to(b, g, partner, bytes);
+    int32_t core = ts__cs_kn_core(n, k, radix, &rounds);
+    kn_place_t at = kn_place(me, n, core, pairs);
+    if (at.extra) {
+        ts__cs_send_to(b, g, at.partner, bytes);
         ts__cs_end_round(b, 0);
-        ts__cs_recv_from(b, g, partner, bytes);
+        ts__cs_recv_from(b, g, at.partner, bytes);
         ts__cs_end_round(b, 0);
         return;
     }
-    if (partner >= 0) {
-        ts__cs_recv_from(b, g, partner, bytes);
+    if (at.partner >= 0) {
+        ts__cs_recv_from(b, g, at.partner, bytes);
         ts__cs_end_round(b, bytes);
     }
     int64_t dist = 1;
     for (int l = 0; l < rounds; l++) {
-        int32_t r = radix[l], d = (int32_t)((vme / dist) % r);
+        int32_t r = radix[l], d = (int32_t)((at.vme / dist) % r);
         uint64_t mine = ts__cs_block_bytes(window * elem, elem, r, d), red = 0;
         for (int32_t t = 1; t < r; t++) {
-            int32_t pd = (d + t) % r, vp = (int32_t)(vme + (pd - d) * dist);
-            int32_t peer = !pairs ? vp : vp < ne ? 2 * vp : vp + ne;
+            int32_t pd = (d + t) % r;
+            int32_t peer = kn_rank((int32_t)(at.vme + (pd - d) * dist), n, core, pairs);
             ts__cs_send_to(b, g, peer, ts__cs_block_bytes(window * elem, elem, r, pd));
             ts__cs_recv_from(b, g, peer, mine);
             red += mine;
@@ -500,18 +513,18 @@ void ts__cs_kn_sra(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int 
     for (int l = rounds - 1; l >= 0; l--) {
         int32_t r = radix[l];
         dist /= r;
-        int32_t d = (int32_t)((vme / dist) % r);
+        int32_t d = (int32_t)((at.vme / dist) % r);
         for (int32_t t = 1; t < r; t++) {
-            int32_t pd = (d + t) % r, vp = (int32_t)(vme + (pd - d) * dist);
-            int32_t peer = !pairs ? vp : vp < ne ? 2 * vp : vp + ne;
+            int32_t pd = (d + t) % r;
+            int32_t peer = kn_rank((int32_t)(at.vme + (pd - d) * dist), n, core, pairs);
             ts__cs_send_to(b, g, peer, window * elem);
             ts__cs_recv_from(b, g, peer, ts__cs_block_bytes(was[l] * elem, elem, r, pd));
         }
         ts__cs_end_round(b, 0);
         window = was[l];
     }
-    if (partner >= 0) {
-        ts__cs_send_to(b, g, partner, bytes);
+    if (at.partner >= 0) {
+        ts__cs_send_to(b, g, at.partner, bytes);
         ts__cs_end_round(b, 0);
     }
 }

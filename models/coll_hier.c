@@ -358,21 +358,10 @@ static int32_t ucc_sra_radix(const ts_coll_model_t *m, const ts_coll_topo_t *t)
 {
     if (m->ucc_sra_radix >= 2)
         return m->ucc_sra_radix;
-    int32_t hi = t->n;
-    for (int32_t j = 0; j < t->n; j++) {
-        int32_t c = 0;
-        for (int32_t i = 0; i < t->n; i++)
-            c += t->socket[i] == t->socket[j];
-        hi = c < hi ? c : hi;
-    }
-    int32_t best = 2, least = t->n;
-    for (int32_t k = 2; k <= (hi > 2 ? hi : 2); k++) {
-        int64_t fs = k;
-        while (fs < t->n)
-            fs *= k;
-        if (fs != t->n)
-            fs /= k;
-        int32_t extra = (int32_t)(t->n - (t->n / fs) * fs);
+    int32_t best = 2, least = t->n, radix[64], hi = t->min_socket > 2 ? t->min_socket : 2;
+    for (int32_t k = 2; k <= hi; k++) {
+        int rounds = 0;
+        int32_t extra = t->n - ts__cs_kn_core(t->n, k, radix, &rounds);
         if (extra == 0)
             return k;
         if (extra < least) {

@@ -666,6 +666,15 @@ static ts_placement_t *place(int nps, ts_map_by map_by)
     return pl;
 }
 
+/* The first n ranks of 2 x 36, block, NPS1 (*pl, which the caller closes) and their topology. */
+static ts_coll_topo_t *block_topo(int32_t n, ts_placement_t **pl)
+{
+    *pl = place(1, TS_MAP_BLOCK);
+    ts_coll_topo_t *topo = NULL;
+    CU_ASSERT_FATAL(ts_coll_topo_new(n, NULL, loc_place, *pl, &topo) == TS_OK);
+    return topo;
+}
+
 /* The first round of a non-leader in HCOLL's Allreduce is its send up the socket tree: to a
  * rank of its own socket (or NUMA domain). Node leaders exchange across the network. */
 static void check_hcoll(int nps, ts_map_by map_by, const char *group)
@@ -726,9 +735,8 @@ static void test_hcoll_groups(void)
     check_hcoll(2, TS_MAP_BLOCK, "numa");
     check_hcoll(2, TS_MAP_CYCLIC, "numa");
     /* Under NPS1 block the socket groups are ranks 0-17 and 18-35 of each node. */
-    ts_placement_t *pl = place(1, TS_MAP_BLOCK);
-    ts_coll_topo_t *topo = NULL;
-    CU_ASSERT_FATAL(ts_coll_topo_new(72, NULL, loc_place, pl, &topo) == TS_OK);
+    ts_placement_t *pl = NULL;
+    ts_coll_topo_t *topo = block_topo(72, &pl);
     CU_ASSERT(topo->low_socket[17] == 0 && topo->low_socket[18] == 18);
     CU_ASSERT(topo->low_socket[53] == 36 && topo->low_socket[54] == 54);
     CU_ASSERT(topo->low_node[71] == 36);
@@ -805,9 +813,8 @@ static void test_hcoll_large_allreduce(void)
  * HCOLL's large-data Allreduce works on the MPI buffers too. */
 static void test_hcoll_registered_buffers(void)
 {
-    ts_placement_t *pl = place(1, TS_MAP_BLOCK);
-    ts_coll_topo_t *topo = NULL;
-    CU_ASSERT_FATAL(ts_coll_topo_new(72, NULL, loc_place, pl, &topo) == TS_OK);
+    ts_placement_t *pl = NULL;
+    ts_coll_topo_t *topo = block_topo(72, &pl);
     const char *user[] = {"model.hcoll.net_buffers", "user", NULL};
     const char *han[] = {"coll_hcoll_enable", "0", "coll_han_priority", "35", NULL};
     ts_coll_model_t *ms[3] = {model_with(NULL), model_with(user), model_with(han)};
@@ -893,9 +900,8 @@ static int steps_of(const ts_csched_t *s, int kind, int32_t peer, int how, uint6
  * result; rank 71 (loop rank 63) with 68-70, 59, 63, 67 and 23, 39, 55; rank 1 only folds. */
 static void test_ucc_knomial_allreduce(void)
 {
-    ts_placement_t *pl = place(1, TS_MAP_BLOCK);
-    ts_coll_topo_t *topo = NULL;
-    CU_ASSERT_FATAL(ts_coll_topo_new(72, NULL, loc_place, pl, &topo) == TS_OK);
+    ts_placement_t *pl = NULL;
+    ts_coll_topo_t *topo = block_topo(72, &pl);
     const char *ucc[] = {"coll_hcoll_enable", "0", "coll_ucc_enable", "1", NULL};
     ts_coll_model_t *m = model_with(ucc);
     ts_coll_choice_t ch;
@@ -941,9 +947,8 @@ static void test_ucc_knomial_allreduce(void)
  * UCC pairs them: rank 1 folds into rank 0. */
 static void test_ucc_sra_allreduce(void)
 {
-    ts_placement_t *pl = place(1, TS_MAP_BLOCK);
-    ts_coll_topo_t *topo = NULL;
-    CU_ASSERT_FATAL(ts_coll_topo_new(72, NULL, loc_place, pl, &topo) == TS_OK);
+    ts_placement_t *pl = NULL;
+    ts_coll_topo_t *topo = block_topo(72, &pl);
     const char *ucc[] = {"coll_hcoll_enable", "0", "coll_ucc_enable", "1", NULL};
     const char *ucc4[] = {
         "coll_hcoll_enable", "0", "coll_ucc_enable", "1", "model.ucc.sra_radix", "4", NULL};
@@ -995,9 +1000,8 @@ static void test_ucc_sra_allreduce(void)
  * step carries the whole vector, copied in and out. */
 static void test_hcoll_pipelined_fanout(void)
 {
-    ts_placement_t *pl = place(1, TS_MAP_BLOCK);
-    ts_coll_topo_t *topo = NULL;
-    CU_ASSERT_FATAL(ts_coll_topo_new(36, NULL, loc_place, pl, &topo) == TS_OK);
+    ts_placement_t *pl = NULL;
+    ts_coll_topo_t *topo = block_topo(36, &pl);
     const char *whole[] = {"model.hcoll.sm_fragment", "inf", "model.hcoll.sm_buffers", "copy",
                            NULL};
     ts_coll_model_t *m = model_with(NULL), *mw = model_with(whole);
