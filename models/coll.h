@@ -116,6 +116,13 @@ typedef struct ts_coll_choice_s {
 void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, int32_t nnodes, uint64_t bytes,
                     ts_coll_choice_t *out);
 
+/* Whether component c posts its messages on UCX's tag API itself, past Open MPI's pml (HCOLL's
+ * ucx_p2p level, UCC's tl/ucp): its receives do not pay model.ucx.pml_recv. */
+static inline int ts_coll_comp_skips_pml(ts_coll_comp c)
+{
+    return c == TS_CCOMP_HCOLL || c == TS_CCOMP_UCC;
+}
+
 /* Why c was chosen, for reports: "hcoll: priority 90", "forced: coll_tuned_..._algorithm=4",
  * "fixed rule: 64-127 ranks, 0B-256KB", ... (m and op as given to ts_coll_select). */
 void ts_coll_choice_why(const ts_coll_model_t *m, int op, const ts_coll_choice_t *c, char *buf,

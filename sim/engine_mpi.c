@@ -503,11 +503,9 @@ int eng_wait_req(rank_t *r, req_t *q)
         uint64_t copy = p->recv_copy;
         if (!ts_proto_is_rndv(p->proto) && m->arrival_time < m->recv_post_time)
             copy += p->unexpected_copy; /* it waited in UCX's buffer */
-        /* HCOLL and UCC post and complete their messages on UCX's tag API themselves, past
-         * Open MPI's pml: its share of the receive's software is not theirs. */
+        /* A collective component on UCX's tag API skips the pml's share of the receive. */
         double rcpu = p->recv_cpu;
-        if (r->at == AT_COLL &&
-            (r->sched_key.ch.comp == TS_CCOMP_HCOLL || r->sched_key.ch.comp == TS_CCOMP_UCC))
+        if (r->at == AT_COLL && ts_coll_comp_skips_pml(r->sched_key.ch.comp))
             rcpu -= p->pml_recv;
         /* The handshake's software (RTS, key unpack, ATS) runs on this rank's CPU inside its
          * MPI calls, one message after another: charged here, not as time in flight. */
