@@ -49,7 +49,7 @@ int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
     ts_calib_t *cal = NULL;
     ts_model_t *model = NULL;
     char *created = NULL;
-    size_t created_len = 0;
+    size_t created_len = 0, nfitted = 0;
     unsigned char *used = calloc((size_t)argc + 1, 1);
     const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
     int ninputs = 0;
@@ -102,6 +102,14 @@ int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
     }
     if ((st = ts_calib_model(cal, platform, created, &model, err)) != TS_OK)
         goto done;
+    nfitted = ts_model_nparams(model);
+    /* UCX_PROTO_ENABLE given here is the platform's UCX (n before UCX 1.16): the fit
+     * depends on the selection it names, and every replay on the platform runs with it. */
+    if (ts_params_is_set(params, TS_P_UCX_PROTO_ENABLE) &&
+        (st = ts_model_add_param(model, "UCX_PROTO_ENABLE",
+                                 TS_PARAM_BOOL(params, UCX_PROTO_ENABLE) ? "y" : "n", NULL,
+                                 "given to tunesim calibrate: the platform's UCX", err)) != TS_OK)
+        goto done;
     /* Settings given for every input (UCX_TLS naming this machine's transports, ...) are
      * part of what the values mean: a replay for this machine wants the same. */
     {
@@ -137,7 +145,7 @@ int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
             "\nwrote %s (%s%s%s): %zu fitted parameters; load it with "
             "--model %s\n",
             output, platform[0] ? "platform " : "for any platform: no --platform given", platform,
-            platform[0] ? ", refused on others" : "", ts_model_nparams(model), output);
+            platform[0] ? ", refused on others" : "", nfitted, output);
     errno = 0;
     if (fflush(out) != 0 || ferror(out))
         st = ts_error_set(err, TS_EIO, "%s: writing the report failed: %s",

@@ -72,6 +72,7 @@ ts_status ts_proto_model_new(const ts_params_t *p, int world, ts_proto_model_t *
     m->bcopy_thresh = ts_params_size(p, TS_P_UCX_BCOPY_THRESH, 0);
     m->send_nbr_thresh = ts_params_size(p, TS_P_UCX_RNDV_SEND_NBR_THRESH, 0);
     snprintf(m->rndv_scheme, sizeof m->rndv_scheme, "%s", ts_params_str(p, TS_P_UCX_RNDV_SCHEME));
+    m->proto_v2 = TS_PARAM_BOOL(p, UCX_PROTO_ENABLE);
     m->bcopy_bw = ts_params_bw(p, TS_P_UCX_BCOPY_BW);
     if (m->bcopy_bw <= 0) {
         /* "auto" means UCX's own default, which is the table's default value. */
@@ -156,7 +157,7 @@ static int plans_equal(const ts_msg_plan_t *a, const ts_msg_plan_t *b)
            a->ack_latency == b->ack_latency && a->rtr_latency == b->rtr_latency &&
            a->recv_cpu == b->recv_cpu && a->handshake == b->handshake &&
            a->busy_cost == b->busy_cost && a->progress == b->progress &&
-           a->est_reg_delta == b->est_reg_delta && a->copy_bw == b->copy_bw &&
+           a->est_delta == b->est_delta && a->copy_bw == b->copy_bw &&
            a->completes_locally == b->completes_locally && a->pml_recv == b->pml_recv;
 }
 

@@ -107,8 +107,10 @@ typedef struct ts_msg_plan_s {
                                * receiver was computing (model.ucx.rndv_busy_cost) */
     unsigned progress;        /* TS_PROG_* bits: steps that happen only inside an MPI call of
                                * the rank that must act (no progress thread) */
-    double est_reg_delta;     /* UCX's estimate less the plan's network registrations: it
-                               * prices each as a registration-cache lookup (a hit) */
+    double est_delta;         /* UCX's estimate less the plan's time: it prices each network
+                               * registration as a registration-cache lookup (a hit), does
+                               * not see xpmem's page faults, and under its protocol selection
+                               * v2 times an eager zcopy send to its remote ack */
     double copy_bw;           /* bytes/s of the copies above (UCX_BCOPY_BW) */
     int completes_locally;    /* the send completes after the sender's own work */
     double pml_recv;          /* the part of recv_cpu that is Open MPI's pml (its request and

@@ -106,6 +106,7 @@ struct ts_proto_model_s {
     uint64_t zcopy_thresh, bcopy_thresh, send_nbr_thresh;
     char rndv_scheme[16];
     double bcopy_bw;
+    int proto_v2; /* UCX_PROTO_ENABLE: UCX's protocol selection v2 (UCX 1.16 on) */
     double ovh_single, ovh_multi, ovh_rts, ovh_rtr, ovh_sw;
     double reg_fixed, reg_per_byte; /* a network registration that misses UCX's cache */
     double rcache_ovh;              /* what UCX's estimate puts on one: a cache lookup */
@@ -185,12 +186,12 @@ static inline double plan_time(const ts_msg_plan_t *pl, uint64_t size)
     return t;
 }
 
-/* What UCX's protocol selection compares: the plan's time with each network registration
- * priced as its registration cache's lookup, the hit it assumes
- * (src/ucp/proto/proto_init.c, ucp_proto_init_add_memreg_time). */
+/* What UCX's protocol selection compares: the plan's time as UCX's estimate differs from it
+ * (ts_msg_plan_t.est_delta: registrations priced as a cache hit, src/ucp/proto/proto_init.c
+ * ucp_proto_init_add_memreg_time; a zcopy send's ack, ucp_proto_init_add_tl_perf). */
 static inline double est_time(const ts_msg_plan_t *pl, uint64_t size)
 {
-    return plan_time(pl, size) + pl->est_reg_delta;
+    return plan_time(pl, size) + pl->est_delta;
 }
 
 #endif

@@ -133,7 +133,7 @@ static double reg_cost(const ts_proto_model_t *m, uint64_t size)
 static double net_reg(const ts_proto_model_t *m, uint64_t size, ts_msg_plan_t *pl)
 {
     double c = reg_cost(m, size);
-    pl->est_reg_delta += m->rcache_ovh - c;
+    pl->est_delta += m->rcache_ovh - c;
     return c;
 }
 
@@ -201,6 +201,11 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
         pl->recv_copy = size;
         pl->unexpected_copy = ts__transports[l->eager].rx_keeps & RX_KEEPS_BCOPY ? 0 : size;
         pl->ack_latency = l->latency;
+        /* UCX's selection v2 counts a zcopy send as done when its ack is back, one more
+         * transport latency (src/ucp/proto/proto_init.c, ucp_proto_init_add_tl_perf,
+         * UCP_PROTO_COMMON_INIT_FLAG_SEND_ZCOPY); v1 compared the send alone. */
+        if (m->proto_v2)
+            pl->est_delta += l->latency;
         break;
     case TS_PROTO_RNDV_GET:
     case TS_PROTO_RNDV_PUT:
@@ -247,7 +252,7 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
         {
             double faults = m->xpmem_fault * (double)((size + 4095) / 4096 + 1);
             pl->recv_reg = m->xpmem_attach + faults;
-            pl->est_reg_delta -= faults; /* UCX's selection does not see them */
+            pl->est_delta -= faults; /* UCX's selection does not see them */
         }
         pl->latency = 0;
         pl->ack_latency = l->latency;

@@ -93,16 +93,18 @@ ts_status ts_model_add_note(ts_model_t *m, const char *text, ts_error_t *err)
 }
 
 /* A model file holds model constants only: UCX_* and MCA settings describe a run, not a
- * platform, and belong on the command line. One exception: UCX_BCOPY_BW, the copy rate at
- * which the protocol model charges copies (models/protocol.c), which a calibration measures.
+ * platform, and belong on the command line. Two exceptions: UCX_BCOPY_BW, the copy rate at
+ * which the protocol model charges copies (models/protocol.c), which a calibration measures;
+ * UCX_PROTO_ENABLE, whose default is the platform's UCX version's (n before UCX 1.16).
  * The value must parse for the parameter. */
 static ts_status check_param(const char *name, const char *value, ts_error_t *err)
 {
     int id = ts_param_find(name);
-    if (id < 0 || (strncmp(name, "model.", 6) != 0 && strcmp(name, "UCX_BCOPY_BW") != 0))
+    if (id < 0 || (strncmp(name, "model.", 6) != 0 && strcmp(name, "UCX_BCOPY_BW") != 0 &&
+                   strcmp(name, "UCX_PROTO_ENABLE") != 0))
         return ts_error_set(err, TS_EARG,
-                            "expected a model.* parameter of the table (tunesim params) or "
-                            "UCX_BCOPY_BW, got '%s'",
+                            "expected a model.* parameter of the table (tunesim params), "
+                            "UCX_BCOPY_BW or UCX_PROTO_ENABLE, got '%s'",
                             name);
     ts_params_t *scratch;
     if (ts_params_new(&scratch) != TS_OK)

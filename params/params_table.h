@@ -38,6 +38,12 @@
     X(UCX_BCOPY_BW, "UCX_BCOPY_BW", BW, "7000MB/s", "bytes/s",                                     \
       "reference/ucx-protocols.md, Thresholds (auto = 7,000 MB/s)",                                \
       "copy bandwidth UCX assumes when estimating protocol costs")                                 \
+    X(UCX_PROTO_ENABLE, "UCX_PROTO_ENABLE", BOOL, "y", "",                                         \
+      "UCX src/ucp/core/ucp_context.c (PROTO_ENABLE: n up to 1.15, y from 1.16); the reference "   \
+      "runs' UCX 1.17-1.19 (reference/bm-optimized3.36.md, oracle-imb-bm-optimized3.36.md)",       \
+      "UCX's protocol selection v2 (y) or v1 (n): v2 times an eager zcopy send to its remote "     \
+      "ack, which moves the auto bcopy -> zcopy -> rendezvous switches up; a model file may "      \
+      "carry the platform's UCX default")                                                          \
     X(UCX_RNDV_PERF_DIFF, "UCX_RNDV_PERF_DIFF", DOUBLE, "1", "%",                                  \
       "reference/ucx-protocols.md, Auto thresholds", "margin (percent) rendezvous must win by")    \
     X(UCX_MAX_EAGER_LANES, "UCX_MAX_EAGER_LANES", INT, "1", "lanes",                               \

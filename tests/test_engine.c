@@ -319,7 +319,7 @@ static void test_on_host_bcopy(void)
 
 static void test_rendezvous(void)
 {
-    /* Isend / Irecv of 100,000 B (above the 25,000 B crossover), both posted at 0. */
+    /* Isend / Irecv of 100,000 B (above the 15,000 B crossover), both posted at 0. */
     tb_t b = tb_new(2);
     isend_irecv(&b, 0, 1, 100000);
     outcome_t o = replay(&b, TWO_NODES);
@@ -327,14 +327,17 @@ static void test_rendezvous(void)
     CHECK_TIME(o, landed + L_NET); /* the sender's completion comes last */
 }
 
+static const char *const zcopy8k[] = {"UCX_ZCOPY_THRESH", "8kb", NULL};
+
 static void test_zcopy(void)
 {
-    /* 12,000 B is eager zcopy (5,001-25,000 B): the sender registers, the data lands
-     * L + s/B later and the receiver copies it out (s/C); the send completes when the ack
-     * is back, L after the data landed. */
+    /* 12,000 B is eager zcopy from UCX_ZCOPY_THRESH=8kb (auto picks bcopy to 15,000 B and
+     * rendezvous above: test_protocol.c): the sender registers, the data lands L + s/B later
+     * and the receiver copies it out (s/C); the send completes when the ack is back, L after
+     * the data landed. */
     tb_t b = tb_new(2);
     isend_irecv(&b, 0, 1, 12000);
-    outcome_t o = replay(&b, TWO_NODES);
+    outcome_t o = replay_ex(&b, TWO_NODES, zcopy8k, 0);
     double landed = R + L_NET + 12000 / B;
     CHECK_TIME(o, landed + 12000 / C);                            /* the receiver ends last */
     CU_ASSERT_DOUBLE_EQUAL(o.rank_end[0], landed + L_NET, 1e-12); /* rank 0's completion */
@@ -346,11 +349,11 @@ static void test_zcopy(void)
  * same either way: UCX's estimate assumes a hit. */
 static void test_zcopy_registration_reuse(void)
 {
-    static const char *const none[] = {"model.net.rcache", "none", NULL};
+    static const char *const none[] = {"model.net.rcache", "none", "UCX_ZCOPY_THRESH", "8kb", NULL};
     tb_t b = tb_new(2);
     isend_irecv(&b, 0, 1, 12000);
     isend_irecv(&b, 0, 1, 12000);
-    outcome_t reuse = replay(&b, TWO_NODES);
+    outcome_t reuse = replay_ex(&b, TWO_NODES, zcopy8k, 0);
     b = tb_new(2);
     isend_irecv(&b, 0, 1, 12000);
     isend_irecv(&b, 0, 1, 12000);

@@ -7,9 +7,13 @@
  *   short  (s <= 1000): L + s/B
  *   bcopy:  L + 2s/C + s/B          = 2us      + 5e-10 s
  *   zcopy:  L + R + s/C + s/B       = 3.0001us + 3e-10 s  (receiver copies out)
+ *           + L under UCX_PROTO_ENABLE=y (the default: the ack UCX v2 waits for)
+ *                                   = 5.0001us + 3e-10 s
  *   rndv:   L(RTS) + 2L + 2R + s/B  = 8.0002us + 1e-10 s  (get_zcopy on rc)
- * bcopy = zcopy at s = 5000.5 and zcopy = rndv at s = 25000.5, so with everything auto,
- * off-host: short to 1000, bcopy to 5000, zcopy to 25000, rendezvous from 25001. */
+ * Selection v1 (UCX_PROTO_ENABLE=n): bcopy = zcopy at s = 5000.5 and zcopy = rndv at
+ * s = 25000.5, so with everything auto, off-host: short to 1000, bcopy to 5000, zcopy to
+ * 25000, rendezvous from 25001. v2: all three meet at s = 15000.5, so bcopy to 15000 and
+ * rendezvous from 15001; eager zcopy only where a threshold forces it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +46,9 @@ static ts_proto_model_t *model_with(const char *const (*extra)[2], size_t n)
     return model_for(extra, n, 0);
 }
 
+/* UCX's protocol selection v1 (UCX before 1.16), where eager zcopy has a range of its own. */
+static const char *const sel_v1[][2] = {{"UCX_PROTO_ENABLE", "n"}};
+
 static ts_proto proto_at(const ts_proto_model_t *m, uint64_t size, ts_locality loc, int blocking)
 {
     ts_msg_plan_t pl;
@@ -60,8 +67,18 @@ static ts_proto proto_at(const ts_proto_model_t *m, uint64_t size, ts_locality l
 
 static void test_auto_boundaries_off_host(void)
 {
-    ts_proto_model_t *m = model_with(NULL, 0);
+    ts_proto_model_t *m = model_with(NULL, 0); /* v2 */
     ts_locality loc = TS_LOC_SAME_LEAF;
+    CHECK_PROTO(m, 1000, loc, 0, TS_PROTO_EAGER_SHORT);
+    CHECK_PROTO(m, 1001, loc, 0, TS_PROTO_EAGER_BCOPY);
+    CHECK_PROTO(m, 15000, loc, 0, TS_PROTO_EAGER_BCOPY);
+    CHECK_PROTO(m, 15001, loc, 0, TS_PROTO_RNDV_GET);
+    CU_ASSERT_DOUBLE_EQUAL(ts_proto_estimate(m, TS_PROTO_EAGER_ZCOPY, 10000, loc), 8.0001e-6,
+                           1e-12);
+    /* the ack is in the choice only: what the engine charges is v1's */
+    CU_ASSERT_DOUBLE_EQUAL(ts_proto_cost(m, TS_PROTO_EAGER_ZCOPY, 10000, loc), 6.0001e-6, 1e-12);
+    ts_proto_model_free(m);
+    m = model_with(sel_v1, 1);
     CHECK_PROTO(m, 0, loc, 0, TS_PROTO_EAGER_SHORT);
     CHECK_PROTO(m, 1000, loc, 0, TS_PROTO_EAGER_SHORT);
     CHECK_PROTO(m, 1001, loc, 0, TS_PROTO_EAGER_BCOPY);
@@ -83,8 +100,9 @@ static void test_auto_boundaries_off_host(void)
  * the plan still carries the miss's cost, which the engine charges when the cache misses. */
 static void test_registration_estimate(void)
 {
-    static const char *const lookup[][2] = {{"model.ucx.rcache_overhead", "50ns"}};
-    ts_proto_model_t *m = model_with(lookup, 1);
+    static const char *const lookup[][2] = {{"model.ucx.rcache_overhead", "50ns"},
+                                            {"UCX_PROTO_ENABLE", "n"}};
+    ts_proto_model_t *m = model_with(lookup, 2);
     ts_locality loc = TS_LOC_SAME_LEAF;
     CU_ASSERT_DOUBLE_EQUAL(ts_proto_estimate(m, TS_PROTO_EAGER_ZCOPY, 10000, loc),
                            6.0001e-6 - 1.0001e-6 + 50e-9, 1e-12);
@@ -151,7 +169,7 @@ static void test_rendezvous_plan(void)
  * which on-host plans move bytes through the platform (only a copy charged nowhere else). */
 static void test_unexpected_and_on_host_flows(void)
 {
-    ts_proto_model_t *m = model_with(NULL, 0);
+    ts_proto_model_t *m = model_with(sel_v1, 1); /* v1: an auto zcopy range off-host */
     ts_msg_plan_t pl;
     ts_proto_plan(m, 80, TS_LOC_SAME_NUMA, 0, &pl); /* posix short: inline in the FIFO */
     CU_ASSERT_EQUAL(pl.proto, TS_PROTO_EAGER_SHORT);
@@ -194,8 +212,8 @@ static void test_unexpected_and_on_host_flows(void)
 /* Set thresholds: exactly at, one below, one above. */
 static void test_set_thresholds(void)
 {
-    const char *const rndv8k[][2] = {{"UCX_RNDV_THRESH", "inter:8kb"}};
-    ts_proto_model_t *m = model_with(rndv8k, 1);
+    const char *const rndv8k[][2] = {{"UCX_RNDV_THRESH", "inter:8kb"}, {"UCX_PROTO_ENABLE", "n"}};
+    ts_proto_model_t *m = model_with(rndv8k, 2);
     CHECK_PROTO(m, 8191, TS_LOC_SAME_LEAF, 0, TS_PROTO_EAGER_ZCOPY);
     CHECK_PROTO(m, 8192, TS_LOC_SAME_LEAF, 0, TS_PROTO_RNDV_GET);
     CHECK_PROTO(m, 8193, TS_LOC_SAME_LEAF, 0, TS_PROTO_RNDV_GET);
@@ -341,17 +359,22 @@ static void test_bcopy_bw_auto(void)
 
 static void test_print_ranges(void)
 {
-    ts_proto_model_t *m = model_with(NULL, 0);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&buf, &len);
-    ts_proto_model_print(m, fp);
-    fclose(fp);
-    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "same_leaf     MPI_Isend  0-1000 eager short/rc_mlx5, "
-                                       "1001-5000 eager bcopy/rc_mlx5, 5001-25000 eager "
-                                       "zcopy/rc_mlx5, 25001+ rndv get_zcopy/rc_mlx5\n"));
-    free(buf);
-    ts_proto_model_free(m);
+    for (int v = 2; v >= 1; v--) {
+        ts_proto_model_t *m = model_with(v == 1 ? sel_v1 : NULL, v == 1 ? 1 : 0);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *fp = open_memstream(&buf, &len);
+        ts_proto_model_print(m, fp);
+        fclose(fp);
+        CU_ASSERT_PTR_NOT_NULL(strstr(
+            buf, v == 1 ? "same_leaf     MPI_Isend  0-1000 eager short/rc_mlx5, "
+                          "1001-5000 eager bcopy/rc_mlx5, 5001-25000 eager "
+                          "zcopy/rc_mlx5, 25001+ rndv get_zcopy/rc_mlx5\n"
+                        : "same_leaf     MPI_Isend  0-1000 eager short/rc_mlx5, "
+                          "1001-15000 eager bcopy/rc_mlx5, 15001+ rndv get_zcopy/rc_mlx5\n"));
+        free(buf);
+        ts_proto_model_free(m);
+    }
 }
 
 static void test_on_host_cma_copies(void)
