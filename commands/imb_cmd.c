@@ -303,11 +303,25 @@ static void print_comparison(const imb_t *m, int bench, FILE *fp)
         }
         fputc('\n', fp);
         if (v.winner >= 0) {
-            if (v.ndiff)
+            int least = v.winner; /* the set whose geometric mean is the least */
+            for (int s = 0; s < m->nsets; s++)
+                if (v.g[s] == v.best) {
+                    least = s;
+                    break;
+                }
+            if (v.ndiff && least == v.winner)
                 fprintf(fp,
                         "# winner: %s (least geometric mean of t_max over the %d sizes at "
                         "which the sets differ by more than %.0f %%: %.3f us)\n",
                         m->sets[v.winner].name, v.ndiff, IMB_DIFF * 100, v.best * 1e6);
+            else if (v.ndiff) /* a tie listed before the least: say whose the least is */
+                fprintf(fp,
+                        "# winner: %s (the first in the sets' order within %g %% of the least "
+                        "geometric mean of t_max over the %d sizes at which the sets differ by "
+                        "more than %.0f %%: %s %.3f us, %s %.3f us)\n",
+                        m->sets[v.winner].name, m->o.tie, v.ndiff, IMB_DIFF * 100,
+                        m->sets[least].name, v.best * 1e6, m->sets[v.winner].name,
+                        v.g[v.winner] * 1e6);
             else
                 fprintf(fp, "# winner: %s (the sets differ at no size by more than %.0f %%)\n",
                         m->sets[v.winner].name, IMB_DIFF * 100);
