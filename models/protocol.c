@@ -275,6 +275,10 @@ void ts_proto_model_print(const ts_proto_model_t *m, FILE *fp)
                 "(network lane for %d expected endpoint%s: UCX_NUM_EPS, or a job's rank count, "
                 "weighs rc against dc)\n",
                 m->est_eps, m->est_eps == 1 ? "" : "s");
+    /* The same settings choose differently under UCX's two selections. */
+    if (m->ops == &ts__p2p_ucx)
+        fprintf(fp, "(UCX's protocol selection %s: UCX_PROTO_ENABLE=%s)\n",
+                m->proto_v2 ? "v2, UCX 1.16 on" : "v1, UCX before 1.16", m->proto_v2 ? "y" : "n");
 }
 
 void ts_proto_plan_registered(const ts_proto_model_t *m, uint64_t size, ts_locality loc,

@@ -1166,10 +1166,15 @@ static void test_cmd(void)
                                   "eager bcopy/rc_mlx5, 11970-14070 eager zcopy/rc_mlx5, 14071+ "
                                   "rndv get_zcopy/rc_mlx5\n";
     CU_ASSERT_PTR_NOT_NULL(strstr(out_of(protos_def, 2), v2_line));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out_of(protos_def, 2),
+                                  "(UCX's protocol selection v2, UCX 1.16 on: "
+                                  "UCX_PROTO_ENABLE=y)\n"));
     char *protos_v1[] = {"params", "--protocols", "--model", mfile};
     CU_ASSERT_PTR_NOT_NULL(strstr(out_of(protos_v1, 4),
                                   "same_leaf     MPI_Isend  0-2007 eager short/rc_mlx5, 2008-24576 "
                                   "eager zcopy/rc_mlx5, 24577+ rndv get_zcopy/rc_mlx5\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out_of(protos_v1, 4), "(UCX's protocol selection v1, UCX "
+                                                        "before 1.16: UCX_PROTO_ENABLE=n)\n"));
     char *protos_v2[] = {"params", "--protocols", "--model", mfile, "-x", "UCX_PROTO_ENABLE=y"};
     CU_ASSERT_PTR_NOT_NULL(strstr(out_of(protos_v2, 6), v2_line));
     out_of(NULL, 0);
