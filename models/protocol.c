@@ -105,6 +105,7 @@ ts_status ts_proto_model_new(const ts_params_t *p, int world, ts_proto_model_t *
     m->rndv_ovh = TS_PARAM_SECONDS(p, UCX_RNDV_OVERHEAD);
     m->cma_ovh = TS_PARAM_SECONDS(p, CMA_OVERHEAD);
     m->rndv_busy = TS_PARAM_SECONDS(p, UCX_RNDV_BUSY_COST);
+    m->rndv_busy_written = TS_PARAM_BOOL(p, UCX_RNDV_BUSY_WRITTEN);
     m->progress = strcmp(TS_PARAM_ENUM(p, MPI_PROGRESS), "calls") == 0 ? TS_PROG_RECV : 0;
     /* HCOLL's shared-memory step and its on-host extras (as the shared-memory lanes add them). */
     double same = TS_PARAM_SECONDS(p, SHM_LATENCY);
@@ -217,6 +218,11 @@ void ts_proto_plan(const ts_proto_model_t *m, uint64_t size, ts_locality loc, in
 static int same_choice(const ts_msg_plan_t *a, const ts_msg_plan_t *b)
 {
     return a->proto == b->proto && a->transport == b->transport;
+}
+
+int ts_proto_busy_written(const ts_proto_model_t *m)
+{
+    return m->rndv_busy_written;
 }
 
 void ts_proto_model_print(const ts_proto_model_t *m, FILE *fp)

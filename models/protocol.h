@@ -144,6 +144,10 @@ void ts_proto_model_free(ts_proto_model_t *m);
 /* Whether a rank's registration of a message size serves every later message of that size
  * (model.net.rcache=size), or every zero-copy / rendezvous buffer is registered anew (none). */
 int ts_proto_reg_reuse(const ts_proto_model_t *m);
+/* Whether a rendezvous of data a reduction of the same collective call has just written pays
+ * the busy cost (ts_msg_plan_t.busy_cost) as one to a computing receiver does
+ * (model.ucx.rndv_busy_written). */
+int ts_proto_busy_written(const ts_proto_model_t *m);
 
 /* Whether a and b plan every message alike: equal in everything but a UCX_TLS list that
  * resolved to the same transports (UCX_TLS=all and self,sm,rc on a node whose network

@@ -10,6 +10,19 @@
 # shellcheck disable=SC2034 # used by the scripts that source this file
 study_stack=(--mca coll_han_priority 35)
 
+# The cost of a rendezvous to a computing receiver, or of data a reduction has just written
+# (model.ucx.rndv_busy_cost, model.ucx.rndv_busy_written), as the OpenFOAM calibration fits
+# it to the runs asis and t0 (scripts/fit_motorbike.sh, docs/fit.md): one value for both
+# studies. IMB's Alltoall, Allgather and Exchange neither compute nor reduce, so only its
+# Allreduce pays it.
+busy_from=${root:?}/platforms/calibrations/bm-optimized3.36-simplefoam.xml
+busy_cost=$(sed -n 's/.*name="model\.ucx\.rndv_busy_cost" value="\([^"]*\)".*/\1/p' "$busy_from")
+if [ -z "$busy_cost" ]; then
+    echo "imb_common: $busy_from: expected a model.ucx.rndv_busy_cost parameter" >&2
+    exit 1
+fi
+study_stack+=(--set "model.ucx.rndv_busy_cost=$busy_cost")
+
 # The study's largest size 2^X by benchmark and node count.
 maxlog() { # BENCH NODES
     case $1 in

@@ -120,6 +120,7 @@ int eng_coll_begin(rank_t *r, const ts_event_t *ev)
     r->coll.waiting = 0;
     r->coll.t0 = vnow(r);
     r->coll.msgs = 0;
+    r->coll.written = 0;
     return 1;
 }
 
@@ -147,6 +148,8 @@ int eng_coll_run(rank_t *r)
             r->ncoll_reqs = 0;
             r->coll.waiting = 0;
             eng_compute(r, r->coll.reduce);
+            if (r->coll.reduce > 0)
+                r->coll.written = 1;
         }
         if (r->coll.step >= r->sched.n || e->status != TS_OK) {
             if (!r->ncoll_reqs)

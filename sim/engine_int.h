@@ -123,6 +123,7 @@ struct rank_s {
         size_t step;    /* next schedule step */
         int waiting;    /* completing the round's messages, then reduce seconds */
         double reduce;  /* the reduction that follows the round */
+        int written;    /* a reduction of this call has written what it sends from now on */
         double t0;      /* when the call started */
         uint64_t msgs;  /* (comm, op, payload and choice: sched_key) */
     } coll;

@@ -770,6 +770,38 @@ static void test_coll_schedule_reused(void)
     CHECK_TIME(o, 2 * ring_time(1000) + ring_time(512));
 }
 
+/* model.ucx.rndv_busy_written: the ring on 8000 B (2000 B blocks) with UCX_RNDV_THRESH=1kb
+ * sends each block by rendezvous. The first reduce-scatter round sends the rank's own input;
+ * the other two send what the round's reduction has just written, and so do the three
+ * allgather rounds: five rendezvous a rank that pay model.ucx.rndv_busy_cost (4 us), each on
+ * its receiver, in lockstep: 5 x 4 us more than with the rule off. Every receiver is in its
+ * wait when its RTS comes, so the computing-receiver rule adds nothing either way. */
+static void test_coll_busy_written(void)
+{
+    static const char *const keys[][2] = {{"UCX_RNDV_THRESH", "1kb"},
+                                          {"model.ucx.rndv_busy_cost", "4us"}};
+    double end[2];
+    for (int on = 0; on < 2; on++) {
+        const char *set[sizeof FORCED_RING / sizeof *FORCED_RING + 6];
+        size_t n = 0;
+        for (; FORCED_RING[n]; n++)
+            set[n] = FORCED_RING[n];
+        for (int k = 0; k < 2; k++) {
+            set[n++] = keys[k][0];
+            set[n++] = keys[k][1];
+        }
+        set[n++] = "model.ucx.rndv_busy_written";
+        set[n++] = on ? "1" : "0";
+        set[n] = NULL;
+        tb_t b = tb_new(4);
+        coll_call(&b, TS_COLL_ALLREDUCE, 4, 8000, TS_ROOT_NONE);
+        outcome_t o = replay_ex(&b, APART, set, 1);
+        CU_ASSERT_EQUAL(o.status, TS_OK);
+        end[on] = o.makespan;
+    }
+    CU_ASSERT_DOUBLE_EQUAL(end[1] - end[0], 5 * 4e-6, 1e-12);
+}
+
 /* Barriers move no data: the dissemination barrier on 8 ranks (fixed rule: 4-7 ranks linear,
  * 8-63 recursive doubling) costs 3 latencies; on 5 ranks the linear barrier costs 2. */
 static void test_coll_barrier(void)
@@ -842,6 +874,8 @@ int main(void)
     CU_add_test(s, "put rendezvous waits for the sender's MPI call", test_put_waits_for_sender);
     CU_add_test(s, "a rendezvous to a computing receiver costs model.ucx.rndv_busy_cost",
                 test_busy_receiver_cost);
+    CU_add_test(s, "a rendezvous of data a reduction just wrote costs it too",
+                test_coll_busy_written);
     CU_add_test(s, "rkey_ptr's copy waits for the receiver's progress",
                 test_rkey_ptr_copy_waits_for_progress);
     CU_add_test(s, "the handshake is the receiver's CPU", test_handshake_on_receiver_cpu);
