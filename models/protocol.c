@@ -165,7 +165,8 @@ static int plans_equal(const ts_msg_plan_t *a, const ts_msg_plan_t *b)
 int ts_proto_model_alike(const ts_proto_model_t *a, const ts_proto_model_t *b,
                          const ts_plan_ask_t *asks, size_t n)
 {
-    if (a->reg_reuse != b->reg_reuse)
+    /* What the engine asks of the model besides the plans: never alike where they differ. */
+    if (a->reg_reuse != b->reg_reuse || a->rndv_busy_written != b->rndv_busy_written)
         return 0;
     for (size_t i = 0; i < n; i++) {
         ts_msg_plan_t x, y;

@@ -59,7 +59,8 @@ struct msg_s {
     uint8_t dstate;      /* its next delivery step (see eng_deliver) */
     uint8_t await_match; /* its delivery waits for the match (match() queues it) */
     uint8_t matched, arrived, send_done;
-    uint8_t busy; /* rendezvous: its RTS arrived while the receiver was computing */
+    uint8_t busy; /* rendezvous: its RTS arrived while the receiver was computing, or it
+                   * sends what a reduction of the collective has just written */
     uint8_t refs; /* delivery, send request, receive side (queued or matched):
                    * freed when all three are done with it */
     double recv_post_time, arrival_time;

@@ -263,6 +263,12 @@ static void test_models_alike(void)
     /* Registration reuse differs: never alike, whatever is asked */
     CU_ASSERT_FALSE(ts_proto_model_alike(a, c, small, 2));
     CU_ASSERT_FALSE(ts_proto_model_alike(a, c, NULL, 0));
+    /* Nor where the busy cost's rule for freshly reduced data differs (the engine asks) */
+    const char *const written[][2] = {{"UCX_RNDV_THRESH", "inter:64kb"},
+                                      {"model.ucx.rndv_busy_written", "0"}};
+    ts_proto_model_t *w = model_with(written, 2);
+    CU_ASSERT_FALSE(ts_proto_model_alike(a, w, NULL, 0));
+    ts_proto_model_free(w);
     /* Between registered buffers (kind 3): the plan without its registrations, the same
      * protocol; a 200 KB rendezvous off the node registers at both ends otherwise. */
     ts_msg_plan_t x, y;
