@@ -221,12 +221,13 @@ typedef struct verdict_s {
     int ndiff;          /* sizes at which the sets differ */
     double *g;          /* per set: geometric mean over them (seconds), 0 for a failed set */
     double best;        /* the least of them */
+    int least;          /* the (first) set whose mean it is */
     unsigned char *tie; /* per set: within --tie of the least */
 } verdict_t;
 
 static int judge(const imb_t *m, int bench, verdict_t *v)
 {
-    v->winner = -1;
+    v->winner = v->least = -1;
     v->ndiff = 0;
     v->best = 0;
     v->g = calloc((size_t)m->nsets, sizeof *v->g);
@@ -259,8 +260,10 @@ static int judge(const imb_t *m, int bench, verdict_t *v)
     for (int s = 0; s < m->nsets; s++) {
         const itask_t *tk = task_of(m, bench, s);
         v->g[s] = tk && tk->ok ? (v->ndiff ? exp(lg[s] / v->ndiff) : 1) : 0;
-        if (v->g[s] > 0 && (v->best == 0 || v->g[s] < v->best))
+        if (v->g[s] > 0 && (v->best == 0 || v->g[s] < v->best)) {
             v->best = v->g[s];
+            v->least = s;
+        }
     }
     free(lg);
     for (int s = 0; s < m->nsets; s++) {
@@ -303,13 +306,7 @@ static void print_comparison(const imb_t *m, int bench, FILE *fp)
         }
         fputc('\n', fp);
         if (v.winner >= 0) {
-            int least = v.winner; /* the set whose geometric mean is the least */
-            for (int s = 0; s < m->nsets; s++)
-                if (v.g[s] == v.best) {
-                    least = s;
-                    break;
-                }
-            if (v.ndiff && least == v.winner)
+            if (v.ndiff && v.least == v.winner)
                 fprintf(fp,
                         "# winner: %s (least geometric mean of t_max over the %d sizes at "
                         "which the sets differ by more than %.0f %%: %.3f us)\n",
@@ -320,7 +317,7 @@ static void print_comparison(const imb_t *m, int bench, FILE *fp)
                         "geometric mean of t_max over the %d sizes at which the sets differ by "
                         "more than %.0f %%: %s %.3f us, %s %.3f us)\n",
                         m->sets[v.winner].name, m->o.tie, v.ndiff, IMB_DIFF * 100,
-                        m->sets[least].name, v.best * 1e6, m->sets[v.winner].name,
+                        m->sets[v.least].name, v.best * 1e6, m->sets[v.winner].name,
                         v.g[v.winner] * 1e6);
             else
                 fprintf(fp, "# winner: %s (the sets differ at no size by more than %.0f %%)\n",

@@ -385,13 +385,13 @@ req_t *eng_post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint64_t
     }
     ts_proto_count_t *cnt = &e->res->count[p->transport][p->proto];
     cnt->msgs++;
+    cnt->bytes += bytes;
     /* A rendezvous of what a reduction of this collective has just written (its lines dirty
      * in this core's cache, where the receiver's copy must fetch them) costs the receiver
      * model.ucx.rndv_busy_cost too (model.ucx.rndv_busy_written). */
     if (r->at == AT_COLL && r->coll.written && p->busy_cost > 0 && ts_proto_is_rndv(p->proto) &&
         ts_proto_busy_written(e->spec->proto))
         m->busy = 1;
-    cnt->bytes += bytes;
     spend(r, p->send_cpu + (double)p->send_copy / p->copy_bw + reg_cost(r, bytes, p->send_reg));
     q->is_send = 1;
     q->msg = m;
