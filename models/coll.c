@@ -285,7 +285,9 @@ ts_status ts_coll_model_new(const ts_params_t *p, ts_coll_model_t **out, ts_erro
     m->net_radix = clamp_radix(TS_PARAM_INT(p, HCOLL_NET_RADIX), 2);
     m->ucc_radix = clamp_radix(TS_PARAM_INT(p, UCC_RADIX), 2);
     int64_t usra = TS_PARAM_INT(p, UCC_SRA_RADIX);
-    m->ucc_sra_radix = usra == 0 ? 0 : clamp_radix(usra, 2); /* 0: auto (coll_hier.c) */
+    m->ucc_sra_radix = usra == 0 ? 0 : clamp_radix(usra, 2);         /* 0: auto (coll_hier.c) */
+    m->ucc_a2a_posts = (int32_t)TS_PARAM_INT(p, UCC_ALLTOALL_POSTS); /* 0-2^20 */
+    m->ucc_a2av_posts = (int32_t)TS_PARAM_INT(p, UCC_ALLTOALLV_POSTS);
     m->hcoll_by_numa = strcmp(TS_PARAM_ENUM(p, HCOLL_GROUP), "numa") == 0;
     m->hcoll_shared = strcmp(TS_PARAM_ENUM(p, HCOLL_SM_LEVELS), "shared") == 0;
     m->hcoll_net_reg = strcmp(TS_PARAM_ENUM(p, HCOLL_NET_BUFFERS), "registered") == 0;
@@ -296,6 +298,13 @@ ts_status ts_coll_model_new(const ts_params_t *p, ts_coll_model_t **out, ts_erro
     uint64_t seg = TS_PARAM_SIZE(p, HAN_SEGMENT);
     m->han_segment = seg >= TS_SIZE_INF ? 0 : seg;
     m->hcoll_large = TS_PARAM_SIZE(p, HCOLL_ALLREDUCE_LARGE);
+    const char *a2a = TS_PARAM_ENUM(p, HCOLL_ALLTOALL);
+    m->hcoll_a2a = strcmp(a2a, "tuned") == 0   ? HCOLL_A2A_TUNED
+                   : strcmp(a2a, "bruck") == 0 ? HCOLL_A2A_BRUCK
+                                               : HCOLL_A2A_PAIRWISE;
+    m->hcoll_a2a_pairwise = TS_PARAM_SIZE(p, HCOLL_ALLTOALL_PAIRWISE);
+    if (m->hcoll_a2a_pairwise >= TS_SIZE_INF)
+        m->hcoll_a2a_pairwise = UINT64_MAX;
     if (m->hcoll_large >= TS_SIZE_INF)
         m->hcoll_large = UINT64_MAX;
     int64_t sra = TS_PARAM_INT(p, HCOLL_SRA_RADIX);
@@ -379,9 +388,22 @@ static void tuned_choice(const ts_coll_model_t *m, int op, int32_t n, uint64_t b
 }
 
 /* UCC's size switches (tl_ucp's default selection strings): 4 KiB for Allgather, 129 bytes a
- * peer for Alltoall (ALLTOALL_DEFAULT_ALG_SWITCH). */
+ * peer for Alltoall (ALLTOALL_DEFAULT_ALG_SWITCH); its pairwise Alltoall's auto num_posts
+ * (alltoall_pairwise.c, get_num_posts): one step at a time above 66,000 B in all on a team of
+ * more than 32 ranks, every step at once otherwise. */
 #define UCC_SMALL          4096
 #define UCC_ALLTOALL_BRUCK 129
+#define UCC_A2A_MEDIUM     66000
+#define UCC_A2A_NP_THRESH  32
+
+/* UCC's pairwise exchange with out->posts steps in flight on n ranks: linear when they cover
+ * every peer, pairwise one at a time, a window in between (out->posts kept only then). */
+static void ucc_pairwise(int32_t n, ts_coll_choice_t *out)
+{
+    out->alg = out->posts >= n - 1 ? TS_CALG_LINEAR : TS_CALG_PAIRWISE;
+    if (out->alg == TS_CALG_LINEAR || out->posts == 1)
+        out->posts = 0;
+}
 
 void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, int32_t nnodes, uint64_t bytes,
                     ts_coll_choice_t *out)
@@ -443,14 +465,41 @@ void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, int32_t nnodes,
             out->alg = TS_CALG_RING;
             break;
         case TS_COLL_ALLTOALL:
-            out->alg = bytes < UCC_ALLTOALL_BRUCK ? TS_CALG_BRUCK : TS_CALG_PAIRWISE;
+            if (bytes < UCC_ALLTOALL_BRUCK) {
+                out->alg = TS_CALG_BRUCK;
+                break;
+            }
+            /* Pairwise, with as many steps posted at once as UCC's num_posts says: all of
+             * them (a linear exchange) unless auto finds a large buffer on a large team. */
+            out->posts = m->ucc_a2a_posts;
+            if (out->posts == 0)
+                out->posts = bytes * (uint64_t)n > UCC_A2A_MEDIUM && n > UCC_A2A_NP_THRESH ? 1 : n;
+            ucc_pairwise(n, out);
+            break;
+        case TS_COLL_ALLTOALLV:
+        case TS_COLL_ALLTOALLW:
+            /* alltoallv_pairwise.c's auto: every step at once on up to 32 ranks. */
+            out->posts = m->ucc_a2av_posts;
+            if (out->posts == 0)
+                out->posts = n > UCC_A2A_NP_THRESH ? 1 : n;
+            ucc_pairwise(n, out);
             break;
         default:
             out->alg = TS_CALG_PAIRWISE;
             break;
         }
     } else if (best == TS_CCOMP_HCOLL && (op == TS_COLL_ALLTOALL || op == TS_COLL_ALLTOALLV)) {
-        out->alg = TS_CALG_PAIRWISE; /* HCOLL's alltoall is point-to-point over UCX */
+        /* HCOLL's Alltoall is point-to-point over UCX's tag API; its algorithms are not
+         * published, so tuned's fixed decision stands in where model.hcoll.alltoall says
+         * (its parameter table entry says why), pairwise elsewhere. */
+        out->alg = TS_CALG_PAIRWISE;
+        if (op == TS_COLL_ALLTOALL && m->hcoll_a2a != HCOLL_A2A_PAIRWISE) {
+            const tuned_coll_t *tc = tuned_of(op);
+            ts_coll_alg t = tc->alg[tc->rules[rule_find(tc, n, bytes)].alg];
+            if (t == TS_CALG_BRUCK ||
+                (m->hcoll_a2a == HCOLL_A2A_TUNED && bytes < m->hcoll_a2a_pairwise))
+                out->alg = t;
+        }
     } else if (best == TS_CCOMP_HCOLL && op == TS_COLL_ALLREDUCE && bytes >= m->hcoll_large) {
         out->alg = TS_CALG_KN_SRA; /* HCOLL's large-data allreduce, over UCX (coll_hier.c) */
     } else {

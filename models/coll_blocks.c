@@ -712,6 +712,22 @@ void ts__cs_alltoall_pairwise(build_t *b, const gview_t *g, uint64_t block)
     }
 }
 
+/* UCC's pairwise Alltoall with num_posts steps in flight (alltoall_pairwise.c): it posts the
+ * next step's receive (from me + k) and send (to me - k) as soon as one of its own completes,
+ * a sliding window; replayed here as windows of posts steps posted together and completed
+ * before the next window. The self step (k = 0, a local copy) is left out as in the others. */
+void ts__cs_alltoall_window(build_t *b, const gview_t *g, uint64_t block, int32_t posts)
+{
+    for (int32_t k = 1; k < g->n; k += posts) {
+        int32_t end = k + posts < g->n ? k + posts : g->n;
+        for (int32_t i = k; i < end; i++)
+            ts__cs_recv_from(b, g, (g->me + i) % g->n, block);
+        for (int32_t i = k; i < end; i++)
+            ts__cs_send_to(b, g, (g->me - i + g->n) % g->n, block);
+        ts__cs_end_round(b, 0);
+    }
+}
+
 void ts__cs_alltoall_bruck(build_t *b, const gview_t *g, uint64_t block)
 {
     int32_t n = g->n, me = g->me;

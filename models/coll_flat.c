@@ -12,9 +12,10 @@
 /* ---- flat algorithms: one builder per (operation, algorithm) ---- */
 
 /* What a builder gets besides the group: the collective's root (0 for rootless ones), the
- * bytes per rank and the segment size of segmented algorithms (0: unsegmented). */
+ * bytes per rank, the segment size of segmented algorithms (0: unsegmented) and the steps a
+ * pairwise Alltoall keeps posted (0 or 1: one at a time). */
 typedef struct flat_args_s {
-    int32_t root;
+    int32_t root, posts;
     uint64_t bytes, seg;
 } flat_args_t;
 
@@ -27,7 +28,7 @@ typedef ts_status (*flat_builder)(build_t *b, const gview_t *g, const flat_args_
 ts_status ts__cs_flat_fixed(build_t *b, int op, const gview_t *g, int32_t root, uint64_t bytes)
 {
     int a = ts_coll_tuned_fixed(op, g->n, bytes);
-    return ts__cs_flat(b, op, ts__coll_tuned_alg(op, a), g, root, bytes, 0);
+    return ts__cs_flat(b, op, ts__coll_tuned_alg(op, a), g, root, bytes, 0, 0);
 }
 
 /* -- bcast helpers -- */
@@ -366,6 +367,10 @@ static ts_status build_alltoall_linear(build_t *b, const gview_t *g, const flat_
 
 static ts_status build_alltoall_pairwise(build_t *b, const gview_t *g, const flat_args_t *a)
 {
+    if (a->posts > 1) {
+        ts__cs_alltoall_window(b, g, a->bytes, a->posts);
+        return TS_OK;
+    }
     ts__cs_alltoall_pairwise(b, g, a->bytes);
     return TS_OK;
 }
@@ -666,7 +671,7 @@ static const flat_builder FLAT[TS_COLL__COUNT][TS_CALG__COUNT] = {
  * does not have; nothing (TS_OK) on a group of one rank or for an operation that moves no
  * data. */
 ts_status ts__cs_flat(build_t *b, int op, ts_coll_alg alg, const gview_t *g, int32_t root,
-                      uint64_t bytes, uint64_t seg)
+                      uint64_t bytes, uint64_t seg, int32_t posts)
 {
     if (g->n <= 1)
         return TS_OK;
@@ -675,6 +680,6 @@ ts_status ts__cs_flat(build_t *b, int op, ts_coll_alg alg, const gview_t *g, int
         return TS_OK;
     if ((unsigned)alg >= TS_CALG__COUNT || !FLAT[family][alg])
         return TS_EARG;
-    flat_args_t a = {.root = root < 0 ? 0 : root, .bytes = bytes, .seg = seg};
+    flat_args_t a = {.root = root < 0 ? 0 : root, .bytes = bytes, .seg = seg, .posts = posts};
     return FLAT[family][alg](b, g, &a);
 }

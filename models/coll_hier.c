@@ -392,7 +392,7 @@ ts_status ts_coll_schedule(const ts_coll_model_t *m, const ts_coll_choice_t *cho
         st = hier(&b, choice, op, topo, me, root, bytes);
     } else {
         gview_t g = {NULL, topo->n, me};
-        st = ts__cs_flat(&b, op, choice->alg, &g, root, bytes, choice->segsize);
+        st = ts__cs_flat(&b, op, choice->alg, &g, root, bytes, choice->segsize, choice->posts);
     }
     if (b.oom)
         return TS_ENOMEM;

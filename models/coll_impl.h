@@ -27,9 +27,14 @@ struct ts_coll_model_s {
     int32_t hcoll_sm_pieces; /* model.hcoll.sm_fragments_max */
     uint64_t han_segment;
     uint64_t hcoll_large;                   /* model.hcoll.allreduce_large, UINT64_MAX: never */
+    int hcoll_a2a;                          /* model.hcoll.alltoall: HCOLL_A2A_* */
+    uint64_t hcoll_a2a_pairwise;            /* model.hcoll.alltoall_pairwise, UINT64_MAX: never */
     int32_t hcoll_sra_radix, ucc_sra_radix; /* 0: auto */
+    int32_t ucc_a2a_posts, ucc_a2av_posts;  /* model.ucc.alltoall[v]_posts, 0: auto */
     double reduce_bw;
 };
+
+enum { HCOLL_A2A_PAIRWISE, HCOLL_A2A_BRUCK, HCOLL_A2A_TUNED };
 
 /* A group of communicator ranks and the caller's index in it (m == NULL: ranks 0..n-1). */
 typedef struct gview_s {
@@ -96,16 +101,18 @@ void ts__cs_allgather_neighbor(build_t *b, const gview_t *g, uint64_t block);
 void ts__cs_exchange(build_t *b, const gview_t *g, int32_t peer, uint64_t bytes, uint64_t red);
 void ts__cs_alltoall_linear(build_t *b, const gview_t *g, uint64_t block);
 void ts__cs_alltoall_pairwise(build_t *b, const gview_t *g, uint64_t block);
+void ts__cs_alltoall_window(build_t *b, const gview_t *g, uint64_t block, int32_t posts);
 void ts__cs_alltoall_bruck(build_t *b, const gview_t *g, uint64_t block);
 void ts__cs_two_proc(build_t *b, const gview_t *g, uint64_t bytes,
                      void (*fallback)(build_t *, const gview_t *, uint64_t));
 void ts__cs_barrier_double_ring(build_t *b, const gview_t *g);
 void ts__cs_barrier_bruck(build_t *b, const gview_t *g);
 
-/* Flat algorithms (coll_flat.c): the caller's schedule of alg for op on group g; tuned's own
- * fixed choice on a sub-group. */
+/* Flat algorithms (coll_flat.c): the caller's schedule of alg for op on group g (seg: the
+ * segment size of segmented ones; posts: the steps a pairwise Alltoall keeps posted, 0 or 1
+ * one at a time); tuned's own fixed choice on a sub-group. */
 ts_status ts__cs_flat(build_t *b, int op, ts_coll_alg alg, const gview_t *g, int32_t root,
-                      uint64_t bytes, uint64_t seg);
+                      uint64_t bytes, uint64_t seg, int32_t posts);
 ts_status ts__cs_flat_fixed(build_t *b, int op, const gview_t *g, int32_t root, uint64_t bytes);
 
 #endif

@@ -143,10 +143,13 @@
     R(HCOLL_SM_FRAGMENTS_MAX, 1, 4096)                                                             \
     R(HCOLL_NET_RADIX, 2, 1024)                                                                    \
     R(HCOLL_ALLREDUCE_LARGE, 0, TS_RANGE_GB)                                                       \
+    R(HCOLL_ALLTOALL_PAIRWISE, 0, TS_RANGE_GB)                                                     \
     R(HCOLL_SRA_RADIX, 0, 1024)                                                                    \
     R(HAN_SEGMENT, 0, TS_RANGE_GB)                                                                 \
     R(NET_FLOWLESS_BYTES, 0, TS_RANGE_GB)                                                          \
     R(UCC_RADIX, 2, 1024)                                                                          \
-    R(UCC_SRA_RADIX, 0, 1024)
+    R(UCC_SRA_RADIX, 0, 1024)                                                                      \
+    R(UCC_ALLTOALL_POSTS, 0, 1048576)                                                              \
+    R(UCC_ALLTOALLV_POSTS, 0, 1048576)
 
 #endif

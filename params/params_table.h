@@ -527,6 +527,20 @@
       "HCOLL's Allreduce from this size: its large-data algorithm, a k-nomial scatter-reduce-"     \
       "allgather over UCX inside each node with each block combined across the nodes "             \
       "(model.hcoll.sra_radix), instead of the shared-memory fan-in / fan-out; inf: never")        \
+    X(HCOLL_ALLTOALL, "model.hcoll.alltoall", ENUM, "bruck", "",                                   \
+      "calibrated on reference/oracle-imb-bm-optimized3.36.md: HCOLL faster than no component at " \
+      "512 B and below on 1 x 36 and 2 x 36, which 35 or 71 rounds of pairwise cannot be against " \
+      "tuned's Bruck (HCOLL's own selection is not published); microbench/osu_alltoall_1x36.txt "  \
+      "(HCOLL on) supports tuned at 4-32 KB too, which the study's replay time rules out as the "  \
+      "default; docs/imb.md",                                                                      \
+      "HCOLL's Alltoall {pairwise|bruck|tuned}: pairwise over UCX at every size; bruck, tuned's "  \
+      "modified Bruck where tuned's fixed rules pick it (small blocks), pairwise above; tuned, "   \
+      "tuned's fixed decision (Bruck, linear) below model.hcoll.alltoall_pairwise, pairwise from " \
+      "there (every step posted at once replays many times slower on 2+ nodes)")                   \
+    X(HCOLL_ALLTOALL_PAIRWISE, "model.hcoll.alltoall_pairwise", SIZE, "256kb", "bytes",            \
+      "calibrated on reference/oracle-imb-bm-optimized3.36.md, 1 x 36 Alltoall: HCOLL slower "     \
+      "than no component from 256 KB, which tuned's own linear exchange cannot be; docs/imb.md",   \
+      "with model.hcoll.alltoall=tuned, HCOLL's Alltoall runs pairwise from this size a peer")     \
     X(HCOLL_SRA_RADIX, "model.hcoll.sra_radix", INT, "0", "",                                      \
       "NVIDIA HPC-X docs, HCOLL: HCOLL_ALLREDUCE_ZCOPY_TUNE=dynamic (the default) tunes the "      \
       "large-data allreduce's radix at run time; auto stands in for that tuner (36 ranks a "       \
@@ -551,6 +565,20 @@
       "(tl_ucp_team.c, ranks bound to sockets; recursive_knomial.h ucc_kn_get_opt_radix)",         \
       "radix of UCC's scatter-reduce-allgather allreduce; 0 (auto): of 2 .. the smallest "         \
       "socket's rank count, the first leaving no rank outside its k-nomial core, else the one "    \
-      "leaving the fewest (6 on 36 and on 72 ranks)")
+      "leaving the fewest (6 on 36 and on 72 ranks)")                                              \
+    X(UCC_ALLTOALL_POSTS, "model.ucc.alltoall_posts", INT, "0", "messages",                        \
+      "UCC v1.5.0 sources: UCC_TL_UCP_ALLTOALL_PAIRWISE_NUM_POSTS=auto (tl_ucp.c); "               \
+      "alltoall_pairwise.c get_num_posts: one at a time where the whole send buffer exceeds "      \
+      "66,000 B on a team of more than 32 ranks, else all at once",                                \
+      "sends and receives UCC's pairwise Alltoall keeps posted each (its "                         \
+      "UCC_TL_UCP_ALLTOALL_PAIRWISE_NUM_POSTS); 0 (auto): UCC's rule; 1: pairwise; the team's "    \
+      "size or more: all at once")                                                                 \
+    X(UCC_ALLTOALLV_POSTS, "model.ucc.alltoallv_posts", INT, "0", "messages",                      \
+      "UCC v1.5.0 sources: UCC_TL_UCP_ALLTOALLV_PAIRWISE_NUM_POSTS=auto (tl_ucp.c); "              \
+      "alltoallv_pairwise.c get_num_posts: all at once on a team of up to 32 ranks, else one at "  \
+      "a "                                                                                         \
+      "time",                                                                                      \
+      "model.ucc.alltoall_posts for UCC's Alltoallv (its "                                         \
+      "UCC_TL_UCP_ALLTOALLV_PAIRWISE_NUM_POSTS); 0 (auto): UCC's rule")
 
 #endif

@@ -101,6 +101,7 @@ int eng_coll_begin(rank_t *r, const ts_event_t *ev)
     key.ch.comp = ch.comp;
     key.ch.alg = ch.alg;
     key.ch.segsize = ch.segsize;
+    key.ch.posts = ch.posts;
     key.ch.rule = ch.rule;
     if (!r->sched_valid || memcmp(&key, &r->sched_key, sizeof key) != 0) {
         r->sched_valid = 0;

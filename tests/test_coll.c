@@ -484,6 +484,19 @@ static void test_allgather_alltoall_barrier_exact(void)
     CU_ASSERT(s.rounds == 4);
     ROUND_IS(&s, 0, "S2:100 R0:100");
     ROUND_IS(&s, 3, "S0:100 R2:100");
+    /* UCC's pairwise alltoall with 3 steps posted, 8 ranks: windows of steps 1-3, 4-6 and 7,
+     * each receiving from me+k and sending to me-k (rank 1: from 2, 3, 4 and to 0, 7, 6). */
+    {
+        ts_coll_topo_t *topo = NULL;
+        CU_ASSERT_FATAL(ts_coll_topo_new(8, NULL, loc_apart, NULL, &topo) == TS_OK);
+        ts_coll_choice_t ch = {.comp = TS_CCOMP_UCC, .alg = TS_CALG_PAIRWISE, .posts = 3};
+        CU_ASSERT_FATAL(ts_coll_schedule(m, &ch, TS_COLL_ALLTOALL, topo, 1, -1, 100, &s) == TS_OK);
+        CU_ASSERT(s.rounds == 3);
+        ROUND_IS(&s, 0, "R2:100 R3:100 R4:100 S0:100 S7:100 S6:100");
+        ROUND_IS(&s, 1, "R5:100 R6:100 R7:100 S5:100 S4:100 S3:100");
+        ROUND_IS(&s, 2, "R0:100 S2:100");
+        ts_coll_topo_free(topo);
+    }
     /* Modified Bruck alltoall, 8 ranks: 4 blocks per round. */
     sched_of(m, TS_COLL_ALLTOALL, TS_CALG_BRUCK, 8, 0, -1, 10, &s);
     CU_ASSERT(s.rounds == 3);
@@ -551,6 +564,35 @@ static void test_component_selection(void)
     CU_ASSERT(c.comp == TS_CCOMP_TUNED && c.alg == TS_CALG_LINEAR);
     ts_coll_select(m, TS_COLL_ALLREDUCE, 1, 2, 8, &c);
     CU_ASSERT(c.comp == TS_CCOMP_NONE);
+    /* HCOLL's Alltoall (model.hcoll.alltoall): by default tuned's modified Bruck where tuned's
+     * fixed rules pick it (36 ranks: below 512 B a peer; 72: below 1 KiB), pairwise above;
+     * "tuned": tuned's whole fixed decision (linear from 512 B on 36 ranks, linear_sync at
+     * 2-4 KiB on 72) below model.hcoll.alltoall_pairwise (256 KiB), pairwise from there;
+     * "pairwise": pairwise at every size. */
+    static const struct {
+        int32_t n;
+        uint64_t bytes;
+        ts_coll_alg bruck, tuned;
+    } hcoll_a2a[] = {{36, 511, TS_CALG_BRUCK, TS_CALG_BRUCK},
+                     {36, 512, TS_CALG_PAIRWISE, TS_CALG_LINEAR},
+                     {36, 262143, TS_CALG_PAIRWISE, TS_CALG_LINEAR},
+                     {36, 262144, TS_CALG_PAIRWISE, TS_CALG_PAIRWISE},
+                     {72, 1023, TS_CALG_BRUCK, TS_CALG_BRUCK},
+                     {72, 2048, TS_CALG_PAIRWISE, TS_CALG_LINEAR_SYNC},
+                     {72, 1 << 20, TS_CALG_PAIRWISE, TS_CALG_PAIRWISE}};
+    const char *tuned[] = {"model.hcoll.alltoall", "tuned", NULL};
+    const char *pairwise[] = {"model.hcoll.alltoall", "pairwise", NULL};
+    ts_coll_model_t *mt = model_with(tuned), *mp = model_with(pairwise);
+    for (size_t i = 0; i < sizeof hcoll_a2a / sizeof hcoll_a2a[0]; i++) {
+        ts_coll_select(m, TS_COLL_ALLTOALL, hcoll_a2a[i].n, 1, hcoll_a2a[i].bytes, &c);
+        CU_ASSERT(c.comp == TS_CCOMP_HCOLL && c.alg == hcoll_a2a[i].bruck);
+        ts_coll_select(mt, TS_COLL_ALLTOALL, hcoll_a2a[i].n, 1, hcoll_a2a[i].bytes, &c);
+        CU_ASSERT(c.comp == TS_CCOMP_HCOLL && c.alg == hcoll_a2a[i].tuned);
+        ts_coll_select(mp, TS_COLL_ALLTOALL, hcoll_a2a[i].n, 1, hcoll_a2a[i].bytes, &c);
+        CU_ASSERT(c.comp == TS_CCOMP_HCOLL && c.alg == TS_CALG_PAIRWISE);
+    }
+    ts_coll_model_free(mt);
+    ts_coll_model_free(mp);
     ts_coll_model_free(m);
 
     const char *off[] = {"coll_hcoll_enable", "0", NULL};
@@ -570,7 +612,10 @@ static void test_component_selection(void)
     CU_ASSERT(c.comp == TS_CCOMP_UCC && c.alg == TS_CALG_KN_RECURSIVE);
     ts_coll_select(m, TS_COLL_GATHER, 72, 2, 8, &c); /* UCC here has no Gather */
     CU_ASSERT(c.comp == TS_CCOMP_TUNED);
-    /* UCC's own size switches: Alltoall Bruck below 129 bytes a peer, Allgather knomial (Bruck
+    /* UCC's own size switches: Alltoall Bruck below 129 bytes a peer, then pairwise with every
+     * step posted at once (linear) unless the whole buffer passes 66,000 B on more than 32
+     * ranks (72 x 916 = 65,952, 72 x 917 = 66,024; 36 x 1,833 = 65,988, 36 x 1,834 =
+     * 66,024; 32 ranks never); Alltoallv linear on up to 32 ranks; Allgather knomial (Bruck
      * here) below 4 KiB in all, then neighbor exchange (an even team) or ring (an odd one);
      * Allreduce knomial below 4 KiB, scatter-reduce-allgather from there. */
     static const struct {
@@ -579,7 +624,14 @@ static void test_component_selection(void)
         uint64_t bytes;
         ts_coll_alg alg;
     } ucc_sizes[] = {{TS_COLL_ALLTOALL, 72, 128, TS_CALG_BRUCK},
-                     {TS_COLL_ALLTOALL, 72, 129, TS_CALG_PAIRWISE},
+                     {TS_COLL_ALLTOALL, 72, 129, TS_CALG_LINEAR},
+                     {TS_COLL_ALLTOALL, 72, 916, TS_CALG_LINEAR},
+                     {TS_COLL_ALLTOALL, 72, 917, TS_CALG_PAIRWISE},
+                     {TS_COLL_ALLTOALL, 36, 1833, TS_CALG_LINEAR},
+                     {TS_COLL_ALLTOALL, 36, 1834, TS_CALG_PAIRWISE},
+                     {TS_COLL_ALLTOALL, 32, 1 << 20, TS_CALG_LINEAR},
+                     {TS_COLL_ALLTOALLV, 32, 1 << 20, TS_CALG_LINEAR},
+                     {TS_COLL_ALLTOALLV, 33, 8, TS_CALG_PAIRWISE},
                      {TS_COLL_ALLGATHER, 36, 113, TS_CALG_BRUCK},    /* 4,068 bytes in all */
                      {TS_COLL_ALLGATHER, 36, 114, TS_CALG_NEIGHBOR}, /* 4,104 */
                      {TS_COLL_ALLGATHER, 35, 128, TS_CALG_RING},     /* 4,480, an odd team */
@@ -587,9 +639,27 @@ static void test_component_selection(void)
                      {TS_COLL_ALLREDUCE, 72, 4096, TS_CALG_KN_SRA}};
     for (size_t i = 0; i < sizeof ucc_sizes / sizeof ucc_sizes[0]; i++) {
         ts_coll_select(m, ucc_sizes[i].op, ucc_sizes[i].n, 2, ucc_sizes[i].bytes, &c);
-        CU_ASSERT(c.comp == TS_CCOMP_UCC && c.alg == ucc_sizes[i].alg);
+        CU_ASSERT(c.comp == TS_CCOMP_UCC && c.alg == ucc_sizes[i].alg && c.posts == 0);
     }
     ts_coll_model_free(m);
+    /* A set num_posts: 1 pairwise, 4 a window of 4, 71 (every peer of 72) linear. */
+    static const struct {
+        const char *posts;
+        ts_coll_alg alg;
+        int32_t kept;
+    } posts[] = {{"1", TS_CALG_PAIRWISE, 0}, {"4", TS_CALG_PAIRWISE, 4}, {"71", TS_CALG_LINEAR, 0}};
+    for (size_t i = 0; i < sizeof posts / sizeof posts[0]; i++) {
+        const char *set[] = {
+            "coll_hcoll_enable", "0", "coll_ucc_enable", "1", "model.ucc.alltoall_posts",
+            posts[i].posts,      NULL};
+        m = model_with(set);
+        ts_coll_select(m, TS_COLL_ALLTOALL, 72, 2, 8,
+                       &c); /* Bruck below 129 B whatever the posts */
+        CU_ASSERT(c.alg == TS_CALG_BRUCK);
+        ts_coll_select(m, TS_COLL_ALLTOALL, 72, 2, 4096, &c);
+        CU_ASSERT(c.comp == TS_CCOMP_UCC && c.alg == posts[i].alg && c.posts == posts[i].kept);
+        ts_coll_model_free(m);
+    }
 
     const char *han[] = {"coll_hcoll_enable", "0", "coll_han_priority", "35", NULL};
     m = model_with(han);
@@ -1062,7 +1132,7 @@ static void test_hcoll_pipelined_fanout(void)
 
 /* Every hierarchical and UCC schedule of every op completes with the right outcome on the
  * real 2 x 36 placement, any root: at 64 B, and at 32 KiB, where HCOLL's fan-outs go down in
- * pieces through both levels. */
+ * pieces through both levels (and UCC's Alltoall runs pairwise, or in windows of 5 steps). */
 static void test_components_complete(void)
 {
     ts_placement_t *pl = place(2, TS_MAP_CYCLIC);
@@ -1071,12 +1141,14 @@ static void test_components_complete(void)
     const char *hc[] = {NULL};
     const char *han[] = {"coll_hcoll_enable", "0", "coll_han_priority", "35", NULL};
     const char *ucc[] = {"coll_hcoll_enable", "0", "coll_ucc_enable", "1", NULL};
-    const char *const *sets[] = {hc, han, ucc};
+    const char *window[] = {
+        "coll_hcoll_enable", "0", "coll_ucc_enable", "1", "model.ucc.alltoall_posts", "5", NULL};
+    const char *const *sets[] = {hc, han, ucc, window};
     static const int ops[] = {TS_COLL_ALLREDUCE, TS_COLL_BCAST,     TS_COLL_REDUCE,
                               TS_COLL_BARRIER,   TS_COLL_ALLGATHER, TS_COLL_ALLTOALL,
                               TS_COLL_GATHER,    TS_COLL_SCATTER,   TS_COLL_ALLGATHERV};
     static sim_t S;
-    for (int k = 0; k < 3; k++) {
+    for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
         ts_coll_model_t *m = model_with(sets[k]);
         for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
             for (uint64_t bytes = 64; bytes <= 32768; bytes *= 512)
