@@ -107,8 +107,8 @@ typedef struct ts_coll_choice_s {
     ts_coll_comp comp;
     ts_coll_alg alg;  /* the top-level algorithm (HIER for HCOLL / HAN) */
     uint64_t segsize; /* 0: unsegmented */
-    int32_t posts;    /* Alltoall: the messages each side keeps posted (0: all at once) */
-    int16_t rule;     /* tuned's fixed rule that decided (index in op's table), or -1 */
+    int32_t posts; /* pairwise Alltoall: steps in flight when a window (UCC's num_posts), else 0 */
+    int16_t rule;  /* tuned's fixed rule that decided (index in op's table), or -1 */
 } ts_coll_choice_t;
 
 /* Which component and algorithm serve op (ts_coll_op) on a communicator of n ranks spread
