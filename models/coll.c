@@ -444,7 +444,7 @@ void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, int32_t nnodes,
          * from there (allreduce/allreduce.h); Allgather knomial below 4 KiB (Bruck stands in:
          * log-depth, any team size) and neighbor exchange above for an even team, ring for an
          * odd one (allgather/allgather.[ch]); Alltoall Bruck up to 129 bytes a peer and
-         * pairwise above (alltoall/alltoall.[ch]). */
+         * pairwise above (alltoall/alltoall.[ch]), its steps posted as num_posts says. */
         switch (op) {
         case TS_COLL_ALLREDUCE:
             out->alg = bytes < UCC_SMALL ? TS_CALG_KN_RECURSIVE : TS_CALG_KN_SRA;
