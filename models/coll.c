@@ -298,6 +298,8 @@ ts_status ts_coll_model_new(const ts_params_t *p, ts_coll_model_t **out, ts_erro
     uint64_t seg = TS_PARAM_SIZE(p, HAN_SEGMENT);
     m->han_segment = seg >= TS_SIZE_INF ? 0 : seg;
     m->hcoll_large = TS_PARAM_SIZE(p, HCOLL_ALLREDUCE_LARGE);
+    if (m->hcoll_large >= TS_SIZE_INF)
+        m->hcoll_large = UINT64_MAX;
     const char *a2a = TS_PARAM_ENUM(p, HCOLL_ALLTOALL);
     m->hcoll_a2a = strcmp(a2a, "tuned") == 0   ? HCOLL_A2A_TUNED
                    : strcmp(a2a, "bruck") == 0 ? HCOLL_A2A_BRUCK
@@ -305,8 +307,6 @@ ts_status ts_coll_model_new(const ts_params_t *p, ts_coll_model_t **out, ts_erro
     m->hcoll_a2a_pairwise = TS_PARAM_SIZE(p, HCOLL_ALLTOALL_PAIRWISE);
     if (m->hcoll_a2a_pairwise >= TS_SIZE_INF)
         m->hcoll_a2a_pairwise = UINT64_MAX;
-    if (m->hcoll_large >= TS_SIZE_INF)
-        m->hcoll_large = UINT64_MAX;
     int64_t sra = TS_PARAM_INT(p, HCOLL_SRA_RADIX);
     m->hcoll_sra_radix = sra == 0 ? 0 : clamp_radix(sra, 2); /* 0: auto (coll_hier.c) */
     m->reduce_bw = TS_PARAM_BW(p, CPU_REDUCE_BW);
@@ -494,8 +494,7 @@ void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, int32_t nnodes,
          * (its parameter table entry says why), pairwise elsewhere. */
         out->alg = TS_CALG_PAIRWISE;
         if (op == TS_COLL_ALLTOALL && m->hcoll_a2a != HCOLL_A2A_PAIRWISE) {
-            const tuned_coll_t *tc = tuned_of(op);
-            ts_coll_alg t = tc->alg[tc->rules[rule_find(tc, n, bytes)].alg];
+            ts_coll_alg t = ts__coll_tuned_alg(op, ts_coll_tuned_fixed(op, n, bytes));
             if (t == TS_CALG_BRUCK ||
                 (m->hcoll_a2a == HCOLL_A2A_TUNED && bytes < m->hcoll_a2a_pairwise))
                 out->alg = t;
