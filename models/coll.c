@@ -508,6 +508,28 @@ void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, int32_t nnodes,
     }
 }
 
+int ts_coll_empty_returns(int op, int nonblocking)
+{
+    switch (op) {
+    case TS_COLL_BCAST:
+    case TS_COLL_ALLREDUCE:
+    case TS_COLL_REDUCE:
+    case TS_COLL_REDUCE_SCATTER:
+    case TS_COLL_REDUCE_SCATTER_BLOCK:
+        return 1;
+    case TS_COLL_GATHER:
+    case TS_COLL_SCATTER:
+    case TS_COLL_ALLGATHER:
+    case TS_COLL_ALLGATHERV:
+    case TS_COLL_ALLTOALL:
+    case TS_COLL_SCAN:
+    case TS_COLL_EXSCAN:
+        return !nonblocking; /* their non-blocking forms go to the component with any count */
+    default:
+        return 0;
+    }
+}
+
 void ts_coll_choice_why(const ts_coll_model_t *m, int op, const ts_coll_choice_t *c, char *buf,
                         size_t len)
 {

@@ -117,6 +117,15 @@ typedef struct ts_coll_choice_s {
 void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, int32_t nnodes, uint64_t bytes,
                     ts_coll_choice_t *out);
 
+/* Whether Open MPI returns from a call of op at once, moving nothing and waiting for no one,
+ * when the call has no data: its MPI layer (ompi/mpi/c/<op>.c, 4.1 and 5.0) checks the counts
+ * before any component sees the call, for Bcast, Gather, Scatter, Allgather, Allgatherv (every
+ * count 0), Alltoall, Allreduce, Reduce, Reduce_scatter (every count 0), Reduce_scatter_block,
+ * Scan and Exscan, and of the non-blocking forms (nonblocking != 0) for Iallreduce, Ibcast,
+ * Ireduce and Ireduce_scatter(_block). Barrier and the v-forms of Alltoall, Gather and Scatter
+ * run whatever their counts. */
+int ts_coll_empty_returns(int op, int nonblocking);
+
 /* Whether component c posts its messages on UCX's tag API itself, past Open MPI's pml (HCOLL's
  * ucx_p2p level, UCC's tl/ucp): its receives do not pay model.ucx.pml_recv. */
 static inline int ts_coll_comp_skips_pml(ts_coll_comp c)

@@ -82,6 +82,12 @@ int eng_coll_begin(rank_t *r, const ts_event_t *ev)
     if (!topo)
         return 0;
     uint64_t b = ts_coll_payload(ev->op, ci->size, ev->peer == r->id, me, ev->bytes, ev->bytes2);
+    /* A call with no data returns at once in Open MPI's MPI layer (ts_coll_empty_returns):
+     * IMB's 0-byte rows of Alltoall, Allgather and Allreduce time that return. Allgatherv and
+     * Reduce_scatter return only when every count is 0: sizeReceived, the whole vector. */
+    uint64_t data = ev->op == TS_COLL_ALLGATHERV ? ev->bytes2 : b;
+    if (data == 0 && ts_coll_empty_returns(ev->op, ev->kind == TS_EV_ICOLL_DONE))
+        return 0;
     /* The decision must be the same on every rank: Allgatherv decides on the mean of all
      * counts (sizeReceived / N, equal everywhere) as Open MPI's rule does. */
     uint64_t decide = ev->op == TS_COLL_ALLGATHERV ? ev->bytes2 / (uint64_t)ci->size : b;

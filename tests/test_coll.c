@@ -1059,6 +1059,35 @@ static void test_ucc_sra_allreduce(void)
     ts_placement_close(pl);
 }
 
+/* Which calls with no data return at once, read off Open MPI 5.0.8's (and 4.1's) MPI layer,
+ * ompi/mpi/c/<op>.c: a count check before the component for the blocking Bcast, Gather,
+ * Scatter, Allgather(v), Alltoall, Allreduce, Reduce, Reduce_scatter(_block), Scan, Exscan;
+ * none in barrier.c, alltoallv.c, alltoallw.c, gatherv.c, scatterv.c; of the non-blocking
+ * forms only iallreduce.c, ibcast.c, ireduce.c, ireduce_scatter.c and
+ * ireduce_scatter_block.c return ompi_request_empty. */
+static void test_empty_returns(void)
+{
+    static const int blocking[] = {TS_COLL_BCAST,          TS_COLL_GATHER,
+                                   TS_COLL_SCATTER,        TS_COLL_ALLGATHER,
+                                   TS_COLL_ALLGATHERV,     TS_COLL_ALLTOALL,
+                                   TS_COLL_ALLREDUCE,      TS_COLL_REDUCE,
+                                   TS_COLL_REDUCE_SCATTER, TS_COLL_REDUCE_SCATTER_BLOCK,
+                                   TS_COLL_SCAN,           TS_COLL_EXSCAN};
+    static const int nonblocking[] = {TS_COLL_ALLREDUCE, TS_COLL_BCAST, TS_COLL_REDUCE,
+                                      TS_COLL_REDUCE_SCATTER, TS_COLL_REDUCE_SCATTER_BLOCK};
+    for (int op = 0; op < TS_COLL__COUNT; op++) {
+        int b = 0, nb = 0;
+        for (size_t i = 0; i < sizeof blocking / sizeof *blocking; i++)
+            b |= blocking[i] == op;
+        for (size_t i = 0; i < sizeof nonblocking / sizeof *nonblocking; i++)
+            nb |= nonblocking[i] == op;
+        CU_ASSERT_EQUAL(ts_coll_empty_returns(op, 0), b);
+        CU_ASSERT_EQUAL(ts_coll_empty_returns(op, 1), nb);
+    }
+    CU_ASSERT_FALSE(ts_coll_empty_returns(TS_COLL_BARRIER, 0));
+    CU_ASSERT_FALSE(ts_coll_empty_returns(TS_COLL_ALLTOALLV, 0));
+    CU_ASSERT_FALSE(ts_coll_empty_returns(TS_COLL_ALLTOALL, 1));
+}
 /* HCOLL's shared-memory fan-out is pipelined (model.hcoll.sm_fragment, 4 KiB; at most
  * model.hcoll.sm_fragments_max, 16, pieces): on 1 x 36, block, NPS1, the Allgather of 1 KiB
  * a rank gathers 36 KiB; the leaders' vector goes down in 9 pieces of 4 KiB, each read from
@@ -1192,5 +1221,6 @@ int main(void)
     CU_add_test(s, "UCC's scatter-reduce-allgather Allreduce, exact", test_ucc_sra_allreduce);
     CU_add_test(s, "UCC's k-nomial Allreduce on UCC's pattern, exact", test_ucc_knomial_allreduce);
     CU_add_test(s, "HCOLL's pipelined shared-memory fan-out, exact", test_hcoll_pipelined_fanout);
+    CU_add_test(s, "a call with no data: which return at once", test_empty_returns);
     return tu_run_all();
 }

@@ -816,6 +816,35 @@ static void test_coll_barrier(void)
     CHECK_TIME(o, 2 * L_NET);
 }
 
+/* A collective with no data returns at once in Open MPI's MPI layer (ompi/mpi/c/allreduce.c:
+ * "if (0 == count) return MPI_SUCCESS"), so rank 0 does not wait for rank 1's 1 ms of
+ * computing before it: its own time is 0. A Barrier, or an Alltoallv of zero counts (no such
+ * check in alltoallv.c), still holds it until rank 1 arrives. */
+static void test_coll_empty_returns(void)
+{
+    static const struct {
+        int op;
+        int waits;
+    } c[] = {{TS_COLL_ALLREDUCE, 0},
+             {TS_COLL_ALLTOALL, 0},
+             {TS_COLL_BCAST, 0},
+             {TS_COLL_BARRIER, 1},
+             {TS_COLL_ALLTOALLV, 1}};
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        tb_t b = tb_new(4);
+        compute(&b, 1, 1000000);
+        coll_call(&b, c[i].op, 4, 0, c[i].op == TS_COLL_BCAST ? 1 : TS_ROOT_NONE);
+        outcome_t o = replay_ex(&b, APART, TUNED, 1);
+        CU_ASSERT_EQUAL(o.status, TS_OK);
+        CU_ASSERT(o.makespan >= 1e-3);
+        if (c[i].waits) {
+            CU_ASSERT(o.rank_end[0] >= 1e-3);
+        } else {
+            CU_ASSERT_DOUBLE_EQUAL(o.rank_end[0], 0, 1e-12);
+        }
+    }
+}
+
 /* Bcast of 900 B on 16 ranks: the fixed rule (16-31 ranks, < 4 KB) picks knomial, radix 4.
  * The root posts its 6 children (4, 8, 12, 1, 2, 3) at once and their flows share its NIC
  * (6 s/B after the latency); ranks 4, 8 and 12 then serve 3 children each (3 s/B). */
@@ -894,6 +923,7 @@ int main(void)
     CU_add_test(s, "collective: ring closed form", test_coll_ring);
     CU_add_test(s, "collective: a schedule reused, then rebuilt", test_coll_schedule_reused);
     CU_add_test(s, "collective: barriers", test_coll_barrier);
+    CU_add_test(s, "collective: a call with no data returns at once", test_coll_empty_returns);
     CU_add_test(s, "collective: knomial bcast", test_coll_bcast_knomial);
     CU_add_test(s, "collective: HCOLL on two nodes", test_coll_hcoll_two_nodes);
     return tu_run_all();

@@ -159,9 +159,13 @@ static void test_tables(void)
     /* Two nodes, one rank each, L = 2 us, no overheads. PingPong: one-way time L + s/B with
      * B = 12,254 MB/s: 2.00 us at 0 B and 8 B; 8 / 2.0007 us = 4.00 MB/s. Exchange on a chain
      * of two: both sends reach the one neighbour, flowless, L after they leave: 2.00 us on
-     * both ranks, t_min = t_max. Allreduce of 2 ranks: one exchange, L. */
+     * both ranks, t_min = t_max. Allreduce of 2 ranks: one exchange, L. A collective of 0
+     * bytes returns at once in Open MPI's MPI layer (ompi/mpi/c/allreduce.c, alltoall.c,
+     * allgather.c: a count of 0 returns MPI_SUCCESS before any component): 0.00; Exchange's
+     * 0-byte messages still travel. */
     snprintf(args, sizeof args,
-             "imb --nodes 2 --ppn 1 --bench pingpong,exchange,allreduce --msglog 0:3 "
+             "imb --nodes 2 --ppn 1 --bench pingpong,exchange,allreduce,alltoall,allgather "
+             "--msglog 0:3 "
              "--set model.net.latency=2us " ZERO " --csv %s",
              csv);
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
@@ -173,6 +177,12 @@ static void test_tables(void)
     CU_ASSERT_DOUBLE_EQUAL(cell(out, "Exchange", 4, 4), 2.00, 1e-9);
     CU_ASSERT_DOUBLE_EQUAL(cell(out, "Allreduce", 8, 4), 2.00, 1e-9);
     CU_ASSERT(isnan(cell(out, "Allreduce", 2, 4))); /* below one float: not measured */
+    CU_ASSERT_DOUBLE_EQUAL(cell(out, "Exchange", 0, 4), 2.00, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cell(out, "Allreduce", 0, 4), 0.00, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cell(out, "Alltoall", 0, 4), 0.00, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cell(out, "Allgather", 0, 4), 0.00, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cell(out, "Alltoall", 1, 4), 2.00, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(cell(out, "Allgather", 1, 4), 2.00, 1e-9);
     char *text = tu_read_file(csv, NULL);
     CU_ASSERT_PTR_NOT_NULL(
         text && strstr(text, "benchmark,set,ranks,bytes,repetitions,replayed,t_min_us,"));
@@ -182,7 +192,7 @@ static void test_tables(void)
     free(err);
 
     /* HCOLL's levels inside a node as flag handoffs (model.hcoll.sm_levels=shared) of
-     * model.hcoll.sm_latency = 1 us, every other cost at nothing: a 0-byte Allreduce of 4 ranks
+     * model.hcoll.sm_latency = 1 us, every other cost at nothing: a 4-byte Allreduce of 4 ranks
      * on one socket is one k-nomial (radix 4) fan-in step and one fan-out step, 2.00 us; of 16
      * ranks two of each, 4.00 us. Priced as UCX messages (the default, pml) the same 4 ranks
      * take two on-host latencies, 2 x 0.3 us. */
@@ -194,10 +204,11 @@ static void test_tables(void)
     for (size_t i = 0; i < sizeof sm / sizeof sm[0]; i++) {
         snprintf(args, sizeof args,
                  "imb --nodes 1 --ppn %d --bench allreduce --msglog 0:3 " ZERO
-                 " --set model.hcoll.sm_levels=%s --set model.hcoll.sm_latency=1us",
+                 " --set model.hcoll.sm_levels=%s --set model.hcoll.sm_latency=1us"
+                 " --set model.cpu.reduce_bandwidth=100TB/s --set UCX_BCOPY_BW=100TB/s",
                  sm[i].ppn, sm[i].mode);
         CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
-        CU_ASSERT_DOUBLE_EQUAL(cell(out, "Allreduce", 0, 4), sm[i].want, 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(cell(out, "Allreduce", 4, 4), sm[i].want, 1e-9);
         free(out);
         free(err);
     }
@@ -222,9 +233,10 @@ static void test_tables(void)
 
     /* Open MPI's pml share of a receive (model.ucx.pml_recv) is paid by tuned's messages, not
      * by HCOLL's or UCC's, which use UCX's tag API themselves. Two nodes, one rank each,
-     * L = 2 us, a receive's completion 1 us of which 0.4 us the pml's: the 0 B Allreduce is one
+     * L = 2 us, a receive's completion 1 us of which 0.4 us the pml's: the 8 B Allreduce is one
      * exchange, L + 1 = 3.00 us under tuned, L + 0.6 = 2.60 us under HCOLL (its two node
-     * leaders) and UCC (k-nomial at radix min(4, 2): one round). */
+     * leaders) and UCC (k-nomial at radix min(4, 2): one round), each plus 8 B on the wire
+     * (8 / 12,254 MB/s) and its reduction (8 / 5,000 MB/s): 2.253 ns. */
     char csets[512];
     snprintf(csets, sizeof csets, "%s/comp.sets", tu_tmpdir());
     FILE *cf = fopen(csets, "w");
@@ -238,9 +250,9 @@ static void test_tables(void)
              csets, csv);
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
     text = tu_read_file(csv, NULL);
-    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "Allreduce,none,2,0,1000,1000,3.000000,3.000000"));
-    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "Allreduce,hcoll,2,0,1000,1000,2.600000,2.600000"));
-    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "Allreduce,ucc,2,0,1000,1000,2.600000,2.600000"));
+    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "Allreduce,none,2,8,1000,1000,3.002253,3.002253"));
+    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "Allreduce,hcoll,2,8,1000,1000,2.602253,2.602253"));
+    CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "Allreduce,ucc,2,8,1000,1000,2.602253,2.602253"));
     free(text);
     free(out);
     free(err);
