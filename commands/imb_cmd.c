@@ -30,6 +30,7 @@ enum {
     IO_MSGLOG,
     IO_REPS,
     IO_BUDGET,
+    IO_SYNC,
     IO_TIE,
     IO_JOBS,
     IO_NODES,
@@ -43,9 +44,10 @@ static const ts_opt_t IMB_OPTS[IO__COUNT] = {
     [IO_CSV] = {"csv", 0, 1},           [IO_PLOT] = {"plot", 0, 1},
     [IO_BENCH] = {"bench", 0, 1},       [IO_MSGLOG] = {"msglog", 0, 1},
     [IO_REPS] = {"reps", 0, 1},         [IO_BUDGET] = {"budget", 0, 1},
-    [IO_TIE] = {"tie", 0, 1},           [IO_JOBS] = {"jobs", 'j', 1},
-    [IO_NODES] = {"nodes", 0, 1},       [IO_PPN] = {"ppn", 0, 1},
-    [IO_NPS] = {"nps", 0, 1},           [IO_MAP_BY] = {"map-by", 0, 1},
+    [IO_SYNC] = {"sync", 0, 1},         [IO_TIE] = {"tie", 0, 1},
+    [IO_JOBS] = {"jobs", 'j', 1},       [IO_NODES] = {"nodes", 0, 1},
+    [IO_PPN] = {"ppn", 0, 1},           [IO_NPS] = {"nps", 0, 1},
+    [IO_MAP_BY] = {"map-by", 0, 1},
 };
 
 static ts_status imb_opt(void *ctx, int opt, const char *v, ts_error_t *err)
@@ -90,6 +92,15 @@ static ts_status imb_opt(void *ctx, int opt, const char *v, ts_error_t *err)
         o->budget = n;
         return TS_OK;
     }
+    case IO_SYNC:
+        /* IMB_init.c takes on / 1 / enable / yes and off / 0 / disable / no */
+        if (!strcmp(v, "on") || !strcmp(v, "1") || !strcmp(v, "enable") || !strcmp(v, "yes"))
+            o->no_sync = 0;
+        else if (!strcmp(v, "off") || !strcmp(v, "0") || !strcmp(v, "disable") || !strcmp(v, "no"))
+            o->no_sync = 1;
+        else
+            return ts_error_set(err, TS_EUSAGE, "imb: --sync expects on or off, got '%s'", v);
+        return TS_OK;
     case IO_TIE: {
         double t = -1;
         if (ts_parse_double(v, &t) || !(t >= 0 && t <= 100))
@@ -616,7 +627,8 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
                                     .minlog = m.lo,
                                     .maxlog = m.hi,
                                     .reps_cap = m.o.reps,
-                                    .msg_budget = m.o.budget};
+                                    .msg_budget = m.o.budget,
+                                    .no_sync = m.o.no_sync};
         m.nsizes[b] = ts_imb_sizes(&m.spec[b], NULL, 0);
         for (int k = 0; k < m.nsizes[b] && k < MAX_SIZES && st == TS_OK; k++) {
             ts_imb_spec_t one = m.spec[b];
@@ -642,9 +654,12 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
     int nfailed = 0;
     if (st == TS_OK) {
         printf("# tunesim imb: IMB-MPI1 on %d nodes x %d ranks (%s), -msglog %d:%d; each size: "
-               "one warm-up call, IMB's two barriers, then the timed calls; -off_cache: every "
+               "one warm-up call, IMB's two barriers, then the timed calls%s; -off_cache: every "
                "buffer registered anew unless a set says model.net.rcache=size\n\n",
-               m.o.place.nodes, m.o.place.ppn, m.o.platform, m.lo, m.hi);
+               m.o.place.nodes, m.o.place.ppn, m.o.platform, m.lo, m.hi,
+               m.o.no_sync ? " back to back (-sync off)"
+                           : ", a collective's each timed alone and followed by a barrier (-sync "
+                             "on)");
         if (m.nreplayed < m.nunits)
             printf("# %d of the %d sizes under the sets replayed; each other took the numbers of "
                    "an earlier set's replay of its size, whose every message it plans alike "

@@ -19,7 +19,8 @@ typedef struct imb_opts_s {
     const char *platform, *sets, *csv, *plot, *bench;
     const char *msglog;
     int64_t reps, budget;
-    double tie; /* --tie: percent of the least geometric mean */
+    double tie;  /* --tie: percent of the least geometric mean */
+    int no_sync; /* --sync off: IMB's -sync off (traces/imb.h) */
     int jobs;
     ts_placement_opts_t place;
 } imb_opts_t;

@@ -75,28 +75,37 @@ static void test_trace_calls(void)
     ts_error_t err;
     ts_trace_t *t;
     /* Allreduce on 4 ranks, sizes 0, 4, 8, 3 timed repetitions each: per rank and size one
-     * warm-up call, two barriers, three timed calls under the size's own function. */
+     * warm-up call, two barriers, three timed calls under the size's own function, each
+     * followed by an untimed barrier (IMB_allreduce.c: IMB_do_n_barriers(comm,
+     * c_info->sync), -sync on by default). */
     ts_imb_spec_t ar = {
         .bench = TS_IMB_ALLREDUCE, .nranks = 4, .minlog = 0, .maxlog = 3, .reps_cap = 3};
     CU_ASSERT_FATAL(ts_imb_trace(&ar, "ar", &t, &err) == TS_OK);
     for (int32_t r = 0; r < 4; r++) {
         CU_ASSERT_EQUAL(visits(t, r, "MPI_Allreduce"), 3);
-        CU_ASSERT_EQUAL(visits(t, r, "MPI_Barrier"), 6);
+        CU_ASSERT_EQUAL(visits(t, r, "MPI_Barrier"), 15);
         CU_ASSERT_EQUAL(visits(t, r, "imb:0 MPI_Allreduce"), 3);
         CU_ASSERT_EQUAL(visits(t, r, "imb:2 MPI_Allreduce"), 3);
     }
     CU_ASSERT_EQUAL(ts_imb_func_size(t, ts_trace_func_find(t, "imb:2 MPI_Allreduce")), 2);
     CU_ASSERT_EQUAL(ts_imb_func_size(t, ts_trace_func_find(t, "MPI_Barrier")), -1);
-    /* enter, collective, leave: (1 + 2 + 3) x 3 sizes x 3 events per rank */
-    CU_ASSERT_EQUAL(ts_trace_rank_nevents(t, 0), 54);
+    /* enter, collective, leave: (1 + 2 + 3 + 3) x 3 sizes x 3 events per rank */
+    CU_ASSERT_EQUAL(ts_trace_rank_nevents(t, 0), 81);
     ts_trace_close(t);
+    /* -sync off: the timed calls back to back, (1 + 2 + 3) x 3 x 3 events. */
+    ar.no_sync = 1;
+    CU_ASSERT_FATAL(ts_imb_trace(&ar, "ar-nosync", &t, &err) == TS_OK);
+    CU_ASSERT_EQUAL(visits(t, 2, "MPI_Barrier"), 6);
+    CU_ASSERT_EQUAL(ts_trace_rank_nevents(t, 2), 54);
+    ts_trace_close(t);
+    ar.no_sync = 0;
     /* One size alone (one_size = 1 + its index): 8 B only, as above for that size. */
     ar.one_size = 3;
     CU_ASSERT_FATAL(ts_imb_trace(&ar, "ar8", &t, &err) == TS_OK);
     CU_ASSERT_EQUAL(visits(t, 1, "imb:2 MPI_Allreduce"), 3);
-    CU_ASSERT_EQUAL(visits(t, 1, "MPI_Barrier"), 2);
+    CU_ASSERT_EQUAL(visits(t, 1, "MPI_Barrier"), 5);
     CU_ASSERT_EQUAL(ts_trace_func_find(t, "imb:0 MPI_Allreduce"), -1);
-    CU_ASSERT_EQUAL(ts_trace_rank_nevents(t, 1), 18);
+    CU_ASSERT_EQUAL(ts_trace_rank_nevents(t, 1), 27);
     ts_trace_close(t);
     ar.one_size = 4;
     CU_ASSERT_EQUAL(ts_imb_trace(&ar, "ar?", &t, &err), TS_EARG);
@@ -111,13 +120,15 @@ static void test_trace_calls(void)
     CU_ASSERT_EQUAL(visits(t, 2, "imb:1 MPI_Send"), 0);
     CU_ASSERT_EQUAL(visits(t, 2, "MPI_Barrier"), 4);
     ts_trace_close(t);
-    /* Exchange: two Isends, two Recvs and one Waitall per call. */
+    /* Exchange: two Isends, two Recvs and one Waitall per call, back to back (IMB_exchange.c
+     * times the loop and has no -sync barrier). */
     ts_imb_spec_t ex = {
         .bench = TS_IMB_EXCHANGE, .nranks = 4, .minlog = 0, .maxlog = 0, .reps_cap = 2};
     CU_ASSERT_FATAL(ts_imb_trace(&ex, "ex", &t, &err) == TS_OK);
     CU_ASSERT_EQUAL(visits(t, 3, "imb:0 MPI_Isend"), 4);
     CU_ASSERT_EQUAL(visits(t, 3, "imb:0 MPI_Recv"), 4);
     CU_ASSERT_EQUAL(visits(t, 3, "imb:0 MPI_Waitall"), 2);
+    CU_ASSERT_EQUAL(visits(t, 3, "MPI_Barrier"), 4);
     ts_trace_close(t);
     /* Impossible specs: one line each. */
     ts_imb_spec_t bad = {.bench = TS_IMB_ALLTOALL, .nranks = 1, .minlog = 0, .maxlog = 3};
@@ -273,6 +284,24 @@ static void test_tables(void)
     }
     CU_ASSERT_TRUE(t1 > 2.0 + 85.5);
     CU_ASSERT_DOUBLE_EQUAL(t1, t20, 0.02 * t1);
+
+    /* IMB's -sync (on by default): each timed Allgather starts from a barrier, so a rank's
+     * time is its own call's; with --sync off the calls run back to back and overlap where
+     * ranks finish at different times (3 nodes x 3 ranks, 8 B, 20 calls), which IMB since
+     * 2018 does not measure. */
+    double ton = 0, toff = 0;
+    for (int off = 0; off < 2; off++) {
+        snprintf(args, sizeof args,
+                 "imb --nodes 3 --ppn 3 --bench allgather --msglog 3:3 --reps 20%s",
+                 off ? " --sync off" : "");
+        CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, off ? "back to back (-sync off)"
+                                                      : "followed by a barrier (-sync on)"));
+        *(off ? &toff : &ton) = cell(out, "Allgather", 8, 4);
+        free(out);
+        free(err);
+    }
+    CU_ASSERT_TRUE(toff > 0 && toff < ton);
 
     /* A grid: two sets, one with half the latency, wins by the geometric mean of t_max. */
     char sets[1024];
@@ -446,6 +475,7 @@ static void test_bad_input(void)
         {"imb --nodes 1 --ppn 4 --bench bcast", "unknown benchmark 'bcast'", 2},
         {"imb --nodes 1 --ppn 4 --reps 0", "--reps expects 1 to 1000", 2},
         {"imb --nodes 1 --ppn 4 --budget x", "--budget expects a number of messages", 2},
+        {"imb --nodes 1 --ppn 4 --sync maybe", "--sync expects on or off, got 'maybe'", 2},
         {"imb --nodes 1 --ppn 4 -x UCX_TLS=bogus", "UCX_TLS", 1},
         {"imb --nodes 1 --ppn 4 --csv /nonexistent/dir/x.csv", "/nonexistent/dir/x.csv", 1},
         {"imb --nodes 1 --ppn 4 --sets /nonexistent.sets", "/nonexistent.sets", 1},
