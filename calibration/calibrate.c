@@ -120,7 +120,7 @@ static int run_fit(fitctx_t *fc, double *x, double *sigma, double *chi2, ts_stat
         for (size_t a = 0; a < p; a++)
             gsl_vector_set(x0, a, x[a]);
         gst = gsl_multifit_nlinear_init(x0, &fdf, w);
-        int info;
+        int info = 0;
         if (gst == GSL_SUCCESS)
             gst = gsl_multifit_nlinear_driver(500, 1e-8, 6e-6, 0.0, NULL, NULL, &info, w);
         /* The driver says "max iterations" when its very first step finds no progress: the

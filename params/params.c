@@ -245,7 +245,7 @@ const char *ts__params_shown(const char *s, char *buf, size_t n)
     int cut = len > max;
     if (cut)
         max -= 3;
-    for (; s[k] && k < max; k++)
+    for (; k < max && s[k]; k++)
         buf[k] = iscntrl((unsigned char)s[k]) ? '?' : s[k];
     if (cut)
         memcpy(buf + k, "...", 3), k += 3;

@@ -36,7 +36,8 @@ static unsigned width_code(uint64_t v)
 
 static uint64_t zigzag(int64_t v)
 {
-    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+    /* the sign spread over all bits, without shifting a negative value */
+    return ((uint64_t)v << 1) ^ (0 - ((uint64_t)v >> 63));
 }
 static int64_t unzigzag(uint64_t v)
 {

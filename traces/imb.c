@@ -256,7 +256,8 @@ ts_status ts_imb_trace(const ts_imb_spec_t *spec, const char *name, ts_trace_t *
     const char *fn[3];
     int nf = call_funcs(spec->bench, fn);
     /* IMB's -sync: a barrier after each timed call of the collective benchmarks, untimed. */
-    int sync = !spec->no_sync && spec->bench != TS_IMB_PINGPONG && spec->bench != TS_IMB_EXCHANGE;
+    int barrier_after =
+        !spec->no_sync && spec->bench != TS_IMB_PINGPONG && spec->bench != TS_IMB_EXCHANGE;
     int32_t untimed[3];
     g.f_barrier = rc ? -1 : ts__trace_intern_func(t, "MPI_Barrier");
     for (int k = 0; k < nf && !rc; k++)
@@ -278,7 +279,7 @@ ts_status ts_imb_trace(const ts_imb_spec_t *spec, const char *name, ts_trace_t *
                 rc = coll(&g, r, g.f_barrier, TS_COLL_BARRIER, 0);
             for (int64_t k = 0; k < reps && !rc; k++) {
                 rc = one(&g, r, timed, sizes[i]);
-                if (sync && !rc)
+                if (barrier_after && !rc)
                     rc = coll(&g, r, g.f_barrier, TS_COLL_BARRIER, 0);
             }
         }
