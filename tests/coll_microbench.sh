@@ -3,9 +3,12 @@
 # OSU measurements on BM.Optimized3.36 (shared/reference/microbench): for every message size of
 #   osu_alltoall_1x36.txt   (1 node x 36 ranks, MPI_Alltoall, Open MPI + UCX defaults) and
 #   osu_allreduce_4x36.txt  (4 nodes x 36 ranks, MPI_Allreduce, HCOLL on),
-# the same loop (back-to-back calls) is replayed on the bm-optimized3.36 platform with the
-# default parameters, and predicted vs measured latency is printed with the error, plus which
-# component and algorithm served it. Latency per call = (time in the calls of a 6-call run -
+# the calls are replayed back to back on the bm-optimized3.36 platform with the default
+# parameters, and predicted vs measured latency is printed with the error, plus which
+# component and algorithm served it. OSU's own loop times each call alone and then calls
+# MPI_Barrier (osu_alltoall.c, osu_allreduce.c), so where ranks finish a call apart this
+# replay lets calls overlap that OSU keeps apart; `tunesim imb --bench Alltoall --set
+# model.net.rcache=size` replays OSU's loop as it runs (IMB's -sync barrier, warm buffers). Latency per call = (time in the calls of a 6-call run -
 # that of a 2-call run) / 4 / ranks, so that first-use costs (registration) drop out as
 # OSU's warm-up iterations drop them.
 # A report, not a gate: the models are not fitted to these points (the calibration issue does
