@@ -37,8 +37,10 @@ static void test_reps_and_sizes(void)
     CU_ASSERT_EQUAL(ts_imb_reps_replayed(&ar, 8), 10);
     CU_ASSERT_EQUAL(ts_imb_reps_replayed(&ar, 1u << 26), 1);
     /* No cap: the message budget. Allreduce on 4 ranks sends about 2 x 4 x 2 = 16 messages a
-     * call: IMB's own 1000; Alltoall on 288 ranks 288 x 287 = 82,656: 400,000 / 82,656 = 4;
-     * on 1,152 ranks the floor of one call; a budget of 200,000 on 288 ranks: 2. */
+     * call and its -sync barrier 4 x 2: IMB's own 1000; Alltoall on 288 ranks 288 x 287 =
+     * 82,656 and a barrier of 288 x 9 = 2,592: 400,000 / 85,248 = 4; on 1,152 ranks the floor
+     * of one call; a budget of 200,000 on 288 ranks: 2; of 170,000: 1 (2 with -sync off,
+     * 170,000 / 82,656 = 2.06). */
     ar.reps_cap = 0;
     CU_ASSERT_EQUAL(ts_imb_reps_replayed(&ar, 8), 1000);
     ts_imb_spec_t big = {.bench = TS_IMB_ALLTOALL, .nranks = 288, .minlog = 0, .maxlog = 3};
@@ -48,6 +50,10 @@ static void test_reps_and_sizes(void)
     CU_ASSERT_EQUAL(ts_imb_reps_replayed(&big, 8), 1);
     big.nranks = 288;
     big.msg_budget = 200000;
+    CU_ASSERT_EQUAL(ts_imb_reps_replayed(&big, 8), 2);
+    big.msg_budget = 170000;
+    CU_ASSERT_EQUAL(ts_imb_reps_replayed(&big, 8), 1);
+    big.no_sync = 1;
     CU_ASSERT_EQUAL(ts_imb_reps_replayed(&big, 8), 2);
     CU_ASSERT_EQUAL(ts_imb_parse("allreduce"), TS_IMB_ALLREDUCE);
     CU_ASSERT_EQUAL(ts_imb_parse("PINGPONG"), TS_IMB_PINGPONG);

@@ -44,19 +44,20 @@ int64_t ts_imb_reps(uint64_t size)
 }
 
 /* Point-to-point messages one call makes on n ranks, as the schedules send them roughly:
- * every pair for Alltoall and a ring Allgather, log2(n) rounds per rank for Allreduce. */
+ * every pair for Alltoall and a ring Allgather, log2(n) rounds per rank for Allreduce; plus
+ * the -sync barrier after a collective's call, log2(n) rounds per rank. */
 static double call_messages(const ts_imb_spec_t *spec)
 {
-    double n = spec->nranks;
+    double n = spec->nranks, barrier = spec->no_sync ? 0 : n * ceil(log2(n));
     switch (spec->bench) {
     case TS_IMB_PINGPONG:
         return 2;
     case TS_IMB_EXCHANGE:
         return 2 * n;
     case TS_IMB_ALLREDUCE:
-        return 2 * n * ceil(log2(n));
+        return 2 * n * ceil(log2(n)) + barrier;
     default:
-        return n * (n - 1);
+        return n * (n - 1) + barrier;
     }
 }
 
