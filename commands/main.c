@@ -133,10 +133,9 @@ static const cmd_doc_t CMDS[] = {
      "                        collects its results\n"},
     {"imb",
      "--nodes N --ppn P [--bench LIST] [--msglog [MIN:]MAX] [--reps N] [--budget M]\n"
-     "       [--sync on|off] [--platform P] [--nps N] [--map-by M] [-x KEY=VALUE] [--mca KEY "
-     "VALUE]\n"
-     "       [--set KEY=VALUE] [--model FILE] [--sets FILE] [--tie PERCENT] [-j N] [--csv F]\n"
-     "       [--plot PREFIX]",
+     "       [--sync on|off] [--platform P] [--nps N] [--map-by M] [-x KEY=VALUE]\n"
+     "       [--mca KEY VALUE] [--set KEY=VALUE] [--model FILE] [--sets FILE] [--tie PERCENT]\n"
+     "       [-j N] [--csv F] [--plot PREFIX]",
      "predict Intel MPI Benchmarks tables (Alltoall, Allgather, Allreduce, Exchange, "
      "PingPong: t_min / t_max / t_avg per size) for a cluster shape, under one parameter set "
      "or each set of FILE",
@@ -148,7 +147,7 @@ static const cmd_doc_t CMDS[] = {
      "  --budget M            at most M messages replayed a size (default 400000): fewer\n"
      "                        repetitions at large sizes, said in the table\n"
      "  --sync on|off         as IMB's -sync: a barrier after each timed call of Alltoall,\n"
-     "                        Allgather, Allreduce (default on, IMB's since 2018)\n" HELP_PLATFORM
+     "                        Allgather, Allreduce (default on, as IMB 2018 on)\n" HELP_PLATFORM
      "  --nps 1|2, --map-by block|cyclic   as for replay\n" HELP_PARAMS HELP_WHATIF
      "  --sets FILE           one table per parameter set, with the comparison and winner\n"
      "  --tie PERCENT         sets within PERCENT of the winner's geometric mean are ties\n"

@@ -1,7 +1,7 @@
 /* imb.h - Intel MPI Benchmarks (IMB-MPI1) synthesized as traces: the calls one benchmark run
  * makes on N ranks for each message size, in IMB's order (a warm-up call, IMB's N_BARR = 2
  * barriers, then the timed repetitions: a collective's each followed by a barrier, IMB's
- * -sync, on by default since IMB 2018; Exchange's and PingPong's back to back), so that a
+ * -sync, on by default in IMB 2018 and later; Exchange's and PingPong's back to back), so that a
  * replay gives IMB's own t_min / t_max / t_avg per size (commands/imb). What IMB does is read
  * from its source (github.com/intel/mpi-benchmarks, src_c/IMB_settings.h, IMB_allreduce.c,
  * IMB_alltoall.c, IMB_allgather.c, IMB_exchange.c, IMB_pingpong.c, IMB_init.c); nothing here
@@ -55,9 +55,9 @@ typedef struct ts_imb_spec_s {
      * leave them, and lets tunesim imb replay once the sizes at which sets plan alike. */
     int one_size;
     /* IMB's -sync off: a collective's timed calls back to back, with no barrier between them
-     * (IMB before 2018). 0, IMB's default: IMB_alltoall.c, IMB_allgather.c and
-     * IMB_allreduce.c time each call alone and then call IMB_do_n_barriers(comm,
-     * c_info->sync), one MPI_Barrier. */
+     * (-sync off). 0, IMB's default (v2018.0's IMB_init.c sets c_info->sync = 1): IMB_alltoall.c,
+     * IMB_allgather.c and IMB_allreduce.c time each call alone and then call
+     * IMB_do_n_barriers(comm, c_info->sync), one MPI_Barrier. */
     int no_sync;
 } ts_imb_spec_t;
 
