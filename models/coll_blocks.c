@@ -694,13 +694,10 @@ void ts__cs_exchange(build_t *b, const gview_t *g, int32_t peer, uint64_t bytes,
 
 /* ---- alltoall family ---- */
 
+/* Every receive (from me + i) and send (to me - i) posted at once: one window of them all. */
 void ts__cs_alltoall_linear(build_t *b, const gview_t *g, uint64_t block)
 {
-    for (int32_t i = 1; i < g->n; i++)
-        ts__cs_recv_from(b, g, (g->me + i) % g->n, block);
-    for (int32_t i = 1; i < g->n; i++)
-        ts__cs_send_to(b, g, (g->me - i + g->n) % g->n, block);
-    ts__cs_end_round(b, 0);
+    ts__cs_alltoall_window(b, g, block, g->n);
 }
 
 void ts__cs_alltoall_pairwise(build_t *b, const gview_t *g, uint64_t block)
@@ -715,7 +712,8 @@ void ts__cs_alltoall_pairwise(build_t *b, const gview_t *g, uint64_t block)
 /* UCC's pairwise Alltoall with num_posts steps in flight (alltoall_pairwise.c): it posts the
  * next step's receive (from me + k) and send (to me - k) as soon as one of its own completes,
  * a sliding window; replayed here as windows of posts steps posted together and completed
- * before the next window. The self step (k = 0, a local copy) is left out as in the others. */
+ * before the next window (posts >= n - 1: one window, the linear exchange). The self step
+ * (k = 0, a local copy) is left out as in the others. */
 void ts__cs_alltoall_window(build_t *b, const gview_t *g, uint64_t block, int32_t posts)
 {
     for (int32_t k = 1; k < g->n; k += posts) {
