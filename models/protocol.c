@@ -105,7 +105,7 @@ ts_status ts_proto_model_new(const ts_params_t *p, int world, ts_proto_model_t *
     m->rndv_ovh = TS_PARAM_SECONDS(p, UCX_RNDV_OVERHEAD);
     m->cma_ovh = TS_PARAM_SECONDS(p, CMA_OVERHEAD);
     m->rndv_busy = TS_PARAM_SECONDS(p, UCX_RNDV_BUSY_COST);
-    m->rndv_busy_written = TS_PARAM_BOOL(p, UCX_RNDV_BUSY_WRITTEN);
+    m->rndv_written = TS_PARAM_SECONDS(p, UCX_RNDV_WRITTEN_COST);
     m->progress = strcmp(TS_PARAM_ENUM(p, MPI_PROGRESS), "calls") == 0 ? TS_PROG_RECV : 0;
     /* HCOLL's shared-memory step and its on-host extras (as the shared-memory lanes add them). */
     double same = TS_PARAM_SECONDS(p, SHM_LATENCY);
@@ -157,8 +157,8 @@ static int plans_equal(const ts_msg_plan_t *a, const ts_msg_plan_t *b)
            a->recv_reg == b->recv_reg && a->rts_latency == b->rts_latency &&
            a->ack_latency == b->ack_latency && a->rtr_latency == b->rtr_latency &&
            a->recv_cpu == b->recv_cpu && a->handshake == b->handshake &&
-           a->busy_cost == b->busy_cost && a->progress == b->progress &&
-           a->est_delta == b->est_delta && a->copy_bw == b->copy_bw &&
+           a->busy_cost == b->busy_cost && a->written_cost == b->written_cost &&
+           a->progress == b->progress && a->est_delta == b->est_delta && a->copy_bw == b->copy_bw &&
            a->completes_locally == b->completes_locally && a->pml_recv == b->pml_recv;
 }
 
@@ -166,7 +166,7 @@ int ts_proto_model_alike(const ts_proto_model_t *a, const ts_proto_model_t *b,
                          const ts_plan_ask_t *asks, size_t n)
 {
     /* What the engine asks of the model besides the plans: never alike where they differ. */
-    if (a->reg_reuse != b->reg_reuse || a->rndv_busy_written != b->rndv_busy_written)
+    if (a->reg_reuse != b->reg_reuse)
         return 0;
     for (size_t i = 0; i < n; i++) {
         ts_msg_plan_t x, y;
@@ -219,11 +219,6 @@ void ts_proto_plan(const ts_proto_model_t *m, uint64_t size, ts_locality loc, in
 static int same_choice(const ts_msg_plan_t *a, const ts_msg_plan_t *b)
 {
     return a->proto == b->proto && a->transport == b->transport;
-}
-
-int ts_proto_busy_written(const ts_proto_model_t *m)
-{
-    return m->rndv_busy_written;
 }
 
 void ts_proto_model_print(const ts_proto_model_t *m, FILE *fp)

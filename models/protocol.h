@@ -105,6 +105,8 @@ typedef struct ts_msg_plan_s {
                                * of the protocol choice */
     double busy_cost;         /* rndv: more receiver CPU when its RTS arrived while the
                                * receiver was computing (model.ucx.rndv_busy_cost) */
+    double written_cost;      /* rndv: more receiver CPU when it sends what a reduction of the
+                               * same collective has just written (model.ucx.rndv_written_cost) */
     unsigned progress;        /* TS_PROG_* bits: steps that happen only inside an MPI call of
                                * the rank that must act (no progress thread) */
     double est_delta;         /* UCX's estimate less the plan's time: it prices each network
@@ -144,10 +146,6 @@ void ts_proto_model_free(ts_proto_model_t *m);
 /* Whether a rank's registration of a message size serves every later message of that size
  * (model.net.rcache=size), or every zero-copy / rendezvous buffer is registered anew (none). */
 int ts_proto_reg_reuse(const ts_proto_model_t *m);
-/* Whether a rendezvous of data a reduction of the same collective call has just written pays
- * the busy cost (ts_msg_plan_t.busy_cost) as one to a computing receiver does
- * (model.ucx.rndv_busy_written). */
-int ts_proto_busy_written(const ts_proto_model_t *m);
 
 /* Whether a and b plan every message alike: equal in everything but a UCX_TLS list that
  * resolved to the same transports (UCX_TLS=all and self,sm,rc on a node whose network

@@ -116,7 +116,7 @@ struct ts_proto_model_s {
     double pml_recv;                /* pml_ucx's share of recv_call */
     double rndv_ovh, cma_ovh;       /* handshake costs UCX's estimate leaves out */
     double rndv_busy;               /* and the extra one with a computing receiver */
-    int rndv_busy_written;          /* ... and for data a reduction has just written */
+    double rndv_written;            /* and for data a reduction has just written */
     unsigned progress;              /* TS_PROG_* bits rendezvous plans carry */
     double hcoll_sm_lat;            /* one step of HCOLL's shared-memory levels */
     double sm_extra[TS_LOC__COUNT]; /* the on-host latency beyond a same-NUMA pair */

@@ -278,6 +278,7 @@ static void build_plan(const ts_proto_model_t *m, ts_proto proto, uint64_t size,
     if (ts_proto_is_rndv(proto)) {
         pl->handshake = m->rndv_ovh + (pl->transport == TS_TR_CMA ? m->cma_ovh : 0);
         pl->busy_cost = m->rndv_busy;
+        pl->written_cost = m->rndv_written;
     }
     pl->send_cpu += m->send_call;
     pl->recv_cpu = m->recv_call;

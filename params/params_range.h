@@ -74,6 +74,7 @@
     R(MXM_RNDV_OVERHEAD, 0, TS_RANGE_TIME_MAX)                                                     \
     R(UCX_RNDV_OVERHEAD, 0, TS_RANGE_TIME_MAX)                                                     \
     R(UCX_RNDV_BUSY_COST, 0, TS_RANGE_TIME_MAX)                                                    \
+    R(UCX_RNDV_WRITTEN_COST, 0, TS_RANGE_TIME_MAX)                                                 \
     R(CMA_OVERHEAD, 0, TS_RANGE_TIME_MAX)                                                          \
     R(RC_WQE_OVERHEAD, 0, TS_RANGE_TIME_MAX)                                                       \
     R(UD_WQE_OVERHEAD, 0, TS_RANGE_TIME_MAX)                                                       \

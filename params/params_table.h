@@ -219,15 +219,16 @@
       "not known (docs/t0-gap.md)",                                                                \
       "receiver CPU a rendezvous costs beyond the handshake when its RTS arrived while the "       \
       "receiver was computing: in a compute burst of the trace, or reducing between a "            \
-      "collective's rounds; and when it sends what a reduction of the same collective has just "   \
-      "written (model.ucx.rndv_busy_written)")                                                     \
-    X(UCX_RNDV_BUSY_WRITTEN, "model.ucx.rndv_busy_written", BOOL, "1", "",                         \
-      "the 1 x 36 training findings (docs/imb.md): with the OpenFOAM value of "                    \
-      "model.ucx.rndv_busy_cost on such rendezvous too, the one-node Allreduce thresholds move "   \
-      "from 8-16 kb to 64-128 kb (the study: 64-128 kb) and no other benchmark's moves",           \
-      "a rendezvous sending what a reduction of the same collective call has just written (its "   \
-      "lines dirty in the sender's cache) pays model.ucx.rndv_busy_cost as one to a computing "    \
-      "receiver does")                                                                             \
+      "collective's rounds")                                                                       \
+    X(UCX_RNDV_WRITTEN_COST, "model.ucx.rndv_written_cost", TIME, "6us", "s",                      \
+      "calibrated on the 1 x 36 training findings (docs/imb.md; with the OpenFOAM busy cost): "    \
+      "25 of 41 hold from 4 to 7 us, every row at its best from 5 to 7 us (the HCOLL and UCC "     \
+      "Allreduce thresholds 64 kb, HCOLL faster from 64 KB), 24 at 3 us, 22 at 0; 6 us, the "      \
+      "middle. Far above what fetching a block's dirty lines costs (well under 1 us for the "      \
+      "4-22 KB blocks it falls on): a stand-in whose mechanism is not known",                      \
+      "receiver CPU a rendezvous costs beyond the handshake when it sends what a reduction of "    \
+      "the same collective call has just written (its lines dirty in the sender's cache); on "     \
+      "top of model.ucx.rndv_busy_cost where its RTS also found the receiver computing")           \
     X(CMA_OVERHEAD, "model.cma.overhead", TIME, "1.59us", "s",                                     \
       "the same fit on the cma run (UCX_RNDV_THRESH=1kb, get_zcopy over cma): 1.59 +- 0.06 us, "   \
       "9 points (probe-localhost/rndv-cma-1kb.txt)",                                               \

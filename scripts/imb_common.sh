@@ -10,11 +10,12 @@
 # shellcheck disable=SC2034 # used by the scripts that source this file
 study_stack=(--mca coll_han_priority 35)
 
-# The cost of a rendezvous to a computing receiver, or of data a reduction has just written
-# (model.ucx.rndv_busy_cost, model.ucx.rndv_busy_written), as the OpenFOAM calibration fits
-# it to the runs asis and t0 (scripts/fit_motorbike.sh, docs/fit.md): one value for both
-# studies. IMB's Alltoall, Allgather and Exchange neither compute nor reduce, so only its
-# Allreduce pays it.
+# The cost of a rendezvous to a computing receiver (model.ucx.rndv_busy_cost), as the
+# OpenFOAM calibration fits it to the runs asis and t0 (scripts/fit_motorbike.sh,
+# docs/fit.md): one value for both studies. IMB's Alltoall, Allgather and Exchange neither
+# compute nor reduce, so only its Allreduce pays it, where a rank reduces between rounds. (A
+# rendezvous of data a reduction has just written pays model.ucx.rndv_written_cost, whose
+# default is calibrated on this study's 1 x 36 findings.)
 busy_from=${root:?}/platforms/calibrations/bm-optimized3.36-simplefoam.xml
 busy_cost=$(sed -n 's/.*name="model\.ucx\.rndv_busy_cost" value="\([^"]*\)".*/\1/p' "$busy_from")
 if [ -z "$busy_cost" ]; then

@@ -35,6 +35,8 @@ typedef struct courier_s courier_t; /* engine_transport.c's */
 typedef struct flow_s flow_t;       /* engine_transport.c's */
 
 enum { PROG_RING = 16, COMP_RING = 64, OPEN_MAX = 32, RECENT_CHANS = 16 };
+/* msg_t.busy: why a rendezvous costs its receiver more (both may hold) */
+enum { BUSY_COMPUTING = 1, BUSY_WRITTEN = 2 };
 
 /* A request of a rank: a send or a receive. */
 typedef struct req_s {
@@ -59,8 +61,8 @@ struct msg_s {
     uint8_t dstate;      /* its next delivery step (see eng_deliver) */
     uint8_t await_match; /* its delivery waits for the match (match() queues it) */
     uint8_t matched, arrived, send_done;
-    uint8_t busy; /* rendezvous: its RTS arrived while the receiver was computing, or it
-                   * sends what a reduction of the collective has just written */
+    uint8_t busy; /* rendezvous, BUSY_* bits: its RTS arrived while the receiver was
+                   * computing; it sends what a reduction of the collective has just written */
     uint8_t refs; /* delivery, send request, receive side (queued or matched):
                    * freed when all three are done with it */
     double recv_post_time, arrival_time;

@@ -252,8 +252,8 @@ void eng_deliver(engine_t *e, msg_t *m)
         /* fall through */
     case D_RTS:
         m->rts_at = now;
-        if (!m->busy)
-            m->busy = p->busy_cost > 0 && computing(dst, now);
+        if (p->busy_cost > 0 && computing(dst, now))
+            m->busy |= BUSY_COMPUTING;
         m->dstate = D_MATCH;
         /* fall through */
     case D_MATCH:
@@ -388,10 +388,9 @@ req_t *eng_post_send(rank_t *r, int32_t dst, int32_t comm, int32_t tag, uint64_t
     cnt->bytes += bytes;
     /* A rendezvous of what a reduction of this collective has just written (its lines dirty
      * in this core's cache, where the receiver's copy must fetch them) costs the receiver
-     * model.ucx.rndv_busy_cost too (model.ucx.rndv_busy_written). */
-    if (r->at == AT_COLL && r->coll.written && p->busy_cost > 0 && ts_proto_is_rndv(p->proto) &&
-        ts_proto_busy_written(e->spec->proto))
-        m->busy = 1;
+     * model.ucx.rndv_written_cost. */
+    if (r->at == AT_COLL && r->coll.written && p->written_cost > 0 && ts_proto_is_rndv(p->proto))
+        m->busy |= BUSY_WRITTEN;
     spend(r, p->send_cpu + (double)p->send_copy / p->copy_bw + reg_cost(r, bytes, p->send_reg));
     q->is_send = 1;
     q->msg = m;
@@ -516,7 +515,9 @@ int eng_wait_req(rank_t *r, req_t *q)
             rcpu -= p->pml_recv;
         /* The handshake's software (RTS, key unpack, ATS) runs on this rank's CPU inside its
          * MPI calls, one message after another: charged here, not as time in flight. */
-        spend(r, (double)copy / p->copy_bw + rcpu + p->handshake + (m->busy ? p->busy_cost : 0));
+        spend(r, (double)copy / p->copy_bw + rcpu + p->handshake +
+                     ((m->busy & BUSY_COMPUTING) ? p->busy_cost : 0) +
+                     ((m->busy & BUSY_WRITTEN) ? p->written_cost : 0));
     }
     msg_unref(r->e, m);
     req_drop(r->e, q);

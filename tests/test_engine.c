@@ -770,36 +770,39 @@ static void test_coll_schedule_reused(void)
     CHECK_TIME(o, 2 * ring_time(1000) + ring_time(512));
 }
 
-/* model.ucx.rndv_busy_written: the ring on 8000 B (2000 B blocks) with UCX_RNDV_THRESH=1kb
+/* model.ucx.rndv_written_cost: the ring on 8000 B (2000 B blocks) with UCX_RNDV_THRESH=1kb
  * sends each block by rendezvous. The first reduce-scatter round sends the rank's own input;
  * the other two send what the round's reduction has just written, and so do the three
- * allgather rounds: five rendezvous a rank that pay model.ucx.rndv_busy_cost (4 us), each on
- * its receiver, in lockstep: 5 x 4 us more than with the rule off. Every receiver is in its
- * wait when its RTS comes, so the computing-receiver rule adds nothing either way. */
+ * allgather rounds: five rendezvous a rank that pay the written cost (3 us), each on its
+ * receiver, in lockstep: 5 x 3 us more than at 0. Every receiver is in its wait when its RTS
+ * comes, so model.ucx.rndv_busy_cost (4 us), the cost of a computing receiver, adds nothing
+ * to either. */
 static void test_coll_busy_written(void)
 {
-    static const char *const keys[][2] = {{"UCX_RNDV_THRESH", "1kb"},
-                                          {"model.ucx.rndv_busy_cost", "4us"}};
-    double end[2];
-    for (int on = 0; on < 2; on++) {
+    static const char *const costs[][2] = {
+        {"0us", "0us"}, {"0us", "3us"}, {"4us", "0us"}, {"4us", "3us"}};
+    double end[4];
+    for (int k = 0; k < 4; k++) {
         const char *set[sizeof FORCED_RING / sizeof *FORCED_RING + 6];
         size_t n = 0;
         for (; FORCED_RING[n]; n++)
             set[n] = FORCED_RING[n];
-        for (int k = 0; k < 2; k++) {
-            set[n++] = keys[k][0];
-            set[n++] = keys[k][1];
-        }
-        set[n++] = "model.ucx.rndv_busy_written";
-        set[n++] = on ? "1" : "0";
+        set[n++] = "UCX_RNDV_THRESH";
+        set[n++] = "1kb";
+        set[n++] = "model.ucx.rndv_busy_cost";
+        set[n++] = costs[k][0];
+        set[n++] = "model.ucx.rndv_written_cost";
+        set[n++] = costs[k][1];
         set[n] = NULL;
         tb_t b = tb_new(4);
         coll_call(&b, TS_COLL_ALLREDUCE, 4, 8000, TS_ROOT_NONE);
         outcome_t o = replay_ex(&b, APART, set, 1);
         CU_ASSERT_EQUAL(o.status, TS_OK);
-        end[on] = o.makespan;
+        end[k] = o.makespan;
     }
-    CU_ASSERT_DOUBLE_EQUAL(end[1] - end[0], 5 * 4e-6, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(end[1] - end[0], 5 * 3e-6, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(end[2], end[0], 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(end[3], end[1], 1e-12);
 }
 
 /* Barriers move no data: the dissemination barrier on 8 ranks (fixed rule: 4-7 ranks linear,

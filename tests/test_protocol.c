@@ -263,11 +263,14 @@ static void test_models_alike(void)
     /* Registration reuse differs: never alike, whatever is asked */
     CU_ASSERT_FALSE(ts_proto_model_alike(a, c, small, 2));
     CU_ASSERT_FALSE(ts_proto_model_alike(a, c, NULL, 0));
-    /* Nor where the busy cost's rule for freshly reduced data differs (the engine asks) */
+    /* The cost of a rendezvous of freshly reduced data is the plan's: models that differ in it
+     * differ where a rendezvous is asked, not where only eager messages are */
     const char *const written[][2] = {{"UCX_RNDV_THRESH", "inter:64kb"},
-                                      {"model.ucx.rndv_busy_written", "0"}};
+                                      {"model.ucx.rndv_written_cost", "0us"}};
     ts_proto_model_t *w = model_with(written, 2);
-    CU_ASSERT_FALSE(ts_proto_model_alike(a, w, NULL, 0));
+    CU_ASSERT_FALSE(ts_proto_model_alike(a, w, big, 1));
+    ts_plan_ask_t eager[] = {{1024, TS_LOC_SAME_LEAF, 0}};
+    CU_ASSERT_TRUE(ts_proto_model_alike(a, w, eager, 1));
     ts_proto_model_free(w);
     /* Between registered buffers (kind 3): the plan without its registrations, the same
      * protocol; a 200 KB rendezvous off the node registers at both ends otherwise. */
