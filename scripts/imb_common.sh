@@ -13,9 +13,7 @@ study_stack=(--mca coll_han_priority 35)
 # The cost of a rendezvous to a computing receiver (model.ucx.rndv_busy_cost), as the
 # OpenFOAM calibration fits it to the runs asis and t0 (scripts/fit_motorbike.sh,
 # docs/fit.md): one value for both studies. IMB's Alltoall, Allgather and Exchange neither
-# compute nor reduce, so only its Allreduce pays it, where a rank reduces between rounds. (A
-# rendezvous of data a reduction has just written pays model.ucx.rndv_written_cost, whose
-# default is calibrated on this study's 1 x 36 findings.)
+# compute nor reduce, so only its Allreduce pays it, where a rank reduces between rounds.
 busy_from=${root:?}/platforms/calibrations/bm-optimized3.36-simplefoam.xml
 busy_cost=$(sed -n 's/.*name="model\.ucx\.rndv_busy_cost" value="\([^"]*\)".*/\1/p' "$busy_from")
 if [ -z "$busy_cost" ]; then
@@ -23,6 +21,13 @@ if [ -z "$busy_cost" ]; then
     exit 1
 fi
 study_stack+=(--set "model.ucx.rndv_busy_cost=$busy_cost")
+
+# What a rendezvous of data the call's reduction has just written costs its receiver
+# (model.ucx.rndv_written_cost), calibrated on this study's 1 x 36 findings with the busy cost
+# above (docs/imb.md): 25 of 41 hold from 4 to 7 us, every row at its best from 5 to 7 us;
+# 6 us is the middle. Only Allreduce's rounds after a reduction pay it; OpenFOAM's
+# reductions never send by rendezvous.
+study_stack+=(--set model.ucx.rndv_written_cost=6us)
 
 # The study's largest size 2^X by benchmark and node count.
 maxlog() { # BENCH NODES

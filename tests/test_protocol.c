@@ -266,7 +266,7 @@ static void test_models_alike(void)
     /* The cost of a rendezvous of freshly reduced data is the plan's: models that differ in it
      * differ where a rendezvous is asked, not where only eager messages are */
     const char *const written[][2] = {{"UCX_RNDV_THRESH", "inter:64kb"},
-                                      {"model.ucx.rndv_written_cost", "0us"}};
+                                      {"model.ucx.rndv_written_cost", "3us"}};
     ts_proto_model_t *w = model_with(written, 2);
     CU_ASSERT_FALSE(ts_proto_model_alike(a, w, big, 1));
     ts_plan_ask_t eager[] = {{1024, TS_LOC_SAME_LEAF, 0}};
