@@ -59,6 +59,15 @@ void ts__cs_end_round(build_t *b, uint64_t reduce)
         s->rounds++;
 }
 
+uint64_t ts__cs_red_bytes(int mode, int32_t r, uint64_t bytes)
+{
+    if (mode == TS_RED_NONE || r < 2)
+        return 0;
+    if (mode == TS_RED_FUSED)
+        return bytes * (uint64_t)(r + 1) / 3;
+    return bytes * (uint64_t)(r - 1);
+}
+
 int32_t ts__cs_pow2_floor(int32_t n)
 {
     int32_t p = 1;
@@ -395,7 +404,7 @@ static int32_t kn_rank(int32_t vp, int32_t n, int32_t core, int pairs)
  * of the largest power of k below n (ts__cs_kn_core: 32 of 36 ranks at k = 4, its last round
  * at radix 2; 64 of 72); each extra rank hands its data to its proxy (kn_place, UCC's pairs)
  * first and gets the result back last; the core exchanges its whole vector with the round's
- * radix - 1 peers. */
+ * radix - 1 peers. `reduce`: TS_RED_NONE, _PAIRWISE or _FUSED (ts__cs_red_bytes). */
 void ts__cs_kn_allreduce(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int reduce)
 {
     int32_t n = g->n, me = g->me, radix[64];
@@ -420,14 +429,12 @@ void ts__cs_kn_allreduce(build_t *b, const gview_t *g, int32_t k, uint64_t bytes
     int64_t dist = 1;
     for (int l = 0; l < rounds; l++) {
         int32_t r = radix[l], d = (int32_t)((at.vme / dist) % r);
-        uint64_t red = 0;
         for (int32_t t = 1; t < r; t++) {
             int32_t peer = kn_rank((int32_t)(at.vme + (((d + t) % r) - d) * dist), n, core, 1);
             ts__cs_send_to(b, g, peer, bytes);
             ts__cs_recv_from(b, g, peer, bytes);
-            red += bytes;
         }
-        ts__cs_end_round(b, reduce ? red : 0);
+        ts__cs_end_round(b, ts__cs_red_bytes(reduce, r, bytes));
         dist *= r;
     }
     if (at.partner >= 0) {
@@ -468,8 +475,8 @@ int32_t ts__cs_kn_core(int32_t n, int32_t k, int32_t radix[64], int *rounds)
  * ranks only), each core rank's block is allreduced within that group between the two halves
  * (recursive doubling at radix 2, else k-nomial): the hierarchical form, one
  * scatter-reduce-allgather per node and the nodes' blocks combined by the ranks of equal
- * place. */
-void ts__cs_kn_sra(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int pairs,
+ * place. `reduce`: TS_RED_PAIRWISE or TS_RED_FUSED (ts__cs_red_bytes). */
+void ts__cs_kn_sra(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int pairs, int reduce,
                    const gview_t *across, int32_t across_radix)
 {
     int32_t n = g->n, me = g->me, radix[64];
@@ -491,15 +498,14 @@ void ts__cs_kn_sra(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int 
     int64_t dist = 1;
     for (int l = 0; l < rounds; l++) {
         int32_t r = radix[l], d = (int32_t)((at.vme / dist) % r);
-        uint64_t mine = ts__cs_block_bytes(window * elem, elem, r, d), red = 0;
+        uint64_t mine = ts__cs_block_bytes(window * elem, elem, r, d);
         for (int32_t t = 1; t < r; t++) {
             int32_t pd = (d + t) % r;
             int32_t peer = kn_rank((int32_t)(at.vme + (pd - d) * dist), n, core, pairs);
             ts__cs_send_to(b, g, peer, ts__cs_block_bytes(window * elem, elem, r, pd));
             ts__cs_recv_from(b, g, peer, mine);
-            red += mine;
         }
-        ts__cs_end_round(b, red);
+        ts__cs_end_round(b, ts__cs_red_bytes(reduce, r, mine));
         was[l] = window;
         window = mine / elem;
         dist *= r;
@@ -508,7 +514,7 @@ void ts__cs_kn_sra(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int 
         if (across_radix <= 2)
             ts__cs_rd_allreduce(b, across, window * elem, 1);
         else
-            ts__cs_kn_allreduce(b, across, across_radix, window * elem, 1);
+            ts__cs_kn_allreduce(b, across, across_radix, window * elem, TS_RED_PAIRWISE);
     }
     for (int l = rounds - 1; l >= 0; l--) {
         int32_t r = radix[l];

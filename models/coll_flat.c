@@ -195,7 +195,7 @@ static ts_status build_allreduce_rabenseifner(build_t *b, const gview_t *g, cons
 static ts_status build_allreduce_knomial_recursive(build_t *b, const gview_t *g,
                                                    const flat_args_t *a)
 {
-    ts__cs_kn_allreduce(b, g, b->model->ucc_radix, a->bytes, 1);
+    ts__cs_kn_allreduce(b, g, b->model->ucc_radix, a->bytes, TS_RED_FUSED); /* UCC's */
     return TS_OK;
 }
 
@@ -440,7 +440,7 @@ static ts_status build_barrier_tree(build_t *b, const gview_t *g, const flat_arg
 static ts_status build_barrier_knomial_recursive(build_t *b, const gview_t *g, const flat_args_t *a)
 {
     (void)a;
-    ts__cs_kn_allreduce(b, g, b->model->ucc_radix, 0, 0);
+    ts__cs_kn_allreduce(b, g, b->model->ucc_radix, 0, TS_RED_NONE);
     return TS_OK;
 }
 

@@ -217,7 +217,8 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
             } else if (han || m->net_radix == 2)
                 ts__cs_rd_allreduce(b, &h.lead, data, op != TS_COLL_BARRIER);
             else
-                ts__cs_kn_allreduce(b, &h.lead, m->net_radix, data, op != TS_COLL_BARRIER);
+                ts__cs_kn_allreduce(b, &h.lead, m->net_radix, data,
+                                    op != TS_COLL_BARRIER ? TS_RED_PAIRWISE : TS_RED_NONE);
         }
         if (op == TS_COLL_REDUCE)
             break;
@@ -332,7 +333,7 @@ static ts_status hcoll_sra(build_t *b, const ts_coll_topo_t *t, int32_t me, uint
         equal &= seen[t->low_node[j]] == nn;
     if (!equal) {
         gview_t all = {NULL, n, me};
-        ts__cs_kn_sra(b, &all, sra_radix(b->model, n), bytes, 0, NULL, 0);
+        ts__cs_kn_sra(b, &all, sra_radix(b->model, n), bytes, 0, TS_RED_PAIRWISE, NULL, 0);
         free(buf);
         return TS_OK;
     }
@@ -344,7 +345,8 @@ static ts_status hcoll_sra(build_t *b, const ts_coll_topo_t *t, int32_t me, uint
         if (ac[i] == me)
             ai = i;
     gview_t node = {nd, nn, li}, across = {ac, na, ai};
-    ts__cs_kn_sra(b, &node, k, bytes, 0, li < core ? &across : NULL, b->model->net_radix);
+    ts__cs_kn_sra(b, &node, k, bytes, 0, TS_RED_PAIRWISE, li < core ? &across : NULL,
+                  b->model->net_radix);
     free(buf);
     return TS_OK;
 }
@@ -386,7 +388,7 @@ ts_status ts_coll_schedule(const ts_coll_model_t *m, const ts_coll_choice_t *cho
         st = hcoll_sra(&b, topo, me, bytes);
     } else if (choice->comp == TS_CCOMP_UCC && choice->alg == TS_CALG_KN_SRA) {
         gview_t all = {NULL, topo->n, me};
-        ts__cs_kn_sra(&b, &all, ucc_sra_radix(m, topo), bytes, 1, NULL, 0);
+        ts__cs_kn_sra(&b, &all, ucc_sra_radix(m, topo), bytes, 1, TS_RED_FUSED, NULL, 0);
 
     } else if (choice->alg == TS_CALG_HIER) {
         st = hier(&b, choice, op, topo, me, root, bytes);

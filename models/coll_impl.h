@@ -88,11 +88,20 @@ void ts__cs_tree_gather(build_t *b, const gview_t *g, int kind, int32_t root, ui
 void ts__cs_linear_gather(build_t *b, const gview_t *g, int32_t root, uint64_t block, int scatter,
                           int all_at_once);
 void ts__cs_rd_allreduce(build_t *b, const gview_t *g, uint64_t bytes, int reduce);
+/* How a round that combines r - 1 received vectors with the rank's own is charged: not at all;
+ * pairwise, r - 1 passes of two operands (Open MPI's ompi_op_reduce; HCOLL's, not published,
+ * taken as the same); fused, one pass over all r sources (UCC's CPU executor,
+ * src/components/ec/cpu/ec_cpu_reduce.c, ucc_dt_reduce_multi / _strided), whose r reads and one
+ * write an element are (r + 1) / 3 of a two-operand pass's three (model.cpu.reduce_bandwidth
+ * prices a two-operand pass). */
+enum { TS_RED_NONE = 0, TS_RED_PAIRWISE = 1, TS_RED_FUSED = 2 };
+/* The bytes a round reducing r sources of `bytes` each is charged as (ts__cs_end_round). */
+uint64_t ts__cs_red_bytes(int mode, int32_t r, uint64_t bytes);
 void ts__cs_kn_allreduce(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int reduce);
 void ts__cs_ring_allreduce(build_t *b, const gview_t *g, uint64_t bytes, uint64_t seg);
 void ts__cs_rabenseifner(build_t *b, const gview_t *g, uint64_t bytes, int mode, int32_t root);
 int32_t ts__cs_kn_core(int32_t n, int32_t k, int32_t radix[64], int *rounds);
-void ts__cs_kn_sra(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int pairs,
+void ts__cs_kn_sra(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int pairs, int reduce,
                    const gview_t *across, int32_t across_radix);
 void ts__cs_allgather_ring(build_t *b, const gview_t *g, uint64_t block);
 void ts__cs_allgather_bruck(build_t *b, const gview_t *g, uint64_t block);

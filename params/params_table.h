@@ -223,10 +223,10 @@
     X(UCX_RNDV_WRITTEN_COST, "model.ucx.rndv_written_cost", TIME, "0us", "s",                      \
       "none by default: no source measures it; the IMB study (scripts/imb_common.sh) replays "     \
       "with 6 us, calibrated on its 1 x 36 training findings (docs/imb.md; with the OpenFOAM "     \
-      "busy cost): 25 of 41 hold from 4 to 7 us, every row at its best from 5 to 7 us (the "       \
-      "HCOLL and UCC Allreduce thresholds 64 kb, HCOLL faster from 64 KB), 24 at 3 us, 22 at "     \
-      "0; 6 us, the middle. Far above what fetching a block's dirty lines costs (well under 1 "    \
-      "us for the 4-22 KB blocks it falls on): a stand-in whose mechanism is not known",           \
+      "busy cost): 26 of 41 hold from 4 to 7 us (the HCOLL and UCC Allreduce thresholds 64 "       \
+      "kb, HCOLL faster from 64 KB), 25 at 3 us, 24 at 8 us, 23 at 0; 6 us, the middle. Far "      \
+      "above what fetching a block's dirty lines costs (well under 1 us for the 4-22 KB "          \
+      "blocks it falls on): a stand-in whose mechanism is not known",                              \
       "receiver CPU a rendezvous costs beyond the handshake when it sends what a reduction of "    \
       "the same collective call has just written (its lines dirty in the sender's cache); on "     \
       "top of model.ucx.rndv_busy_cost where its RTS also found the receiver computing")           \

@@ -1002,6 +1002,25 @@ static void test_ucc_knomial_allreduce(void)
         CU_ASSERT_EQUAL(first, want[w].first_recv);
         ts_csched_free(&s);
     }
+    /* UCC's executor combines a round's four vectors in one pass (ec_cpu_reduce.c): 3,000 B
+     * a vector is charged as 3,000 x 5 / 3 = 5,000 B of two-operand reduction a round, where
+     * three pairwise passes would be 9,000 B. Rank 0: rank 1's fold (two operands, 3,000 B),
+     * then three rounds of radix 4. */
+    ts_csched_t s = {0};
+    CU_ASSERT_FATAL(ts_coll_schedule(m, &ch, TS_COLL_ALLREDUCE, topo, 0, -1, 3000, &s) == TS_OK);
+    uint64_t want_red[] = {3000, 5000, 5000, 5000};
+    size_t nred = 0;
+    for (size_t i = 0; i < s.n; i++)
+        if (s.step[i].kind == TS_CSTEP_END && s.step[i].bytes > 0) {
+            CU_ASSERT(nred < 4 && s.step[i].bytes == want_red[nred]);
+            nred++;
+        }
+    CU_ASSERT_EQUAL(nred, 4);
+    ts_csched_free(&s);
+    CU_ASSERT_EQUAL(ts__cs_red_bytes(TS_RED_FUSED, 6, 600), 1400);
+    CU_ASSERT_EQUAL(ts__cs_red_bytes(TS_RED_PAIRWISE, 6, 600), 3000);
+    CU_ASSERT_EQUAL(ts__cs_red_bytes(TS_RED_FUSED, 2, 600), 600); /* two operands: the same */
+    CU_ASSERT_EQUAL(ts__cs_red_bytes(TS_RED_NONE, 6, 600), 0);
     allreduce_completes(m, topo, &ch, 8);
     ts_coll_model_free(m);
     ts_coll_topo_free(topo);
@@ -1041,6 +1060,18 @@ static void test_ucc_sra_allreduce(void)
         if (s.step[i].kind == TS_CSTEP_SEND)
             total += s.step[i].bytes;
     CU_ASSERT_EQUAL(total, 2 * (5 * 12288 + 5 * 2048 + 1024));
+    /* each round's blocks combined in one pass over its six sources (ec_cpu_reduce.c): the
+     * first round 12,288 x 7 / 3 = 28,672 B of two-operand reduction (five pairwise passes:
+     * 61,440); the radix-2 third round 1,024 either way */
+    uint64_t red[8];
+    size_t nred = 0;
+    for (size_t i = 0; i < s.n && nred < 8; i++)
+        if (s.step[i].kind == TS_CSTEP_END && s.step[i].bytes > 0)
+            red[nred++] = s.step[i].bytes;
+    CU_ASSERT_EQUAL_FATAL(nred, 3);
+    CU_ASSERT_EQUAL(red[0], 28672);
+    CU_ASSERT_EQUAL(red[1], 2048 * 7 / 3);
+    CU_ASSERT_EQUAL(red[2], 1024);
     ts_csched_free(&s);
     /* radix 4, UCC's pattern: rank 0 first takes rank 1's whole vector, and hands it the
      * result last; rank 64, in the core, never folds */
