@@ -777,7 +777,7 @@ static void test_coll_schedule_reused(void)
  * receiver, in lockstep: 5 x 3 us more than at 0. Every receiver is in its wait when its RTS
  * comes, so model.ucx.rndv_busy_cost (4 us), the cost of a computing receiver, adds nothing
  * to either. */
-static void test_coll_busy_written(void)
+static void test_coll_written_cost(void)
 {
     static const char *const costs[][2] = {
         {"0us", "0us"}, {"0us", "3us"}, {"4us", "0us"}, {"4us", "3us"}};
@@ -906,8 +906,8 @@ int main(void)
     CU_add_test(s, "put rendezvous waits for the sender's MPI call", test_put_waits_for_sender);
     CU_add_test(s, "a rendezvous to a computing receiver costs model.ucx.rndv_busy_cost",
                 test_busy_receiver_cost);
-    CU_add_test(s, "a rendezvous of data a reduction just wrote costs it too",
-                test_coll_busy_written);
+    CU_add_test(s, "a rendezvous of data a reduction just wrote costs model.ucx.rndv_written_cost",
+                test_coll_written_cost);
     CU_add_test(s, "rkey_ptr's copy waits for the receiver's progress",
                 test_rkey_ptr_copy_waits_for_progress);
     CU_add_test(s, "the handshake is the receiver's CPU", test_handshake_on_receiver_cpu);
