@@ -590,6 +590,12 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
      * may say model.net.rcache=size for a run without -off_cache). */
     if (st == TS_OK)
         st = ts_params_set(base, "model.net.rcache", "none", err);
+    /* IMB reduces MPI_FLOAT (IMB_mem_manager.c sets red_data_type; IMB_allreduce.c passes
+     * size / 4 elements), where the table's default is OpenFOAM's doubles: Open MPI's
+     * count-based fallbacks and the blocks of a scatter-reduce count floats. Alltoall,
+     * Allgather and Exchange send MPI_BYTE, which no count-based rule of theirs sees. */
+    if (st == TS_OK)
+        st = ts_params_set(base, "model.coll.datatype_size", "4", err);
     /* What a set's description leaves out: the table's defaults and imb's own. */
     ts_params_t *imb_defaults = NULL;
     if (st == TS_OK && ts_params_copy(base, &imb_defaults) != TS_OK)
@@ -655,7 +661,8 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
     if (st == TS_OK) {
         printf("# tunesim imb: IMB-MPI1 on %d nodes x %d ranks (%s), -msglog %d:%d; each size: "
                "one warm-up call, IMB's two barriers, then the timed calls%s; -off_cache: every "
-               "buffer registered anew unless a set says model.net.rcache=size\n\n",
+               "buffer registered anew unless a set says model.net.rcache=size; Allreduce on "
+               "MPI_FLOAT\n\n",
                m.o.place.nodes, m.o.place.ppn, m.o.platform, m.lo, m.hi,
                m.o.no_sync ? " back to back (-sync off)"
                            : ", a collective's each timed alone and followed by a barrier (-sync "

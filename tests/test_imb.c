@@ -309,6 +309,28 @@ static void test_tables(void)
     }
     CU_ASSERT_TRUE(toff > 0 && toff < ton);
 
+    /* IMB reduces MPI_FLOAT: a 128 B Allreduce on 36 ranks is 32 elements, as many as
+     * Rabenseifner's power-of-two core, so tuned runs it; as doubles it would be 16, and Open
+     * MPI falls back to recursive doubling. imb's default is the float; the table's doubles
+     * (--set model.coll.datatype_size=8) give another time. */
+    static const char *const dt[] = {"", " --set model.coll.datatype_size=4",
+                                     " --set model.coll.datatype_size=8"};
+    double tdt[3] = {0};
+    for (int k = 0; k < 3; k++) {
+        snprintf(args, sizeof args,
+                 "imb --nodes 1 --ppn 36 --bench allreduce --msglog 7:7 --reps 5 --mca "
+                 "coll_hcoll_enable 0%s",
+                 dt[k]);
+        CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "Allreduce on MPI_FLOAT"));
+        tdt[k] = cell(out, "Allreduce", 128, 4);
+        free(out);
+        free(err);
+    }
+    CU_ASSERT_TRUE(tdt[0] > 0);
+    CU_ASSERT_DOUBLE_EQUAL(tdt[0], tdt[1], 1e-9);
+    CU_ASSERT_TRUE(fabs(tdt[0] - tdt[2]) > 0.01);
+
     /* A grid: two sets, one with half the latency, wins by the geometric mean of t_max. */
     char sets[1024];
     snprintf(sets, sizeof sets, "%s/lat.sets", tu_tmpdir());
