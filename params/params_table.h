@@ -214,7 +214,7 @@
       "pays it")                                                                                   \
     X(UCX_RNDV_BUSY_COST, "model.ucx.rndv_busy_cost", TIME, "0us", "s",                            \
       "none by default: no source measures it; the OpenFOAM calibration "                          \
-      "(bm-optimized3.36-simplefoam.xml): 8.65 +- 0.82 us fitted to the runs asis and t0, "        \
+      "(bm-optimized3.36-simplefoam.xml): 8.73 +- 0.74 us fitted to the runs asis and t0, "        \
       "outside any plausible software cost: it carries the cost only asis pays, by a mechanism "   \
       "not known (docs/t0-gap.md)",                                                                \
       "receiver CPU a rendezvous costs beyond the handshake when its RTS arrived while the "       \
