@@ -143,6 +143,58 @@ check c2-Allgather "2 x 36 Allgather: UCC faster over almost the whole range" uc
 check c2-Allreduce "2 x 36 Allreduce: HCOLL faster over the whole range" hcoll none 1 $((1 << 30)) 1 lt
 check c2-Allreduce "2 x 36 Allreduce: UCC slower over almost the whole range" ucc none 1 $((1 << 30)) 0.8 gt
 
+# ---- NPS and placement per component (step 3), at the study's settings ---------------------
+# placements NAME NODES BENCH COMP SETTINGS: the four NPS x placement sets of one component
+# (NPS1 block first: the defaults win where the models see no difference), replayed.
+placements() {
+    for n in 1 2; do
+        for m in block cyclic; do
+            printf '[nps%s-%s]\nnps %s\nmap-by %s\n%b\n%s\n' "$n" "$m" "$n" "$m" "$5" "$(comp_words "$4")"
+        done
+    done >"$work/p.sets"
+    imb "$1" "$2" "$3" "$work/p.sets"
+}
+# Exchange's finding is a pair: block ahead of cyclic, and NPS no difference under block. It
+# holds when the winner is a block set, the other block set ties it and no cyclic set does.
+exchange_row() { # NAME FINDING
+    w=$(winner "$1")
+    t=$(sed -n 's/^# ties within [^:]*: //p' "$work/$1.txt")
+    other=nps2-block
+    [ "$w" = nps2-block ] && other=nps1-block
+    ok=0
+    case "$w" in *-block) [[ ",${t// /}," == *",$other,"* ]] && [[ "$t" != *cyclic* ]] && ok=1 ;; esac
+    row "$2" "$w${t:+ (ties: $t)}" "$ok"
+}
+declare -A place1=([Alltoall/none]=nps1-cyclic [Alltoall/hcoll]=nps1-block [Alltoall/ucc]=nps1-cyclic
+    [Allgather/none]=nps2-block [Allgather/hcoll]=nps2-block [Allgather/ucc]=nps2-block
+    [Allreduce/none]=nps2-block [Allreduce/hcoll]=nps2-block [Allreduce/ucc]=nps2-block)
+declare -A place2=([Alltoall/none]=nps1-block [Alltoall/hcoll]=nps1-block [Alltoall/ucc]=nps1-block
+    [Allgather/none]=nps1-block [Allgather/hcoll]=nps1-block [Allgather/ucc]=nps1-cyclic
+    [Allreduce/none]=nps2-block [Allreduce/hcoll]=nps2-block [Allreduce/ucc]=nps2-block)
+for b in Alltoall Allgather Allreduce; do
+    for c in none hcoll ucc; do
+        placements "p1-$b-$c" 1 "$b" "$c" "UCX_RNDV_THRESH = ${want1[$b/$c]}"
+        w=$(winner "p1-$b-$c")
+        row "1 x 36 $b, $c: ${place1[$b/$c]}" "$w" "$([ "$w" = "${place1[$b/$c]}" ] && echo 1 || echo 0)"
+    done
+done
+placements p1-Exchange 1 Exchange hcoll "UCX_RNDV_THRESH = ${want1[Exchange/hcoll]}"
+exchange_row p1-Exchange "1 x 36 Exchange: block ahead of cyclic, no NPS difference under block"
+for b in Alltoall Allgather Allreduce Exchange; do
+    read -r tls pair z <<<"${tuned2[$b]}"
+    settings="UCX_TLS = $tls\nUCX_RNDV_THRESH = $pair\nUCX_ZCOPY_THRESH = $z"
+    if [ "$b" = Exchange ]; then
+        placements p2-Exchange 2 Exchange hcoll "$settings"
+        exchange_row p2-Exchange "2 x 36 Exchange: block ahead of cyclic, no NPS difference under block"
+        continue
+    fi
+    for c in none hcoll ucc; do
+        placements "p2-$b-$c" 2 "$b" "$c" "$settings"
+        w=$(winner "p2-$b-$c")
+        row "2 x 36 $b, $c: ${place2[$b/$c]}" "$w" "$([ "$w" = "${place2[$b/$c]}" ] && echo 1 || echo 0)"
+    done
+done
+
 {
     echo "| finding (Oracle's IMB study, 1 x 36 and 2 x 36) | tunesim imb predicts | |"
     echo "|---|---|---|"
