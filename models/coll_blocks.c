@@ -776,6 +776,39 @@ void ts__cs_barrier_double_ring(build_t *b, const gview_t *g)
     }
 }
 
+/* Open MPI's recursive-doubling barrier (coll_base_barrier.c,
+ * ompi_coll_base_barrier_intra_recursivedoubling): not the allreduce's pairing. A rank at or
+ * above the power of two p below n checks in with rank - p; ranks below p pair by rank ^ mask;
+ * then rank r < n - p releases r + p by a synchronous send, which completes when the receiver
+ * has matched it (pml ucx: an eager-sync message and UCX's acknowledgement, here a 0-byte
+ * message back). */
+void ts__cs_barrier_rd(build_t *b, const gview_t *g)
+{
+    int32_t n = g->n, me = g->me, p2 = ts__cs_pow2_floor(n);
+    if (me >= p2) { /* one sendrecv: the check-in out, the release back */
+        ts__cs_send_to(b, g, me - p2, 0);
+        ts__cs_recv_from(b, g, me - p2, 0);
+        ts__cs_end_round(b, 0);
+        ts__cs_send_to(b, g, me - p2, 0); /* the release's acknowledgement */
+        ts__cs_end_round(b, 0);
+        return;
+    }
+    if (me < n - p2) {
+        ts__cs_recv_from(b, g, me + p2, 0);
+        ts__cs_end_round(b, 0);
+    }
+    for (int32_t mask = 1; mask < p2; mask <<= 1) {
+        ts__cs_send_to(b, g, me ^ mask, 0);
+        ts__cs_recv_from(b, g, me ^ mask, 0);
+        ts__cs_end_round(b, 0);
+    }
+    if (me < n - p2) {
+        ts__cs_send_to(b, g, me + p2, 0);
+        ts__cs_recv_from(b, g, me + p2, 0);
+        ts__cs_end_round(b, 0);
+    }
+}
+
 void ts__cs_barrier_bruck(build_t *b, const gview_t *g)
 {
     for (int32_t dist = 1; dist < g->n; dist <<= 1) {

@@ -408,7 +408,7 @@ static ts_status build_barrier_recursive_doubling(build_t *b, const gview_t *g,
                                                   const flat_args_t *a)
 {
     (void)a;
-    ts__cs_rd_allreduce(b, g, 0, 0);
+    ts__cs_barrier_rd(b, g);
     return TS_OK;
 }
 

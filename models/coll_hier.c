@@ -192,8 +192,20 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
     const int net_reg = !han && m->hcoll_net_reg;
     switch (op) {
     case TS_COLL_ALLREDUCE:
-    case TS_COLL_REDUCE:
     case TS_COLL_BARRIER:
+        if (han && op == TS_COLL_BARRIER) {
+            /* coll_han_barrier.c: the node's barrier, the leaders', the node's again */
+            if (h.l0.n > 1) /* HAN's one level in the node */
+                st = ts__cs_flat_fixed(b, TS_COLL_BARRIER, &h.l0, 0, 0);
+            if (!st && h.lead.n > 1)
+                st = ts__cs_flat_fixed(b, TS_COLL_BARRIER, &h.lead, 0, 0);
+            if (!st && h.l0.n > 1)
+                st = ts__cs_flat_fixed(b, TS_COLL_BARRIER, &h.l0, 0, 0);
+            break;
+        }
+        /* HCOLL's barrier: a fan-in and a fan-out of nothing */
+        /* fall through */
+    case TS_COLL_REDUCE:
         /* up: each parent reduces its children's data where they wrote it */
         on_node(b, sm_reduced(m, sm));
         for (int l = 0; l < nlev; l++)

@@ -115,6 +115,7 @@ void ts__cs_alltoall_bruck(build_t *b, const gview_t *g, uint64_t block);
 void ts__cs_two_proc(build_t *b, const gview_t *g, uint64_t bytes,
                      void (*fallback)(build_t *, const gview_t *, uint64_t));
 void ts__cs_barrier_double_ring(build_t *b, const gview_t *g);
+void ts__cs_barrier_rd(build_t *b, const gview_t *g);
 void ts__cs_barrier_bruck(build_t *b, const gview_t *g);
 
 /* Flat algorithms (coll_flat.c): the caller's schedule of alg for op on group g (seg: the

@@ -508,6 +508,27 @@ static void test_allgather_alltoall_barrier_exact(void)
     /* Ring allgather on 72 ranks: 71 rounds. */
     sched_of(m, TS_COLL_ALLGATHER, TS_CALG_RING, 72, 0, -1, 8, &s);
     CU_ASSERT(s.rounds == 71);
+    /* Open MPI's recursive-doubling barrier on 36 ranks (coll_base_barrier.c), not the
+     * allreduce's pairing: rank 33 checks in with rank 1 and waits for the release in one
+     * sendrecv, then acknowledges it (the release is a synchronous send); rank 1 waits for
+     * 33, pairs with 0, 3, 5, 9 and 17, then releases 33 and waits for the acknowledgement;
+     * rank 20 only pairs, with 21, 22, 16, 28 and 4. */
+    sched_of(m, TS_COLL_BARRIER, TS_CALG_RECURSIVE_DOUBLING, 36, 33, -1, 0, &s);
+    CU_ASSERT(s.rounds == 2);
+    ROUND_IS(&s, 0, "S1:0 R1:0");
+    ROUND_IS(&s, 1, "S1:0");
+    sched_of(m, TS_COLL_BARRIER, TS_CALG_RECURSIVE_DOUBLING, 36, 1, -1, 0, &s);
+    CU_ASSERT(s.rounds == 7);
+    ROUND_IS(&s, 0, "R33:0");
+    ROUND_IS(&s, 1, "S0:0 R0:0");
+    ROUND_IS(&s, 2, "S3:0 R3:0");
+    ROUND_IS(&s, 5, "S17:0 R17:0");
+    ROUND_IS(&s, 6, "S33:0 R33:0");
+    sched_of(m, TS_COLL_BARRIER, TS_CALG_RECURSIVE_DOUBLING, 36, 20, -1, 0, &s);
+    CU_ASSERT(s.rounds == 5);
+    ROUND_IS(&s, 0, "S21:0 R21:0");
+    ROUND_IS(&s, 2, "S16:0 R16:0");
+    ROUND_IS(&s, 4, "S4:0 R4:0");
     ts_csched_free(&s);
     ts_coll_model_free(m);
 }
@@ -553,6 +574,8 @@ static void test_decision_boundaries(void)
     CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_REDUCE, 72, 8) == 5);
     CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_SCAN, 72, 8) == 0);
 }
+
+static ts_coll_topo_t *block_topo(int32_t n, ts_placement_t **pl);
 
 static void test_component_selection(void)
 {
@@ -671,6 +694,31 @@ static void test_component_selection(void)
     CU_ASSERT(c.comp == TS_CCOMP_TUNED && c.alg == TS_CALG_SEGMENTED_RING);
     ts_coll_select(m, TS_COLL_ALLTOALL, 72, 2, 8, &c);
     CU_ASSERT(c.comp == TS_CCOMP_TUNED);
+    /* HAN's barrier (coll_han_barrier.c): tuned's barrier in the node, the leaders' barrier,
+     * the node's again. On 2 x 36, block: rank 0 runs the 36-rank recursive doubling (7
+     * rounds, it releases rank 32), the leaders' pair with rank 36, and the 7 again; rank 40
+     * (local 4) pairs with 41, 42, 36, 48 and 56 twice, no leaders' round. */
+    ts_coll_select(m, TS_COLL_BARRIER, 72, 2, 0, &c);
+    CU_ASSERT_FATAL(c.comp == TS_CCOMP_HAN);
+    {
+        ts_placement_t *pl = NULL;
+        ts_coll_topo_t *topo = block_topo(72, &pl);
+        ts_csched_t s = {0};
+        CU_ASSERT_FATAL(ts_coll_schedule(m, &c, TS_COLL_BARRIER, topo, 0, -1, 0, &s) == TS_OK);
+        CU_ASSERT(s.rounds == 15);
+        ROUND_IS(&s, 0, "R32:0");
+        ROUND_IS(&s, 6, "S32:0 R32:0");
+        ROUND_IS(&s, 7, "S36:0 R36:0");
+        ROUND_IS(&s, 8, "R32:0");
+        CU_ASSERT_FATAL(ts_coll_schedule(m, &c, TS_COLL_BARRIER, topo, 40, -1, 0, &s) == TS_OK);
+        CU_ASSERT(s.rounds == 10);
+        ROUND_IS(&s, 0, "S41:0 R41:0");
+        ROUND_IS(&s, 2, "S36:0 R36:0");
+        ROUND_IS(&s, 9, "S56:0 R56:0");
+        ts_csched_free(&s);
+        ts_coll_topo_free(topo);
+        ts_placement_close(pl);
+    }
     ts_coll_model_free(m);
 
     /* A forced algorithm counts only with dynamic rules on, as in Open MPI. */
