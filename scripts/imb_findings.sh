@@ -165,6 +165,12 @@ exchange_row() { # NAME FINDING
     case "$w" in *-block) [[ ",${t// /}," == *",$other,"* ]] && [[ "$t" != *cyclic* ]] && ok=1 ;; esac
     row "$2" "$w${t:+ (ties: $t)}" "$ok"
 }
+# placement_row NAME NODES BENCH COMP SETTINGS WANT: the four sets replayed, the winner's row.
+placement_row() {
+    placements "$1" "$2" "$3" "$4" "$5"
+    w=$(winner "$1")
+    row "$2 x 36 $3, $4: $6" "$w" "$([ "$w" = "$6" ] && echo 1 || echo 0)"
+}
 declare -A place1=([Alltoall/none]=nps1-cyclic [Alltoall/hcoll]=nps1-block [Alltoall/ucc]=nps1-cyclic
     [Allgather/none]=nps2-block [Allgather/hcoll]=nps2-block [Allgather/ucc]=nps2-block
     [Allreduce/none]=nps2-block [Allreduce/hcoll]=nps2-block [Allreduce/ucc]=nps2-block)
@@ -173,9 +179,7 @@ declare -A place2=([Alltoall/none]=nps1-block [Alltoall/hcoll]=nps1-block [Allto
     [Allreduce/none]=nps2-block [Allreduce/hcoll]=nps2-block [Allreduce/ucc]=nps2-block)
 for b in Alltoall Allgather Allreduce; do
     for c in none hcoll ucc; do
-        placements "p1-$b-$c" 1 "$b" "$c" "UCX_RNDV_THRESH = ${want1[$b/$c]}"
-        w=$(winner "p1-$b-$c")
-        row "1 x 36 $b, $c: ${place1[$b/$c]}" "$w" "$([ "$w" = "${place1[$b/$c]}" ] && echo 1 || echo 0)"
+        placement_row "p1-$b-$c" 1 "$b" "$c" "UCX_RNDV_THRESH = ${want1[$b/$c]}" "${place1[$b/$c]}"
     done
 done
 placements p1-Exchange 1 Exchange hcoll "UCX_RNDV_THRESH = ${want1[Exchange/hcoll]}"
@@ -189,9 +193,7 @@ for b in Alltoall Allgather Allreduce Exchange; do
         continue
     fi
     for c in none hcoll ucc; do
-        placements "p2-$b-$c" 2 "$b" "$c" "$settings"
-        w=$(winner "p2-$b-$c")
-        row "2 x 36 $b, $c: ${place2[$b/$c]}" "$w" "$([ "$w" = "${place2[$b/$c]}" ] && echo 1 || echo 0)"
+        placement_row "p2-$b-$c" 2 "$b" "$c" "$settings" "${place2[$b/$c]}"
     done
 done
 

@@ -513,22 +513,31 @@ static void test_allgather_alltoall_barrier_exact(void)
      * sendrecv, then acknowledges it (the release is a synchronous send); rank 1 waits for
      * 33, pairs with 0, 3, 5, 9 and 17, then releases 33 and waits for the acknowledgement;
      * rank 20 only pairs, with 21, 22, 16, 28 and 4. */
-    sched_of(m, TS_COLL_BARRIER, TS_CALG_RECURSIVE_DOUBLING, 36, 33, -1, 0, &s);
-    CU_ASSERT(s.rounds == 2);
-    ROUND_IS(&s, 0, "S1:0 R1:0");
-    ROUND_IS(&s, 1, "S1:0");
-    sched_of(m, TS_COLL_BARRIER, TS_CALG_RECURSIVE_DOUBLING, 36, 1, -1, 0, &s);
-    CU_ASSERT(s.rounds == 7);
-    ROUND_IS(&s, 0, "R33:0");
-    ROUND_IS(&s, 1, "S0:0 R0:0");
-    ROUND_IS(&s, 2, "S3:0 R3:0");
-    ROUND_IS(&s, 5, "S17:0 R17:0");
-    ROUND_IS(&s, 6, "S33:0 R33:0");
-    sched_of(m, TS_COLL_BARRIER, TS_CALG_RECURSIVE_DOUBLING, 36, 20, -1, 0, &s);
-    CU_ASSERT(s.rounds == 5);
-    ROUND_IS(&s, 0, "S21:0 R21:0");
-    ROUND_IS(&s, 2, "S16:0 R16:0");
-    ROUND_IS(&s, 4, "S4:0 R4:0");
+    static const struct {
+        int32_t me;
+        int rounds, nchecks;
+        struct {
+            int k;
+            const char *text;
+        } at[5];
+    } rd[] = {
+        {33, 2, 2, {{0, "S1:0 R1:0"}, {1, "S1:0"}}},
+        {1,
+         7,
+         5,
+         {{0, "R33:0"},
+          {1, "S0:0 R0:0"},
+          {2, "S3:0 R3:0"},
+          {5, "S17:0 R17:0"},
+          {6, "S33:0 R33:0"}}},
+        {20, 5, 3, {{0, "S21:0 R21:0"}, {2, "S16:0 R16:0"}, {4, "S4:0 R4:0"}}},
+    };
+    for (size_t i = 0; i < sizeof rd / sizeof rd[0]; i++) {
+        sched_of(m, TS_COLL_BARRIER, TS_CALG_RECURSIVE_DOUBLING, 36, rd[i].me, -1, 0, &s);
+        CU_ASSERT(s.rounds == rd[i].rounds);
+        for (int j = 0; j < rd[i].nchecks; j++)
+            ROUND_IS(&s, rd[i].at[j].k, rd[i].at[j].text);
+    }
     ts_csched_free(&s);
     ts_coll_model_free(m);
 }
