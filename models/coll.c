@@ -284,6 +284,7 @@ ts_status ts_coll_model_new(const ts_params_t *p, ts_coll_model_t **out, ts_erro
     m->sm_radix = clamp_radix(TS_PARAM_INT(p, HCOLL_SM_RADIX), 2);
     m->net_radix = clamp_radix(TS_PARAM_INT(p, HCOLL_NET_RADIX), 2);
     m->ucc_radix = clamp_radix(TS_PARAM_INT(p, UCC_RADIX), 2);
+    m->ucc_barrier_radix = clamp_radix(TS_PARAM_INT(p, UCC_BARRIER_RADIX), 2);
     int64_t usra = TS_PARAM_INT(p, UCC_SRA_RADIX);
     m->ucc_sra_radix = usra == 0 ? 0 : clamp_radix(usra, 2);         /* 0: auto (coll_hier.c) */
     m->ucc_a2a_posts = (int32_t)TS_PARAM_INT(p, UCC_ALLTOALL_POSTS); /* 0-2^20 */

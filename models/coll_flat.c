@@ -440,7 +440,7 @@ static ts_status build_barrier_tree(build_t *b, const gview_t *g, const flat_arg
 static ts_status build_barrier_knomial_recursive(build_t *b, const gview_t *g, const flat_args_t *a)
 {
     (void)a;
-    ts__cs_kn_allreduce(b, g, b->model->ucc_radix, 0, TS_RED_NONE);
+    ts__cs_kn_allreduce(b, g, b->model->ucc_barrier_radix, 0, TS_RED_NONE);
     return TS_OK;
 }
 

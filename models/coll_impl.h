@@ -18,7 +18,7 @@ struct ts_coll_model_s {
     int forced[TS_COLL__COUNT];       /* Open MPI's number, 0 = fixed rules */
     uint64_t segsize[TS_COLL__COUNT]; /* for forced algorithms */
     uint64_t elem;
-    int32_t chain_fanout, knomial_radix, sm_radix, net_radix, ucc_radix;
+    int32_t chain_fanout, knomial_radix, sm_radix, net_radix, ucc_radix, ucc_barrier_radix;
     int hcoll_by_numa;
     int hcoll_shared;  /* model.hcoll.sm_levels=shared: the levels inside a node as flags */
     int hcoll_net_reg; /* model.hcoll.net_buffers=registered: the leaders' buffers registered */

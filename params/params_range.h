@@ -149,6 +149,7 @@
     R(HAN_SEGMENT, 0, TS_RANGE_GB)                                                                 \
     R(NET_FLOWLESS_BYTES, 0, TS_RANGE_GB)                                                          \
     R(UCC_RADIX, 2, 1024)                                                                          \
+    R(UCC_BARRIER_RADIX, 2, 1024)                                                                  \
     R(UCC_SRA_RADIX, 0, 1024)                                                                      \
     R(UCC_ALLTOALL_POSTS, 0, 1048576)                                                              \
     R(UCC_ALLTOALLV_POSTS, 0, 1048576)

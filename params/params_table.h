@@ -560,7 +560,11 @@
       "UCC v1.3.0-v1.4.4 sources: cl/basic with tl/ucp serves a host allreduce (no tl/shm), "      \
       "knomial below 4 KiB, UCC_TL_UCP_ALLREDUCE_KN_RADIX=auto resolves to 4 "                     \
       "(tl_ucp_coll.h UCC_UUNITS_AUTO_RADIX); no published timing",                                \
-      "radix of UCC's knomial allreduce, bcast and barrier")                                       \
+      "radix of UCC's knomial allreduce and of the knomial reduce")                                \
+    X(UCC_BARRIER_RADIX, "model.ucc.barrier_radix", INT, "8", "",                                  \
+      "UCC v1.4.4 and v1.5.0 sources: tl_ucp.c UCC_TL_UCP_BARRIER_KN_RADIX=8 (v1.3.0 had 4); "     \
+      "barrier/barrier_knomial.c runs the recursive k-nomial pattern at min(radix, team size)",    \
+      "radix of UCC's recursive k-nomial barrier")                                                 \
     X(UCC_SRA_RADIX, "model.ucc.sra_radix", INT, "0", "",                                          \
       "UCC v1.5.0 sources: tl/ucp's allreduce runs sra_knomial from 4 KiB (allreduce.h "           \
       "allreduce:4k-inf:@1) at UCC_TL_UCP_ALLREDUCE_SRA_KN_RADIX=auto, the team's host radix "     \

@@ -538,6 +538,22 @@ static void test_allgather_alltoall_barrier_exact(void)
         for (int j = 0; j < rd[i].nchecks; j++)
             ROUND_IS(&s, rd[i].at[j].k, rd[i].at[j].text);
     }
+    /* UCC's barrier at its radix 8 (tl_ucp.c, v1.4.4 on) on UCC's pattern for 36 ranks: odd
+     * ranks 1-7 fold into 0-6, a round at radix 8 then one at radix 4 over the 32 loop ranks;
+     * rank 0 talks to 2, 4, 6, 8-11, then to 12, 20, 28. At radix 4: three loop rounds. */
+    sched_of(m, TS_COLL_BARRIER, TS_CALG_KN_RECURSIVE, 36, 0, -1, 0, &s);
+    CU_ASSERT(s.rounds == 4);
+    ROUND_IS(&s, 0, "R1:0");
+    ROUND_IS(&s, 1, "S2:0 R2:0 S4:0 R4:0 S6:0 R6:0 S8:0 R8:0 S9:0 R9:0 S10:0 R10:0 S11:0 R11:0");
+    ROUND_IS(&s, 2, "S12:0 R12:0 S20:0 R20:0 S28:0 R28:0");
+    ROUND_IS(&s, 3, "S1:0");
+    {
+        const char *r4[] = {"model.ucc.barrier_radix", "4", NULL};
+        ts_coll_model_t *m4 = model_with(r4);
+        sched_of(m4, TS_COLL_BARRIER, TS_CALG_KN_RECURSIVE, 36, 0, -1, 0, &s);
+        CU_ASSERT(s.rounds == 5);
+        ts_coll_model_free(m4);
+    }
     ts_csched_free(&s);
     ts_coll_model_free(m);
 }
