@@ -286,7 +286,9 @@ ts_status ts_coll_model_new(const ts_params_t *p, ts_coll_model_t **out, ts_erro
     m->ucc_radix = clamp_radix(TS_PARAM_INT(p, UCC_RADIX), 2);
     m->ucc_barrier_radix = clamp_radix(TS_PARAM_INT(p, UCC_BARRIER_RADIX), 2);
     int64_t usra = TS_PARAM_INT(p, UCC_SRA_RADIX);
-    m->ucc_sra_radix = usra == 0 ? 0 : clamp_radix(usra, 2);         /* 0: auto (coll_hier.c) */
+    m->ucc_sra_radix = usra == 0 ? 0 : clamp_radix(usra, 2); /* 0: auto (coll_hier.c) */
+    int64_t uag = TS_PARAM_INT(p, UCC_AG_RADIX);
+    m->ucc_ag_radix = uag == 0 ? 0 : clamp_radix(uag, 2);            /* 0: auto (coll_hier.c) */
     m->ucc_a2a_posts = (int32_t)TS_PARAM_INT(p, UCC_ALLTOALL_POSTS); /* 0-2^20 */
     m->ucc_a2av_posts = (int32_t)TS_PARAM_INT(p, UCC_ALLTOALLV_POSTS);
     m->hcoll_by_numa = strcmp(TS_PARAM_ENUM(p, HCOLL_GROUP), "numa") == 0;
@@ -442,9 +444,9 @@ void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, int32_t nnodes,
         /* UCC's tl_ucp default selections, by its message size (the whole destination buffer:
          * n blocks for Allgather and Alltoall; src/utils/ucc_coll_utils.c,
          * ucc_coll_args_msgsize): Allreduce knomial below 4 KiB and scatter-reduce-allgather
-         * from there (allreduce/allreduce.h); Allgather knomial below 4 KiB (Bruck stands in:
-         * log-depth, any team size) and neighbor exchange above for an even team, ring for an
-         * odd one (allgather/allgather.[ch]); Alltoall Bruck up to 129 bytes a peer and
+         * from there (allreduce/allreduce.h); Allgather knomial below 4 KiB at the team's host
+         * radix and neighbor exchange above for an even team, ring for an odd one
+         * (allgather/allgather.[ch]); Alltoall Bruck up to 129 bytes a peer and
          * pairwise above (alltoall/alltoall.[ch]), its steps posted as num_posts says. */
         switch (op) {
         case TS_COLL_ALLREDUCE:
@@ -458,7 +460,7 @@ void ts_coll_select(const ts_coll_model_t *m, int op, int32_t n, int32_t nnodes,
             out->alg = TS_CALG_KNOMIAL;
             break;
         case TS_COLL_ALLGATHER:
-            out->alg = bytes * (uint64_t)n < UCC_SMALL ? TS_CALG_BRUCK
+            out->alg = bytes * (uint64_t)n < UCC_SMALL ? TS_CALG_KNOMIAL
                        : n % 2                         ? TS_CALG_RING
                                                        : TS_CALG_NEIGHBOR;
             break;

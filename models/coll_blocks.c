@@ -535,6 +535,58 @@ void ts__cs_kn_sra(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int 
     }
 }
 
+/* The ranks a group of dist loop ranks around loop rank vme stands for on UCC's pattern: the
+ * loop ranks below ne are proxies, two ranks each (kn_place with pairs). */
+static uint64_t group_ranks(int32_t vme, int64_t dist, int32_t ne)
+{
+    int64_t base = vme - vme % dist, top = base + dist < ne ? base + dist : ne;
+    return (uint64_t)(dist + (top > base ? top - base : 0));
+}
+
+/* UCC's k-nomial allgather (tl/ucp allgather_knomial.c; coll_patterns/sra_knomial.h,
+ * ucc_kn_ag_pattern_init: the recursive k-nomial pattern): each extra rank hands its block to
+ * its proxy (kn_place, UCC's pairs) and gets the whole vector back last; in each round a core
+ * rank sends the blocks its group of loop ranks holds to the round's radix - 1 peers and
+ * receives theirs, the groups growing by the radix. */
+void ts__cs_kn_allgather(build_t *b, const gview_t *g, int32_t k, uint64_t block)
+{
+    int32_t n = g->n, me = g->me, radix[64];
+    if (k > n)
+        k = n;
+    if (n <= 1)
+        return;
+    int rounds = 0;
+    int32_t core = ts__cs_kn_core(n, k, radix, &rounds), ne = n - core;
+    kn_place_t at = kn_place(me, n, core, 1);
+    if (at.extra) {
+        ts__cs_send_to(b, g, at.partner, block);
+        ts__cs_end_round(b, 0);
+        ts__cs_recv_from(b, g, at.partner, block * (uint64_t)n);
+        ts__cs_end_round(b, 0);
+        return;
+    }
+    if (at.partner >= 0) {
+        ts__cs_recv_from(b, g, at.partner, block);
+        ts__cs_end_round(b, 0);
+    }
+    int64_t dist = 1;
+    for (int l = 0; l < rounds; l++) {
+        int32_t r = radix[l], d = (int32_t)((at.vme / dist) % r);
+        for (int32_t t = 1; t < r; t++) {
+            int32_t pv = (int32_t)(at.vme + (((d + t) % r) - d) * dist);
+            int32_t peer = kn_rank(pv, n, core, 1);
+            ts__cs_send_to(b, g, peer, block * group_ranks(at.vme, dist, ne));
+            ts__cs_recv_from(b, g, peer, block * group_ranks(pv, dist, ne));
+        }
+        ts__cs_end_round(b, 0);
+        dist *= r;
+    }
+    if (at.partner >= 0) {
+        ts__cs_send_to(b, g, at.partner, block * (uint64_t)n);
+        ts__cs_end_round(b, 0);
+    }
+}
+
 /* Ring allreduce: n-1 rounds of reduce-scatter then n-1 of allgather, block by block. With
  * segsize, each block travels as segments posted together (Open MPI's segmented ring
  * pipelines them; the rounds stay the ring's). */

@@ -363,15 +363,16 @@ static ts_status hcoll_sra(build_t *b, const ts_coll_topo_t *t, int32_t me, uint
     return TS_OK;
 }
 
-/* UCC's radix for its scatter-reduce-allgather on host memory: model.ucc.sra_radix, or with 0
- * (auto) UCC's own choice (tl_ucp_team.c, ranks bound within a socket): of the radices 2 .. the
- * smallest socket's rank count, the first whose k-nomial pattern leaves no rank outside its core,
- * else the one leaving the fewest (recursive_knomial.h, ucc_kn_get_opt_radix): 6 on 36 and on 72
+/* UCC's radix on host memory for its scatter-reduce-allgather (model.ucc.sra_radix) and its
+ * k-nomial allgather (model.ucc.allgather_radix): the parameter, or with 0 (auto) the team's
+ * host radix (tl_ucp_team.c, ranks bound within a socket): of the radices 2 .. the smallest
+ * socket's rank count, the first whose k-nomial pattern leaves no rank outside its core, else
+ * the one leaving the fewest (recursive_knomial.h, ucc_kn_get_opt_radix): 6 on 36 and on 72
  * ranks. */
-static int32_t ucc_sra_radix(const ts_coll_model_t *m, const ts_coll_topo_t *t)
+static int32_t ucc_host_radix(int32_t set, const ts_coll_topo_t *t)
 {
-    if (m->ucc_sra_radix >= 2)
-        return m->ucc_sra_radix;
+    if (set >= 2)
+        return set;
     int32_t best = 2, least = t->n, radix[64], hi = t->min_socket > 2 ? t->min_socket : 2;
     for (int32_t k = 2; k <= hi; k++) {
         int rounds = 0;
@@ -400,8 +401,12 @@ ts_status ts_coll_schedule(const ts_coll_model_t *m, const ts_coll_choice_t *cho
         st = hcoll_sra(&b, topo, me, bytes);
     } else if (choice->comp == TS_CCOMP_UCC && choice->alg == TS_CALG_KN_SRA) {
         gview_t all = {NULL, topo->n, me};
-        ts__cs_kn_sra(&b, &all, ucc_sra_radix(m, topo), bytes, 1, TS_RED_FUSED, NULL, 0);
-
+        ts__cs_kn_sra(&b, &all, ucc_host_radix(m->ucc_sra_radix, topo), bytes, 1, TS_RED_FUSED,
+                      NULL, 0);
+    } else if (choice->comp == TS_CCOMP_UCC && op == TS_COLL_ALLGATHER &&
+               choice->alg == TS_CALG_KNOMIAL) {
+        gview_t all = {NULL, topo->n, me};
+        ts__cs_kn_allgather(&b, &all, ucc_host_radix(m->ucc_ag_radix, topo), bytes);
     } else if (choice->alg == TS_CALG_HIER) {
         st = hier(&b, choice, op, topo, me, root, bytes);
     } else {

@@ -26,11 +26,11 @@ struct ts_coll_model_s {
     uint64_t hcoll_sm_frag;  /* model.hcoll.sm_fragment, 0: unpipelined */
     int32_t hcoll_sm_pieces; /* model.hcoll.sm_fragments_max */
     uint64_t han_segment;
-    uint64_t hcoll_large;                   /* model.hcoll.allreduce_large, UINT64_MAX: never */
-    int hcoll_a2a;                          /* model.hcoll.alltoall: HCOLL_A2A_* */
-    uint64_t hcoll_a2a_pairwise;            /* model.hcoll.alltoall_pairwise, UINT64_MAX: never */
-    int32_t hcoll_sra_radix, ucc_sra_radix; /* 0: auto */
-    int32_t ucc_a2a_posts, ucc_a2av_posts;  /* model.ucc.alltoall[v]_posts, 0: auto */
+    uint64_t hcoll_large;        /* model.hcoll.allreduce_large, UINT64_MAX: never */
+    int hcoll_a2a;               /* model.hcoll.alltoall: HCOLL_A2A_* */
+    uint64_t hcoll_a2a_pairwise; /* model.hcoll.alltoall_pairwise, UINT64_MAX: never */
+    int32_t hcoll_sra_radix, ucc_sra_radix, ucc_ag_radix; /* 0: auto */
+    int32_t ucc_a2a_posts, ucc_a2av_posts;                /* model.ucc.alltoall[v]_posts, 0: auto */
     double reduce_bw;
 };
 
@@ -103,6 +103,7 @@ void ts__cs_rabenseifner(build_t *b, const gview_t *g, uint64_t bytes, int mode,
 int32_t ts__cs_kn_core(int32_t n, int32_t k, int32_t radix[64], int *rounds);
 void ts__cs_kn_sra(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int pairs, int reduce,
                    const gview_t *across, int32_t across_radix);
+void ts__cs_kn_allgather(build_t *b, const gview_t *g, int32_t k, uint64_t block);
 void ts__cs_allgather_ring(build_t *b, const gview_t *g, uint64_t block);
 void ts__cs_allgather_bruck(build_t *b, const gview_t *g, uint64_t block);
 void ts__cs_allgather_rd(build_t *b, const gview_t *g, uint64_t block);

@@ -151,6 +151,7 @@
     R(UCC_RADIX, 2, 1024)                                                                          \
     R(UCC_BARRIER_RADIX, 2, 1024)                                                                  \
     R(UCC_SRA_RADIX, 0, 1024)                                                                      \
+    R(UCC_AG_RADIX, 0, 1024)                                                                       \
     R(UCC_ALLTOALL_POSTS, 0, 1048576)                                                              \
     R(UCC_ALLTOALLV_POSTS, 0, 1048576)
 

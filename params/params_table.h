@@ -572,6 +572,12 @@
       "radix of UCC's scatter-reduce-allgather allreduce; 0 (auto): of 2 .. the smallest "         \
       "socket's rank count, the first leaving no rank outside its k-nomial core, else the one "    \
       "leaving the fewest (6 on 36 and on 72 ranks)")                                              \
+    X(UCC_AG_RADIX, "model.ucc.allgather_radix", INT, "0", "",                                     \
+      "UCC v1.5.0 sources: tl/ucp's allgather runs knomial below 4 KiB (allgather.h "              \
+      "allgather:0-4k:@0) at UCC_TL_UCP_ALLGATHER_KN_RADIX=auto, the team's host radix "           \
+      "(allgather_knomial.c ucc_tl_ucp_get_knomial_radix; tl_ucp_team.c, as the sra's)",           \
+      "radix of UCC's k-nomial allgather (below 4 KiB in all); 0 (auto): the team's host "         \
+      "radix, as model.ucc.sra_radix's auto (6 on 36 and on 72 ranks)")                            \
     X(UCC_ALLTOALL_POSTS, "model.ucc.alltoall_posts", INT, "0", "messages",                        \
       "UCC v1.5.0 sources: UCC_TL_UCP_ALLTOALL_PAIRWISE_NUM_POSTS=auto (tl_ucp.c); "               \
       "alltoall_pairwise.c get_num_posts: one at a time where the whole send buffer exceeds "      \

@@ -8,6 +8,8 @@
 # set's at every size from 1 B to S; "over almost the whole range" at 80 % of the sizes or
 # more; "tuning helps between A and B" when the step's winner beats UCX_RNDV_THRESH=auto at
 # every size from A to B. The thresholds chosen come from tunesim imb's rule (docs/imb.md).
+# Step 3 (NPS and placement per component) replays NPS1/NPS2 x block/cyclic at the study's
+# own settings and compares the winner with the study's.
 # Environment: BUILD (default build), JOBS (default nproc), MODEL (default the shipped
 # calibration), EXTRA (more tunesim imb words for every run, e.g. "--set model.X=V").
 set -euo pipefail

@@ -469,6 +469,8 @@ static void test_trees_exact(void)
     ts_coll_model_free(m);
 }
 
+static ts_coll_topo_t *block_topo(int32_t n, ts_placement_t **pl);
+
 static void test_allgather_alltoall_barrier_exact(void)
 {
     ts_coll_model_t *m = model_with(NULL);
@@ -538,6 +540,50 @@ static void test_allgather_alltoall_barrier_exact(void)
         for (int j = 0; j < rd[i].nchecks; j++)
             ROUND_IS(&s, rd[i].at[j].k, rd[i].at[j].text);
     }
+    /* UCC's k-nomial allgather: on 36 ranks at radix 6 no rank is extra, rank 0 exchanges its
+     * 8 B with 1-5, then the 6 blocks of its group with 6, 12, 18, 24, 30. On 40 ranks at
+     * radix 6 the core is 36: odd ranks 1-7 hand their block to 0-6; rank 0 (loop rank 0, two
+     * ranks) sends 16 B to 2, 4, 6 (two each) and 8, 9 (one each), receiving the same, then
+     * its group's 10 blocks (80 B) to loop ranks 6, 12, ... (ranks 10, 16, 22, 28, 34), each
+     * of whose groups stands for 6 ranks (48 B), and hands rank 1 the whole 320 B. */
+    {
+        ts_placement_t *pl = NULL;
+        ts_coll_topo_t *topo = block_topo(36, &pl);
+        const char *ucc[] = {"coll_hcoll_enable", "0", "coll_ucc_enable", "1", NULL};
+        ts_coll_model_t *mu = model_with(ucc);
+        ts_coll_choice_t ch;
+        ts_coll_select(mu, TS_COLL_ALLGATHER, 36, 1, 8, &ch);
+        CU_ASSERT_FATAL(ch.comp == TS_CCOMP_UCC && ch.alg == TS_CALG_KNOMIAL);
+        CU_ASSERT_FATAL(ts_coll_schedule(mu, &ch, TS_COLL_ALLGATHER, topo, 0, -1, 8, &s) == TS_OK);
+        CU_ASSERT(s.rounds == 2);
+        ROUND_IS(&s, 0, "S1:8 R1:8 S2:8 R2:8 S3:8 R3:8 S4:8 R4:8 S5:8 R5:8");
+        ROUND_IS(&s, 1, "S6:48 R6:48 S12:48 R12:48 S18:48 R18:48 S24:48 R24:48 S30:48 R30:48");
+        ts_coll_topo_free(topo);
+        CU_ASSERT_FATAL(ts_coll_topo_new(40, NULL, loc_apart, NULL, &topo) == TS_OK);
+        const char *ucc6[] = {"coll_hcoll_enable",
+                              "0",
+                              "coll_ucc_enable",
+                              "1",
+                              "model.ucc.allgather_radix",
+                              "6",
+                              NULL};
+        ts_coll_model_t *m6 = model_with(ucc6);
+        CU_ASSERT_FATAL(ts_coll_schedule(m6, &ch, TS_COLL_ALLGATHER, topo, 0, -1, 8, &s) == TS_OK);
+        CU_ASSERT(s.rounds == 4);
+        ROUND_IS(&s, 0, "R1:8");
+        ROUND_IS(&s, 1, "S2:16 R2:16 S4:16 R4:16 S6:16 R6:16 S8:16 R8:8 S9:16 R9:8");
+        ROUND_IS(&s, 2, "S10:80 R10:48 S16:80 R16:48 S22:80 R22:48 S28:80 R28:48 S34:80 R34:48");
+        ROUND_IS(&s, 3, "S1:320");
+        static sim_t S;
+        CU_ASSERT(simulate(m6, topo, TS_COLL_ALLGATHER, &ch, -1, 8, &S) == 1);
+        char why[128] = "";
+        CU_ASSERT(outcome_ok(TS_COLL_ALLGATHER, &S, -1, why, sizeof why));
+        sim_free(&S);
+        ts_coll_model_free(m6);
+        ts_coll_model_free(mu);
+        ts_coll_topo_free(topo);
+        ts_placement_close(pl);
+    }
     /* UCC's barrier at its radix 8 (tl_ucp.c, v1.4.4 on) on UCC's pattern for 36 ranks: odd
      * ranks 1-7 fold into 0-6, a round at radix 8 then one at radix 4 over the 32 loop ranks;
      * rank 0 talks to 2, 4, 6, 8-11, then to 12, 20, 28. At radix 4: three loop rounds. */
@@ -599,8 +645,6 @@ static void test_decision_boundaries(void)
     CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_REDUCE, 72, 8) == 5);
     CU_ASSERT(ts_coll_tuned_fixed(TS_COLL_SCAN, 72, 8) == 0);
 }
-
-static ts_coll_topo_t *block_topo(int32_t n, ts_placement_t **pl);
 
 static void test_component_selection(void)
 {
@@ -680,7 +724,7 @@ static void test_component_selection(void)
                      {TS_COLL_ALLTOALL, 32, 1 << 20, TS_CALG_LINEAR},
                      {TS_COLL_ALLTOALLV, 32, 1 << 20, TS_CALG_LINEAR},
                      {TS_COLL_ALLTOALLV, 33, 8, TS_CALG_PAIRWISE},
-                     {TS_COLL_ALLGATHER, 36, 113, TS_CALG_BRUCK},    /* 4,068 bytes in all */
+                     {TS_COLL_ALLGATHER, 36, 113, TS_CALG_KNOMIAL},  /* 4,068 bytes in all */
                      {TS_COLL_ALLGATHER, 36, 114, TS_CALG_NEIGHBOR}, /* 4,104 */
                      {TS_COLL_ALLGATHER, 35, 128, TS_CALG_RING},     /* 4,480, an odd team */
                      {TS_COLL_ALLREDUCE, 72, 4095, TS_CALG_KN_RECURSIVE},
