@@ -365,6 +365,15 @@ static void sched_of(const ts_coll_model_t *m, int op, int alg, int n, int32_t m
         CU_ASSERT_STRING_EQUAL(got_, (text));                                                      \
     } while (0)
 
+/* s has nrounds rounds, and round k reads want[k] wherever that is set (want has nrounds). */
+static void rounds_are(const ts_csched_t *s, int nrounds, const char *const *want)
+{
+    CU_ASSERT_EQUAL(s->rounds, nrounds);
+    for (int k = 0; k < nrounds; k++)
+        if (want[k])
+            ROUND_IS(s, k, want[k]);
+}
+
 /* Recursive doubling: 8 ranks exchange with r^1, r^2, r^4 and combine; 5 ranks fold rank 0
  * into 1; 72 ranks take 1 + 6 + 1 rounds at the folded pairs (reference). */
 static void test_recursive_doubling_exact(void)
@@ -569,11 +578,11 @@ static void test_allgather_alltoall_barrier_exact(void)
                               NULL};
         ts_coll_model_t *m6 = model_with(ucc6);
         CU_ASSERT_FATAL(ts_coll_schedule(m6, &ch, TS_COLL_ALLGATHER, topo, 0, -1, 8, &s) == TS_OK);
-        CU_ASSERT(s.rounds == 4);
-        ROUND_IS(&s, 0, "R1:8");
-        ROUND_IS(&s, 1, "S2:16 R2:16 S4:16 R4:16 S6:16 R6:16 S8:16 R8:8 S9:16 R9:8");
-        ROUND_IS(&s, 2, "S10:80 R10:48 S16:80 R16:48 S22:80 R22:48 S28:80 R28:48 S34:80 R34:48");
-        ROUND_IS(&s, 3, "S1:320");
+        rounds_are(&s, 4,
+                   (const char *const[4]){
+                       "R1:8", "S2:16 R2:16 S4:16 R4:16 S6:16 R6:16 S8:16 R8:8 S9:16 R9:8",
+                       "S10:80 R10:48 S16:80 R16:48 S22:80 R22:48 S28:80 R28:48 S34:80 R34:48",
+                       "S1:320"});
         static sim_t S;
         CU_ASSERT(simulate(m6, topo, TS_COLL_ALLGATHER, &ch, -1, 8, &S) == 1);
         char why[128] = "";
@@ -588,11 +597,11 @@ static void test_allgather_alltoall_barrier_exact(void)
      * ranks 1-7 fold into 0-6, a round at radix 8 then one at radix 4 over the 32 loop ranks;
      * rank 0 talks to 2, 4, 6, 8-11, then to 12, 20, 28. At radix 4: three loop rounds. */
     sched_of(m, TS_COLL_BARRIER, TS_CALG_KN_RECURSIVE, 36, 0, -1, 0, &s);
-    CU_ASSERT(s.rounds == 4);
-    ROUND_IS(&s, 0, "R1:0");
-    ROUND_IS(&s, 1, "S2:0 R2:0 S4:0 R4:0 S6:0 R6:0 S8:0 R8:0 S9:0 R9:0 S10:0 R10:0 S11:0 R11:0");
-    ROUND_IS(&s, 2, "S12:0 R12:0 S20:0 R20:0 S28:0 R28:0");
-    ROUND_IS(&s, 3, "S1:0");
+    rounds_are(&s, 4,
+               (const char *const[4]){
+                   "R1:0",
+                   "S2:0 R2:0 S4:0 R4:0 S6:0 R6:0 S8:0 R8:0 S9:0 R9:0 S10:0 R10:0 S11:0 R11:0",
+                   "S12:0 R12:0 S20:0 R20:0 S28:0 R28:0", "S1:0"});
     {
         const char *r4[] = {"model.ucc.barrier_radix", "4", NULL};
         ts_coll_model_t *m4 = model_with(r4);
@@ -774,16 +783,13 @@ static void test_component_selection(void)
         ts_coll_topo_t *topo = block_topo(72, &pl);
         ts_csched_t s = {0};
         CU_ASSERT_FATAL(ts_coll_schedule(m, &c, TS_COLL_BARRIER, topo, 0, -1, 0, &s) == TS_OK);
-        CU_ASSERT(s.rounds == 15);
-        ROUND_IS(&s, 0, "R32:0");
-        ROUND_IS(&s, 6, "S32:0 R32:0");
-        ROUND_IS(&s, 7, "S36:0 R36:0");
-        ROUND_IS(&s, 8, "R32:0");
+        rounds_are(&s, 15,
+                   (const char *const[15]){
+                       [0] = "R32:0", [6] = "S32:0 R32:0", [7] = "S36:0 R36:0", [8] = "R32:0"});
         CU_ASSERT_FATAL(ts_coll_schedule(m, &c, TS_COLL_BARRIER, topo, 40, -1, 0, &s) == TS_OK);
-        CU_ASSERT(s.rounds == 10);
-        ROUND_IS(&s, 0, "S41:0 R41:0");
-        ROUND_IS(&s, 2, "S36:0 R36:0");
-        ROUND_IS(&s, 9, "S56:0 R56:0");
+        rounds_are(
+            &s, 10,
+            (const char *const[10]){[0] = "S41:0 R41:0", [2] = "S36:0 R36:0", [9] = "S56:0 R56:0"});
         ts_csched_free(&s);
         ts_coll_topo_free(topo);
         ts_placement_close(pl);
