@@ -611,17 +611,48 @@ void ts__cs_ring_allreduce(build_t *b, const gview_t *g, uint64_t bytes, uint64_
         }
 }
 
-/* Rabenseifner: fold to 2^k ranks as recursive doubling does, reduce-scatter by recursive
- * halving (halves of the vector, distance doubling), allgather by recursive doubling (the
- * reverse), unfold. With `gather_to` >= 0 the allgather becomes a gather of the blocks to
- * that rank (Reduce's rabenseifner); reduce_scatter keeps only the halving. */
+/* Rabenseifner: fold to 2^k ranks, reduce-scatter by recursive halving (halves of the
+ * vector, distance doubling), allgather by recursive doubling (the reverse), unfold. With
+ * `gather_to` >= 0 the allgather becomes a gather of the blocks to that rank (Reduce's
+ * rabenseifner); reduce_scatter keeps only the halving.
+ * The Allreduce folds as Open MPI's does (coll_base_allreduce.c,
+ * ompi_coll_base_allreduce_intra_redscat_allgather): below twice the surplus, each even rank
+ * and the odd one after it swap halves and each reduces one, the odd rank hands its reduced
+ * half to the even one and drops out until the result comes back; the even ranks stand for
+ * the pairs. Reduce and reduce_scatter fold as recursive doubling does, the even rank handing
+ * the whole vector to the odd one. */
+static void rab_allreduce_fold(build_t *b, const gview_t *g, int32_t me, uint64_t bytes)
+{
+    uint64_t elem = b->model->elem, count = bytes / elem;
+    uint64_t lhalf = count / 2 * elem, rhalf = bytes - lhalf;
+    int odd = me % 2, peer = odd ? me - 1 : me + 1;
+    ts__cs_send_to(b, g, peer, odd ? lhalf : rhalf);
+    ts__cs_recv_from(b, g, peer, odd ? rhalf : lhalf);
+    ts__cs_end_round(b, odd ? rhalf : lhalf);
+    if (odd)
+        ts__cs_send_to(b, g, peer, rhalf);
+    else
+        ts__cs_recv_from(b, g, peer, rhalf);
+    ts__cs_end_round(b, 0);
+}
 
 void ts__cs_rabenseifner(build_t *b, const gview_t *g, uint64_t bytes, int mode, int32_t root)
 {
     int32_t n = g->n, me = g->me, p2 = ts__cs_pow2_floor(n), extra = n - p2, newrank = -1;
     uint64_t elem = b->model->elem, count = bytes / elem;
     uint64_t share = (count / (uint64_t)p2) * elem; /* what a core rank holds after halving */
-    if (me < 2 * extra && me % 2 == 0) { /* folded out: hand the vector to the odd neighbour */
+    /* the rank of the pair that stays in (allreduce: the even one) and the one that drops */
+    const int stay = mode == RAB_ALLREDUCE ? 0 : 1;
+    if (mode == RAB_ALLREDUCE && me < 2 * extra) {
+        rab_allreduce_fold(b, g, me, bytes);
+        if (me % 2) {
+            ts__cs_recv_from(b, g, me - 1, bytes);
+            ts__cs_end_round(b, 0);
+            return;
+        }
+    }
+    if (mode != RAB_ALLREDUCE && me < 2 * extra &&
+        me % 2 == 0) { /* folded out: hand the vector to the odd neighbour */
         ts__cs_send_to(b, g, me + 1, bytes);
         ts__cs_end_round(b, 0);
         if (mode == RAB_ALLREDUCE) {
@@ -639,8 +670,10 @@ void ts__cs_rabenseifner(build_t *b, const gview_t *g, uint64_t bytes, int mode,
         return;
     }
     if (me < 2 * extra) {
-        ts__cs_recv_from(b, g, me - 1, bytes);
-        ts__cs_end_round(b, bytes);
+        if (mode != RAB_ALLREDUCE) {
+            ts__cs_recv_from(b, g, me - 1, bytes);
+            ts__cs_end_round(b, bytes);
+        }
         newrank = me / 2;
     } else {
         newrank = me - extra;
@@ -649,7 +682,7 @@ void ts__cs_rabenseifner(build_t *b, const gview_t *g, uint64_t bytes, int mode,
     uint64_t window = count;
     for (int32_t mask = 1; mask < p2; mask <<= 1) {
         int32_t nr = newrank ^ mask;
-        int32_t peer = nr < extra ? nr * 2 + 1 : nr + extra;
+        int32_t peer = nr < extra ? nr * 2 + stay : nr + extra;
         uint64_t keep = (window + 1) / 2, give = window - keep;
         uint64_t send = newrank < nr ? give : keep, recv = newrank < nr ? keep : give;
         ts__cs_send_to(b, g, peer, send * elem);
@@ -661,14 +694,14 @@ void ts__cs_rabenseifner(build_t *b, const gview_t *g, uint64_t bytes, int mode,
         uint64_t have = window;
         for (int32_t mask = p2 >> 1; mask >= 1; mask >>= 1) {
             int32_t nr = newrank ^ mask;
-            int32_t peer = nr < extra ? nr * 2 + 1 : nr + extra;
+            int32_t peer = nr < extra ? nr * 2 + stay : nr + extra;
             ts__cs_send_to(b, g, peer, have * elem);
             ts__cs_recv_from(b, g, peer, have * elem);
             ts__cs_end_round(b, 0);
             have = have * 2 > count ? count : have * 2;
         }
-        if (me < 2 * extra) {
-            ts__cs_send_to(b, g, me - 1, bytes);
+        if (me < 2 * extra) { /* the result back to the odd rank of the pair */
+            ts__cs_send_to(b, g, me + 1, bytes);
             ts__cs_end_round(b, 0);
         }
     } else if (mode == RAB_REDUCE) { /* the pieces go to the root */

@@ -435,6 +435,20 @@ static void test_ring_and_rabenseifner_exact(void)
     ROUND_IS(&s, 3, "S4:1024 R4:1024");
     ROUND_IS(&s, 4, "S2:2048 R2:2048");
     ROUND_IS(&s, 5, "S1:4096 R1:4096");
+    /* 6 ranks, 96 doubles, as Open MPI folds (coll_base_allreduce.c, redscat_allgather): ranks
+     * 0 and 1 swap halves and reduce one each, 1 hands its reduced half to 0 and waits for the
+     * result; 0 stands for the pair (loop rank 0; loop ranks 2 and 3 are ranks 4 and 5). */
+    sched_of(m, TS_COLL_ALLREDUCE, TS_CALG_RABENSEIFNER, 6, 1, -1, 768, &s);
+    rounds_are(&s, 3, (const char *const[3]){"S0:384 R0:384 +384", "S0:384", "R0:768"});
+    sched_of(m, TS_COLL_ALLREDUCE, TS_CALG_RABENSEIFNER, 6, 0, -1, 768, &s);
+    rounds_are(&s, 7,
+               (const char *const[7]){"S1:384 R1:384 +384", "R1:384", "S2:384 R2:384 +384",
+                                      "S4:192 R4:192 +192", "S4:192 R4:192", "S2:384 R2:384",
+                                      "S1:768"});
+    sched_of(m, TS_COLL_ALLREDUCE, TS_CALG_RABENSEIFNER, 6, 5, -1, 768, &s);
+    rounds_are(&s, 4,
+               (const char *const[4]){"S4:384 R4:384 +384", "S2:192 R2:192 +192", "S2:192 R2:192",
+                                      "S4:384 R4:384"});
     ts_csched_free(&s);
     ts_coll_model_free(m);
 }
