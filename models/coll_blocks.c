@@ -613,8 +613,8 @@ void ts__cs_ring_allreduce(build_t *b, const gview_t *g, uint64_t bytes, uint64_
 
 /* Rabenseifner: fold to 2^k ranks, reduce-scatter by recursive halving (halves of the
  * vector, distance doubling), allgather by recursive doubling (the reverse), unfold. With
- * `gather_to` >= 0 the allgather becomes a gather of the blocks to that rank (Reduce's
- * rabenseifner); reduce_scatter keeps only the halving.
+ * mode RAB_REDUCE the allgather becomes a gather of the blocks to root (Reduce's
+ * rabenseifner); RAB_REDUCE_SCATTER keeps only the halving.
  * The Allreduce folds as Open MPI's does (coll_base_allreduce.c,
  * ompi_coll_base_allreduce_intra_redscat_allgather): below twice the surplus, each even rank
  * and the odd one after it swap halves and each reduces one, the odd rank hands its reduced
@@ -641,24 +641,22 @@ void ts__cs_rabenseifner(build_t *b, const gview_t *g, uint64_t bytes, int mode,
     int32_t n = g->n, me = g->me, p2 = ts__cs_pow2_floor(n), extra = n - p2, newrank = -1;
     uint64_t elem = b->model->elem, count = bytes / elem;
     uint64_t share = (count / (uint64_t)p2) * elem; /* what a core rank holds after halving */
-    /* the rank of the pair that stays in (allreduce: the even one) and the one that drops */
+    /* which rank of a folded pair stays in: the even one (Allreduce) or the odd one */
     const int stay = mode == RAB_ALLREDUCE ? 0 : 1;
-    if (mode == RAB_ALLREDUCE && me < 2 * extra) {
+    if (me >= 2 * extra) {
+        newrank = me - extra;
+    } else if (mode == RAB_ALLREDUCE) {
         rab_allreduce_fold(b, g, me, bytes);
-        if (me % 2) {
+        if (me % 2) { /* dropped out: the result comes back at the end */
             ts__cs_recv_from(b, g, me - 1, bytes);
             ts__cs_end_round(b, 0);
             return;
         }
-    }
-    if (mode != RAB_ALLREDUCE && me < 2 * extra &&
-        me % 2 == 0) { /* folded out: hand the vector to the odd neighbour */
+        newrank = me / 2;
+    } else if (me % 2 == 0) { /* folded out: hand the vector to the odd neighbour */
         ts__cs_send_to(b, g, me + 1, bytes);
         ts__cs_end_round(b, 0);
-        if (mode == RAB_ALLREDUCE) {
-            ts__cs_recv_from(b, g, me + 1, bytes);
-            ts__cs_end_round(b, 0);
-        } else if (mode == RAB_REDUCE_SCATTER) {
+        if (mode == RAB_REDUCE_SCATTER) {
             ts__cs_recv_from(b, g, me + 1, ts__cs_block_bytes(bytes, elem, n, me));
             ts__cs_end_round(b, 0);
         } else if (me == root) { /* Reduce: the core ranks' pieces come to the root */
@@ -668,15 +666,10 @@ void ts__cs_rabenseifner(build_t *b, const gview_t *g, uint64_t bytes, int mode,
             ts__cs_end_round(b, 0);
         }
         return;
-    }
-    if (me < 2 * extra) {
-        if (mode != RAB_ALLREDUCE) {
-            ts__cs_recv_from(b, g, me - 1, bytes);
-            ts__cs_end_round(b, bytes);
-        }
-        newrank = me / 2;
     } else {
-        newrank = me - extra;
+        ts__cs_recv_from(b, g, me - 1, bytes);
+        ts__cs_end_round(b, bytes);
+        newrank = me / 2;
     }
     /* reduce-scatter by recursive halving: the lower rank of each pair keeps the lower half */
     uint64_t window = count;
