@@ -265,20 +265,48 @@ void ts__cs_tree_reduce(build_t *b, const gview_t *g, int kind, int32_t fan, int
     }
     tree_t t;
     int32_t S = tree_here(g, kind, fan, root, bytes, seg, &t);
-    for (int32_t s = 0; s <= S; s++) {
-        uint64_t red = 0;
-        if (s < S)
-            for (int32_t c = 0; c < t.nchild; c++) {
-                ts__cs_recv_from(b, g, ts__cs_real_of(g, root, t.child[c]),
-                                 ts__cs_seg_bytes(bytes, seg, S, s));
-                red += ts__cs_seg_bytes(bytes, seg, S, s);
-            }
-        int32_t up = t.nchild ? s - 1 : s; /* a leaf sends segment s at once */
-        if (t.parent >= 0 && up >= 0 && up < S)
-            ts__cs_send_to(b, g, ts__cs_real_of(g, root, t.parent),
-                           ts__cs_seg_bytes(bytes, seg, S, up));
-        ts__cs_end_round(b, red);
+    int32_t parent = t.parent >= 0 ? ts__cs_real_of(g, root, t.parent) : -1;
+    if (!t.nchild) { /* a leaf sends segment after segment */
+        for (int32_t s = 0; s < S && parent >= 0; s++) {
+            ts__cs_send_to(b, g, parent, ts__cs_seg_bytes(bytes, seg, S, s));
+            ts__cs_end_round(b, 0);
+        }
+        return;
     }
+    if (kind == TREE_KNOMIAL) {
+        /* a k-nomial parent receives and combines its children together */
+        for (int32_t s = 0; s <= S; s++) {
+            uint64_t red = 0;
+            if (s < S)
+                for (int32_t c = 0; c < t.nchild; c++) {
+                    ts__cs_recv_from(b, g, ts__cs_real_of(g, root, t.child[c]),
+                                     ts__cs_seg_bytes(bytes, seg, S, s));
+                    red += ts__cs_seg_bytes(bytes, seg, S, s);
+                }
+            if (parent >= 0 && s > 0)
+                ts__cs_send_to(b, g, parent, ts__cs_seg_bytes(bytes, seg, S, s - 1));
+            ts__cs_end_round(b, red);
+        }
+        return;
+    }
+    /* Open MPI's trees (coll_base_reduce.c, ompi_coll_base_reduce_generic): for each segment
+     * the children one at a time, each combined as it arrives while the next one's receive is
+     * posted, and the segment sent up once its last child is in (with the next segment's
+     * first receive). The binomial tree's children come smallest subtree first (the in-order
+     * tree of ompi_coll_base_topo_build_in_order_bmtree: vrank + 1, + 2, + 4 ...), so its
+     * larger subtrees work while the smaller ones are combined. */
+    for (int32_t s = 0; s <= S; s++)
+        for (int32_t i = 0; i < t.nchild; i++) {
+            int32_t c = kind == TREE_BINOMIAL ? t.child[t.nchild - 1 - i] : t.child[i];
+            uint64_t x = s < S ? ts__cs_seg_bytes(bytes, seg, S, s) : 0;
+            if (s < S)
+                ts__cs_recv_from(b, g, ts__cs_real_of(g, root, c), x);
+            if (i == 0 && s > 0 && parent >= 0)
+                ts__cs_send_to(b, g, parent, ts__cs_seg_bytes(bytes, seg, S, s - 1));
+            ts__cs_end_round(b, x);
+            if (s == S)
+                break;
+        }
 }
 
 /* Tree gather (binomial): a rank receives its children's subtrees, then passes its own

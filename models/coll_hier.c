@@ -166,6 +166,54 @@ static ts_status fan_out(build_t *b, int han, gview_t *const *levels, int nlev, 
     return st;
 }
 
+/* HAN's Allreduce (coll_han_allreduce.c, mca_coll_han_allreduce_intra: Open MPI 5.0.8's
+ * default, use_simple_allreduce off): the vector in segments of model.han.segment
+ * (coll_han_allreduce_segsize, 64 KiB; the last one shorter), each through four stages: lr,
+ * tuned's reduce to the node leader; ur, the leaders' reduce to the first (libnbc's binomial
+ * tree); ub, its broadcast back; lb, tuned's broadcast in the node. Its tasks issue them
+ * staggered, so that the node reduces segment s + 3 while the leaders work on s + 1 and s + 2:
+ * t0 lr(0); t1 ur(0), lr(1); t2 ub(0), ur(1), lr(2); then for each segment s, t3: ub(s + 1),
+ * ur(s + 2), lr(s + 3), lb(s). The leaders' steps are nonblocking there and overlap the node's
+ * reduce; they are replayed blocking, in the order issued (an upper bound by their own time:
+ * ur and ub of 64 KiB against lr's six-level tree of the same). */
+/* Stage k (0 lr, 1 ur, 2 ub, 3 lb) of segment s of han_allreduce, where the segment exists and
+ * the stage involves the caller. */
+static ts_status han_stage(build_t *b, const hier_t *h, int k, int32_t s, int32_t S, uint64_t bytes,
+                           uint64_t seg)
+{
+    if (s >= S)
+        return TS_OK;
+    uint64_t x = ts__cs_seg_bytes(bytes, seg, S, s);
+    int lead = h->lead.n > 1, node = h->l0.n > 1;
+    if (k == 0 && node)
+        return ts__cs_flat_fixed(b, TS_COLL_REDUCE, &h->l0, 0, x);
+    if (k == 1 && lead)
+        ts__cs_tree_reduce(b, &h->lead, TREE_BINOMIAL, 2, 0, x, 0);
+    if (k == 2 && lead)
+        ts__cs_tree_bcast(b, &h->lead, TREE_BINOMIAL, 2, 0, x, 0);
+    if (k == 3 && node)
+        return ts__cs_flat_fixed(b, TS_COLL_BCAST, &h->l0, 0, x);
+    return TS_OK;
+}
+
+static ts_status han_allreduce(build_t *b, const hier_t *h, uint64_t bytes, uint64_t segsize)
+{
+    uint64_t elem = b->model->elem;
+    /* COLL_BASE_COMPUTED_SEGCOUNT: whole elements; the vector whole when it fits one */
+    uint64_t seg = segsize >= elem && segsize < bytes ? segsize / elem * elem : 0;
+    int32_t S = ts__cs_nsegs(bytes, seg);
+    /* t0, t1 and t2, then t3 for each segment: (stage, segment offset) in the order issued */
+    static const int head[][2] = {{0, 0}, {1, 0}, {0, 1}, {2, 0}, {1, 1}, {0, 2}};
+    static const int loop[][2] = {{2, 1}, {1, 2}, {0, 3}, {3, 0}};
+    ts_status st = TS_OK;
+    for (size_t i = 0; i < sizeof head / sizeof head[0] && !st; i++)
+        st = han_stage(b, h, head[i][0], head[i][1], S, bytes, seg);
+    for (int32_t s = 0; s < S && !st; s++)
+        for (size_t i = 0; i < sizeof loop / sizeof loop[0] && !st; i++)
+            st = han_stage(b, h, loop[i][0], s + loop[i][1], S, bytes, seg);
+    return st;
+}
+
 /* HCOLL: fan-in through shared memory (k-nomial trees inside each socket, then among the
  * node's socket leaders), the node leaders exchange over the network, fan-out the same way
  * back. HAN: two levels (node, leaders), with tuned's own choices inside the node. */
@@ -193,6 +241,11 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
     switch (op) {
     case TS_COLL_ALLREDUCE:
     case TS_COLL_BARRIER:
+        if (han && op == TS_COLL_ALLREDUCE) {
+            on_node(b, TS_SM_NONE);
+            st = han_allreduce(b, &h, data, c->segsize);
+            break;
+        }
         if (han && op == TS_COLL_BARRIER) {
             /* coll_han_barrier.c: the node's barrier, the leaders', the node's again */
             if (h.l0.n > 1) /* HAN's one level in the node */
@@ -221,12 +274,7 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
         if (h.lead.n > 1) {
             if (op == TS_COLL_REDUCE)
                 ts__cs_tree_reduce(b, &h.lead, TREE_BINOMIAL, 2, 0, data, 0);
-            else if (han && op == TS_COLL_ALLREDUCE) {
-                /* HAN's upper level is a reduce to the first leader and a broadcast back
-                 * (coll_han_allreduce.c: the ur and ub steps, libnbc's binomial trees) */
-                ts__cs_tree_reduce(b, &h.lead, TREE_BINOMIAL, 2, 0, data, 0);
-                ts__cs_tree_bcast(b, &h.lead, TREE_BINOMIAL, 2, 0, data, 0);
-            } else if (han || m->net_radix == 2)
+            else if (m->net_radix == 2)
                 ts__cs_rd_allreduce(b, &h.lead, data, op != TS_COLL_BARRIER);
             else
                 ts__cs_kn_allreduce(b, &h.lead, m->net_radix, data,

@@ -550,8 +550,9 @@
       "radix of HCOLL's large-data Allreduce inside a node; 0 (auto): of 2-8, the one leaving "    \
       "the fewest ranks outside its core (k^d ranks), then the fewest rounds")                     \
     X(HAN_SEGMENT, "model.han.segment", SIZE, "64kb", "bytes",                                     \
-      "reference/openmpi-collectives.md, Components (han segment 64 KiB)",                         \
-      "HAN's pipeline segment")                                                                    \
+      "reference/openmpi-collectives.md, Components (han segment 64 KiB); Open MPI 5.0.8 "         \
+      "coll_han_component.c (allreduce_segsize and bcast_segsize 65536)",                          \
+      "HAN's pipeline segment: its Allreduce's four stages and its leaders' broadcast")            \
     X(NET_FLOWLESS_BYTES, "model.net.flowless_bytes", SIZE, "256b", "bytes",                       \
       "assumed: 256 B is under 25 ns of any link here, against microseconds of latency",           \
       "eager messages up to this size arrive latency + size/bandwidth after they leave, "          \

@@ -484,6 +484,27 @@ static void test_trees_exact(void)
     CU_ASSERT(s.rounds == 3);
     ROUND_IS(&s, 0, "R0:64 +64");
     ROUND_IS(&s, 2, "R3:64 +64");
+    /* Open MPI's binomial reduce (ompi_coll_base_reduce_generic over the in-order tree): one
+     * child a round, smallest subtree first, each combined as it comes. 8 ranks to 0: rank 0
+     * takes 1, 2, then 4; rank 4 takes 5 and 6, then sends up; rank 7 only sends. */
+    sched_of(m, TS_COLL_REDUCE, TS_CALG_BINOMIAL, 8, 0, 0, 64, &s);
+    rounds_are(&s, 3, (const char *const[3]){"R1:64 +64", "R2:64 +64", "R4:64 +64"});
+    sched_of(m, TS_COLL_REDUCE, TS_CALG_BINOMIAL, 8, 4, 0, 64, &s);
+    rounds_are(&s, 3, (const char *const[3]){"R5:64 +64", "R6:64 +64", "S0:64"});
+    sched_of(m, TS_COLL_REDUCE, TS_CALG_BINOMIAL, 8, 7, 0, 64, &s);
+    rounds_are(&s, 1, (const char *const[1]){"S6:64"});
+    /* Segmented (pipeline, a chain of one) on 3 ranks, 2500 B in 1000 B segments: rank 1
+     * sends segment s - 1 up with the receive of segment s. */
+    {
+        ts_coll_topo_t *t3 = NULL;
+        CU_ASSERT_FATAL(ts_coll_topo_new(3, NULL, loc_apart, NULL, &t3) == TS_OK);
+        ts_coll_choice_t pc = {.comp = TS_CCOMP_TUNED, .alg = TS_CALG_PIPELINE, .segsize = 1000};
+        CU_ASSERT_FATAL(ts_coll_schedule(m, &pc, TS_COLL_REDUCE, t3, 1, 0, 2500, &s) == TS_OK);
+        rounds_are(&s, 4,
+                   (const char *const[4]){"R2:1000 +1000", "R2:1000 S0:1000 +1000",
+                                          "R2:500 S0:1000 +500", "S0:500"});
+        ts_coll_topo_free(t3);
+    }
     /* Binomial gather on 8 ranks to 0: rank 4 collects 6 (2 blocks) and 5, then sends 4. */
     sched_of(m, TS_COLL_GATHER, TS_CALG_BINOMIAL, 8, 4, 0, 10, &s);
     ROUND_IS(&s, 0, "R6:20 R5:10");
@@ -1066,6 +1087,36 @@ static void test_hcoll_registered_buffers(void)
             seq = seq * 10 + (hs.step[i].kind == TS_CSTEP_SEND ? 1 : 2);
     CU_ASSERT_EQUAL(seq, 21);
     ts_csched_free(&hs);
+    /* Three 64 KiB segments (coll_han_allreduce.c's tasks): rank 0's steps with rank 1 (r:
+     * the node's reduce takes its first child, s: the node's broadcast reaches it) and with
+     * rank 36 (U: the leaders' reduce, B: their broadcast) come as issued: lr0, ur0, lr1, ub0,
+     * ur1, lr2, then ub(s + 1), ur(s + 2), lb(s) for s = 0, 1, 2; rank 1 sends its three
+     * segments up, then gets the three results. */
+    {
+        uint64_t three = 3 * 65536;
+        ts_coll_select(ms[2], TS_COLL_ALLREDUCE, 72, topo->nnodes, three, &ch);
+        CU_ASSERT_FATAL(ch.comp == TS_CCOMP_HAN && ch.segsize == 65536);
+        char order[32] = "";
+        size_t k = 0;
+        CU_ASSERT_FATAL(ts_coll_schedule(ms[2], &ch, TS_COLL_ALLREDUCE, topo, 0, -1, three, &hs) ==
+                        TS_OK);
+        for (size_t i = 0; i < hs.n && k + 1 < sizeof order; i++) {
+            const ts_cstep_t *st = &hs.step[i];
+            int snd = st->kind == TS_CSTEP_SEND, rcv = st->kind == TS_CSTEP_RECV;
+            if ((snd || rcv) && (st->peer == 1 || st->peer == 36)) {
+                CU_ASSERT(st->bytes == 65536);
+                order[k++] = st->peer == 1 ? (snd ? 's' : 'r') : (snd ? 'B' : 'U');
+            }
+        }
+        order[k] = 0;
+        CU_ASSERT_STRING_EQUAL(order, "rUrBUrBUsBss");
+        CU_ASSERT_FATAL(ts_coll_schedule(ms[2], &ch, TS_COLL_ALLREDUCE, topo, 1, -1, three, &hs) ==
+                        TS_OK);
+        rounds_are(&hs, 6,
+                   (const char *const[6]){"S0:65536", "S0:65536", "S0:65536", "R0:65536",
+                                          "R0:65536", "R0:65536"});
+        ts_csched_free(&hs);
+    }
     ts_coll_select(ms[0], TS_COLL_ALLREDUCE, 72, topo->nnodes, 73728, &ch);
     CU_ASSERT_FATAL(ch.alg == TS_CALG_KN_SRA);
     ts_csched_t s = {0};
