@@ -143,6 +143,18 @@ void ts__cs_tree_node(int kind, int32_t n, int32_t v, int32_t fan, tree_t *t)
                 t->child[t->nchild++] = v + mask;
         break;
     }
+    case TREE_BMTREE: {
+        /* ompi_coll_base_topo_build_bmtree: children v + 2^j above v's highest bit, smallest
+         * first (the largest subtree first) */
+        int32_t high = 1;
+        while (v && high * 2 <= v)
+            high *= 2;
+        if (v)
+            t->parent = v - high;
+        for (int64_t m = v ? 2 * (int64_t)high : 1; v + m < n && t->nchild < 64; m *= 2)
+            t->child[t->nchild++] = (int32_t)(v + m);
+        break;
+    }
     case TREE_KNOMIAL: {
         int32_t k = fan < 2 ? 2 : fan;
         /* Lowest non-zero base-k digit of v gives the parent; the children add a digit

@@ -233,7 +233,7 @@ static ts_status build_bcast_binary(build_t *b, const gview_t *g, const flat_arg
 
 static ts_status build_bcast_binomial(build_t *b, const gview_t *g, const flat_args_t *a)
 {
-    ts__cs_tree_bcast(b, g, TREE_BINOMIAL, 2, a->root, a->bytes, a->seg);
+    ts__cs_tree_bcast(b, g, TREE_BMTREE, 2, a->root, a->bytes, a->seg);
     return TS_OK;
 }
 

@@ -190,7 +190,7 @@ static ts_status han_stage(build_t *b, const hier_t *h, int k, int32_t s, int32_
     if (k == 1 && lead)
         ts__cs_tree_reduce(b, &h->lead, TREE_BINOMIAL, 2, 0, x, 0);
     if (k == 2 && lead)
-        ts__cs_tree_bcast(b, &h->lead, TREE_BINOMIAL, 2, 0, x, 0);
+        ts__cs_tree_bcast(b, &h->lead, TREE_BMTREE, 2, 0, x, 0);
     if (k == 3 && node)
         return ts__cs_flat_fixed(b, TS_COLL_BCAST, &h->l0, 0, x);
     return TS_OK;
@@ -287,7 +287,7 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
     case TS_COLL_BCAST:
         across_nodes(b, net_reg);
         if (h.lead.n > 1)
-            ts__cs_tree_bcast(b, &h.lead, TREE_BINOMIAL, 2, 0, data, han ? c->segsize : 0);
+            ts__cs_tree_bcast(b, &h.lead, TREE_BMTREE, 2, 0, data, han ? c->segsize : 0);
         /* (the root's own copy into its buffer is left out) */
         st = fan_out(b, han, levels, nlev, sm, data);
         break;

@@ -50,7 +50,10 @@ typedef struct build_s {
     int registered; /* their buffers are registered already (ts_cstep_t.registered) */
 } build_t;
 
-enum { TREE_STAR, TREE_CHAIN, TREE_BINARY, TREE_BINOMIAL, TREE_KNOMIAL };
+/* TREE_BINOMIAL: a vrank's parent clears its lowest set bit (Open MPI's in-order binomial
+ * tree, its reduce's, gather's and scatter's); TREE_BMTREE: its highest (Open MPI's binomial
+ * tree, its bcast's, and libnbc's). */
+enum { TREE_STAR, TREE_CHAIN, TREE_BINARY, TREE_BINOMIAL, TREE_BMTREE, TREE_KNOMIAL };
 
 typedef struct tree_s {
     int32_t parent; /* vrank, -1 at the root */
