@@ -308,9 +308,13 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
             if (h.lead.n > 1)
                 ts__cs_tree_gather(b, &h.lead, TREE_BINOMIAL, 0, bytes * node_ranks, 1);
             on_node(b, sm);
-            for (int l = nlev - 1; l >= 0; l--)
-                if (levels[l]->n > 1)
-                    ts__cs_linear_gather(b, levels[l], 0, bytes, 1, 1);
+            for (int l = nlev - 1; l >= 0 && !st; l--)
+                if (levels[l]->n > 1) {
+                    if (han) /* coll_han_scatter.c: tuned's scatter in the node */
+                        st = ts__cs_flat_fixed(b, TS_COLL_SCATTER, levels[l], 0, bytes);
+                    else
+                        ts__cs_linear_gather(b, levels[l], 0, bytes, 1, 1);
+                }
             break;
         }
         /* up: a rank's first level copies its block into its buffer (a leader's own copy is
@@ -318,14 +322,19 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
          * its socket group starts at the node level, with its block still to copy in. */
         uint64_t have = bytes;
         int above = 0;
-        for (int l = 0; l < nlev; l++)
+        for (int l = 0; l < nlev && !st; l++)
             if (levels[l]->n > 1) {
                 on_node(b, above ? sm_in_buffer(m, sm) : sm);
-                ts__cs_linear_gather(b, levels[l], 0, have, 0, 1);
+                if (han) /* coll_han_allgather.c, coll_han_gather.c: tuned's gather (lg) */
+                    st = ts__cs_flat_fixed(b, TS_COLL_GATHER, levels[l], 0, have);
+                else
+                    ts__cs_linear_gather(b, levels[l], 0, have, 0, 1);
                 if (levels[l]->me == 0)
                     have *= (uint64_t)levels[l]->n;
                 above = 1;
             }
+        if (st)
+            break;
         across_nodes(b, net_reg);
         if (h.lead.n > 1) {
             if (all)

@@ -828,6 +828,17 @@ static void test_component_selection(void)
         rounds_are(
             &s, 10,
             (const char *const[10]){[0] = "S41:0 R41:0", [2] = "S36:0 R36:0", [9] = "S56:0 R56:0"});
+        /* HAN's Allgather (coll_han_allgather.c: lg, uag, lb): tuned's gather in the node
+         * (binomial on 36 ranks), the leaders' exchange of their node's 36 blocks, tuned's
+         * broadcast of all 72 in the node (binomial below 2 KB, on the bmtree). 8 B a rank:
+         * rank 0 takes its children's subtrees (32-35, 16-31, 8-15, 4-7, 2-3, 1). */
+        ts_coll_select(m, TS_COLL_ALLGATHER, 72, 2, 8, &c);
+        CU_ASSERT_FATAL(c.comp == TS_CCOMP_HAN);
+        CU_ASSERT_FATAL(ts_coll_schedule(m, &c, TS_COLL_ALLGATHER, topo, 0, -1, 8, &s) == TS_OK);
+        rounds_are(&s, 3,
+                   (const char *const[3]){"R32:32 R16:128 R8:64 R4:32 R2:16 R1:8",
+                                          "S36:288 R36:288",
+                                          "S1:576 S2:576 S4:576 S8:576 S16:576 S32:576"});
         ts_csched_free(&s);
         ts_coll_topo_free(topo);
         ts_placement_close(pl);
