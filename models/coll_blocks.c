@@ -306,7 +306,9 @@ void ts__cs_tree_reduce(build_t *b, const gview_t *g, int kind, int32_t fan, int
      * posted, and the segment sent up once its last child is in (with the next segment's
      * first receive). The binomial tree's children come smallest subtree first (the in-order
      * tree of ompi_coll_base_topo_build_in_order_bmtree: vrank + 1, + 2, + 4 ...), so its
-     * larger subtrees work while the smaller ones are combined. */
+     * larger subtrees work while the smaller ones are combined. Replayed a round a child, its
+     * receive posted in that round rather than one child ahead: a rendezvous from the next
+     * child starts once the previous combination ends. */
     for (int32_t s = 0; s <= S; s++)
         for (int32_t i = 0; i < t.nchild; i++) {
             int32_t c = kind == TREE_BINOMIAL ? t.child[t.nchild - 1 - i] : t.child[i];

@@ -166,16 +166,6 @@ static ts_status fan_out(build_t *b, int han, gview_t *const *levels, int nlev, 
     return st;
 }
 
-/* HAN's Allreduce (coll_han_allreduce.c, mca_coll_han_allreduce_intra: Open MPI 5.0.8's
- * default, use_simple_allreduce off): the vector in segments of model.han.segment
- * (coll_han_allreduce_segsize, 64 KiB; the last one shorter), each through four stages: lr,
- * tuned's reduce to the node leader; ur, the leaders' reduce to the first (libnbc's binomial
- * tree); ub, its broadcast back; lb, tuned's broadcast in the node. Its tasks issue them
- * staggered, so that the node reduces segment s + 3 while the leaders work on s + 1 and s + 2:
- * t0 lr(0); t1 ur(0), lr(1); t2 ub(0), ur(1), lr(2); then for each segment s, t3: ub(s + 1),
- * ur(s + 2), lr(s + 3), lb(s). The leaders' steps are nonblocking there and overlap the node's
- * reduce; they are replayed blocking, in the order issued (an upper bound by their own time:
- * ur and ub of 64 KiB against lr's six-level tree of the same). */
 /* Stage k (0 lr, 1 ur, 2 ub, 3 lb) of segment s of han_allreduce, where the segment exists and
  * the stage involves the caller. */
 static ts_status han_stage(build_t *b, const hier_t *h, int k, int32_t s, int32_t S, uint64_t bytes,
@@ -196,6 +186,16 @@ static ts_status han_stage(build_t *b, const hier_t *h, int k, int32_t s, int32_
     return TS_OK;
 }
 
+/* HAN's Allreduce (coll_han_allreduce.c, mca_coll_han_allreduce_intra: Open MPI 5.0.8's
+ * default, use_simple_allreduce off): the vector in segments of model.han.segment
+ * (coll_han_allreduce_segsize, 64 KiB; the last one shorter), each through four stages: lr,
+ * tuned's reduce to the node leader; ur, the leaders' reduce to the first (libnbc's binomial
+ * tree); ub, its broadcast back; lb, tuned's broadcast in the node. Its tasks issue them
+ * staggered, so that the node reduces segment s + 3 while the leaders work on s + 1 and s + 2:
+ * t0 lr(0); t1 ur(0), lr(1); t2 ub(0), ur(1), lr(2); then for each segment s, t3: ub(s + 1),
+ * ur(s + 2), lr(s + 3), lb(s). The leaders' steps are nonblocking there and overlap the node's
+ * reduce; they are replayed blocking, in the order issued (an upper bound by their own time:
+ * ur and ub of 64 KiB against lr's six-level tree of the same). */
 static ts_status han_allreduce(build_t *b, const hier_t *h, uint64_t bytes, uint64_t segsize)
 {
     uint64_t elem = b->model->elem;
