@@ -309,18 +309,19 @@ void ts__cs_tree_reduce(build_t *b, const gview_t *g, int kind, int32_t fan, int
      * larger subtrees work while the smaller ones are combined. Replayed a round a child, its
      * receive posted in that round rather than one child ahead: a rendezvous from the next
      * child starts once the previous combination ends. */
-    for (int32_t s = 0; s <= S; s++)
+    for (int32_t s = 0; s < S; s++)
         for (int32_t i = 0; i < t.nchild; i++) {
             int32_t c = kind == TREE_BINOMIAL ? t.child[t.nchild - 1 - i] : t.child[i];
-            uint64_t x = s < S ? ts__cs_seg_bytes(bytes, seg, S, s) : 0;
-            if (s < S)
-                ts__cs_recv_from(b, g, ts__cs_real_of(g, root, c), x);
+            uint64_t x = ts__cs_seg_bytes(bytes, seg, S, s);
+            ts__cs_recv_from(b, g, ts__cs_real_of(g, root, c), x);
             if (i == 0 && s > 0 && parent >= 0)
                 ts__cs_send_to(b, g, parent, ts__cs_seg_bytes(bytes, seg, S, s - 1));
             ts__cs_end_round(b, x);
-            if (s == S)
-                break;
         }
+    if (parent >= 0) { /* the last segment up */
+        ts__cs_send_to(b, g, parent, ts__cs_seg_bytes(bytes, seg, S, S - 1));
+        ts__cs_end_round(b, 0);
+    }
 }
 
 /* Tree gather (binomial): a rank receives its children's subtrees, then passes its own

@@ -242,7 +242,6 @@ static ts_status hier(build_t *b, const ts_coll_choice_t *c, int op, const ts_co
     case TS_COLL_ALLREDUCE:
     case TS_COLL_BARRIER:
         if (han && op == TS_COLL_ALLREDUCE) {
-            on_node(b, TS_SM_NONE);
             st = han_allreduce(b, &h, data, c->segsize);
             break;
         }
