@@ -222,9 +222,9 @@
       "collective's rounds")                                                                       \
     X(UCX_RNDV_WRITTEN_COST, "model.ucx.rndv_written_cost", TIME, "0us", "s",                      \
       "none by default: no source measures it; the IMB study (scripts/imb_common.sh) replays "     \
-      "with 6 us, calibrated on its 1 x 36 training findings (docs/imb.md; with the OpenFOAM "     \
-      "busy cost): 26 of 41 hold from 4 to 7 us (the HCOLL and UCC Allreduce thresholds 64 "       \
-      "kb, HCOLL faster from 64 KB), 25 at 3 us, 24 at 8 us, 23 at 0; 6 us, the middle. Far "      \
+      "with 6 us, calibrated on its 1 x 36 training findings (docs/imb-models.md; with the "       \
+      "OpenFOAM busy cost): 26 of 41 hold from 4 to 7 us (the HCOLL and UCC Allreduce thresholds " \
+      "64 kb, HCOLL faster from 64 KB), 25 at 3 us, 24 at 8 us, 23 at 0; 6 us, the middle. Far "   \
       "above what fetching a block's dirty lines costs (well under 1 us for the 4-22 KB "          \
       "blocks it falls on): a stand-in whose mechanism is not known",                              \
       "receiver CPU a rendezvous costs beyond the handshake when it sends what a reduction of "    \
@@ -252,7 +252,7 @@
     X(DC_SELECT_LATENCY, "model.dc.select_latency", TIME, "60ns", "s",                             \
       "UCX src/uct/ib/mlx5/dc/dc_mlx5.c (latency.c += 60e-9: the connect packet and its "          \
       "completion entry); CONTRADICTED at 2 x 36: reference/ucx-protocols.md observes rc_mlx5 "    \
-      "off-host under UCX_TLS=all there, where this value picks dc (docs/imb.md)",                 \
+      "off-host under UCX_TLS=all there, where this value picks dc (docs/imb-models.md)",          \
       "what UCX's lane selection adds to dc's latency over rc's (selection only)")                 \
     X(DC_EXTRA_LATENCY, "model.dc.extra_latency", TIME, "60ns", "s",                               \
       "UCX's own estimate (model.dc.select_latency); no dc / rc comparison was published for "     \
@@ -312,7 +312,7 @@
       "assumed none (xpmem_attach maps lazily: UCX src/uct/sm/mm/xpmem/mm_xpmem.c; UCX's own "     \
       "estimate counts 60 ns a registration, no faults); tried on the IMB study: 0.5 us a page "   \
       "makes eager win to 128 KB on every one-node benchmark, 13 of 41 findings instead of 16 "    \
-      "(docs/imb.md)",                                                                             \
+      "(docs/imb-models.md)",                                                                      \
       "page fault of a newly mapped sender page, per 4 KiB page of an xpmem rendezvous whose "     \
       "buffer was not mapped before (model.net.rcache)")                                           \
     X(NET_RCACHE, "model.net.rcache", ENUM, "size", "",                                            \
@@ -476,7 +476,7 @@
       "reference/oracle-imb-bm-optimized3.36.md (HCOLL faster than no component for Allreduce "    \
       "over the whole range on 2 x 36, the reference shape, and at 4 KB and below on 1 x 36: "     \
       "shared agrees, pml does not) against microbench/osu_allreduce_4x36.txt (HCOLL, 4-64 B: "    \
-      "11.5-12.1 us in 10 iterations; pml 10.6-10.8 us, shared 4.7 us); docs/imb.md",              \
+      "11.5-12.1 us in 10 iterations; pml 10.6-10.8 us, shared 4.7 us); docs/imb-models.md",       \
       "how HCOLL's levels inside a node are priced {pml|shared}: pml, as UCX shared-memory "       \
       "messages; shared, as flag handoffs in a shared segment (model.hcoll.sm_latency)")           \
     X(HCOLL_SM_LATENCY, "model.hcoll.sm_latency", TIME, "0.15us", "s",                             \
@@ -490,7 +490,7 @@
       "github.com/open-mpi/ompi, ompi/mca/coll/ml (HCOLL's Open MPI ancestor): "                   \
       "coll_ml_allgather.c and coll_ml_allreduce.c put a rank's data into its payload buffer "     \
       "once and run every shared-memory level on those buffers (bcol/basesmuma reads a peer's "    \
-      "buffer in place); docs/imb.md",                                                             \
+      "buffer in place); docs/imb-models.md",                                                      \
       "with model.hcoll.sm_levels=shared, where the data of HCOLL's shared-memory steps lies "     \
       "{payload|copy}: payload, in the ranks' shared payload buffers: a rank copies its own data " \
       "in once, a fan-out's receiver reads from its parent's buffer, a fan-in's parent reduces "   \
@@ -498,7 +498,7 @@
       "receiver")                                                                                  \
     X(HCOLL_SM_FRAGMENT, "model.hcoll.sm_fragment", SIZE, "4kb", "bytes",                          \
       "github.com/open-mpi/ompi, ompi/mca/coll/ml: coll_ml_mca.c (payload buffers of 4 KB, a "     \
-      "large message fragmented through them, 2 in flight); docs/imb.md",                          \
+      "large message fragmented through them, 2 in flight); docs/imb-models.md",                   \
       "with model.hcoll.sm_levels=shared, the fragment HCOLL's shared-memory fan-out pipelines "   \
       "a vector in, so that the tree's levels overlap; inf: each step waits for the whole vector") \
     X(HCOLL_SM_FRAGMENTS_MAX, "model.hcoll.sm_fragments_max", INT, "16", "",                       \
@@ -513,7 +513,7 @@
       "coll_ml_allgather.c packs the data into ML payload buffers, which coll_ml_lmngr.c "         \
       "registers once (coll_ml_mca.c: 2 banks of 16 buffers of 4 KB, larger messages "             \
       "fragmented through them); reference/oracle-imb-bm-optimized3.36.md, 2 x 36 Allgather: "     \
-      "UCX_ZCOPY_THRESH makes no significant difference under -off_cache; docs/imb.md",            \
+      "UCX_ZCOPY_THRESH makes no significant difference under -off_cache; docs/imb-models.md",     \
       "the buffers of HCOLL's exchange among node leaders {registered|user}: registered, its "     \
       "own payload buffers, registered once (no registration per message, as a registration-"      \
       "cache hit); user, the MPI buffers, registered as MPI's own sends are (model.net.rcache); "  \
@@ -525,7 +525,7 @@
       "calibrated on reference/oracle-imb-bm-optimized3.36.md, 1 x 36 Allreduce: HCOLL faster "    \
       "than no component at 4 KB and below and from 64 KB, not between, so its switch lies in "    \
       "32-64 KB; that HCOLL has a large-data allreduce of its own: NVIDIA HPC-X docs, HCOLL "      \
-      "(HCOLL_ALLREDUCE_ZCOPY_TUNE); docs/imb.md",                                                 \
+      "(HCOLL_ALLREDUCE_ZCOPY_TUNE); docs/imb-models.md",                                          \
       "HCOLL's Allreduce from this size: its large-data algorithm, a k-nomial scatter-reduce-"     \
       "allgather over UCX inside each node with each block combined across the nodes "             \
       "(model.hcoll.sra_radix), instead of the shared-memory fan-in / fan-out; inf: never")        \
@@ -534,14 +534,15 @@
       "512 B and below on 1 x 36 and 2 x 36, which 35 or 71 rounds of pairwise cannot be against " \
       "tuned's Bruck (HCOLL's own selection is not published); microbench/osu_alltoall_1x36.txt "  \
       "(HCOLL on) supports tuned at 4-32 KB too, which the study's replay time rules out as the "  \
-      "default; docs/imb.md",                                                                      \
+      "default; docs/imb-models.md",                                                               \
       "HCOLL's Alltoall {pairwise|bruck|tuned}: pairwise over UCX at every size; bruck, tuned's "  \
       "modified Bruck where tuned's fixed rules pick it (small blocks), pairwise above; tuned, "   \
       "tuned's fixed decision (Bruck, linear) below model.hcoll.alltoall_pairwise, pairwise from " \
       "there (every step posted at once replays many times slower on 2+ nodes)")                   \
     X(HCOLL_ALLTOALL_PAIRWISE, "model.hcoll.alltoall_pairwise", SIZE, "256kb", "bytes",            \
       "calibrated on reference/oracle-imb-bm-optimized3.36.md, 1 x 36 Alltoall: HCOLL slower "     \
-      "than no component from 256 KB, which tuned's own linear exchange cannot be; docs/imb.md",   \
+      "than no component from 256 KB, which tuned's own linear exchange cannot be; "               \
+      "docs/imb-models.md",                                                                        \
       "with model.hcoll.alltoall=tuned, HCOLL's Alltoall runs pairwise from this size a peer")     \
     X(HCOLL_SRA_RADIX, "model.hcoll.sra_radix", INT, "0", "",                                      \
       "NVIDIA HPC-X docs, HCOLL: HCOLL_ALLREDUCE_ZCOPY_TUNE=dynamic (the default) tunes the "      \

@@ -24,7 +24,7 @@ study_stack+=(--set "model.ucx.rndv_busy_cost=$busy_cost")
 
 # What a rendezvous of data the call's reduction has just written costs its receiver
 # (model.ucx.rndv_written_cost), calibrated on this study's 1 x 36 findings with the busy cost
-# above (docs/imb.md): 26 of 41 hold from 4 to 7 us (25 at 3 us, 24 at 8 us); 6 us is the
+# above (docs/imb-models.md): 26 of 41 hold from 4 to 7 us (25 at 3 us, 24 at 8 us); 6 us is the
 # middle. Only Allreduce's rounds after a reduction pay it; OpenFOAM's
 # reductions never send by rendezvous.
 study_stack+=(--set model.ucx.rndv_written_cost=6us)

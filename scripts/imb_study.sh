@@ -12,7 +12,7 @@
 #               4..128 kb} with step 1's winner.
 # The winner of a step is tunesim imb's (docs/imb.md): the least geometric mean of t_max over
 # the sizes at which the step's sets differ; the sets within TIE percent of it (tunesim imb
-# --tie; docs/imb.md, "How right it is") are ties the models cannot separate. Among ties the
+# --tie; docs/imb.md, "The study's step method") are ties the models cannot separate. Among ties the
 # table takes the one closest to what the study measured at its given shape (TIES=prior, the
 # default; PRIOR's 1 x 36 rows for one node, its 2 x 36 rows for more): the most fields equal to
 # the study's choice for the same benchmark, then the nearest to it in powers of two, then the
@@ -35,13 +35,13 @@ build=${BUILD:-$root/build}
 jobs=${JOBS:-$(nproc)}
 # Messages replayed per size (tunesim imb --budget): enough for some 280 timed Exchange calls
 # a size on 2 x 36, and one timed call a size of 8-node Alltoall (65,000-83,000 messages a
-# call); the whole study then takes about 12 minutes on 2 cores (docs/imb.md, "Speed").
+# call); the whole study then takes about 7 minutes on 2 cores (docs/imb.md, "Speed").
 BUDGET=${BUDGET:-40000}
 BUDGET8=${BUDGET8:-20000}
 # The ties' width: the models' uncertainty in ranking the study's settings, calibrated on the
-# training shapes (docs/imb.md, "How right it is"): the largest gap by which they put a setting
-# the study measured best behind their own winner, 2.29 % (1 x 36 Alltoall 16kb against 32kb,
-# with IMB's barrier after every timed call; 2.14 % before it).
+# training shapes (docs/imb.md, "The study's step method"): the largest gap by which they put
+# a setting the study measured best behind their own winner, 2.29 % (1 x 36 Alltoall 16kb
+# against 32kb).
 TIE=${TIE:-2.3}
 model=${MODEL:-$root/platforms/calibrations/bm-optimized3.36.xml}
 ties=${TIES:-prior}
