@@ -128,12 +128,24 @@ void ts__cs_tree_node(int kind, int32_t n, int32_t v, int32_t fan, tree_t *t)
         }
         break;
     }
-    case TREE_BINARY:
-        if (v)
-            t->parent = (v - 1) / 2;
-        for (int32_t c = 2 * v + 1; c <= 2 * v + 2 && c < n; c++)
-            t->child[t->nchild++] = c;
+    case TREE_BINARY: {
+        /* ompi_coll_base_topo_build_tree(2): level L holds vranks 2^L - 1 .. 2^(L+1) - 2 and a
+         * vrank's children are v + 2^L and v + 2^(L+1), so the root's left subtree is the odd
+         * vranks and its right the even ones (7 ranks: 0 -> 1, 2; 1 -> 3, 5; 2 -> 4, 6); the
+         * parent steps back by 2^(L-1) until it lies above level L. */
+        int64_t delta = 1;
+        while (2 * delta - 1 <= v)
+            delta *= 2;
+        if (v) {
+            int64_t p = v, above = delta - 1;
+            while (p >= above)
+                p -= delta / 2;
+            t->parent = (int32_t)p;
+        }
+        for (int64_t c = v + delta; c <= v + 2 * delta && c < n; c += delta)
+            t->child[t->nchild++] = (int32_t)c;
         break;
+    }
     case TREE_BINOMIAL: {
         int32_t low = v ? (v & -v) : 1 << ceil_log2(n);
         if (v)

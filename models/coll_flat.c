@@ -33,12 +33,11 @@ ts_status ts__cs_flat_fixed(build_t *b, int op, const gview_t *g, int32_t root, 
 
 /* -- bcast helpers -- */
 
-/* The subtree of vrank v of a binary tree: 1 (left), 2 (right) or 0 (the root). */
+/* The subtree of vrank v of Open MPI's binary tree (TREE_BINARY): 1 (left, the odd vranks),
+ * 2 (right, the even ones) or 0 (the root). */
 static int32_t side_of(int32_t v)
 {
-    while (v > 2)
-        v = (v - 1) / 2;
-    return v;
+    return v ? 2 - v % 2 : 0;
 }
 
 /* The k-th vrank (by value) of a side of the binary tree of n, or -1. */
@@ -53,15 +52,19 @@ static int32_t nth_of_side(int32_t n, int32_t side, int32_t k)
 static void split_binary_bcast(build_t *b, const gview_t *g, int32_t root, uint64_t bytes,
                                uint64_t seg)
 {
-    /* Each half of the message goes down one subtree of a binary tree; then every rank
-     * swaps halves with its counterpart (same position, by value) in the other subtree; a
-     * left rank without one gets the right half from the root. */
+    /* ompi_coll_base_bcast_intra_split_bintree: each half of the message goes down one
+     * subtree of the binary tree (the left one carries the first ceil(count / 2) elements);
+     * then every rank swaps halves with its counterpart in the other subtree (vrank v + 1 of
+     * an odd v); on an even number of ranks the last, a left rank without one, gets the right
+     * half from the root. A message of fewer than two elements, or whose halves are shorter
+     * than a segment, goes down a pipeline instead. */
     int32_t n = g->n;
-    if (n <= 2) {
-        ts__cs_tree_bcast(b, g, TREE_BINARY, 2, root, bytes, seg);
+    uint64_t elem = b->model->elem, count = bytes / elem;
+    uint64_t half = (count + 1) / 2 * elem, other = bytes - half;
+    if (count < 2 || (seg && (seg > half || seg > other))) {
+        ts__cs_tree_bcast(b, g, TREE_CHAIN, 1, root, bytes, seg);
         return;
     }
-    uint64_t half = bytes / 2, other = bytes - half;
     int32_t v = (g->me - root + n) % n, side = side_of(v);
     uint64_t mine = side == 2 ? other : half; /* the half this subtree carries */
     int32_t pos = 0, nleft = 0, nright = 0;
@@ -286,7 +289,9 @@ static ts_status build_reduce_pipeline(build_t *b, const gview_t *g, const flat_
     return TS_OK;
 }
 
-/* Also in-order binary: with a commutative operation the order changes nothing here. */
+/* Also the in-order binary reduce (ompi_coll_base_topo_build_in_order_bintree, rooted at the
+ * last rank, which forwards to the root): replayed on this tree, whose depth and fan-out it
+ * shares; its ranks' places differ. */
 static ts_status build_reduce_binary(build_t *b, const gview_t *g, const flat_args_t *a)
 {
     ts__cs_tree_reduce(b, g, TREE_BINARY, 2, a->root, a->bytes, a->seg);
