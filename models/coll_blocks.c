@@ -47,6 +47,13 @@ void ts__cs_recv_from(build_t *b, const gview_t *g, int32_t idx, uint64_t bytes)
     push(b, TS_CSTEP_RECV, ts__cs_comm_rank(g, idx), bytes);
 }
 
+/* Spend `seconds` of the caller's CPU here, in the current round (before what follows). */
+void ts__cs_cpu(build_t *b, double seconds)
+{
+    if (seconds > 0)
+        push(b, TS_CSTEP_CPU, -1, (uint64_t)(seconds * 1e12 + 0.5));
+}
+
 /* Close the round: wait for its messages, then combine `reduce` bytes (nothing is added if
  * the round is empty and reduces nothing). */
 void ts__cs_end_round(build_t *b, uint64_t reduce)
@@ -865,17 +872,25 @@ void ts__cs_alltoall_window(build_t *b, const gview_t *g, uint64_t block, int32_
     }
 }
 
-void ts__cs_alltoall_bruck(build_t *b, const gview_t *g, uint64_t block)
+/* Bruck's Alltoall: in step d a rank sends its peer d ahead every block whose index has bit d
+ * set. Besides the messages, each step costs the caller step_cpu plus block_cpu a block
+ * gathered (Open MPI: the step's datatype and its packing; UCC: its copy into the merge
+ * buffer), and the rotation into place at the end block_cpu for each of the n blocks. */
+void ts__cs_alltoall_bruck(build_t *b, const gview_t *g, uint64_t block, double step_cpu,
+                           double block_cpu)
 {
     int32_t n = g->n, me = g->me;
     for (int32_t dist = 1; dist < n; dist <<= 1) {
         int32_t cnt = 0;
         for (int32_t j = 0; j < n; j++)
             cnt += (j & dist) != 0;
+        ts__cs_cpu(b, step_cpu + cnt * block_cpu);
         ts__cs_send_to(b, g, (me + dist) % n, (uint64_t)cnt * block);
         ts__cs_recv_from(b, g, (me - dist + n) % n, (uint64_t)cnt * block);
         ts__cs_end_round(b, 0);
     }
+    ts__cs_cpu(b, n * block_cpu);
+    ts__cs_end_round(b, 0);
 }
 
 /* Open MPI's two_proc algorithms: one exchange on 2 ranks; on more, Open MPI would not pick

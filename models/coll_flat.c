@@ -380,9 +380,18 @@ static ts_status build_alltoall_pairwise(build_t *b, const gview_t *g, const fla
     return TS_OK;
 }
 
+/* Open MPI's (coll_base_alltoall.c) and UCC's (tl/ucp alltoall_bruck.c) handle their blocks
+ * at a CPU cost of their own (model.coll.bruck_step and _block, model.ucc.block_copy); HCOLL's,
+ * whose implementation is not published, is charged its messages only. */
 static ts_status build_alltoall_bruck(build_t *b, const gview_t *g, const flat_args_t *a)
 {
-    ts__cs_alltoall_bruck(b, g, a->bytes);
+    const ts_coll_model_t *m = b->model;
+    double step = 0, block = 0;
+    if (b->comp == TS_CCOMP_UCC)
+        block = m->ucc_block_copy;
+    else if (b->comp != TS_CCOMP_HCOLL)
+        step = m->bruck_step, block = m->bruck_block;
+    ts__cs_alltoall_bruck(b, g, a->bytes, step, block);
     return TS_OK;
 }
 

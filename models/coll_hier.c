@@ -449,7 +449,7 @@ ts_status ts_coll_schedule(const ts_coll_model_t *m, const ts_coll_choice_t *cho
 {
     out->n = 0;
     out->rounds = 0;
-    build_t b = {.model = m, .s = out};
+    build_t b = {.model = m, .s = out, .comp = choice->comp};
     ts_status st = TS_OK;
     if (choice->comp == TS_CCOMP_NONE || topo->n <= 1)
         return TS_OK;

@@ -32,6 +32,8 @@ struct ts_coll_model_s {
     int32_t hcoll_sra_radix, ucc_sra_radix, ucc_ag_radix; /* 0: auto */
     int32_t ucc_a2a_posts, ucc_a2av_posts;                /* model.ucc.alltoall[v]_posts, 0: auto */
     double reduce_bw;
+    double bruck_step, bruck_block; /* model.coll.bruck_step / _block: Open MPI's Bruck CPU */
+    double ucc_block_copy;          /* model.ucc.block_copy: UCC's Bruck, a block's copy */
 };
 
 enum { HCOLL_A2A_PAIRWISE, HCOLL_A2A_BRUCK, HCOLL_A2A_TUNED };
@@ -48,6 +50,7 @@ typedef struct build_s {
     int oom;
     int shared;     /* how the steps being built move HCOLL's shared memory (TS_SM_*) */
     int registered; /* their buffers are registered already (ts_cstep_t.registered) */
+    int comp;       /* the component whose implementation runs (ts_coll_comp) */
 } build_t;
 
 /* TREE_BINOMIAL: a vrank's parent clears its lowest set bit (Open MPI's in-order binomial
@@ -72,6 +75,7 @@ int32_t ts__cs_comm_rank(const gview_t *g, int32_t i);
 void ts__cs_send_to(build_t *b, const gview_t *g, int32_t idx, uint64_t bytes);
 void ts__cs_recv_from(build_t *b, const gview_t *g, int32_t idx, uint64_t bytes);
 void ts__cs_end_round(build_t *b, uint64_t reduce);
+void ts__cs_cpu(build_t *b, double seconds);
 int32_t ts__cs_pow2_floor(int32_t n);
 uint64_t ts__cs_block_bytes(uint64_t total, uint64_t elem, int32_t k, int32_t i);
 void ts__cs_tree_node(int kind, int32_t n, int32_t v, int32_t fan, tree_t *t);
@@ -115,7 +119,8 @@ void ts__cs_exchange(build_t *b, const gview_t *g, int32_t peer, uint64_t bytes,
 void ts__cs_alltoall_linear(build_t *b, const gview_t *g, uint64_t block);
 void ts__cs_alltoall_pairwise(build_t *b, const gview_t *g, uint64_t block);
 void ts__cs_alltoall_window(build_t *b, const gview_t *g, uint64_t block, int32_t posts);
-void ts__cs_alltoall_bruck(build_t *b, const gview_t *g, uint64_t block);
+void ts__cs_alltoall_bruck(build_t *b, const gview_t *g, uint64_t block, double step_cpu,
+                           double block_cpu);
 void ts__cs_two_proc(build_t *b, const gview_t *g, uint64_t bytes,
                      void (*fallback)(build_t *, const gview_t *, uint64_t));
 void ts__cs_barrier_double_ring(build_t *b, const gview_t *g);

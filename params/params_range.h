@@ -138,6 +138,8 @@
     R(COLL_DATATYPE_SIZE, 1, 1024)                                                                 \
     R(COLL_CHAIN_FANOUT, 1, 1024)                                                                  \
     R(COLL_KNOMIAL_RADIX, 2, 1024)                                                                 \
+    R(COLL_BRUCK_STEP, 0, TS_RANGE_TIME_MAX)                                                       \
+    R(COLL_BRUCK_BLOCK, 0, TS_RANGE_TIME_MAX)                                                      \
     R(HCOLL_SM_RADIX, 2, 1024)                                                                     \
     R(HCOLL_SM_LATENCY, 0, TS_RANGE_TIME_MAX)                                                      \
     R(HCOLL_SM_FRAGMENT, 64, TS_RANGE_GB)                                                          \
@@ -153,6 +155,7 @@
     R(UCC_SRA_RADIX, 0, 1024)                                                                      \
     R(UCC_AG_RADIX, 0, 1024)                                                                       \
     R(UCC_ALLTOALL_POSTS, 0, 1048576)                                                              \
-    R(UCC_ALLTOALLV_POSTS, 0, 1048576)
+    R(UCC_ALLTOALLV_POSTS, 0, 1048576)                                                             \
+    R(UCC_BLOCK_COPY, 0, TS_RANGE_TIME_MAX)
 
 #endif

@@ -177,6 +177,9 @@ int eng_coll_run(rank_t *r)
         case TS_CSTEP_RECV:
             round_add(r, eng_post_recv(r, ci->members[s->peer], k->comm, COLL_TAG, s->bytes));
             break;
+        case TS_CSTEP_CPU:
+            spend(r, (double)s->bytes * 1e-12);
+            break;
         default:
             r->coll.waiting = 1;
             r->coll.reduce = ts_coll_reduce_seconds(e->coll, s->bytes);

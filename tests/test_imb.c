@@ -491,6 +491,37 @@ static void test_sizes_alone(void)
     free(err);
 }
 
+/* The CPU of the Bruck Alltoalls besides their messages, through the engine: 16 ranks, 4 B a
+ * peer (tuned's and UCC's Bruck), 4 steps of 8 blocks and a rotation of 16. Open MPI's at
+ * model.coll.bruck_step 1 us and _block 10 ns: 4 x (1 + 8 x 0.01) + 16 x 0.01 = 4.48 us more
+ * than with both at 0; UCC's at model.ucc.block_copy 10 ns: 4 x 8 x 0.01 + 16 x 0.01 = 0.48 us
+ * more; HCOLL's stand-in pays neither. */
+static void test_bruck_cpu(void)
+{
+    static const struct {
+        const char *comp;
+        double more;
+    } c[] = {{"--mca coll_hcoll_enable 0", 4.48},
+             {"--mca coll_hcoll_enable 0 --mca coll_ucc_enable 1", 0.48},
+             {"", 0.0}};
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        double t[2];
+        for (int on = 0; on < 2; on++) {
+            char args[1024], *out = NULL, *err = NULL;
+            snprintf(args, sizeof args,
+                     "imb --nodes 1 --ppn 16 --bench alltoall --msglog 2:2 " ZERO " %s"
+                     " --set model.coll.bruck_step=%s --set model.coll.bruck_block=%s"
+                     " --set model.ucc.block_copy=%s",
+                     c[i].comp, on ? "1us" : "0ns", on ? "10ns" : "0ns", on ? "10ns" : "0ns");
+            CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+            t[on] = cell(out, "Alltoall", 4, 4);
+            free(out);
+            free(err);
+        }
+        CU_ASSERT_DOUBLE_EQUAL(t[1] - t[0], c[i].more, 0.006); /* the table's two decimals */
+    }
+}
+
 static void test_bad_input(void)
 {
     const struct {
@@ -534,6 +565,7 @@ int main(void)
     CU_add_test(s, "tunesim imb's tables, hand-derived", test_tables);
     CU_add_test(s, "sets that plan alike are replayed once", test_twins);
     CU_add_test(s, "each size alone, once per group that plans alike", test_sizes_alone);
+    CU_add_test(s, "the Bruck Alltoalls' CPU besides their messages", test_bruck_cpu);
     CU_add_test(s, "bad input", test_bad_input);
     return tu_run_all();
 }
