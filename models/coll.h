@@ -151,8 +151,9 @@ typedef enum ts_cstep_kind {
     TS_CSTEP_SEND = 0, /* peer, bytes */
     TS_CSTEP_RECV,     /* peer, bytes */
     TS_CSTEP_END,      /* end of a round: wait for its messages, then reduce `bytes` */
-    TS_CSTEP_CPU       /* CPU the algorithm spends besides its messages and reductions, here,
-                        * `bytes` picoseconds (an Open MPI datatype built, a block copied) */
+    TS_CSTEP_CPU       /* CPU spent at this point of the round besides messages and
+                        * reductions (a datatype built, a block copied); `bytes` holds its
+                        * picoseconds */
 } ts_cstep_kind;
 
 /* ts_cstep_t.shared: how a step of HCOLL's shared-memory levels moves its data (not as an MPI

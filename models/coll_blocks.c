@@ -873,9 +873,10 @@ void ts__cs_alltoall_window(build_t *b, const gview_t *g, uint64_t block, int32_
 }
 
 /* Bruck's Alltoall: in step d a rank sends its peer d ahead every block whose index has bit d
- * set. Besides the messages, each step costs the caller step_cpu plus block_cpu a block
- * gathered (Open MPI: the step's datatype and its packing; UCC: its copy into the merge
- * buffer), and the rotation into place at the end block_cpu for each of the n blocks. */
+ * set. Besides the messages, each step costs the caller step_cpu plus block_cpu a block it
+ * sends (Open MPI: the step's datatype and its packing; UCC: the copy into its merge buffer),
+ * and the rotation into place at the end block_cpu for each of the n blocks. Open MPI's
+ * rotation in at the start (two copies of the send buffer) is not charged. */
 void ts__cs_alltoall_bruck(build_t *b, const gview_t *g, uint64_t block, double step_cpu,
                            double block_cpu)
 {
