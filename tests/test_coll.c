@@ -464,44 +464,44 @@ static void test_trees_exact(void)
 {
     ts_coll_model_t *m = model_with(NULL);
     ts_csched_t s = {0};
-    /* Binomial bcast on Open MPI's binomial tree (ompi_coll_base_topo_build_bmtree: a vrank's
-     * parent clears its highest bit), 8 ranks, root 0: 0 -> 1, 2, 4; 1 -> 3, 5; 3 -> 7;
-     * 2 -> 6: the largest subtree first. */
-    sched_of(m, TS_COLL_BCAST, TS_CALG_BINOMIAL, 8, 0, 0, 100, &s);
-    rounds_are(&s, 1, (const char *const[1]){"S1:100 S2:100 S4:100"});
-    sched_of(m, TS_COLL_BCAST, TS_CALG_BINOMIAL, 8, 1, 0, 100, &s);
-    rounds_are(&s, 2, (const char *const[2]){"R0:100", "S3:100 S5:100"});
-    sched_of(m, TS_COLL_BCAST, TS_CALG_BINOMIAL, 8, 4, 0, 100, &s);
-    rounds_are(&s, 1, (const char *const[1]){"R0:100"});
-    /* Root 3 of 7: vranks shift by 3; rank 3 sends to 3+1=4, 3+2=5, 3+4=0. */
-    sched_of(m, TS_COLL_BCAST, TS_CALG_BINOMIAL, 7, 3, 3, 100, &s);
-    ROUND_IS(&s, 0, "S4:100 S5:100 S0:100");
-    /* Binary bcast on Open MPI's binary tree (ompi_coll_base_topo_build_tree with fanout 2,
-     * its comment's example): 7 ranks, 0 -> 1, 2; 1 -> 3, 5; 2 -> 4, 6. */
-    sched_of(m, TS_COLL_BCAST, TS_CALG_BINARY, 7, 0, 0, 100, &s);
-    rounds_are(&s, 1, (const char *const[1]){"S1:100 S2:100"});
-    sched_of(m, TS_COLL_BCAST, TS_CALG_BINARY, 7, 1, 0, 100, &s);
-    rounds_are(&s, 2, (const char *const[2]){"R0:100", "S3:100 S5:100"});
-    sched_of(m, TS_COLL_BCAST, TS_CALG_BINARY, 7, 6, 0, 100, &s);
-    rounds_are(&s, 1, (const char *const[1]){"R2:100"});
-    /* 12 ranks: vrank 3 (level 2) takes 7 and 11; vrank 11 hangs off 3. */
-    sched_of(m, TS_COLL_BCAST, TS_CALG_BINARY, 12, 3, 0, 100, &s);
-    rounds_are(&s, 2, (const char *const[2]){"R1:100", "S7:100 S11:100"});
-    /* Split binary (ompi_coll_base_bcast_intra_split_bintree), 7 doubles: the odd vranks carry
-     * the first 4 (32 B), the even ones the other 3 (24 B), then v swaps with v + 1. */
-    sched_of(m, TS_COLL_BCAST, TS_CALG_SPLIT_BINARY, 7, 1, 0, 56, &s);
-    rounds_are(&s, 3, (const char *const[3]){"R0:32", "S3:32 S5:32", "S2:32 R2:24"});
-    sched_of(m, TS_COLL_BCAST, TS_CALG_SPLIT_BINARY, 7, 6, 0, 56, &s);
-    rounds_are(&s, 2, (const char *const[2]){"R2:24", "S5:24 R5:32"});
-    /* 6 ranks: the last (vrank 5, left) has no counterpart and gets the right half from the
-     * root. */
-    sched_of(m, TS_COLL_BCAST, TS_CALG_SPLIT_BINARY, 6, 5, 0, 48, &s);
-    rounds_are(&s, 2, (const char *const[2]){"R1:24", "R0:24"});
-    sched_of(m, TS_COLL_BCAST, TS_CALG_SPLIT_BINARY, 6, 0, 0, 48, &s);
-    rounds_are(&s, 2, (const char *const[2]){"S1:24 S2:24", "S5:24"});
-    /* One element: no halves; Open MPI falls back to a pipeline. */
-    sched_of(m, TS_COLL_BCAST, TS_CALG_SPLIT_BINARY, 6, 1, 0, 8, &s);
-    rounds_are(&s, 2, (const char *const[2]){"R0:8", "S2:8"});
+    /* Broadcast trees, rank me of n from root, hand-derived round by round. */
+    static const struct {
+        int alg, n;
+        int32_t me, root;
+        uint64_t bytes;
+        int nrounds;
+        const char *round[3];
+    } bc[] = {
+        /* Binomial on Open MPI's binomial tree (ompi_coll_base_topo_build_bmtree: a vrank's
+         * parent clears its highest bit), 8 ranks, root 0: 0 -> 1, 2, 4; 1 -> 3, 5; 3 -> 7;
+         * 2 -> 6: the largest subtree first. */
+        {TS_CALG_BINOMIAL, 8, 0, 0, 100, 1, {"S1:100 S2:100 S4:100"}},
+        {TS_CALG_BINOMIAL, 8, 1, 0, 100, 2, {"R0:100", "S3:100 S5:100"}},
+        {TS_CALG_BINOMIAL, 8, 4, 0, 100, 1, {"R0:100"}},
+        /* Root 3 of 7: vranks shift by 3; rank 3 sends to 3+1=4, 3+2=5, 3+4=0. */
+        {TS_CALG_BINOMIAL, 7, 3, 3, 100, 1, {"S4:100 S5:100 S0:100"}},
+        /* Binary on Open MPI's binary tree (ompi_coll_base_topo_build_tree with fanout 2, its
+         * comment's example): 7 ranks, 0 -> 1, 2; 1 -> 3, 5; 2 -> 4, 6. */
+        {TS_CALG_BINARY, 7, 0, 0, 100, 1, {"S1:100 S2:100"}},
+        {TS_CALG_BINARY, 7, 1, 0, 100, 2, {"R0:100", "S3:100 S5:100"}},
+        {TS_CALG_BINARY, 7, 6, 0, 100, 1, {"R2:100"}},
+        /* 12 ranks: vrank 3 (level 2) takes 7 and 11; vrank 11 hangs off 3. */
+        {TS_CALG_BINARY, 12, 3, 0, 100, 2, {"R1:100", "S7:100 S11:100"}},
+        /* Split binary (ompi_coll_base_bcast_intra_split_bintree), 7 doubles: the odd vranks
+         * carry the first 4 (32 B), the even ones the other 3 (24 B), then v swaps with v + 1. */
+        {TS_CALG_SPLIT_BINARY, 7, 1, 0, 56, 3, {"R0:32", "S3:32 S5:32", "S2:32 R2:24"}},
+        {TS_CALG_SPLIT_BINARY, 7, 6, 0, 56, 2, {"R2:24", "S5:24 R5:32"}},
+        /* 6 ranks: the last (vrank 5, left) has no counterpart and gets the right half from
+         * the root. */
+        {TS_CALG_SPLIT_BINARY, 6, 5, 0, 48, 2, {"R1:24", "R0:24"}},
+        {TS_CALG_SPLIT_BINARY, 6, 0, 0, 48, 2, {"S1:24 S2:24", "S5:24"}},
+        /* One element: no halves; Open MPI falls back to a pipeline. */
+        {TS_CALG_SPLIT_BINARY, 6, 1, 0, 8, 2, {"R0:8", "S2:8"}},
+    };
+    for (size_t i = 0; i < sizeof bc / sizeof bc[0]; i++) {
+        sched_of(m, TS_COLL_BCAST, bc[i].alg, bc[i].n, bc[i].me, bc[i].root, bc[i].bytes, &s);
+        rounds_are(&s, bc[i].nrounds, bc[i].round);
+    }
     /* Pipeline (chain of one) of 3 segments on 4 ranks: rank 1 receives segment s while it
      * forwards s-1. */
     sched_of(m, TS_COLL_BCAST, TS_CALG_PIPELINE, 4, 1, 0, 0, &s); /* 0 B: one round each */
