@@ -476,7 +476,8 @@
       "(coll_base_alltoall.c, ompi_coll_base_alltoall_intra_bruck)")                               \
     X(COLL_BRUCK_BLOCK, "model.coll.bruck_block", TIME, "5.6ns", "s",                              \
       "measured: tunesim-ddt-bruck, the same fit (5.4-5.8 ns over 3 runs; "                        \
-      "probe-localhost/ddt-bruck.txt)",                                                            \
+      "probe-localhost/ddt-bruck.txt); the final rotation's copies are charged the same, not "     \
+      "timed on their own",                                                                        \
       "CPU per block of a step of Open MPI's modified Bruck Alltoall, and per block of its "       \
       "final rotation (ompi_datatype_copy_content_same_ddt a block)")                              \
     X(HCOLL_GROUP, "model.hcoll.group", ENUM, "socket", "",                                        \
