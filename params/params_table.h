@@ -466,16 +466,16 @@
       "Open MPI coll_tuned default chain fanout", "chains of the chain bcast / reduce")            \
     X(COLL_KNOMIAL_RADIX, "model.coll.knomial_radix", INT, "4", "",                                \
       "Open MPI coll_tuned default knomial radix", "radix of the tuned knomial bcast tree")        \
-    X(COLL_BRUCK_STEP, "model.coll.bruck_step", TIME, "0.2us", "s",                                \
+    X(COLL_BRUCK_STEP, "model.coll.bruck_step", TIME, "0.21us", "s",                               \
       "measured: tunesim-ddt-bruck (calibration/probe/ddt_bruck.c) on this project's machine, "    \
-      "Open MPI 4.1.4, platforms/calibrations/probe-localhost/ddt-bruck.txt (0.19-0.20 us over "   \
+      "Open MPI 4.1.4, platforms/calibrations/probe-localhost/ddt-bruck.txt (0.20-0.22 us over "   \
       "3 runs; an indexed MPI datatype built, committed, sent to self, packed and freed, against " \
       "the same bytes contiguous)",                                                                \
       "CPU of a step of Open MPI's modified Bruck Alltoall beside its messages: the step's "       \
       "datatype built, committed and freed, its blocks packed and copied back through it "         \
       "(coll_base_alltoall.c, ompi_coll_base_alltoall_intra_bruck)")                               \
-    X(COLL_BRUCK_BLOCK, "model.coll.bruck_block", TIME, "5.6ns", "s",                              \
-      "measured: tunesim-ddt-bruck, the same fit (5.4-5.8 ns over 3 runs; "                        \
+    X(COLL_BRUCK_BLOCK, "model.coll.bruck_block", TIME, "6.9ns", "s",                              \
+      "measured: tunesim-ddt-bruck, the same fit (6.5-7.3 ns over 3 runs; "                        \
       "probe-localhost/ddt-bruck.txt); the final rotation's copies are charged the same, not "     \
       "timed on their own",                                                                        \
       "CPU per block of a step of Open MPI's modified Bruck Alltoall, and per block of its "       \
@@ -608,9 +608,9 @@
       "time",                                                                                      \
       "model.ucc.alltoall_posts for UCC's Alltoallv (its "                                         \
       "UCC_TL_UCP_ALLTOALLV_PAIRWISE_NUM_POSTS); 0 (auto): UCC's rule")                            \
-    X(UCC_BLOCK_COPY, "model.ucc.block_copy", TIME, "3.6ns", "s",                                  \
+    X(UCC_BLOCK_COPY, "model.ucc.block_copy", TIME, "3.4ns", "s",                                  \
       "measured: tunesim-ddt-bruck, a block of 1-64 B copied through a function pointer "          \
-      "(3.3-3.6 ns; probe-localhost/ddt-bruck.txt)",                                               \
+      "(3.1-3.7 ns over 3 runs; probe-localhost/ddt-bruck.txt)",                                   \
       "CPU of one block copy of UCC's Bruck Alltoall: each block it sends, into its merge "        \
       "buffer, and each of its backward rotation (tl/ucp alltoall_bruck.c, ucc_mc_memcpy)")
 

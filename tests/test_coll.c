@@ -580,22 +580,22 @@ static void test_allgather_alltoall_barrier_exact(void)
         ts_coll_topo_free(topo);
     }
     /* Modified Bruck alltoall, 8 ranks: 4 blocks per round, each step's datatype built first
-     * (Open MPI's, coll_base_alltoall.c: model.coll.bruck_step 0.2 us + 4 blocks x
-     * model.coll.bruck_block 5.6 ns = 222.4 ns), then the rotation of the 8 blocks (44.8 ns).
-     * UCC's copies each block it sends and rotates them back (model.ucc.block_copy 3.6 ns:
-     * 14.4 and 28.8 ns); HCOLL's stand-in has the messages only. */
+     * (Open MPI's, coll_base_alltoall.c: model.coll.bruck_step 0.21 us + 4 blocks x
+     * model.coll.bruck_block 6.9 ns = 237.6 ns), then the rotation of the 8 blocks (55.2 ns).
+     * UCC's copies each block it sends and rotates them back (model.ucc.block_copy 3.4 ns:
+     * 13.6 and 27.2 ns); HCOLL's stand-in has the messages only. */
     sched_of(m, TS_COLL_ALLTOALL, TS_CALG_BRUCK, 8, 0, -1, 10, &s);
     rounds_are(&s, 4,
-               (const char *const[4]){"cpu:222.4ns S1:40 R7:40", "cpu:222.4ns S2:40 R6:40",
-                                      "cpu:222.4ns S4:40 R4:40", "cpu:44.8ns"});
+               (const char *const[4]){"cpu:237.6ns S1:40 R7:40", "cpu:237.6ns S2:40 R6:40",
+                                      "cpu:237.6ns S4:40 R4:40", "cpu:55.2ns"});
     {
         ts_coll_topo_t *t8 = NULL;
         CU_ASSERT_FATAL(ts_coll_topo_new(8, NULL, loc_apart, NULL, &t8) == TS_OK);
         ts_coll_choice_t uc = {.comp = TS_CCOMP_UCC, .alg = TS_CALG_BRUCK};
         CU_ASSERT_FATAL(ts_coll_schedule(m, &uc, TS_COLL_ALLTOALL, t8, 0, -1, 10, &s) == TS_OK);
         rounds_are(&s, 4,
-                   (const char *const[4]){"cpu:14.4ns S1:40 R7:40", "cpu:14.4ns S2:40 R6:40",
-                                          "cpu:14.4ns S4:40 R4:40", "cpu:28.8ns"});
+                   (const char *const[4]){"cpu:13.6ns S1:40 R7:40", "cpu:13.6ns S2:40 R6:40",
+                                          "cpu:13.6ns S4:40 R4:40", "cpu:27.2ns"});
         ts_coll_choice_t hc = {.comp = TS_CCOMP_HCOLL, .alg = TS_CALG_BRUCK};
         CU_ASSERT_FATAL(ts_coll_schedule(m, &hc, TS_COLL_ALLTOALL, t8, 0, -1, 10, &s) == TS_OK);
         rounds_are(&s, 3, (const char *const[3]){"S1:40 R7:40", "S2:40 R6:40", "S4:40 R4:40"});

@@ -6,8 +6,9 @@
  * through it (packed and unpacked by the pml), copies the received blocks back through it and
  * frees it. Timed here with the MPI calls that do the same work (MPI_Type_indexed, commit, a
  * sendrecv to self, MPI_Pack, free) against the same bytes sent contiguously and copied with
- * memcpy; the difference per step, fitted as a + b x blocks over 36 and 72 ranks at 1 and 8 B
- * a block, is model.coll.bruck_step (a) and model.coll.bruck_block (b).
+ * memcpy; the difference per step, fitted as a + b x (the mean blocks a step sends) over 36
+ * and 72 ranks at 1 and 8 B a block, is model.coll.bruck_step (a) and model.coll.bruck_block
+ * (b).
  *
  * UCC's Bruck (tl/ucp alltoall_bruck.c) copies each block it sends into a merge buffer with
  * ucc_mc_memcpy and rotates the result back one block at a time: timed as a copy of one block
@@ -67,14 +68,15 @@ int main(int argc, char **argv)
     printf("# ranks block_B blocks_a_step with_ddt contiguous extra_per_step\n");
     for (int si = 0; si < 2; si++)
         for (int bi = 0; bi < 2; bi++) {
-            int size = sizes[si], block = blocks[bi], nsteps = 0;
-            for (int d = 1; d < size; d <<= 1)
-                nsteps++;
+            int size = sizes[si], block = blocks[bi], nsteps = 0, nblocks = 0;
+            for (int d = 1; d < size; d <<= 1, nsteps++)
+                for (int j = 0; j < size; j++)
+                    nblocks += (j & d) != 0;           /* the blocks step d sends */
             steps(size, block, 1, reps / 10, tmp, rb); /* warm */
             double ddt = steps(size, block, 1, reps, tmp, rb);
             double flat = steps(size, block, 0, reps, tmp, rb);
-            double extra = (ddt - flat) / nsteps, x = size / 2.0;
-            printf("%d %d %.0f %.4f %.4f %.4f\n", size, block, x, ddt / nsteps * 1e6,
+            double extra = (ddt - flat) / nsteps, x = (double)nblocks / nsteps;
+            printf("%d %d %.2f %.4f %.4f %.4f\n", size, block, x, ddt / nsteps * 1e6,
                    flat / nsteps * 1e6, extra * 1e6);
             sx += x, sy += extra, sxx += x * x, sxy += x * extra, np++;
         }
