@@ -1,6 +1,7 @@
 /* coll.c - collective selection (see coll.h): the tuned fixed-rule tables (data), the model
  * built from the parameter table, the selection by component priority, and the placement
- * groups. The schedules are built by coll_blocks.c, coll_flat.c and coll_hier.c. */
+ * groups. The schedules are built by coll_blocks.c, coll_recursive.c,
+ * coll_families.c, coll_flat.c and coll_hier.c. */
 #include "coll_impl.h"
 
 #include "../common/grow.h"

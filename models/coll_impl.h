@@ -1,5 +1,6 @@
-/* coll_impl.h - private to the collective model: what coll.c (selection), coll_blocks.c (the
- * schedule building blocks: point-to-point rounds, trees, recursive doubling, rings),
+/* coll_impl.h - private to the collective model: what coll.c (selection), coll_blocks.c,
+ * coll_recursive.c and coll_families.c (the schedule building blocks: point-to-point rounds,
+ * trees, recursive doubling, k-nomial, rings, the allgather / alltoall / barrier families),
  * coll_flat.c (Open MPI's flat algorithms, one builder each) and coll_hier.c (HCOLL's and
  * HAN's hierarchical components) share. Every algorithm is written once for a group view, so
  * the hierarchical components reuse the flat ones on their sub-groups. */
@@ -70,7 +71,7 @@ enum { RAB_ALLREDUCE, RAB_REDUCE, RAB_REDUCE_SCATTER };
 /* tuned's algorithm number i of op (Open MPI's numbering), as its fixed rules name them. */
 ts_coll_alg ts__coll_tuned_alg(int op, int i);
 
-/* Building blocks (coll_blocks.c). */
+/* Building blocks: rounds and trees (coll_blocks.c). */
 int32_t ts__cs_comm_rank(const gview_t *g, int32_t i);
 void ts__cs_send_to(build_t *b, const gview_t *g, int32_t idx, uint64_t bytes);
 void ts__cs_recv_from(build_t *b, const gview_t *g, int32_t idx, uint64_t bytes);
@@ -94,7 +95,6 @@ void ts__cs_tree_gather(build_t *b, const gview_t *g, int kind, int32_t root, ui
                         int scatter);
 void ts__cs_linear_gather(build_t *b, const gview_t *g, int32_t root, uint64_t block, int scatter,
                           int all_at_once);
-void ts__cs_rd_allreduce(build_t *b, const gview_t *g, uint64_t bytes, int reduce);
 /* How a round that combines r - 1 received vectors with the rank's own is charged: not at all;
  * pairwise, r - 1 passes of two operands (Open MPI's ompi_op_reduce; HCOLL's, not published,
  * taken as the same); fused, one pass over all r sources (UCC's CPU executor,
@@ -104,6 +104,8 @@ void ts__cs_rd_allreduce(build_t *b, const gview_t *g, uint64_t bytes, int reduc
 enum { TS_RED_NONE = 0, TS_RED_PAIRWISE = 1, TS_RED_FUSED = 2 };
 /* The bytes a round reducing r sources of `bytes` each is charged as (ts__cs_end_round). */
 uint64_t ts__cs_red_bytes(int mode, int32_t r, uint64_t bytes);
+/* Recursive doubling, k-nomial, rings and Rabenseifner (coll_recursive.c). */
+void ts__cs_rd_allreduce(build_t *b, const gview_t *g, uint64_t bytes, int reduce);
 void ts__cs_kn_allreduce(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int reduce);
 void ts__cs_ring_allreduce(build_t *b, const gview_t *g, uint64_t bytes, uint64_t seg);
 void ts__cs_rabenseifner(build_t *b, const gview_t *g, uint64_t bytes, int mode, int32_t root);
@@ -111,6 +113,7 @@ int32_t ts__cs_kn_core(int32_t n, int32_t k, int32_t radix[64], int *rounds);
 void ts__cs_kn_sra(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int pairs, int reduce,
                    const gview_t *across, int32_t across_radix);
 void ts__cs_kn_allgather(build_t *b, const gview_t *g, int32_t k, uint64_t block);
+/* The allgather, alltoall and barrier families (coll_families.c). */
 void ts__cs_allgather_ring(build_t *b, const gview_t *g, uint64_t block);
 void ts__cs_allgather_bruck(build_t *b, const gview_t *g, uint64_t block);
 void ts__cs_allgather_rd(build_t *b, const gview_t *g, uint64_t block);
