@@ -1,9 +1,10 @@
 /* test_tracer.c - the PMPI tracer (libtunesim-trace.so) end to end: the MPI programs of
- * tests/mpi run under `tunesim record` at 2 and 4 ranks, with pml ob1 and ucx and both
- * clocks; each trace is read back with ts_trace_open and every record the programs are known
- * to produce is asserted: counts, sizes, peers (world ranks), tags, request ids,
- * communicators, and the clocks' meaning. Also unit-tests the collective byte rules
- * (traces/tracer/collbytes.c) with hand-derived numbers.
+ * tests/mpi run under `tunesim record` (tracerrun.h) at 2 and 4 ranks, with pml ob1 and ucx
+ * and both clocks, plain and in exclusive mode; each trace is read back with ts_trace_open and
+ * every record the programs are known to produce is asserted: counts, sizes, peers (world
+ * ranks), tags, request ids, communicators, and the clocks' meaning. Also unit-tests the
+ * collective byte rules (traces/tracer/collbytes.c) with hand-derived numbers. Exclusive mode's
+ * timing and the safe replacement of a trace are in test_tracer_exclusive.c.
  * Skips (exit 77) when mpirun or the tracer is missing. */
 #include <dirent.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 
 #include "testutil.h"
 #include "traces/tracer/collbytes.h"
+#include "tracerrun.h"
 
 /* ---- collective byte rules --------------------------------------------------------------- */
 
@@ -82,108 +84,6 @@ static void test_record_exclusive_words(void)
         CU_ASSERT_PTR_NOT_NULL(err ? strstr(err, "--exclusive=N needs N from 1 to 1024") : NULL);
         free(err);
     }
-}
-
-/* ---- running a program under the tracer ------------------------------------------------- */
-
-typedef struct run_s {
-    const char *program; /* tests/mpi/<program>.c, built as tracer_<program> */
-    int nranks;
-    const char *pml;       /* "ob1" or "ucx" */
-    const char *clock;     /* "wall" or "cpu" */
-    int small_buffer;      /* 1: TUNESIM_TRACE_BUFFER_MB=1, forcing mid-run flushes */
-    const char *exclusive; /* NULL, or --exclusive's value ("" for the plain option) */
-} run_t;
-
-static int have_ucx;
-
-static const char *pml_flags(const char *pml)
-{
-    return strcmp(pml, "ucx") == 0 ? "--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any"
-                                   : "--mca pml ob1";
-}
-
-/* Record r with `tunesim record` into dir and open the trace; NULL (and a failed assertion)
- * on failure. */
-static ts_trace_t *record(const run_t *r, char *dir, size_t dirlen)
-{
-    snprintf(dir, dirlen, "%s/%s-%d-%s-%s%s%s", tu_tmpdir(), r->program, r->nranks, r->pml,
-             r->clock, r->exclusive ? "-x" : "", r->exclusive ? r->exclusive : "");
-    char args[4096], excl[64] = "";
-    if (r->exclusive != NULL)
-        snprintf(excl, sizeof excl, " --exclusive%s%s", r->exclusive[0] ? "=" : "", r->exclusive);
-    snprintf(args, sizeof args,
-             "record -o '%s' --clock %s%s -- '%s' --allow-run-as-root --oversubscribe --timeout "
-             "120 %s%s -np %d '%s/tracer_%s'",
-             dir, r->clock, excl, TS_MPIEXEC, pml_flags(r->pml),
-             r->small_buffer ? " -x TUNESIM_TRACE_BUFFER_MB" : "", r->nranks, TS_MPI_BIN_DIR,
-             r->program);
-    char *out = NULL, *err = NULL;
-    int rc = tu_run_cli(args, &out, &err);
-    if (rc != 0 || out == NULL || strstr(out, "trace written to") == NULL)
-        printf("\n  tunesim %s\n  exit %d\n  stdout: %s\n  stderr: %s\n", args, rc, out ? out : "",
-               err ? err : "");
-    CU_ASSERT_EQUAL(rc, 0);
-    free(out);
-    free(err);
-    if (rc != 0)
-        return NULL;
-    ts_trace_t *t = NULL;
-    ts_error_t e;
-    ts_error_clear(&e);
-    ts_status st = ts_trace_open(dir, &t, &e);
-    if (st != TS_OK)
-        printf("\n  %s: %s\n", dir, e.msg);
-    CU_ASSERT_EQUAL(st, TS_OK);
-    if (t != NULL)
-        CU_ASSERT_EQUAL(ts_trace_nranks(t), r->nranks);
-    return t;
-}
-
-/* One rank's stream, with the function each event belongs to (-1 outside MPI calls). */
-typedef struct stream_s {
-    ts_event_t *ev;
-    int32_t *func;
-    size_t n;
-} stream_t;
-
-static stream_t read_stream(const ts_trace_t *t, int32_t rank)
-{
-    stream_t s = {0};
-    uint64_t cap = ts_trace_rank_nevents(t, rank);
-    s.ev = malloc((cap ? cap : 1) * sizeof *s.ev);
-    s.func = malloc((cap ? cap : 1) * sizeof *s.func);
-    ts_cursor_t *cur = NULL;
-    if (!s.ev || !s.func || ts_cursor_open(t, rank, &cur) != TS_OK) {
-        CU_FAIL("cannot read a rank's events");
-        return s;
-    }
-    int32_t func = -1;
-    ts_event_t ev;
-    ts_error_t err;
-    int rc;
-    while (s.n < cap && (rc = ts_cursor_next(cur, &ev, &err)) == 1) {
-        if (ev.kind == TS_EV_ENTER)
-            func = ev.func;
-        s.ev[s.n] = ev;
-        s.func[s.n++] = ev.kind == TS_EV_COMPUTE ? -1 : func;
-        if (ev.kind == TS_EV_LEAVE)
-            func = -1;
-    }
-    ts_cursor_close(cur);
-    CU_ASSERT_EQUAL(s.n, cap);
-    return s;
-}
-
-static void free_stream(stream_t *s)
-{
-    free(s->ev);
-    free(s->func);
-}
-
-static const char *func_name(const ts_trace_t *t, int32_t func)
-{
-    return func >= 0 ? ts_trace_func_name(t, func) : "(none)";
 }
 
 /* Number of calls of `name` on the stream. */
@@ -707,191 +607,6 @@ RUN_TEST_X(test_collectives_4_ob1_wall_x, "collectives", 4, "ob1", "wall", "2")
 RUN_TEST_X(test_collectives_3_ucx_cpu_x, "collectives", 3, "ucx", "cpu", "1")
 RUN_TEST_X(test_compute_4_ob1_cpu_x, "compute", 4, "ob1", "cpu", "")
 
-/* ---- exclusive mode (traces/tracer/exclusive.h) ------------------------------------------ */
-
-/* With one token no two compute bursts run at once: on the wall clock (one clock for all the
- * ranks of a host) the bursts between compute.c's barriers do not overlap, and each lasts at
- * least its 50 ms of CPU time. Without the mode, 4 ranks on 2 cores overlap. */
-static void test_exclusive_one_at_a_time(void)
-{
-    const run_t r = {"compute", 4, "ob1", "wall", 0, "1"};
-    char dir[1024];
-    ts_trace_t *t = record(&r, dir, sizeof dir);
-    if (t == NULL)
-        return;
-    int32_t barrier = ts_trace_func_find(t, "MPI_Barrier");
-    int64_t start[4] = {0}, end[4] = {0};
-    for (int me = 0; me < 4; me++) {
-        stream_t s = read_stream(t, me);
-        int seen = 0;
-        for (size_t i = 1; i < s.n; i++)
-            if (s.ev[i].kind == TS_EV_ENTER && s.ev[i].func == barrier && ++seen == 2 &&
-                s.ev[i - 1].kind == TS_EV_COMPUTE) {
-                end[me] = s.ev[i].time;
-                start[me] = end[me] - s.ev[i - 1].time;
-            }
-        CU_ASSERT(end[me] - start[me] >= 50 * 1000000LL);
-        free_stream(&s);
-    }
-    int overlaps = 0;
-    for (int a = 0; a < 4; a++)
-        for (int b = a + 1; b < 4; b++)
-            overlaps += start[a] < end[b] && start[b] < end[a];
-    if (overlaps)
-        for (int a = 0; a < 4; a++)
-            printf("\n  rank %d: burst %lld .. %lld ns", a, (long long)start[a], (long long)end[a]);
-    CU_ASSERT_EQUAL(overlaps, 0);
-    ts_trace_close(t);
-}
-
-/* The sweeps of bursts.c (the compute bursts before each MPI_Sendrecv), in ns, sorted. */
-static int sweeps(const ts_trace_t *t, int64_t *out, int max)
-{
-    int32_t sendrecv = ts_trace_func_find(t, "MPI_Sendrecv");
-    int n = 0;
-    for (int me = 0; me < ts_trace_nranks(t); me++) {
-        stream_t s = read_stream(t, me);
-        int first = 1;
-        for (size_t i = 1; i < s.n; i++)
-            if (s.ev[i].kind == TS_EV_ENTER && s.ev[i].func == sendrecv &&
-                s.ev[i - 1].kind == TS_EV_COMPUTE) {
-                if (!first && n < max) /* the first holds the array's set-up */
-                    out[n++] = s.ev[i - 1].time;
-                first = 0;
-            }
-        free_stream(&s);
-    }
-    for (int i = 1; i < n; i++) /* insertion sort: a few hundred values */
-        for (int j = i; j > 0 && out[j - 1] > out[j]; j--) {
-            int64_t x = out[j];
-            out[j] = out[j - 1];
-            out[j - 1] = x;
-        }
-    return n;
-}
-
-/* bursts.c's sweeps recorded with 8 ranks on this machine's cores in exclusive mode against
- * the same program one rank per core (2 ranks, or 1 where the machine has one core): the
- * median within 20 %; the sweeps are a fixed amount of work over a cache-sized array. The
- * cpu clock, so the time a rank waits for its turn does not count either way. */
-static void test_exclusive_bursts(void)
-{
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int ref_ranks = cores >= 2 ? 2 : 1;
-    const run_t ref = {"bursts", ref_ranks, "ob1", "cpu", 0, NULL};
-    const run_t excl = {"bursts", 8, "ob1", "cpu", 0, ""};
-    char dir[1024];
-    static int64_t a[8 * 40], b[8 * 40];
-    ts_trace_t *t = record(&ref, dir, sizeof dir);
-    if (t == NULL)
-        return;
-    int na = sweeps(t, a, 8 * 40);
-    ts_trace_close(t);
-    if ((t = record(&excl, dir, sizeof dir)) == NULL)
-        return;
-    int nb = sweeps(t, b, 8 * 40);
-    ts_trace_close(t);
-    CU_ASSERT_EQUAL(na, ref_ranks * 39);
-    CU_ASSERT_EQUAL(nb, 8 * 39);
-    if (na == 0 || nb == 0)
-        return;
-    double ma = (double)a[na / 2], mb = (double)b[nb / 2];
-    printf("\n  sweep median: %.3f ms one rank per core, %.3f ms 8 ranks exclusive (%+.1f %%)",
-           ma / 1e6, mb / 1e6, 100 * (mb / ma - 1));
-    CU_ASSERT(mb > 0.8 * ma && mb < 1.2 * ma);
-}
-
-/* Issue 30 item 3: a recording replaces only tunesim's own trace, and only once the new one
- * is complete: a run that fails keeps the previous trace as it was and leaves no unfinished
- * archive behind; a directory holding another tool's "traces" archive (Score-P's) is refused
- * before anything runs, its files untouched. */
-static int record_into(const char *dir, const char *program, char **err)
-{
-    char args[4096];
-    snprintf(args, sizeof args,
-             "record -o '%s' --clock wall -- '%s' --allow-run-as-root --oversubscribe --timeout "
-             "120 --mca pml ob1 -np 2 '%s/tracer_%s'",
-             dir, TS_MPIEXEC, TS_MPI_BIN_DIR, program);
-    return tu_run_cli(args, NULL, err);
-}
-
-static int count_prefixed(const char *dir, const char *prefix)
-{
-    DIR *d = opendir(dir);
-    int n = 0;
-    struct dirent *e;
-    while (d && (e = readdir(d)) != NULL)
-        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
-    if (d)
-        closedir(d);
-    return n;
-}
-
-static void test_replace_safely(void)
-{
-    char dir[1024], anchor[1100], *err = NULL;
-    snprintf(dir, sizeof dir, "%s/replace", tu_tmpdir());
-    snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
-    CU_ASSERT_EQUAL_FATAL(record_into(dir, "ring", &err), 0);
-    free(err);
-    char *before = tu_read_file(anchor, NULL);
-    struct stat sb;
-    CU_ASSERT_FATAL(before != NULL && stat(anchor, &sb) == 0);
-    time_t mtime = sb.st_mtime;
-    sleep(1); /* a replaced anchor would show a newer time */
-    /* A run that dies after MPI_Init: an error, the old trace kept, nothing hidden left. */
-    CU_ASSERT_NOT_EQUAL(record_into(dir, "abort", &err), 0);
-    CU_ASSERT_PTR_NOT_NULL(err ? strstr(err, "its unfinished trace was removed") : NULL);
-    free(err);
-    CU_ASSERT_EQUAL(count_prefixed(dir, ".tunesim-"), 1); /* the mark only */
-    CU_ASSERT_EQUAL(stat(anchor, &sb), 0);
-    CU_ASSERT_EQUAL(sb.st_mtime, mtime);
-    ts_trace_t *t = NULL;
-    ts_error_t e;
-    ts_error_clear(&e);
-    CU_ASSERT_EQUAL(ts_trace_open(dir, &t, &e), TS_OK);
-    ts_trace_close(t);
-    /* A successful run replaces it: a newer anchor, no set-aside copy left. */
-    CU_ASSERT_EQUAL(record_into(dir, "ring", &err), 0);
-    free(err);
-    CU_ASSERT(stat(anchor, &sb) == 0 && sb.st_mtime > mtime);
-    CU_ASSERT_EQUAL(count_prefixed(dir, ".tunesim-old."), 0);
-    CU_ASSERT_EQUAL(count_prefixed(dir, ".tunesim-trace."), 0);
-    free(before);
-
-    /* Another tool's archive: refused before the run, its files untouched. */
-    char foreign[1024], path[1100];
-    snprintf(foreign, sizeof foreign, "%s/scorep-like", tu_tmpdir());
-    CU_ASSERT_EQUAL_FATAL(mkdir(foreign, 0700), 0);
-    snprintf(path, sizeof path, "%s/traces.otf2", foreign);
-    FILE *fp = fopen(path, "w");
-    CU_ASSERT_FATAL(fp != NULL);
-    fputs("OTF2 anchor written by Score-P 8.4\n", fp);
-    fclose(fp);
-    snprintf(path, sizeof path, "%s/traces", foreign);
-    CU_ASSERT_EQUAL(mkdir(path, 0700), 0);
-    CU_ASSERT_NOT_EQUAL(record_into(foreign, "ring", &err), 0);
-    CU_ASSERT_PTR_NOT_NULL(err ? strstr(err, "holds a trace tunesim did not write") : NULL);
-    free(err);
-    snprintf(path, sizeof path, "%s/traces.otf2", foreign);
-    char *kept = tu_read_file(path, NULL);
-    CU_ASSERT_PTR_NOT_NULL(kept ? strstr(kept, "Score-P 8.4") : NULL);
-    free(kept);
-    CU_ASSERT_EQUAL(count_prefixed(foreign, ".tunesim-"), 0);
-}
-
-/* The tracer and mpirun exist (CMake found MPI, and mpirun is installed). */
-static const char *missing_mpi(void)
-{
-    if (TS_TRACER_LIB[0] == '\0')
-        return "the tracer was not built (CMake found no MPI)";
-    if (access(TS_TRACER_LIB, R_OK) != 0)
-        return "libtunesim-trace.so is missing from the build directory";
-    if (access(TS_MPIEXEC, X_OK) != 0)
-        return "mpirun is not installed";
-    return NULL;
-}
-
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -899,17 +614,11 @@ int main(void)
     CU_pSuite unit = CU_add_suite("collective byte rules", NULL, NULL);
     CU_add_test(unit, "Score-P's sizeSent / sizeReceived", test_collbytes);
     CU_add_test(unit, "record --exclusive's values", test_record_exclusive_words);
-    const char *why = missing_mpi();
+    const char *why = tracer_ready();
     if (why != NULL) {
         tu_skip("the tracer under mpirun", why);
         return tu_run_all();
     }
-    /* Containers often forbid the cross-memory attach of Open MPI's shared-memory transport;
-     * copying through the shared segment works everywhere. */
-    setenv("OMPI_MCA_btl_vader_single_copy_mechanism", "none", 1);
-    setenv("TUNESIM_TRACE_BUFFER_MB", "1", 1); /* only passed on where a run asks (-x) */
-    have_ucx = system("ompi_info 2>/dev/null | grep -q 'MCA pml: ucx'") == 0;
-
     CU_pSuite s = CU_add_suite("tracer under mpirun", NULL, NULL);
     CU_add_test(s, "ring, 4 ranks, ob1, wall clock", test_ring_4_ob1_wall);
     CU_add_test(s, "ring, 2 ranks, ucx, cpu clock", test_ring_2_ucx_cpu);
@@ -921,14 +630,11 @@ int main(void)
     CU_add_test(s, "flood with mid-run flushes, 2 ranks", test_flood_2_ob1_wall);
     CU_add_test(s, "compute burst, 4 ranks on fewer cores, cpu clock", test_compute_4_ob1_cpu);
     CU_add_test(s, "compute burst, 4 ranks, wall clock", test_compute_4_ob1_wall);
-    CU_add_test(s, "a trace replaced only when the new one is complete", test_replace_safely);
     CU_add_test(s, "exclusive: ring, 4 ranks, ob1, wall clock", test_ring_4_ob1_wall_x);
     CU_add_test(s, "exclusive=1: ring, a test loop waits its turn", test_ring_4_ob1_wall_x1);
     CU_add_test(s, "exclusive=1: pingpong, 4 ranks, ucx", test_pingpong_4_ucx_wall_x);
     CU_add_test(s, "exclusive=2: collectives, 4 ranks, ob1", test_collectives_4_ob1_wall_x);
     CU_add_test(s, "exclusive=1: collectives, 3 ranks, ucx, cpu", test_collectives_3_ucx_cpu_x);
     CU_add_test(s, "exclusive: compute burst, 4 ranks, cpu clock", test_compute_4_ob1_cpu_x);
-    CU_add_test(s, "exclusive=1: no two bursts at once", test_exclusive_one_at_a_time);
-    CU_add_test(s, "exclusive: bursts as one rank per core", test_exclusive_bursts);
     return tu_run_all();
 }

@@ -1,6 +1,6 @@
-# tests/tracer.cmake - the tracer's end-to-end test (ctest name: tracer, label: mpi): the
-# small MPI programs of tests/mpi run under `tunesim record`, and test_tracer reads their
-# traces back. Included from tests/CMakeLists.txt. Without MPI the programs are not built
+# tests/tracer.cmake - the tracer's end-to-end tests (ctest names: tracer and
+# tracer_exclusive, label: mpi): the small MPI programs of tests/mpi run under `tunesim record`
+# (tests/tracerrun.c), and test_tracer and test_tracer_exclusive read their traces back. Included from tests/CMakeLists.txt. Without MPI the programs are not built
 # and the test skips its MPI runs (exit 77).
 
 find_package(MPI COMPONENTS C QUIET)
@@ -34,9 +34,18 @@ if(MPI_C_FOUND AND TARGET tunesim-trace)
     TS_MPI_BIN_DIR="$<TARGET_FILE_DIR:tracer_ring>")
 endif()
 
+add_library(tunesim_tracerrun STATIC tracerrun.c)
+target_link_libraries(tunesim_tracerrun PUBLIC tunesim_testutil tunesim_traces)
+target_compile_definitions(tunesim_tracerrun PRIVATE ${tracer_defs})
 add_executable(test_tracer test_tracer.c)
-target_link_libraries(test_tracer PRIVATE tunesim_testutil tunesim_traces tunesim_collbytes)
+target_link_libraries(test_tracer PRIVATE tunesim_tracerrun tunesim_collbytes)
 target_compile_definitions(test_tracer PRIVATE ${tracer_defs})
 add_dependencies(test_tracer ${tracer_deps})
 add_test(NAME tracer COMMAND test_tracer)
 set_tests_properties(tracer PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900 LABELS mpi)
+add_executable(test_tracer_exclusive test_tracer_exclusive.c)
+target_link_libraries(test_tracer_exclusive PRIVATE tunesim_tracerrun)
+target_compile_definitions(test_tracer_exclusive PRIVATE ${tracer_defs})
+add_dependencies(test_tracer_exclusive ${tracer_deps})
+add_test(NAME tracer_exclusive COMMAND test_tracer_exclusive)
+set_tests_properties(tracer_exclusive PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900 LABELS mpi)
