@@ -315,6 +315,7 @@ ts_status ts_coll_model_new(const ts_params_t *p, ts_coll_model_t **out, ts_erro
     m->hcoll_sra_radix = sra == 0 ? 0 : clamp_radix(sra, 2); /* 0: auto (coll_hier.c) */
     m->bruck_step = TS_PARAM_SECONDS(p, COLL_BRUCK_STEP);
     m->bruck_block = TS_PARAM_SECONDS(p, COLL_BRUCK_BLOCK);
+    m->copy_bw = TS_PARAM_BW(p, CPU_COPY_BW);
     m->ucc_block_copy = TS_PARAM_SECONDS(p, UCC_BLOCK_COPY);
     m->reduce_bw = TS_PARAM_BW(p, CPU_REDUCE_BW);
     if (m->reduce_bw <= 0) {

@@ -105,22 +105,26 @@ void ts__cs_alltoall_window(build_t *b, const gview_t *g, uint64_t block, int32_
 /* Bruck's Alltoall: in step d a rank sends its peer d ahead every block whose index has bit d
  * set. Besides the messages, each step costs the caller step_cpu plus block_cpu a block it
  * sends (Open MPI: the step's datatype and its packing; UCC: the copy into its merge buffer),
- * and the rotation into place at the end block_cpu for each of the n blocks. Open MPI's
- * rotation in at the start (two copies of the send buffer) is not charged. */
+ * and the rotation into place at the end block_cpu for each of the n blocks. byte_cpu prices
+ * the bytes a rank copies within itself (Open MPI: the whole buffer rotated in before the first
+ * step and out after the last, and each step's received blocks copied back; UCC's block copies
+ * are measured with their bytes, so it passes 0). */
 void ts__cs_alltoall_bruck(build_t *b, const gview_t *g, uint64_t block, double step_cpu,
-                           double block_cpu)
+                           double block_cpu, double byte_cpu)
 {
     int32_t n = g->n, me = g->me;
+    double whole = (double)n * (double)block * byte_cpu; /* a rotation of the whole buffer */
     for (int32_t dist = 1; dist < n; dist <<= 1) {
         int32_t cnt = 0;
         for (int32_t j = 0; j < n; j++)
             cnt += (j & dist) != 0;
-        ts__cs_cpu(b, step_cpu + cnt * block_cpu);
+        ts__cs_cpu(b, (dist == 1 ? whole : 0) + step_cpu + cnt * block_cpu +
+                          (double)cnt * (double)block * byte_cpu);
         ts__cs_send_to(b, g, (me + dist) % n, (uint64_t)cnt * block);
         ts__cs_recv_from(b, g, (me - dist + n) % n, (uint64_t)cnt * block);
         ts__cs_end_round(b, 0);
     }
-    ts__cs_cpu(b, n * block_cpu);
+    ts__cs_cpu(b, n * block_cpu + whole);
     ts__cs_end_round(b, 0);
 }
 

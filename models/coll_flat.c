@@ -381,17 +381,19 @@ static ts_status build_alltoall_pairwise(build_t *b, const gview_t *g, const fla
 }
 
 /* Open MPI's (coll_base_alltoall.c) and UCC's (tl/ucp alltoall_bruck.c) handle their blocks
- * at a CPU cost of their own (model.coll.bruck_step and _block, model.ucc.block_copy); HCOLL's,
- * whose implementation is not published, is charged its messages only. */
+ * at a CPU cost of their own (model.coll.bruck_step and _block, model.ucc.block_copy); Open
+ * MPI's also copies bytes within the rank (model.cpu.copy_bandwidth: its rotations and copies
+ * back), where UCC's block copies are all it does (measured with their bytes). HCOLL's, whose
+ * implementation is not published, is charged its messages only. */
 static ts_status build_alltoall_bruck(build_t *b, const gview_t *g, const flat_args_t *a)
 {
     const ts_coll_model_t *m = b->model;
-    double step = 0, block = 0;
+    double step = 0, block = 0, byte = 0;
     if (b->comp == TS_CCOMP_UCC)
         block = m->ucc_block_copy;
     else if (b->comp != TS_CCOMP_HCOLL)
-        step = m->bruck_step, block = m->bruck_block;
-    ts__cs_alltoall_bruck(b, g, a->bytes, step, block);
+        step = m->bruck_step, block = m->bruck_block, byte = 1.0 / m->copy_bw;
+    ts__cs_alltoall_bruck(b, g, a->bytes, step, block, byte);
     return TS_OK;
 }
 

@@ -34,6 +34,7 @@ struct ts_coll_model_s {
     int32_t ucc_a2a_posts, ucc_a2av_posts;                /* model.ucc.alltoall[v]_posts, 0: auto */
     double reduce_bw;
     double bruck_step, bruck_block; /* model.coll.bruck_step / _block: Open MPI's Bruck CPU */
+    double copy_bw;                 /* model.cpu.copy_bandwidth: a memcpy in the rank's cache */
     double ucc_block_copy;          /* model.ucc.block_copy: UCC's Bruck, a block's copy */
 };
 
@@ -122,8 +123,11 @@ void ts__cs_exchange(build_t *b, const gview_t *g, int32_t peer, uint64_t bytes,
 void ts__cs_alltoall_linear(build_t *b, const gview_t *g, uint64_t block);
 void ts__cs_alltoall_pairwise(build_t *b, const gview_t *g, uint64_t block);
 void ts__cs_alltoall_window(build_t *b, const gview_t *g, uint64_t block, int32_t posts);
+/* The modified Bruck Alltoall: each step costs the rank step_cpu + block_cpu a block it sends
+ * + byte_cpu a byte it copies back; the rotations in and out cost byte_cpu a byte, the one
+ * out also block_cpu a block. */
 void ts__cs_alltoall_bruck(build_t *b, const gview_t *g, uint64_t block, double step_cpu,
-                           double block_cpu);
+                           double block_cpu, double byte_cpu);
 void ts__cs_two_proc(build_t *b, const gview_t *g, uint64_t bytes,
                      void (*fallback)(build_t *, const gview_t *, uint64_t));
 void ts__cs_barrier_double_ring(build_t *b, const gview_t *g);

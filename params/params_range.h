@@ -115,6 +115,7 @@
     R(CPU_NPS2_RATIO, 0.1, 10)                                                                     \
     R(SCOREP_VISIT_OUTSIDE, 0, 1e-3) /* a millisecond per visit would be no profile */             \
     R(CPU_REDUCE_BW, TS_RANGE_BW_MIN, TS_RANGE_BW_MAX)                                             \
+    R(CPU_COPY_BW, TS_RANGE_BW_MIN, TS_RANGE_BW_MAX)                                               \
     /* collectives: priorities as Open MPI compares them (below 0 = skipped, so 0 is off) */       \
     R(MCA_COLL_HCOLL_PRIORITY, 0, 1000)                                                            \
     R(MCA_COLL_UCC_PRIORITY, 0, 1000)                                                              \

@@ -396,6 +396,14 @@
       "assumed: one core combining two double arrays from cache; calibrated from the "             \
       "large-size points of microbench/osu_allreduce_4x36.txt in the calibration issue",           \
       "bytes per second a rank reduces (MPI_SUM on doubles) in reduction collectives")             \
+    X(CPU_COPY_BW, "model.cpu.copy_bandwidth", BW, "47600MB/s", "bytes/s",                         \
+      "measured: tunesim-ddt-bruck (calibration/probe/ddt_bruck.c) on this project's machine "     \
+      "(AMD EPYC): a buffer of 36 or 72 blocks of 64-512 B copied whole with memcpy, the "         \
+      "slowest rate of each run, 47,160-48,248 MB/s over 3 runs "                                  \
+      "(platforms/calibrations/probe-localhost/ddt-bruck.txt, runs 4-6)",                          \
+      "bytes per second of a rank's memcpy of data in its own cache: the bytes Open MPI's "        \
+      "modified Bruck Alltoall copies within the rank (its two rotations of the whole buffer "     \
+      "and each step's copy back; coll_base_alltoall.c)")                                          \
     /* ---- collectives: component selection (Open MPI MCA) ------------------------------- */     \
     X(MCA_COLL_HCOLL_PRIORITY, "coll_hcoll_priority", INT, "90", "",                               \
       "reference/openmpi-collectives.md, Components", "HCOLL's priority (highest wins)")           \
@@ -469,13 +477,13 @@
     X(COLL_BRUCK_STEP, "model.coll.bruck_step", TIME, "0.21us", "s",                               \
       "measured: tunesim-ddt-bruck (calibration/probe/ddt_bruck.c) on this project's machine, "    \
       "Open MPI 4.1.4, platforms/calibrations/probe-localhost/ddt-bruck.txt (0.20-0.22 us over "   \
-      "3 runs; an indexed MPI datatype built, committed, sent to self, packed and freed, against " \
-      "the same bytes contiguous)",                                                                \
+      "runs 1-3; an indexed MPI datatype built, committed, sent to self, packed and freed, "       \
+      "against the same bytes contiguous)",                                                        \
       "CPU of a step of Open MPI's modified Bruck Alltoall beside its messages: the step's "       \
       "datatype built, committed and freed, its blocks packed and copied back through it "         \
       "(coll_base_alltoall.c, ompi_coll_base_alltoall_intra_bruck)")                               \
     X(COLL_BRUCK_BLOCK, "model.coll.bruck_block", TIME, "6.9ns", "s",                              \
-      "measured: tunesim-ddt-bruck, the same fit (6.5-7.3 ns over 3 runs; "                        \
+      "measured: tunesim-ddt-bruck, the same fit (6.5-7.3 ns over runs 1-3; "                      \
       "probe-localhost/ddt-bruck.txt); the final rotation's copies are charged the same, not "     \
       "timed on their own",                                                                        \
       "CPU per block of a step of Open MPI's modified Bruck Alltoall, and per block of its "       \
@@ -610,7 +618,7 @@
       "UCC_TL_UCP_ALLTOALLV_PAIRWISE_NUM_POSTS); 0 (auto): UCC's rule")                            \
     X(UCC_BLOCK_COPY, "model.ucc.block_copy", TIME, "3.4ns", "s",                                  \
       "measured: tunesim-ddt-bruck, a block of 1-64 B copied through a function pointer "          \
-      "(3.1-3.7 ns over 3 runs; probe-localhost/ddt-bruck.txt)",                                   \
+      "(3.1-3.7 ns over runs 1-3; probe-localhost/ddt-bruck.txt)",                                 \
       "CPU of one block copy of UCC's Bruck Alltoall: each block it sends, into its merge "        \
       "buffer, and each of its backward rotation (tl/ucp alltoall_bruck.c, ucc_mc_memcpy)")
 

@@ -12,7 +12,12 @@
  *
  * UCC's Bruck (tl/ucp alltoall_bruck.c) copies each block it sends into a merge buffer with
  * ucc_mc_memcpy and rotates the result back one block at a time: timed as a copy of one block
- * through a function pointer, model.ucc.block_copy. */
+ * through a function pointer, model.ucc.block_copy.
+ *
+ * The bytes Open MPI's Bruck copies within the rank (its rotations of the whole buffer in and
+ * out, and each step's copy back) go at the rate of a memcpy of data in the rank's cache:
+ * timed on buffers of 36 and 72 blocks of 64 to 512 B, the slowest of them
+ * model.cpu.copy_bandwidth. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,11 +62,14 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     const int sizes[2] = {36, 72}, blocks[2] = {1, 8}, reps = 20000;
     char *tmp = malloc(72 * 64), *rb = malloc(72 * 64);
-    if (!tmp || !rb) {
+    char *big_in = malloc(72 * 512), *big_out = malloc(72 * 512 + 64);
+    if (!tmp || !rb || !big_in || !big_out) {
         fprintf(stderr, "tunesim-ddt-bruck: out of memory\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     memset(tmp, 1, 72 * 64);
+    memset(big_in, 2, 72 * 512);
+    memset(big_out, 0, 72 * 512 + 64);
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     int np = 0;
     printf("# Open MPI's Bruck step: datatype against contiguous, per step (us)\n");
@@ -97,6 +105,23 @@ int main(int argc, char **argv)
         worst = t > worst ? t : worst;
     }
     printf("model.ucc.block_copy %.2fns\n", worst * 1e9);
+
+    printf("# a buffer of n blocks copied whole, in cache (MB/s)\n");
+    double slowest = 0;
+    for (int si = 0; si < 2; si++)
+        for (int block = 64; block <= 512; block *= 2) {
+            size_t bytes = (size_t)sizes[si] * (size_t)block;
+            long n = 200000000L / (long)bytes;
+            double t0 = MPI_Wtime();
+            for (long r = 0; r < n; r++)
+                copy(big_out + (r & 1) * 64, big_in, bytes);
+            double rate = (double)bytes * (double)n / (MPI_Wtime() - t0);
+            printf("%d x %d B %.0f\n", sizes[si], block, rate / 1e6);
+            slowest = slowest == 0 || rate < slowest ? rate : slowest;
+        }
+    printf("model.cpu.copy_bandwidth %.0fMB/s\n", slowest / 1e6);
+    free(big_in);
+    free(big_out);
     free(tmp);
     free(rb);
     MPI_Finalize();
