@@ -69,6 +69,25 @@ static int32_t kn_rank(int32_t vp, int32_t n, int32_t core, int pairs)
     return !pairs ? vp : vp < ne ? 2 * vp : vp + ne;
 }
 
+/* The k-nomial pattern's extra ranks folded in: an extra rank hands its vector to its partner
+ * and gets the result back at the end (1: its part is done); a proxy first takes its
+ * partner's vector, reducing red bytes of it. */
+static int kn_fold_in(build_t *b, const gview_t *g, kn_place_t at, uint64_t bytes, uint64_t red)
+{
+    if (at.extra) {
+        ts__cs_send_to(b, g, at.partner, bytes);
+        ts__cs_end_round(b, 0);
+        ts__cs_recv_from(b, g, at.partner, bytes);
+        ts__cs_end_round(b, 0);
+        return 1;
+    }
+    if (at.partner >= 0) {
+        ts__cs_recv_from(b, g, at.partner, bytes);
+        ts__cs_end_round(b, red);
+    }
+    return 0;
+}
+
 /* Recursive k-ing on UCC's k-nomial pattern (coll_patterns/recursive_knomial.h; its knomial
  * allreduce; k = 2 is recursive doubling with another fold). The core is the largest multiple
  * of the largest power of k below n (ts__cs_kn_core: 32 of 36 ranks at k = 4, its last round
@@ -85,17 +104,8 @@ void ts__cs_kn_allreduce(build_t *b, const gview_t *g, int32_t k, uint64_t bytes
     int rounds = 0;
     int32_t core = ts__cs_kn_core(n, k, radix, &rounds);
     kn_place_t at = kn_place(me, n, core, 1);
-    if (at.extra) {
-        ts__cs_send_to(b, g, at.partner, bytes);
-        ts__cs_end_round(b, 0);
-        ts__cs_recv_from(b, g, at.partner, bytes);
-        ts__cs_end_round(b, 0);
+    if (kn_fold_in(b, g, at, bytes, reduce ? bytes : 0))
         return;
-    }
-    if (at.partner >= 0) {
-        ts__cs_recv_from(b, g, at.partner, bytes);
-        ts__cs_end_round(b, reduce ? bytes : 0);
-    }
     int64_t dist = 1;
     for (int l = 0; l < rounds; l++) {
         int32_t r = radix[l], d = (int32_t)((at.vme / dist) % r);
@@ -154,17 +164,8 @@ void ts__cs_kn_sra(build_t *b, const gview_t *g, int32_t k, uint64_t bytes, int 
     int rounds = 0;
     int32_t core = ts__cs_kn_core(n, k, radix, &rounds);
     kn_place_t at = kn_place(me, n, core, pairs);
-    if (at.extra) {
-        ts__cs_send_to(b, g, at.partner, bytes);
-        ts__cs_end_round(b, 0);
-        ts__cs_recv_from(b, g, at.partner, bytes);
-        ts__cs_end_round(b, 0);
+    if (kn_fold_in(b, g, at, bytes, bytes))
         return;
-    }
-    if (at.partner >= 0) {
-        ts__cs_recv_from(b, g, at.partner, bytes);
-        ts__cs_end_round(b, bytes);
-    }
     int64_t dist = 1;
     for (int l = 0; l < rounds; l++) {
         int32_t r = radix[l], d = (int32_t)((at.vme / dist) % r);

@@ -21,9 +21,9 @@ typedef struct run_s {
 /* pml ucx is available (tracer_ready sets it). */
 extern int have_ucx;
 
-/* NULL when the tracer and mpirun exist (CMake found MPI, mpirun is installed), and then the
- * environment the runs need is set; otherwise why the runs cannot be made. */
-const char *tracer_ready(void);
+/* 1 when the tracer and mpirun exist (CMake found MPI, mpirun is installed), with the
+ * environment the runs need set; else 0, the runs recorded as skipped (tu_skip) with why. */
+int tracer_ready(void);
 /* Record r with `tunesim record` into dir and open the trace; NULL (and a failed assertion)
  * on failure. */
 ts_trace_t *record(const run_t *r, char *dir, size_t dirlen);
