@@ -14,6 +14,7 @@
 
 #include "models/protocol.h"
 #include "sim/engine.h"
+#include "testutil.h" /* before the one-letter constants below, which would rewrite it */
 #include "traces/trace_impl.h"
 
 #define L_NET 2e-6
