@@ -151,9 +151,12 @@ typedef enum ts_cstep_kind {
     TS_CSTEP_SEND = 0, /* peer, bytes */
     TS_CSTEP_RECV,     /* peer, bytes */
     TS_CSTEP_END,      /* end of a round: wait for its messages, then reduce `bytes` */
-    TS_CSTEP_CPU       /* CPU spent at this point of the round besides messages and
+    TS_CSTEP_CPU,      /* CPU spent at this point of the round besides messages and
                         * reductions (a datatype built, a block copied); `bytes` holds its
                         * picoseconds */
+    TS_CSTEP_RECV_NEXT /* peer, bytes: a receive posted in this round and waited for at the
+                        * end of the next (Open MPI's reduce posts a child's receive while it
+                        * waits for the child before) */
 } ts_cstep_kind;
 
 /* ts_cstep_t.shared: how a step of HCOLL's shared-memory levels moves its data (not as an MPI

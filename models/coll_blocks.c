@@ -43,6 +43,12 @@ void ts__cs_recv_from(build_t *b, const gview_t *g, int32_t idx, uint64_t bytes)
     push(b, TS_CSTEP_RECV, ts__cs_comm_rank(g, idx), bytes);
 }
 
+/* The same, waited for at the end of the next round instead. */
+void ts__cs_recv_next(build_t *b, const gview_t *g, int32_t idx, uint64_t bytes)
+{
+    push(b, TS_CSTEP_RECV_NEXT, ts__cs_comm_rank(g, idx), bytes);
+}
+
 /* Spend `seconds` of the caller's CPU here, in the current round (before what follows). */
 void ts__cs_cpu(build_t *b, double seconds)
 {
@@ -50,12 +56,23 @@ void ts__cs_cpu(build_t *b, double seconds)
         push(b, TS_CSTEP_CPU, -1, (uint64_t)(seconds * 1e12 + 0.5));
 }
 
-/* Close the round: wait for its messages, then combine `reduce` bytes (nothing is added if
- * the round is empty and reduces nothing). */
+/* Whether the round just closed (the last step is its END) posted a receive ahead, which the
+ * next round waits for. */
+static int posted_ahead(const ts_csched_t *s)
+{
+    for (size_t i = s->n - 1; i-- > 0 && s->step[i].kind != TS_CSTEP_END;)
+        if (s->step[i].kind == TS_CSTEP_RECV_NEXT)
+            return 1;
+    return 0;
+}
+
+/* Close the round: wait for its messages (and those the round before posted ahead), then
+ * combine `reduce` bytes (nothing is added if the round is empty, reduces nothing and waits
+ * for nothing). */
 void ts__cs_end_round(build_t *b, uint64_t reduce)
 {
     ts_csched_t *s = b->s;
-    if (!reduce && (s->n == 0 || s->step[s->n - 1].kind == TS_CSTEP_END))
+    if (!reduce && (s->n == 0 || (s->step[s->n - 1].kind == TS_CSTEP_END && !posted_ahead(s))))
         return;
     push(b, TS_CSTEP_END, -1, reduce);
     if (!b->oom)
@@ -317,25 +334,27 @@ void ts__cs_tree_reduce(build_t *b, const gview_t *g, int kind, int32_t fan, int
         return;
     }
     /* Open MPI's trees (coll_base_reduce.c, ompi_coll_base_reduce_generic): for each segment
-     * the children one at a time, each combined as it arrives while the next one's receive is
-     * posted, and the segment sent up once its last child is in (with the next segment's
-     * first receive). The binomial tree's children come smallest subtree first (the in-order
-     * tree of ompi_coll_base_topo_build_in_order_bmtree: vrank + 1, + 2, + 4 ...), so its
-     * larger subtrees work while the smaller ones are combined. Replayed a round a child, its
-     * receive posted in that round rather than one child ahead: a rendezvous from the next
-     * child starts once the previous combination ends. */
-    for (int32_t s = 0; s < S; s++)
-        for (int32_t i = 0; i < t.nchild; i++) {
+     * the children one at a time. Each step posts the next child's receive, waits for the one
+     * before and combines it; the segment goes up (a blocking send) once its last child is
+     * combined, with the next segment's first receive already posted. The binomial tree's
+     * children come smallest subtree first (the in-order tree of
+     * ompi_coll_base_topo_build_in_order_bmtree: vrank + 1, + 2, + 4 ...), so its larger
+     * subtrees work while the smaller ones are combined. Replayed a round a step: round k
+     * posts item k's receive (waited for at the end of round k + 1) and combines item k - 1;
+     * the send of segment s, ready after round (s + 1) x nchild, is posted in the round after
+     * it. */
+    int32_t K = S * t.nchild;
+    for (int32_t k = 0; k <= K + 1; k++) {
+        if (k < K) {
+            int32_t s = k / t.nchild, i = k % t.nchild;
             int32_t c = kind == TREE_BINOMIAL ? t.child[t.nchild - 1 - i] : t.child[i];
-            uint64_t x = ts__cs_seg_bytes(bytes, seg, S, s);
-            ts__cs_recv_from(b, g, ts__cs_real_of(g, root, c), x);
-            if (i == 0 && s > 0 && parent >= 0)
-                ts__cs_send_to(b, g, parent, ts__cs_seg_bytes(bytes, seg, S, s - 1));
-            ts__cs_end_round(b, x);
+            ts__cs_recv_next(b, g, ts__cs_real_of(g, root, c), ts__cs_seg_bytes(bytes, seg, S, s));
         }
-    if (parent >= 0) { /* the last segment up */
-        ts__cs_send_to(b, g, parent, ts__cs_seg_bytes(bytes, seg, S, S - 1));
-        ts__cs_end_round(b, 0);
+        if (parent >= 0 && k >= t.nchild + 1 && (k - 1) % t.nchild == 0)
+            ts__cs_send_to(b, g, parent, ts__cs_seg_bytes(bytes, seg, S, (k - 1) / t.nchild - 1));
+        uint64_t red = k >= 1 && k <= K ? ts__cs_seg_bytes(bytes, seg, S, (k - 1) / t.nchild) : 0;
+        if (k <= K || parent >= 0)
+            ts__cs_end_round(b, red);
     }
 }
 

@@ -76,6 +76,8 @@ ts_coll_alg ts__coll_tuned_alg(int op, int i);
 int32_t ts__cs_comm_rank(const gview_t *g, int32_t i);
 void ts__cs_send_to(build_t *b, const gview_t *g, int32_t idx, uint64_t bytes);
 void ts__cs_recv_from(build_t *b, const gview_t *g, int32_t idx, uint64_t bytes);
+/* A receive from member idx posted in the current round, waited for at the end of the next. */
+void ts__cs_recv_next(build_t *b, const gview_t *g, int32_t idx, uint64_t bytes);
 void ts__cs_end_round(build_t *b, uint64_t reduce);
 void ts__cs_cpu(build_t *b, double seconds);
 int32_t ts__cs_pow2_floor(int32_t n);

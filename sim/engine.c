@@ -150,6 +150,7 @@ static void ranks_free(engine_t *e)
         ts_u64map_free(r->rcache);
         free(r->call_reqs);
         free(r->coll_reqs);
+        free(r->coll_next);
         ts_csched_free(&r->sched);
     }
     free(e->ranks);

@@ -154,12 +154,18 @@ int eng_coll_run(rank_t *r)
                 return 0;
             r->ncoll_reqs = 0;
             r->coll.waiting = 0;
+            /* the receives posted ahead are the next round's to wait for */
+            req_t **q = r->coll_reqs;
+            size_t cap = r->capcoll_reqs;
+            r->coll_reqs = r->coll_next, r->ncoll_reqs = r->ncoll_next;
+            r->capcoll_reqs = r->capcoll_next;
+            r->coll_next = q, r->ncoll_next = 0, r->capcoll_next = cap;
             eng_compute(r, r->coll.reduce);
             if (r->coll.reduce > 0)
                 r->coll.written = 1;
         }
         if (r->coll.step >= r->sched.n || e->status != TS_OK) {
-            if (!r->ncoll_reqs)
+            if (!r->ncoll_reqs && !r->ncoll_next)
                 break;
             r->coll.waiting = 1; /* a schedule always ends a round; be safe */
             r->coll.reduce = 0;
@@ -176,6 +182,10 @@ int eng_coll_run(rank_t *r)
             break;
         case TS_CSTEP_RECV:
             round_add(r, eng_post_recv(r, ci->members[s->peer], k->comm, COLL_TAG, s->bytes));
+            break;
+        case TS_CSTEP_RECV_NEXT:
+            eng_reqs_add(r, &r->coll_next, &r->ncoll_next, &r->capcoll_next,
+                         eng_post_recv(r, ci->members[s->peer], k->comm, COLL_TAG, s->bytes));
             break;
         case TS_CSTEP_CPU:
             spend(r, (double)s->bytes * 1e-12);

@@ -111,6 +111,8 @@ struct rank_s {
     int sched_valid;
     req_t **coll_reqs; /* messages of the current collective round */
     size_t ncoll_reqs, capcoll_reqs;
+    req_t **coll_next; /* receives posted in it that the next round waits for */
+    size_t ncoll_next, capcoll_next;
     req_t **call_reqs; /* blocking operations of the current call */
     size_t ncall, capcall;
     int32_t func;

@@ -63,6 +63,14 @@ static int run_sim(sim_t *S)
     int posted[MAXN] = {0};
     /* step indices of the sends/recvs of each rank's current round, with their ordinal */
     int ord[MAXN][4096];
+    /* receives posted ahead (TS_CSTEP_RECV_NEXT): this round's, and the last round's that
+     * this one waits for, as (peer, ordinal, bytes) */
+    static struct {
+        int peer, k;
+        uint64_t bytes;
+    } ahead[MAXN][2][64];
+    int nahead[MAXN][2];
+    memset(nahead, 0, sizeof nahead);
     while (done < n) {
         int progress = 0;
         for (int r = 0; r < n; r++) {
@@ -86,6 +94,12 @@ static int run_sim(sim_t *S)
                         pbytes[r][st->peer][k % 64] = st->bytes;
                         ord[r][i - S->pos[r]] = k;
                         S->sent_total++;
+                    } else if (st->kind == TS_CSTEP_RECV_NEXT) {
+                        int a = nahead[r][1]++;
+                        CU_ASSERT_FATAL(a < 64);
+                        ahead[r][1][a].peer = st->peer;
+                        ahead[r][1][a].k = precv[st->peer][r]++;
+                        ahead[r][1][a].bytes = st->bytes;
                     } else {
                         ord[r][i - S->pos[r]] = precv[st->peer][r]++;
                     }
@@ -95,10 +109,12 @@ static int run_sim(sim_t *S)
             }
             /* complete when each send's receive and each receive's send is posted */
             int ok = 1;
+            for (int a = 0; a < nahead[r][0] && ok; a++)
+                ok = psend[ahead[r][0][a].peer][r] > ahead[r][0][a].k;
             for (size_t i = S->pos[r]; i < end && ok; i++) {
                 const ts_cstep_t *st = &s->step[i];
                 int k = ord[r][i - S->pos[r]];
-                if (st->kind == TS_CSTEP_CPU)
+                if (st->kind == TS_CSTEP_CPU || st->kind == TS_CSTEP_RECV_NEXT)
                     continue;
                 if (st->kind == TS_CSTEP_SEND)
                     ok = precv[r][st->peer] > k;
@@ -115,11 +131,21 @@ static int run_sim(sim_t *S)
                 know_or(&S->know[r], &payload[st->peer][r][k]);
                 S->size_mismatch += pbytes[st->peer][r][k] != st->bytes;
             }
+            for (int a = 0; a < nahead[r][0]; a++) {
+                int peer = ahead[r][0][a].peer, k = ahead[r][0][a].k % 64;
+                know_or(&S->know[r], &payload[peer][r][k]);
+                S->size_mismatch += pbytes[peer][r][k] != ahead[r][0][a].bytes;
+            }
+            memcpy(ahead[r][0], ahead[r][1], sizeof ahead[r][0]);
+            nahead[r][0] = nahead[r][1];
+            nahead[r][1] = 0;
             S->pos[r] = end + 1;
             posted[r] = 0;
             progress = 1;
-            if (S->pos[r] >= s->n)
+            if (S->pos[r] >= s->n) {
+                CU_ASSERT(nahead[r][0] == 0); /* nothing posted ahead is left unwaited */
                 done++;
+            }
         }
         if (!progress)
             return 0;
@@ -200,7 +226,8 @@ int outcome_ok(int op, const sim_t *S, int32_t root, char *why, size_t len)
     return 1;
 }
 
-/* The steps of rank r in round k, as "S3:8 R3:8" text. */
+/* The steps of rank r in round k, as "S3:8 R3:8" text ("r3:8": a receive posted in round k and
+ * waited for in the next). */
 void round_text(const ts_csched_t *s, int k, char *out, size_t len)
 {
     out[0] = '\0';
@@ -220,8 +247,10 @@ void round_text(const ts_csched_t *s, int k, char *out, size_t len)
                                      (double)st->bytes / 1000);
         else if (round == k)
             used += (size_t)snprintf(out + used, len - used, "%s%c%d:%llu", used ? " " : "",
-                                     st->kind == TS_CSTEP_SEND ? 'S' : 'R', (int)st->peer,
-                                     (unsigned long long)st->bytes);
+                                     st->kind == TS_CSTEP_SEND        ? 'S'
+                                     : st->kind == TS_CSTEP_RECV_NEXT ? 'r'
+                                                                      : 'R',
+                                     (int)st->peer, (unsigned long long)st->bytes);
     }
 }
 

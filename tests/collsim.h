@@ -46,7 +46,8 @@ void sim_free(sim_t *S);
 /* What each rank must hold afterwards, by the collective's definition (why: the first miss). */
 int outcome_ok(int op, const sim_t *S, int32_t root, char *why, size_t len);
 
-/* The steps of rank r in round k, as "S3:8 R3:8" text. */
+/* The steps of rank r in round k, as "S3:8 R3:8" text ("r3:8": a receive posted in round k and
+ * waited for in the next). */
 void round_text(const ts_csched_t *s, int k, char *out, size_t len);
 /* Rank me's schedule of op by tuned's alg on n ranks apart. */
 void sched_of(const ts_coll_model_t *m, int op, int alg, int n, int32_t me, int32_t root,

@@ -255,24 +255,26 @@ static void test_trees_exact(void)
     ROUND_IS(&s, 0, "R0:64 +64");
     ROUND_IS(&s, 2, "R3:64 +64");
     /* Open MPI's binomial reduce (ompi_coll_base_reduce_generic over the in-order tree): one
-     * child a round, smallest subtree first, each combined as it comes. 8 ranks to 0: rank 0
-     * takes 1, 2, then 4; rank 4 takes 5 and 6, then sends up; rank 7 only sends. */
+     * child a round, smallest subtree first, each child's receive posted a round ahead ("r")
+     * and combined in the round after. 8 ranks to 0: rank 0 posts 1, 2, 4 and combines each a
+     * round later; rank 4 posts 5 and 6, combines them, then sends up; rank 7 only sends. */
     sched_of(m, TS_COLL_REDUCE, TS_CALG_BINOMIAL, 8, 0, 0, 64, &s);
-    rounds_are(&s, 3, (const char *const[3]){"R1:64 +64", "R2:64 +64", "R4:64 +64"});
+    rounds_are(&s, 4, (const char *const[4]){"r1:64", "r2:64 +64", "r4:64 +64", "+64"});
     sched_of(m, TS_COLL_REDUCE, TS_CALG_BINOMIAL, 8, 4, 0, 64, &s);
-    rounds_are(&s, 3, (const char *const[3]){"R5:64 +64", "R6:64 +64", "S0:64"});
+    rounds_are(&s, 4, (const char *const[4]){"r5:64", "r6:64 +64", "+64", "S0:64"});
     sched_of(m, TS_COLL_REDUCE, TS_CALG_BINOMIAL, 8, 7, 0, 64, &s);
     rounds_are(&s, 1, (const char *const[1]){"S6:64"});
     /* Segmented (pipeline, a chain of one) on 3 ranks, 2500 B in 1000 B segments: rank 1
-     * sends segment s - 1 up with the receive of segment s. */
+     * posts segment s's receive while it combines segment s - 1, and sends a segment up in
+     * the round after it is combined. */
     {
         ts_coll_topo_t *t3 = NULL;
         CU_ASSERT_FATAL(ts_coll_topo_new(3, NULL, loc_apart, NULL, &t3) == TS_OK);
         ts_coll_choice_t pc = {.comp = TS_CCOMP_TUNED, .alg = TS_CALG_PIPELINE, .segsize = 1000};
         CU_ASSERT_FATAL(ts_coll_schedule(m, &pc, TS_COLL_REDUCE, t3, 1, 0, 2500, &s) == TS_OK);
-        rounds_are(&s, 4,
-                   (const char *const[4]){"R2:1000 +1000", "R2:1000 S0:1000 +1000",
-                                          "R2:500 S0:1000 +500", "S0:500"});
+        rounds_are(&s, 5,
+                   (const char *const[5]){"r2:1000", "r2:1000 +1000", "r2:500 S0:1000 +1000",
+                                          "S0:1000 +500", "S0:500"});
         ts_coll_topo_free(t3);
     }
     /* Binomial gather on 8 ranks to 0: rank 4 collects 6 (2 blocks) and 5, then sends 4. */
