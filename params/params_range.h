@@ -101,6 +101,7 @@
     R(SHM_LATENCY, 0, TS_RANGE_TIME_MAX)                                                           \
     R(SHM_CROSS_SOCKET_LATENCY, 0, TS_RANGE_TIME_MAX)                                              \
     R(SHM_CROSS_NUMA_LATENCY, 0, TS_RANGE_TIME_MAX)                                                \
+    R(SHM_NPS2_GAIN, 0, TS_RANGE_TIME_MAX)                                                         \
     R(SHM_BW, TS_RANGE_BW_MIN, TS_RANGE_BW_MAX)                                                    \
     R(NODE_MEM_BW, TS_RANGE_BW_MIN, TS_RANGE_BW_MAX)                                               \
     R(NET_LINK_SPEED, TS_RANGE_BW_MIN, TS_RANGE_BW_MAX)                                            \

@@ -336,9 +336,17 @@
       "end-to-end MPI latency between ranks on one socket")                                        \
     X(SHM_CROSS_SOCKET_LATENCY, "model.shm.cross_socket_latency", TIME, "0.5us", "s",              \
       "assumed (see model.shm.latency)", "on-host latency between sockets (UPI)")                  \
-    X(SHM_CROSS_NUMA_LATENCY, "model.shm.cross_numa_latency", TIME, "0.35us", "s",                 \
-      "assumed (see model.shm.latency)",                                                           \
+    X(SHM_CROSS_NUMA_LATENCY, "model.shm.cross_numa_latency", TIME, "0.3us", "s",                  \
+      "estimate: model.shm.latency, NPS1's on-socket latency (a message's lines are homed in "     \
+      "the receiving rank's domain, so the sender's side crosses the mesh as under NPS1)",         \
       "on-host latency between NUMA domains of a socket (NPS2)")                                   \
+    X(SHM_NPS2_GAIN, "model.shm.nps2_domain_gain", TIME, "20ns", "s",                              \
+      "calibrated on the study's step 3 findings, 1 x 36 and 2 x 36 (NPS x placement, "            \
+      "docs/imb-models.md): 12 of 20 hold at 20 ns, 9 at 0; the mechanism is sub-NUMA "            \
+      "clustering, which homes a domain's memory in its own half of the socket's L3 slices",       \
+      "under NPS2, how much less an on-host message between ranks of one NUMA domain takes "       \
+      "than one within a socket under NPS1 (model.shm.latency, model.vader.latency and HCOLL's "   \
+      "shared-memory steps)")                                                                      \
     X(SHM_BW, "model.shm.bandwidth", BW, "12179MB/s", "bytes/s",                                   \
       "reference/bm-optimized3.36.md (UCX shared-memory default per pair)",                        \
       "copy bandwidth of one pair of ranks")                                                       \

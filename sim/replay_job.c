@@ -234,6 +234,36 @@ static ts_status apply_platform(ts_job_t *job, ts_error_t *err)
     return st;
 }
 
+/* Under NPS2 (sub-NUMA clustering) a NUMA domain's memory is homed in its own half of the
+ * socket's L3 slices, so a message between two ranks of one domain takes
+ * model.shm.nps2_domain_gain less than one within a socket under NPS1: every same-domain
+ * on-host latency moves by it (UCX's shared memory, vader, HCOLL's shared-memory steps).
+ * The cross-domain and cross-socket latencies are absolute and stay: a message's lines are
+ * homed in the receiver's domain, and the sender's side of the path crosses the mesh. */
+static ts_status apply_nps(ts_job_t *job, ts_error_t *err)
+{
+    double gain = TS_PARAM_SECONDS(job->params, SHM_NPS2_GAIN);
+    if (ts_placement_nps(job->pl) != 2 || gain <= 0)
+        return TS_OK;
+    if (!job->own) {
+        if (ts_params_copy(job->params, &job->own) != TS_OK)
+            return ts_error_set(err, TS_ENOMEM, "out of memory");
+        job->params = job->own;
+    }
+    /* A pair of two domains pays at least NPS1's on-socket latency (a calibration may raise
+     * model.shm.latency above the cross-domain default). */
+    double nps1 = TS_PARAM_SECONDS(job->own, SHM_LATENCY);
+    ts_status st = TS_OK;
+    if (TS_PARAM_SECONDS(job->own, SHM_CROSS_NUMA_LATENCY) < nps1)
+        st = ts_params_set_number(job->own, TS_P_SHM_CROSS_NUMA_LATENCY, nps1, err);
+    static const ts_param_id same[] = {TS_P_SHM_LATENCY, TS_P_VADER_LATENCY, TS_P_HCOLL_SM_LATENCY};
+    for (size_t i = 0; i < sizeof same / sizeof *same && st == TS_OK; i++) {
+        double v = ts_params_seconds(job->own, same[i]) - gain;
+        st = ts_params_set_number(job->own, same[i], v > 0 ? v : 0, err);
+    }
+    return st;
+}
+
 ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_params_t *params,
                          const ts_job_opts_t *opts, ts_job_t **out, ts_error_t *err)
 {
@@ -275,6 +305,9 @@ ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_p
                           "512); use more ranks per node or fewer ranks",
                           trace_name ? trace_name : ts_trace_path(t), (int)ts_trace_nranks(t),
                           ts_placement_nodes_used(job->pl), TS_JOB_MAX_NODES);
+    if (st == TS_OK)
+        st = apply_nps(job, err);
+    params = job->params;
     if (st == TS_OK)
         st = ts_proto_model_new(params, (int)ts_trace_nranks(t), &job->pm, err);
     if (st == TS_OK) /* the set's collective components (coll_hcoll_enable, ...) */

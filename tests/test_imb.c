@@ -525,6 +525,42 @@ static void test_bruck_cpu(void)
     }
 }
 
+/* NPS2's latencies (model.shm.nps2_domain_gain): 4 ranks on one node, every overhead at
+ * nothing, model.shm.latency 1 us, the gain 0.25 us, 1.5 us between the domains of a socket
+ * and 2 us between sockets. Block puts all four in socket 0's first domain, cyclic deals
+ * them over the four domains in turn (0 and 1 on socket 0, 2 and 3 on socket 1). PingPong of
+ * 1 B (ranks 0 and 1): 1.00 us under NPS1, 0.75 under NPS2 block (one domain), 1.50 under
+ * NPS2 cyclic (two domains of a socket: absolute, no gain). HCOLL's Allreduce
+ * of 4 B as flag handoffs of model.hcoll.sm_latency 1 us (a fan-in and a fan-out step,
+ * radix 4): 2.00 under NPS1, 2 x 0.75 = 1.50 under NPS2 block; under NPS2 cyclic each socket
+ * is a pair from two domains (0.75 + 1.5 - 0.75 = 1.50 a step) and the node level crosses
+ * the sockets (0.75 + 2 - 0.75 = 2.00): 2 x (1.50 + 2.00) = 7.00 us. */
+static void test_nps2_domains(void)
+{
+    static const struct {
+        const char *place;
+        double pingpong, allreduce;
+    } c[] = {{"--nps 1 --map-by block", 1.00, 2.00},
+             {"--nps 2 --map-by block", 0.75, 1.50},
+             {"--nps 2 --map-by cyclic", 1.50, 7.00}};
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        char *out = NULL, *err = NULL, args[2048];
+        snprintf(args, sizeof args,
+                 "imb --nodes 1 --ppn 4 %s --bench pingpong,allreduce --msglog 0:2 " ZERO
+                 " --set model.shm.latency=1us --set model.shm.nps2_domain_gain=0.25us"
+                 " --set model.shm.cross_numa_latency=1.5us"
+                 " --set model.shm.cross_socket_latency=2us --set model.hcoll.sm_levels=shared"
+                 " --set model.hcoll.sm_latency=1us --set model.cpu.reduce_bandwidth=100TB/s"
+                 " --set UCX_BCOPY_BW=100TB/s",
+                 c[i].place);
+        CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+        CU_ASSERT_DOUBLE_EQUAL(cell(out, "PingPong", 1, 3), c[i].pingpong, 1e-9);
+        CU_ASSERT_DOUBLE_EQUAL(cell(out, "Allreduce", 4, 4), c[i].allreduce, 1e-9);
+        free(out);
+        free(err);
+    }
+}
+
 static void test_bad_input(void)
 {
     const struct {
@@ -569,6 +605,7 @@ int main(void)
     CU_add_test(s, "sets that plan alike are replayed once", test_twins);
     CU_add_test(s, "each size alone, once per group that plans alike", test_sizes_alone);
     CU_add_test(s, "the Bruck Alltoalls' CPU besides their messages", test_bruck_cpu);
+    CU_add_test(s, "NPS2's latencies within and across domains", test_nps2_domains);
     CU_add_test(s, "bad input", test_bad_input);
     return tu_run_all();
 }
