@@ -197,6 +197,18 @@ static ts_status no_reference(const ts_job_t *job, const char *param, const char
                         ts_platform_path(job->pf), param, key, ts_platform_name(job->pf));
 }
 
+/* The job's own copy of the caller's settings, made once, for what the job changes in them
+ * (the platform's values, the what-ifs, NPS2's latencies); job->params then points at it. */
+static ts_status own_params(ts_job_t *job, ts_error_t *err)
+{
+    if (!job->own) {
+        if (ts_params_copy(job->params, &job->own) != TS_OK)
+            return ts_error_set(err, TS_ENOMEM, "out of memory");
+        job->params = job->own;
+    }
+    return TS_OK;
+}
+
 /* The settings the models see: the platform file's parameter values where the caller sets
  * none, then the what-ifs turned into what the models read. The link speed scales the NIC's
  * bandwidth by the new rate over the platform's (its measured efficiency kept); the memory
@@ -220,10 +232,9 @@ static ts_status apply_platform(ts_job_t *job, ts_error_t *err)
     job->whatif_compute = f / mem_speedup + (1 - f) / clock_speedup;
     if (ts_platform_param_count(job->pf) == 0 && link <= 0 && mem <= 0)
         return TS_OK;
-    if (ts_params_copy(p, &job->own) != TS_OK)
-        return ts_error_set(err, TS_ENOMEM, "out of memory");
-    job->params = job->own;
-    ts_status st = ts_platform_apply_params(job->pf, job->own, err);
+    ts_status st = own_params(job, err);
+    if (st == TS_OK)
+        st = ts_platform_apply_params(job->pf, job->own, err);
     if (st == TS_OK && link > 0)
         st = ts_params_set_number(
             job->own, TS_P_NET_BW,
@@ -245,16 +256,11 @@ static ts_status apply_nps(ts_job_t *job, ts_error_t *err)
     double gain = TS_PARAM_SECONDS(job->params, SHM_NPS2_GAIN);
     if (ts_placement_nps(job->pl) != 2 || gain <= 0)
         return TS_OK;
-    if (!job->own) {
-        if (ts_params_copy(job->params, &job->own) != TS_OK)
-            return ts_error_set(err, TS_ENOMEM, "out of memory");
-        job->params = job->own;
-    }
+    ts_status st = own_params(job, err);
     /* A pair of two domains pays at least NPS1's on-socket latency (a calibration may raise
      * model.shm.latency above the cross-domain default). */
-    double nps1 = TS_PARAM_SECONDS(job->own, SHM_LATENCY);
-    ts_status st = TS_OK;
-    if (TS_PARAM_SECONDS(job->own, SHM_CROSS_NUMA_LATENCY) < nps1)
+    double nps1 = TS_PARAM_SECONDS(job->params, SHM_LATENCY);
+    if (st == TS_OK && TS_PARAM_SECONDS(job->own, SHM_CROSS_NUMA_LATENCY) < nps1)
         st = ts_params_set_number(job->own, TS_P_SHM_CROSS_NUMA_LATENCY, nps1, err);
     static const ts_param_id same[] = {TS_P_SHM_LATENCY, TS_P_VADER_LATENCY, TS_P_HCOLL_SM_LATENCY};
     for (size_t i = 0; i < sizeof same / sizeof *same && st == TS_OK; i++) {
