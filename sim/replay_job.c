@@ -259,7 +259,7 @@ static ts_status apply_nps(ts_job_t *job, ts_error_t *err)
     ts_status st = own_params(job, err);
     /* A pair of two domains pays at least NPS1's on-socket latency (a calibration may raise
      * model.shm.latency above the cross-domain default). */
-    double nps1 = TS_PARAM_SECONDS(job->params, SHM_LATENCY);
+    double nps1 = st == TS_OK ? TS_PARAM_SECONDS(job->own, SHM_LATENCY) : 0;
     if (st == TS_OK && TS_PARAM_SECONDS(job->own, SHM_CROSS_NUMA_LATENCY) < nps1)
         st = ts_params_set_number(job->own, TS_P_SHM_CROSS_NUMA_LATENCY, nps1, err);
     static const ts_param_id same[] = {TS_P_SHM_LATENCY, TS_P_VADER_LATENCY, TS_P_HCOLL_SM_LATENCY};
@@ -297,8 +297,9 @@ ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_p
                           ts_platform_name(job->pf));
     if (st == TS_OK)
         st = apply_platform(job, err);
-    params = job->params;
-    place.nodes_per_leaf = (int)ts_params_int(params, TS_P_NET_NODES_PER_LEAF);
+    /* From here on the job's settings (job->params), which the steps above and apply_nps may
+     * have copied and changed, not the caller's. */
+    place.nodes_per_leaf = (int)ts_params_int(job->params, TS_P_NET_NODES_PER_LEAF);
     if (st == TS_OK)
         st = ts_placement_open(job->pf, &place, ts_trace_nranks(t), &job->pl, err);
     /* SimGrid 3.32's platform loading grows faster than the nodes (1.9 s for 128 nodes, 5.4 s
@@ -313,11 +314,10 @@ ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_p
                           ts_placement_nodes_used(job->pl), TS_JOB_MAX_NODES);
     if (st == TS_OK)
         st = apply_nps(job, err);
-    params = job->params;
     if (st == TS_OK)
-        st = ts_proto_model_new(params, (int)ts_trace_nranks(t), &job->pm, err);
+        st = ts_proto_model_new(job->params, (int)ts_trace_nranks(t), &job->pm, err);
     if (st == TS_OK) /* the set's collective components (coll_hcoll_enable, ...) */
-        st = ts_coll_model_new(params, &job->coll, err);
+        st = ts_coll_model_new(job->params, &job->coll, err);
     if (st == TS_OK) {
         /* Every locality class the placement produces must have a transport under UCX_TLS
          * (UCX_TLS=self,sm on two nodes cannot run). */
