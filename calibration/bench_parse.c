@@ -16,7 +16,7 @@
 #include <strings.h>
 
 static const char *const KIND_NAMES[TS_BENCH__COUNT] = {
-    "latency", "bw", "reg", "copy", "allreduce", "alltoall", "allgather", "bcast"};
+    "latency", "bw", "reg", "copy", "allreduce", "alltoall", "allgather", "bcast", "written"};
 static const char *const LOC_NAMES[TS_BLOC__COUNT] = {"unknown", "intra-socket", "cross-socket",
                                                       "inter-node"};
 
@@ -142,8 +142,8 @@ static int infer(pstate_t *ps)
         else if (number_before(d, " ranks") > 0)
             s->ranks = number_before(d, " ranks");
     }
-    if (!ps->loc_given &&
-        (s->kind == TS_BENCH_LATENCY || s->kind == TS_BENCH_BW || s->kind == TS_BENCH_REG)) {
+    if (!ps->loc_given && (s->kind == TS_BENCH_LATENCY || s->kind == TS_BENCH_BW ||
+                           s->kind == TS_BENCH_REG || s->kind == TS_BENCH_WRITTEN)) {
         if (s->nodes >= 2)
             s->loc = TS_BLOC_INTER_NODE;
         else if (s->nodes == 1)
@@ -224,6 +224,8 @@ static int osu_kind(const char *t)
         return -1; /* bibw, mbw_mr: not modelled */
     if (strcasestr(t, "Registration"))
         return TS_BENCH_REG;
+    if (strcasestr(t, "Written Buffer"))
+        return TS_BENCH_WRITTEN;
     if (strcasestr(t, "Copy Bandwidth"))
         return TS_BENCH_COPY;
     if (strcasestr(t, "Allreduce"))

@@ -22,6 +22,7 @@ typedef enum ts_bench_kind {
     TS_BENCH_ALLTOALL,
     TS_BENCH_ALLGATHER,
     TS_BENCH_BCAST,
+    TS_BENCH_WRITTEN, /* probe: extra ping-pong time of data the sender has just written, us */
     TS_BENCH__COUNT
 } ts_bench_kind;
 

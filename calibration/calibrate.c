@@ -260,6 +260,10 @@ static ts_status calib_start_values(ts_calib_t *c, const ts_params_t *base, ts_e
         c->params[k].value = cal_read_value(base, k);
         if (c->params[k].value <= 0) /* UCX_BCOPY_BW=auto: UCX's default, as protocol.c does */
             c->params[k].value = cal_read_value(defaults, k);
+        if (c->params[k].value <= 0 && CANDIDATES[k] == TS_P_UCX_RNDV_WRITTEN_COST) {
+            c->off[k] = 1;
+            c->params[k].value = SEED_OFF;
+        }
         c->start[k] = c->params[k].value;
         c->params[k].stderr_value = -1;
         c->params[k].why = c->why[k];
@@ -457,6 +461,9 @@ ts_status ts_calibrate(const ts_bench_set_t *set, const ts_params_t *base, ts_ca
     gsl_set_error_handler(old);
     if (st != TS_OK)
         goto done;
+    for (int k = 0; k < NCAND; k++)
+        if (c->off[k] && !c->params[k].determined)
+            c->params[k].value = c->start[k] = 0; /* unmeasured: stays off */
     st = calib_finish_points(c, &fc, err);
     if (st == TS_OK)
         st = cal_describe_sources(c, jac, err);

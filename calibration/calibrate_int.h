@@ -30,6 +30,7 @@ static const ts_param_id CANDIDATES[] = {
     TS_P_SHM_CROSS_NUMA_LATENCY,
     TS_P_UCX_BCOPY_BW,
     TS_P_UCX_RNDV_OVERHEAD,
+    TS_P_UCX_RNDV_WRITTEN_COST,
     TS_P_CMA_OVERHEAD,
     /* ob1 over vader / tcp (--mca pml ob1) */
     TS_P_VADER_LATENCY,
@@ -52,6 +53,10 @@ enum { NCAND = sizeof CANDIDATES / sizeof CANDIDATES[0] };
  * message rate: per-message software costs the models do not have. Such points check the
  * model but determine nothing. */
 #define BW_MIN_SIZE 8192
+/* Where a candidate is a cost the models leave at 0 unless measured (the rendezvous of freshly
+ * written data), the fit starts from this many seconds: the fit moves values by factors, which
+ * 0 has none of. */
+#define SEED_OFF 1e-6
 
 /* One benchmark point as the fit sees it. */
 typedef struct ipt_s {
@@ -101,6 +106,8 @@ struct ts_calib_s {
     group_t groups[NCAND];
     int ngroups, pgroup[NCAND];
     double start[NCAND]; /* values before the fit: an undetermined parameter keeps it */
+    int off[NCAND];      /* a cost that is 0 (off) unless measured: fitted from SEED_OFF,
+                          * and back to 0 where no point determines it */
     double jraw[NCAND];  /* largest share of a point's prediction, before the region rules */
     int pinned[NCAND];   /* held at its start value: 1, driven to zero by an earlier round;
                             2, fitted outside its plausible range (params/params_prior.h) */

@@ -221,12 +221,13 @@
       "receiver was computing: in a compute burst of the trace, or reducing between a "            \
       "collective's rounds")                                                                       \
     X(UCX_RNDV_WRITTEN_COST, "model.ucx.rndv_written_cost", TIME, "0us", "s",                      \
-      "none by default: no source measures it; the IMB study (scripts/imb_common.sh) replays "     \
-      "with 6 us, calibrated on its 1 x 36 training findings (docs/imb-models.md; with the "       \
-      "OpenFOAM busy cost): 26 of 41 hold from 4 to 7 us (the HCOLL and UCC Allreduce thresholds " \
-      "64 kb, HCOLL faster from 64 KB), 25 at 3 us, 24 at 8 us, 23 at 0; 6 us, the middle. Far "   \
-      "above what fetching a block's dirty lines costs (well under 1 us for the 4-22 KB "          \
-      "blocks it falls on): a stand-in whose mechanism is not known",                              \
+      "none by default; the IMB study (scripts/imb_common.sh) replays with 6 us, calibrated on "   \
+      "its 1 x 36 training findings (docs/imb-models.md; with the OpenFOAM busy cost): 26 of 41 "  \
+      "hold from 4 to 7 us (the HCOLL and UCC Allreduce thresholds 64 kb, HCOLL faster from 64 "   \
+      "KB), 25 at 3 us, 24 at 8 us, 23 at 0; 6 us, the middle. tunesim-probe's written-buffer "    \
+      "test measures it (tunesim calibrate fits it): on this project's machine 4-64 KiB within "   \
+      "0.4 us of nothing, 7-9 us at 256 KiB (docs/calibrate.md), so at the 4-22 KB blocks it "     \
+      "falls on it is a stand-in whose mechanism is not known, pending the cluster's figure",      \
       "receiver CPU a rendezvous costs beyond the handshake when it sends what a reduction of "    \
       "the same collective call has just written (its lines dirty in the sender's cache); on "     \
       "top of model.ucx.rndv_busy_cost where its RTS also found the receiver computing")           \

@@ -372,6 +372,56 @@ static void test_fit_nothing_to_fit(void)
     ts_bench_set_clear(&set);
 }
 
+/* The probe's written-buffer test: the one-way time a rendezvous of data the sender has just
+ * written takes beyond the same message sent again untouched. On one socket with the table's
+ * defaults the models send 64 KiB eager and 256 KiB by rendezvous (the auto threshold lies
+ * between), so the 64 KiB point gets no such cost in the models (listed, not fitted) and the
+ * 256 KiB and 1 MiB points are each predicted at model.ucx.rndv_written_cost: both at 2.5 us
+ * fit it to 2.5 us exactly. Without
+ * such points the cost is not determined and stays 0 (off), not the fit's starting value. */
+static void test_fit_written(void)
+{
+    ts_bench_set_t set = {0};
+    ts_error_t err;
+    const char *f = write_tmp("written.txt",
+                              "# tunesim-probe Written Buffer Test (extra latency of a message the "
+                              "sender has just written)\n"
+                              "# tunesim-probe: version=1 locality=intra-socket ranks=2 nodes=1\n"
+                              "# Size Latency (us)\n65536 0.40\n262144 2.50\n1048576 2.50\n");
+    CU_ASSERT_EQUAL_FATAL(ts_bench_parse_file(&set, f, &err), TS_OK);
+    CU_ASSERT_EQUAL_FATAL(set.nseries, 1);
+    CU_ASSERT_EQUAL(set.series[0].kind, TS_BENCH_WRITTEN);
+    CU_ASSERT_EQUAL(set.series[0].loc, TS_BLOC_INTRA_SOCKET);
+    ts_params_t *base = defaults();
+    ts_calib_t *cal = NULL;
+    CU_ASSERT_EQUAL_FATAL(ts_calibrate(&set, base, &cal, &err), TS_OK);
+    const ts_calib_param_t *cp = ts_calib_find(cal, "model.ucx.rndv_written_cost");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cp);
+    CU_ASSERT(cp->determined);
+    CU_ASSERT_DOUBLE_EQUAL(cp->value, 2.5e-6, 1e-12);
+    CU_ASSERT_EQUAL(ts_calib_npoints(cal), 3);
+    const ts_calib_point_t *eager = ts_calib_point(cal, 0);
+    CU_ASSERT(!eager->used);
+    CU_ASSERT_PTR_NOT_NULL(eager->why_not && strstr(eager->why_not, "only by rendezvous"));
+    ts_calib_free(cal);
+    ts_bench_set_clear(&set);
+
+    /* no written points: the cost stays off */
+    f = write_tmp("lat_only.txt",
+                  "# OSU MPI Latency Test v7.5.1\n"
+                  "# tunesim-probe: version=1 locality=intra-socket ranks=2 nodes=1\n"
+                  "# Size Latency (us)\n0 0.45\n1 0.46\n8 0.47\n");
+    CU_ASSERT_EQUAL_FATAL(ts_bench_parse_file(&set, f, &err), TS_OK);
+    CU_ASSERT_EQUAL_FATAL(ts_calibrate(&set, base, &cal, &err), TS_OK);
+    cp = ts_calib_find(cal, "model.ucx.rndv_written_cost");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cp);
+    CU_ASSERT(!cp->determined);
+    CU_ASSERT_EQUAL(cp->value, 0);
+    ts_calib_free(cal);
+    ts_bench_set_clear(&set);
+    ts_params_free(base);
+}
+
 /* ---- model files ------------------------------------------------------------------------- */
 
 static void test_model_round_trip(void)
@@ -539,6 +589,7 @@ int main(void)
     CU_add_test(s, "fit: exact synthetic data", test_fit_exact);
     CU_add_test(s, "fit: 1 % noise, within 3 sigma", test_fit_noisy);
     CU_add_test(s, "fit: nothing to fit", test_fit_nothing_to_fit);
+    CU_add_test(s, "fit: the written-buffer test fits its cost", test_fit_written);
     CU_add_test(s, "model file round trip", test_model_round_trip);
     CU_add_test(s, "model file rejections", test_model_rejects);
     CU_add_test(s, "--model in settings", test_model_option);

@@ -10,6 +10,8 @@
  *   - streaming bandwidth per size (a window of 64 MPI_Isend, then a 4-byte ack, like osu_bw);
  *   - the first use of a fresh buffer against its repeated use (registration + first touch:
  *     mmap'ed buffers on both sides, one ping-pong, then repeated ping-pongs on the same ones);
+ *   - a ping-pong of data each side has just written against the same one of untouched data
+ *     (the extra cost of sending what a reduction has just written);
  * (with --percall instead, only the CPU one MPI_Isend, MPI_Irecv post and per-request
  * MPI_Waitall completion costs the calling rank, against the nearest partner), and on rank 0
  * the memcpy bandwidth of one core, then over all ranks the latencies of
@@ -329,6 +331,56 @@ static void p2p_registration(probe_t *p, int a, int b, const char *keys)
     }
 }
 
+/* One block of round trips on rank a's clock, each between buffers that both sides rewrite
+ * first when `written` (memset, outside the timed span: b rewrites its reply while a rewrites its
+ * ping, so b is waiting when the ping comes), else untouched since the last round trip. Half the
+ * mean round trip. */
+static double pingpong_written(char *sbuf, char *rbuf, size_t size, int me_first, int peer,
+                               int iters, int written)
+{
+    double sum = 0;
+    for (int i = 0; i < iters + 1; i++) {
+        if (written)
+            memset(sbuf, 'a' + i % 16, size);
+        double t0 = MPI_Wtime();
+        if (me_first) {
+            MPI_Send(sbuf, (int)size, MPI_CHAR, peer, 4, MPI_COMM_WORLD);
+            MPI_Recv(rbuf, (int)size, MPI_CHAR, peer, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(rbuf, (int)size, MPI_CHAR, peer, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(sbuf, (int)size, MPI_CHAR, peer, 4, MPI_COMM_WORLD);
+        }
+        if (i > 0) /* the first is a warm-up */
+            sum += MPI_Wtime() - t0;
+    }
+    return sum / iters / 2;
+}
+
+/* A rendezvous of data the sender has just written (its lines dirty in the sender's cache,
+ * where a reduction leaves them before the next round sends them: model.ucx.rndv_written_cost)
+ * against the same sizes sent again untouched: the extra one-way time, best block of each,
+ * the two interleaved block by block so that drift hits both. */
+static void p2p_written(probe_t *p, int a, int b, const char *keys)
+{
+    header(p,
+           "tunesim-probe Written Buffer Test (extra latency of a message the sender has just "
+           "written)",
+           keys, "Latency (us)");
+    int me_first = p->rank == a, peer = me_first ? b : a;
+    for (size_t s = 4096; s <= MAX_MSG; s *= 4) {
+        double best[2] = {0, 0};
+        int per = iters_for(p, s, 1000, 100) / BLOCKS + 1;
+        for (int blk = 0; blk < BLOCKS && (p->rank == a || p->rank == b); blk++)
+            for (int w = 0; w < 2; w++) {
+                double t = pingpong_written(p->buf_a, p->buf_b, s, me_first, peer, per, w);
+                if (blk == 0 || t < best[w])
+                    best[w] = t;
+            }
+        if (p->rank == 0)
+            fprintf(p->out, "%-12zu %12.2f\n", s, (best[1] - best[0]) * 1e6);
+    }
+}
+
 /* ---- per-call software costs (--percall) ------------------------------------------------ */
 
 enum { PERCALL_N = 512, PERCALL_RECV_N = 128 };
@@ -615,6 +667,8 @@ int main(int argc, char **argv)
         p2p_bandwidth(&p, 0, b, keys);
         MPI_Barrier(MPI_COMM_WORLD);
         p2p_registration(&p, 0, b, keys);
+        MPI_Barrier(MPI_COMM_WORLD);
+        p2p_written(&p, 0, b, keys);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (!p.percall) {
