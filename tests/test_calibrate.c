@@ -377,8 +377,8 @@ static void test_fit_nothing_to_fit(void)
  * defaults the models send 64 KiB eager and 256 KiB by rendezvous (the auto threshold lies
  * between), so the 64 KiB point gets no such cost in the models (listed, not fitted) and the
  * 256 KiB and 1 MiB points are each predicted at model.ucx.rndv_written_cost: both at 2.5 us
- * fit it to 2.5 us exactly. Without
- * such points the cost is not determined and stays 0 (off), not the fit's starting value. */
+ * fit it to 2.5 us exactly. Without such points the cost is not determined and stays 0 (off),
+ * not the fit's starting value. */
 static void test_fit_written(void)
 {
     ts_bench_set_t set = {0};
