@@ -134,7 +134,7 @@ const char *cal_classify(const models_t *m, const ts_bench_series_t *s, ipt_t *q
 {
     q->modelled = 0;
     if (!(q->meas > 0))
-        return "a zero measurement carries no information for a relative fit";
+        return "a measurement of zero or less carries no information for a relative fit";
     if (q->kind == TS_BENCH_COPY) {
         q->modelled = 1;
         return NULL;

@@ -226,7 +226,7 @@
       "hold from 4 to 7 us (the HCOLL and UCC Allreduce thresholds 64 kb, HCOLL faster from 64 "   \
       "KB), 25 at 3 us, 24 at 8 us, 23 at 0; 6 us, the middle. tunesim-probe's written-buffer "    \
       "test measures it (tunesim calibrate fits it): on this project's machine 4-64 KiB within "   \
-      "0.4 us of nothing, 7-9 us at 256 KiB (docs/calibrate.md), so at the 4-22 KB blocks it "     \
+      "0.4 us of nothing, 7-10 us at 256 KiB (docs/calibrate.md), so at the 4-22 KB blocks it "    \
       "falls on it is a stand-in whose mechanism is not known, pending the cluster's figure",      \
       "receiver CPU a rendezvous costs beyond the handshake when it sends what a reduction of "    \
       "the same collective call has just written (its lines dirty in the sender's cache); on "     \

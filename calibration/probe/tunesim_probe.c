@@ -176,6 +176,18 @@ static int iters_for(const probe_t *p, size_t size, int small, int large)
     return p->quick ? n / 5 + 2 : n;
 }
 
+/* One round trip of MPI_Send / MPI_Recv between me and peer (me_first: mine goes first). */
+static void round_trip(char *sbuf, char *rbuf, size_t size, int me_first, int peer)
+{
+    if (me_first) {
+        MPI_Send(sbuf, (int)size, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
+        MPI_Recv(rbuf, (int)size, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Recv(rbuf, (int)size, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(sbuf, (int)size, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
+    }
+}
+
 /* Half the round trip of MPI_Send / MPI_Recv between me and peer, averaged over iters. */
 static double pingpong(char *sbuf, char *rbuf, size_t size, int me_first, int peer, int iters,
                        int skip)
@@ -184,13 +196,7 @@ static double pingpong(char *sbuf, char *rbuf, size_t size, int me_first, int pe
     for (int i = 0; i < iters + skip; i++) {
         if (i == skip)
             t0 = MPI_Wtime();
-        if (me_first) {
-            MPI_Send(sbuf, (int)size, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
-            MPI_Recv(rbuf, (int)size, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        } else {
-            MPI_Recv(rbuf, (int)size, MPI_CHAR, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            MPI_Send(sbuf, (int)size, MPI_CHAR, peer, 1, MPI_COMM_WORLD);
-        }
+        round_trip(sbuf, rbuf, size, me_first, peer);
     }
     return (MPI_Wtime() - t0) / iters / 2;
 }
@@ -343,13 +349,7 @@ static double pingpong_written(char *sbuf, char *rbuf, size_t size, int me_first
         if (written)
             memset(sbuf, 'a' + i % 16, size);
         double t0 = MPI_Wtime();
-        if (me_first) {
-            MPI_Send(sbuf, (int)size, MPI_CHAR, peer, 4, MPI_COMM_WORLD);
-            MPI_Recv(rbuf, (int)size, MPI_CHAR, peer, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        } else {
-            MPI_Recv(rbuf, (int)size, MPI_CHAR, peer, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            MPI_Send(sbuf, (int)size, MPI_CHAR, peer, 4, MPI_COMM_WORLD);
-        }
+        round_trip(sbuf, rbuf, size, me_first, peer);
         if (i > 0) /* the first is a warm-up */
             sum += MPI_Wtime() - t0;
     }
