@@ -16,7 +16,8 @@
 #include <strings.h>
 
 static const char *const KIND_NAMES[TS_BENCH__COUNT] = {
-    "latency", "bw", "reg", "copy", "allreduce", "alltoall", "allgather", "bcast", "written"};
+    "latency",  "bw",        "reg",   "copy",    "allreduce",
+    "alltoall", "allgather", "bcast", "written", "busy"};
 static const char *const LOC_NAMES[TS_BLOC__COUNT] = {"unknown", "intra-socket", "cross-socket",
                                                       "inter-node"};
 
@@ -142,8 +143,9 @@ static int infer(pstate_t *ps)
         else if (number_before(d, " ranks") > 0)
             s->ranks = number_before(d, " ranks");
     }
-    if (!ps->loc_given && (s->kind == TS_BENCH_LATENCY || s->kind == TS_BENCH_BW ||
-                           s->kind == TS_BENCH_REG || s->kind == TS_BENCH_WRITTEN)) {
+    if (!ps->loc_given &&
+        (s->kind == TS_BENCH_LATENCY || s->kind == TS_BENCH_BW || s->kind == TS_BENCH_REG ||
+         s->kind == TS_BENCH_WRITTEN || s->kind == TS_BENCH_BUSY)) {
         if (s->nodes >= 2)
             s->loc = TS_BLOC_INTER_NODE;
         else if (s->nodes == 1)
@@ -226,6 +228,8 @@ static int osu_kind(const char *t)
         return TS_BENCH_REG;
     if (strcasestr(t, "Written Buffer"))
         return TS_BENCH_WRITTEN;
+    if (strcasestr(t, "Busy Receiver"))
+        return TS_BENCH_BUSY;
     if (strcasestr(t, "Copy Bandwidth"))
         return TS_BENCH_COPY;
     if (strcasestr(t, "Allreduce"))
@@ -424,9 +428,11 @@ static ts_status data_line(pstate_t *ps, int line, const char *raw, ts_error_t *
                             ps->name, line, shown(tok[0], sw, sizeof sw));
     const char *vs = tok[ps->value_col - 1];
     const char *what = ts_bench_kind_is_bw(ps->cur.kind) ? "bandwidth (MB/s)" : "time (us)";
-    /* The probe's extra-time tests print a difference of two timings, which noise can take
-     * below zero; the fit leaves such a point out (calibrate_predict.c). */
-    int diff = ps->cur.kind == TS_BENCH_REG || ps->cur.kind == TS_BENCH_WRITTEN;
+    /* The probe's extra-time tests print differences of timings, which noise (or an eager
+     * size, in the busy-receiver test) can take below zero; the fit leaves such a point out
+     * (calibrate_predict.c). */
+    int diff = ps->cur.kind == TS_BENCH_REG || ps->cur.kind == TS_BENCH_WRITTEN ||
+               ps->cur.kind == TS_BENCH_BUSY;
     errno = 0;
     double v = strtod(vs, &end);
     if (end == vs || *end || isnan(v) || (v < 0 && !diff))

@@ -23,6 +23,7 @@ typedef enum ts_bench_kind {
     TS_BENCH_ALLGATHER,
     TS_BENCH_BCAST,
     TS_BENCH_WRITTEN, /* probe: extra ping-pong time of data the sender has just written, us */
+    TS_BENCH_BUSY,    /* probe: extra time of a rendezvous to a computing receiver, us */
     TS_BENCH__COUNT
 } ts_bench_kind;
 

@@ -31,6 +31,7 @@ static const ts_param_id CANDIDATES[] = {
     TS_P_UCX_BCOPY_BW,
     TS_P_UCX_RNDV_OVERHEAD,
     TS_P_UCX_RNDV_WRITTEN_COST,
+    TS_P_UCX_RNDV_BUSY_COST,
     TS_P_CMA_OVERHEAD,
     /* ob1 over vader / tcp (--mca pml ob1) */
     TS_P_VADER_LATENCY,
@@ -53,9 +54,9 @@ enum { NCAND = sizeof CANDIDATES / sizeof CANDIDATES[0] };
  * message rate: per-message software costs the models do not have. Such points check the
  * model but determine nothing. */
 #define BW_MIN_SIZE 8192
-/* Where a candidate is a cost the models leave at 0 unless measured (the rendezvous of freshly
- * written data), the fit starts from this many seconds: the fit moves values by factors, which
- * 0 has none of. */
+/* Where a candidate is a cost the models leave at 0 unless measured (a rendezvous of freshly
+ * written data, or to a computing receiver), the fit starts from this many seconds: the fit
+ * moves values by factors, which 0 has none of. */
 #define SEED_OFF 1e-6
 
 /* One benchmark point as the fit sees it. */

@@ -36,24 +36,31 @@ static int is_written(int k)
 {
     return CANDIDATES[k] == TS_P_UCX_RNDV_WRITTEN_COST;
 }
+static int is_busy(int k)
+{
+    return CANDIDATES[k] == TS_P_UCX_RNDV_BUSY_COST;
+}
 
 /* Which parameters a kind of benchmark may determine. A bandwidth test's small sizes measure
  * the message rate (a per-message software cost the model does not have), not a latency; a
  * collective's small-message points stand for a per-message latency (P - 1 steps of one
  * message), their size dependence is algorithm and noise; a registration test determines
- * registration, a written-buffer test the cost of sending freshly written data, a copy test
- * the copy rate (UCX_BCOPY_BW, at which the models charge copies). */
+ * registration, a written-buffer test the cost of sending freshly written data, a
+ * busy-receiver test that of a rendezvous to a computing receiver, a copy test the copy rate
+ * (UCX_BCOPY_BW, at which the models charge copies). */
 int cal_may_determine(ts_bench_kind kind, int k)
 {
     switch (kind) {
     case TS_BENCH_LATENCY:
-        return !is_written(k);
+        return !is_written(k) && !is_busy(k);
     case TS_BENCH_WRITTEN:
         return is_written(k);
+    case TS_BENCH_BUSY:
+        return is_busy(k);
     case TS_BENCH_BW:
         return cal_cand_is_bw(k);
     case TS_BENCH_ALLTOALL:
-        return !cal_cand_is_bw(k) && !is_reg(k) && !is_written(k);
+        return !cal_cand_is_bw(k) && !is_reg(k) && !is_written(k) && !is_busy(k);
     case TS_BENCH_REG:
         return is_reg(k);
     case TS_BENCH_COPY:
@@ -177,6 +184,9 @@ const char *cal_classify(const models_t *m, const ts_bench_series_t *s, ipt_t *q
     if (q->kind == TS_BENCH_WRITTEN && !ts_proto_is_rndv(q->proto))
         return "written data costs the models extra only by rendezvous (an eager send copies "
                "or reads it in the sender's own call)";
+    if (q->kind == TS_BENCH_BUSY && !ts_proto_is_rndv(q->proto))
+        return "a computing receiver costs the models extra only for a rendezvous (an eager "
+               "message lands without it)";
     q->modelled = 1;
     return NULL;
 }
@@ -208,12 +218,15 @@ double cal_predict(const models_t *m, const ipt_t *q)
         t = ts_proto_cost(m->reg, q->proto, q->size, q->loc);
         t0 = ts_proto_cost(m->noreg, q->proto, q->size, q->loc);
         return t < 0 || t0 < 0 ? -1 : (t - t0) * 1e6;
-    case TS_BENCH_WRITTEN: {
-        /* The receiver's extra CPU for a rendezvous of freshly written data: one per one-way
-         * trip (the engine's BUSY_WRITTEN). */
+    case TS_BENCH_WRITTEN:
+    case TS_BENCH_BUSY: {
+        /* The receiver's extra CPU for a rendezvous of freshly written data (one per one-way
+         * trip, the engine's BUSY_WRITTEN) or whose RTS found it computing (BUSY_COMPUTING). */
         ts_msg_plan_t pl;
         ts_proto_plan(m->noreg, q->size, q->loc, 1, &pl);
-        return ts_proto_is_rndv(pl.proto) ? pl.written_cost * 1e6 : -1;
+        if (!ts_proto_is_rndv(pl.proto))
+            return -1;
+        return (q->kind == TS_BENCH_WRITTEN ? pl.written_cost : pl.busy_cost) * 1e6;
     }
     case TS_BENCH_BW:
         /* A window of W sends, then a 4-byte ack: the first message takes its whole time,

@@ -213,10 +213,11 @@
       "key's unpack and cache lookups; UCX's protocol choice does not see it, the message "        \
       "pays it")                                                                                   \
     X(UCX_RNDV_BUSY_COST, "model.ucx.rndv_busy_cost", TIME, "0us", "s",                            \
-      "none by default: no source measures it; the OpenFOAM calibration "                          \
-      "(bm-optimized3.36-simplefoam.xml): 8.73 +- 0.74 us fitted to the runs asis and t0, "        \
-      "outside any plausible software cost: it carries the cost only asis pays, by a mechanism "   \
-      "not known (docs/t0-gap.md)",                                                                \
+      "none by default; tunesim-probe's busy-receiver test measures it (tunesim calibrate fits "   \
+      "it): on this project's machine fitted at 0.50-0.62 us in three runs (rendezvous from "      \
+      "16 KiB, docs/calibrate.md). The OpenFOAM calibration (bm-optimized3.36-simplefoam.xml): "   \
+      "8.73 +- 0.74 us fitted to the runs asis and t0, outside any plausible software cost: it "   \
+      "carries the cost only asis pays, by a mechanism not known (docs/t0-gap.md)",                \
       "receiver CPU a rendezvous costs beyond the handshake when its RTS arrived while the "       \
       "receiver was computing: in a compute burst of the trace, or reducing between a "            \
       "collective's rounds")                                                                       \

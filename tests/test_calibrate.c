@@ -372,6 +372,23 @@ static void test_fit_nothing_to_fit(void)
     ts_bench_set_clear(&set);
 }
 
+/* Parse text (written to a file called name) and calibrate it from the table's defaults: the
+ * candidate param as fitted; *set and *cal for the caller to check and free. */
+static const ts_calib_param_t *fit_text(const char *name, const char *text, const char *param,
+                                        ts_bench_set_t *set, ts_calib_t **cal)
+{
+    ts_error_t err;
+    *cal = NULL;
+    CU_ASSERT_EQUAL_FATAL(ts_bench_parse_file(set, write_tmp(name, text), &err), TS_OK);
+    ts_params_t *base = defaults();
+    ts_status st = ts_calibrate(set, base, cal, &err);
+    ts_params_free(base);
+    CU_ASSERT_EQUAL_FATAL(st, TS_OK);
+    const ts_calib_param_t *cp = ts_calib_find(*cal, param);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cp);
+    return cp;
+}
+
 /* The probe's written-buffer test: the one-way time a rendezvous of data the sender has just
  * written takes beyond the same message sent again untouched. On one socket with the table's
  * defaults the models send 64 KiB eager and 256 KiB by rendezvous (the auto threshold lies
@@ -383,22 +400,17 @@ static void test_fit_nothing_to_fit(void)
 static void test_fit_written(void)
 {
     ts_bench_set_t set = {0};
-    ts_error_t err;
-    const char *f = write_tmp("written.txt",
-                              "# tunesim-probe Written Buffer Test (extra latency of a message the "
-                              "sender has just written)\n"
-                              "# tunesim-probe: version=1 locality=intra-socket ranks=2 nodes=1\n"
-                              "# Size Latency (us)\n4096 -0.05\n65536 0.40\n262144 2.50\n"
-                              "1048576 2.50\n");
-    CU_ASSERT_EQUAL_FATAL(ts_bench_parse_file(&set, f, &err), TS_OK);
-    CU_ASSERT_EQUAL_FATAL(set.nseries, 1);
+    ts_calib_t *cal;
+    const ts_calib_param_t *cp =
+        fit_text("written.txt",
+                 "# tunesim-probe Written Buffer Test (extra latency of a message the sender has "
+                 "just written)\n"
+                 "# tunesim-probe: version=1 locality=intra-socket ranks=2 nodes=1\n"
+                 "# Size Latency (us)\n4096 -0.05\n65536 0.40\n262144 2.50\n1048576 2.50\n",
+                 "model.ucx.rndv_written_cost", &set, &cal);
+    CU_ASSERT_EQUAL(set.nseries, 1);
     CU_ASSERT_EQUAL(set.series[0].kind, TS_BENCH_WRITTEN);
     CU_ASSERT_EQUAL(set.series[0].loc, TS_BLOC_INTRA_SOCKET);
-    ts_params_t *base = defaults();
-    ts_calib_t *cal = NULL;
-    CU_ASSERT_EQUAL_FATAL(ts_calibrate(&set, base, &cal, &err), TS_OK);
-    const ts_calib_param_t *cp = ts_calib_find(cal, "model.ucx.rndv_written_cost");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(cp);
     CU_ASSERT(cp->determined);
     CU_ASSERT_DOUBLE_EQUAL(cp->value, 2.5e-6, 1e-12);
     CU_ASSERT_EQUAL(ts_calib_npoints(cal), 4);
@@ -411,19 +423,55 @@ static void test_fit_written(void)
     ts_bench_set_clear(&set);
 
     /* no written points: the cost stays off */
-    f = write_tmp("lat_only.txt",
+    cp = fit_text("lat_only.txt",
                   "# OSU MPI Latency Test v7.5.1\n"
                   "# tunesim-probe: version=1 locality=intra-socket ranks=2 nodes=1\n"
-                  "# Size Latency (us)\n0 0.45\n1 0.46\n8 0.47\n");
-    CU_ASSERT_EQUAL_FATAL(ts_bench_parse_file(&set, f, &err), TS_OK);
-    CU_ASSERT_EQUAL_FATAL(ts_calibrate(&set, base, &cal, &err), TS_OK);
-    cp = ts_calib_find(cal, "model.ucx.rndv_written_cost");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(cp);
+                  "# Size Latency (us)\n0 0.70\n1 0.71\n8 0.72\n",
+                  "model.ucx.rndv_written_cost", &set, &cal);
     CU_ASSERT(!cp->determined);
     CU_ASSERT_EQUAL(cp->value, 0);
     ts_calib_free(cal);
     ts_bench_set_clear(&set);
-    ts_params_free(base);
+}
+
+/* The probe's busy-receiver test: what a rendezvous whose RTS arrived while the receiver
+ * computed costs it beyond one it waited for. As for the written-buffer test, 64 KiB is eager
+ * under the table's defaults (listed, not fitted: the probe's figure for an eager size is
+ * below zero) and 256 KiB and 1 MiB are rendezvous, predicted at model.ucx.rndv_busy_cost: 1.5
+ * us each fits it to 1.5 us. 5 us each is outside the cost's plausible 0-2 us
+ * (params/params_prior.h): not kept, and the cost stays 0 (off). */
+static void test_fit_busy(void)
+{
+    const double us[2] = {1.5, 5.0};
+    for (int run = 0; run < 2; run++) {
+        char text[1024];
+        /* a latency series too: with the cost refused nothing else would be fitted */
+        snprintf(text, sizeof text,
+                 "# tunesim-probe Busy Receiver Test (extra time of a message whose RTS arrives "
+                 "while the receiver computes)\n"
+                 "# tunesim-probe: version=1 locality=intra-socket ranks=2 nodes=1\n"
+                 "# Size Latency (us)\n65536 -3.0\n262144 %.2f\n1048576 %.2f\n\n"
+                 "# OSU MPI Latency Test v7.5.1\n"
+                 "# tunesim-probe: version=1 locality=intra-socket ranks=2 nodes=1\n"
+                 "# Size Latency (us)\n0 0.70\n1 0.71\n8 0.72\n",
+                 us[run], us[run]);
+        ts_bench_set_t set = {0};
+        ts_calib_t *cal;
+        const ts_calib_param_t *cp =
+            fit_text("busy.txt", text, "model.ucx.rndv_busy_cost", &set, &cal);
+        CU_ASSERT_EQUAL(set.series[0].kind, TS_BENCH_BUSY);
+        CU_ASSERT_FALSE(ts_calib_point(cal, 0)->used);
+        if (run == 0) {
+            CU_ASSERT(cp->determined);
+            CU_ASSERT_DOUBLE_EQUAL(cp->value, 1.5e-6, 1e-12);
+        } else {
+            CU_ASSERT(!cp->determined);
+            CU_ASSERT_EQUAL(cp->value, 0);
+            CU_ASSERT_PTR_NOT_NULL(strstr(cp->why, "outside the plausible"));
+        }
+        ts_calib_free(cal);
+        ts_bench_set_clear(&set);
+    }
 }
 
 /* ---- model files ------------------------------------------------------------------------- */
@@ -594,6 +642,7 @@ int main(void)
     CU_add_test(s, "fit: 1 % noise, within 3 sigma", test_fit_noisy);
     CU_add_test(s, "fit: nothing to fit", test_fit_nothing_to_fit);
     CU_add_test(s, "fit: the written-buffer test fits its cost", test_fit_written);
+    CU_add_test(s, "fit: the busy-receiver test fits its cost", test_fit_busy);
     CU_add_test(s, "model file round trip", test_model_round_trip);
     CU_add_test(s, "model file rejections", test_model_rejects);
     CU_add_test(s, "--model in settings", test_model_option);

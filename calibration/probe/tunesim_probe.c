@@ -12,6 +12,8 @@
  *     mmap'ed buffers on both sides, one ping-pong, then repeated ping-pongs on the same ones);
  *   - a ping-pong of data each side has just written against the same one of untouched data
  *     (the extra cost of sending what a reduction has just written);
+ *   - a rendezvous whose RTS arrives while the receiver computes against one it waits for
+ *     (what a receiver busy in a compute burst pays once back in MPI);
  * (with --percall instead, only the CPU one MPI_Isend, MPI_Irecv post and per-request
  * MPI_Waitall completion costs the calling rank, against the nearest partner), and on rank 0
  * the memcpy bandwidth of one core, then over all ranks the latencies of
@@ -337,6 +339,15 @@ static void p2p_registration(probe_t *p, int a, int b, const char *keys)
     }
 }
 
+/* The header of a test printing extra one-way times for the pair (a, b): whether this rank is
+ * a, and the other one in *peer. */
+static int extra_section(probe_t *p, int a, int b, const char *keys, const char *title, int *peer)
+{
+    header(p, title, keys, "Latency (us)");
+    *peer = p->rank == a ? b : a;
+    return p->rank == a;
+}
+
 /* One block of round trips on rank a's clock, each between buffers that both sides rewrite
  * first when `written` (memset, outside the timed span: b rewrites its reply while a rewrites its
  * ping, so b is waiting when the ping comes), else untouched since the last round trip. Half the
@@ -362,11 +373,10 @@ static double pingpong_written(char *sbuf, char *rbuf, size_t size, int me_first
  * the two interleaved block by block so that drift hits both. */
 static void p2p_written(probe_t *p, int a, int b, const char *keys)
 {
-    header(p,
-           "tunesim-probe Written Buffer Test (extra latency of a message the sender has just "
-           "written)",
-           keys, "Latency (us)");
-    int me_first = p->rank == a, peer = me_first ? b : a;
+    int peer, me_first = extra_section(p, a, b, keys,
+                                       "tunesim-probe Written Buffer Test (extra latency of a "
+                                       "message the sender has just written)",
+                                       &peer);
     for (size_t s = 4096; s <= MAX_MSG; s *= 4) {
         double best[2] = {0, 0};
         int per = iters_for(p, s, 1000, 100) / BLOCKS + 1;
@@ -378,6 +388,79 @@ static void p2p_written(probe_t *p, int a, int b, const char *keys)
             }
         if (p->rank == 0)
             fprintf(p->out, "%-12zu %12.2f\n", s, (best[1] - best[0]) * 1e6);
+    }
+}
+
+/* Compute for `secs` without an MPI call, as a rank does inside a trace's compute burst
+ * (MPI_Wtime reads a clock and drives no progress). */
+static void compute_for(double secs)
+{
+    volatile double x = 1;
+    for (double t0 = MPI_Wtime(); MPI_Wtime() - t0 < secs;)
+        x = x * 1.0000001 + 1e-9;
+}
+
+/* How long a rank computes in the busy-receiver test: far longer than an RTS's flight. */
+#define BUSY_SPAN 50e-6
+
+/* One message of `size` bytes from a to b. b posts its receive, tells a (1 byte), then either
+ * computes for BUSY_SPAN (`busy`: a's RTS arrives while b is out of MPI) or waits at once;
+ * returns b's time in MPI_Wait (0 on a). */
+static double busy_recv(probe_t *p, int a, int b, size_t size, int busy)
+{
+    char sync = 0;
+    if (p->rank == b) {
+        MPI_Request rq;
+        MPI_Irecv(p->buf_b, (int)size, MPI_CHAR, a, 5, MPI_COMM_WORLD, &rq);
+        MPI_Send(&sync, 1, MPI_CHAR, a, 6, MPI_COMM_WORLD);
+        if (busy)
+            compute_for(BUSY_SPAN);
+        double t0 = MPI_Wtime();
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        return MPI_Wtime() - t0;
+    }
+    MPI_Recv(&sync, 1, MPI_CHAR, b, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(p->buf_a, (int)size, MPI_CHAR, b, 5, MPI_COMM_WORLD);
+    return 0;
+}
+
+/* A rendezvous whose RTS arrives while the receiver computes (model.ucx.rndv_busy_cost: what
+ * it costs the receiver beyond the handshake and the transfer, once it is back in MPI) against
+ * one whose receiver waits from the start. b's wait after computing holds the transfer only;
+ * waiting from the start it also holds the 1-byte notice's flight to a and the RTS's back: a
+ * 1-byte round trip, measured here and added back. Best block of each, interleaved; printed by
+ * rank a from b's figures. */
+static void p2p_busy(probe_t *p, int a, int b, const char *keys)
+{
+    int peer, me_first = extra_section(p, a, b, keys,
+                                       "tunesim-probe Busy Receiver Test (extra time of a message "
+                                       "whose RTS arrives while the receiver computes)",
+                                       &peer);
+    double rtt = 0;
+    if (p->rank == a || p->rank == b)
+        rtt = 2 * pingpong_best(p->buf_a, p->buf_b, 1, me_first, peer, iters_for(p, 1, 2000, 200));
+    for (size_t s = 16384; s <= MAX_MSG; s *= 4) {
+        double best[2] = {0, 0}, extra = 0;
+        int per = iters_for(p, s, 200, 50) / BLOCKS + 1;
+        for (int blk = 0; blk < BLOCKS && (p->rank == a || p->rank == b); blk++)
+            for (int w = 0; w < 2; w++) {
+                double sum = 0;
+                for (int i = 0; i < per + 1; i++) {
+                    double t = busy_recv(p, a, b, s, w);
+                    if (i > 0) /* the first is a warm-up */
+                        sum += t;
+                }
+                if (blk == 0 || sum / per < best[w])
+                    best[w] = sum / per;
+            }
+        if (p->rank == b) {
+            extra = best[1] - best[0] + rtt;
+            MPI_Send(&extra, 1, MPI_DOUBLE, a, 7, MPI_COMM_WORLD);
+        } else if (p->rank == a) {
+            MPI_Recv(&extra, 1, MPI_DOUBLE, b, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        if (p->rank == 0)
+            fprintf(p->out, "%-12zu %12.2f\n", s, extra * 1e6);
     }
 }
 
@@ -669,6 +752,8 @@ int main(int argc, char **argv)
         p2p_registration(&p, 0, b, keys);
         MPI_Barrier(MPI_COMM_WORLD);
         p2p_written(&p, 0, b, keys);
+        MPI_Barrier(MPI_COMM_WORLD);
+        p2p_busy(&p, 0, b, keys);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (!p.percall) {
