@@ -33,6 +33,10 @@ int ts_bench_kind_is_bw(ts_bench_kind k)
 {
     return k == TS_BENCH_BW || k == TS_BENCH_COPY;
 }
+int ts_bench_kind_is_diff(ts_bench_kind k)
+{
+    return k == TS_BENCH_REG || k == TS_BENCH_WRITTEN || k == TS_BENCH_BUSY;
+}
 
 static void series_free(ts_bench_series_t *s)
 {
@@ -144,8 +148,7 @@ static int infer(pstate_t *ps)
             s->ranks = number_before(d, " ranks");
     }
     if (!ps->loc_given &&
-        (s->kind == TS_BENCH_LATENCY || s->kind == TS_BENCH_BW || s->kind == TS_BENCH_REG ||
-         s->kind == TS_BENCH_WRITTEN || s->kind == TS_BENCH_BUSY)) {
+        (s->kind == TS_BENCH_LATENCY || s->kind == TS_BENCH_BW || ts_bench_kind_is_diff(s->kind))) {
         if (s->nodes >= 2)
             s->loc = TS_BLOC_INTER_NODE;
         else if (s->nodes == 1)
@@ -428,11 +431,9 @@ static ts_status data_line(pstate_t *ps, int line, const char *raw, ts_error_t *
                             ps->name, line, shown(tok[0], sw, sizeof sw));
     const char *vs = tok[ps->value_col - 1];
     const char *what = ts_bench_kind_is_bw(ps->cur.kind) ? "bandwidth (MB/s)" : "time (us)";
-    /* The probe's extra-time tests print differences of timings, which noise (or an eager
-     * size, in the busy-receiver test) can take below zero; the fit leaves such a point out
-     * (calibrate_predict.c). */
-    int diff = ps->cur.kind == TS_BENCH_REG || ps->cur.kind == TS_BENCH_WRITTEN ||
-               ps->cur.kind == TS_BENCH_BUSY;
+    /* A difference below zero (noise, or an eager size in the busy-receiver test) is read;
+     * the fit leaves such a point out (calibrate_predict.c). */
+    int diff = ts_bench_kind_is_diff(ps->cur.kind);
     errno = 0;
     double v = strtod(vs, &end);
     if (end == vs || *end || isnan(v) || (v < 0 && !diff))

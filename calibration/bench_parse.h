@@ -74,5 +74,8 @@ const char *ts_bench_kind_name(ts_bench_kind k);
 const char *ts_bench_loc_name(ts_bench_loc l);
 /* 1 for kinds whose values are bandwidths (MB/s), 0 for times (us). */
 int ts_bench_kind_is_bw(ts_bench_kind k);
+/* The kind's figures are differences of two timings (the probe's registration, written-buffer
+ * and busy-receiver tests), which noise can take below zero. */
+int ts_bench_kind_is_diff(ts_bench_kind k);
 
 #endif

@@ -260,8 +260,7 @@ static ts_status calib_start_values(ts_calib_t *c, const ts_params_t *base, ts_e
         c->params[k].value = cal_read_value(base, k);
         if (c->params[k].value <= 0) /* UCX_BCOPY_BW=auto: UCX's default, as protocol.c does */
             c->params[k].value = cal_read_value(defaults, k);
-        if (c->params[k].value <= 0 && (CANDIDATES[k] == TS_P_UCX_RNDV_WRITTEN_COST ||
-                                        CANDIDATES[k] == TS_P_UCX_RNDV_BUSY_COST)) {
+        if (c->params[k].value <= 0 && cal_cand_is_kind_cost(k)) {
             c->off[k] = 1;
             c->params[k].value = SEED_OFF;
         }

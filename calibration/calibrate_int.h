@@ -54,9 +54,8 @@ enum { NCAND = sizeof CANDIDATES / sizeof CANDIDATES[0] };
  * message rate: per-message software costs the models do not have. Such points check the
  * model but determine nothing. */
 #define BW_MIN_SIZE 8192
-/* Where a candidate is a cost the models leave at 0 unless measured (a rendezvous of freshly
- * written data, or to a computing receiver), the fit starts from this many seconds: the fit
- * moves values by factors, which 0 has none of. */
+/* Where a candidate is a cost the models leave at 0 unless measured (cal_cand_is_kind_cost), the
+ * fit starts from this many seconds: the fit moves values by factors, which 0 has none of. */
 #define SEED_OFF 1e-6
 
 /* One benchmark point as the fit sees it. */
@@ -142,6 +141,11 @@ static inline const char *cal_base_name(const char *path)
 int cal_cand_is_bw(int k);
 /* The protocol regions in size order: eager short 0, bcopy 1, zcopy 2, rendezvous 3. */
 int cal_region_class(ts_proto p);
+/* The cost a probe test of that kind measures alone (the written-buffer and busy-receiver
+ * tests), or TS_P__COUNT; and whether candidate k is one of those costs, which are off (0) in
+ * the table until measured. */
+ts_param_id cal_kind_cost(ts_bench_kind kind);
+int cal_cand_is_kind_cost(int k);
 /* Whether a kind of benchmark may determine candidate k. */
 int cal_may_determine(ts_bench_kind kind, int k);
 double cal_read_value(const ts_params_t *p, int k);

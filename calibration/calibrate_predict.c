@@ -32,13 +32,19 @@ int cal_region_class(ts_proto p)
                                        : 3;
 }
 
-static int is_written(int k)
+/* The cost a probe test measures alone, beside a rendezvous the models charge otherwise: off
+ * (0) in the table until measured. TS_P__COUNT for any other kind. */
+ts_param_id cal_kind_cost(ts_bench_kind kind)
 {
-    return CANDIDATES[k] == TS_P_UCX_RNDV_WRITTEN_COST;
+    return kind == TS_BENCH_WRITTEN ? TS_P_UCX_RNDV_WRITTEN_COST
+           : kind == TS_BENCH_BUSY  ? TS_P_UCX_RNDV_BUSY_COST
+                                    : TS_P__COUNT;
 }
-static int is_busy(int k)
+
+int cal_cand_is_kind_cost(int k)
 {
-    return CANDIDATES[k] == TS_P_UCX_RNDV_BUSY_COST;
+    return CANDIDATES[k] == cal_kind_cost(TS_BENCH_WRITTEN) ||
+           CANDIDATES[k] == cal_kind_cost(TS_BENCH_BUSY);
 }
 
 /* Which parameters a kind of benchmark may determine. A bandwidth test's small sizes measure
@@ -52,15 +58,14 @@ int cal_may_determine(ts_bench_kind kind, int k)
 {
     switch (kind) {
     case TS_BENCH_LATENCY:
-        return !is_written(k) && !is_busy(k);
+        return !cal_cand_is_kind_cost(k);
     case TS_BENCH_WRITTEN:
-        return is_written(k);
     case TS_BENCH_BUSY:
-        return is_busy(k);
+        return CANDIDATES[k] == cal_kind_cost(kind);
     case TS_BENCH_BW:
         return cal_cand_is_bw(k);
     case TS_BENCH_ALLTOALL:
-        return !cal_cand_is_bw(k) && !is_reg(k) && !is_written(k) && !is_busy(k);
+        return !cal_cand_is_bw(k) && !is_reg(k) && !cal_cand_is_kind_cost(k);
     case TS_BENCH_REG:
         return is_reg(k);
     case TS_BENCH_COPY:
