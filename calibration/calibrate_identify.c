@@ -73,7 +73,7 @@ static void keep_dominant(ts_calib_t *c, double *jac)
     }
 }
 
-/* Each candidate to the protocol region where it dominates most (c->jcol). */
+/* Each candidate to the protocol region where it dominates most. */
 static void assign_regions(ts_calib_t *c, double *jac)
 {
     size_t n = c->npts;
@@ -113,13 +113,10 @@ static void assign_regions(ts_calib_t *c, double *jac)
             for (size_t i = 0; i < n; i++)
                 if (c->ipts[i].kind == TS_BENCH_ALLTOALL)
                     jac[i * NCAND + k] = 0;
-        c->jcol[k] = 0;
-        for (size_t i = 0; i < n; i++)
-            c->jcol[k] = jac[i * NCAND + k] > c->jcol[k] ? jac[i * NCAND + k] : c->jcol[k];
     }
 }
 
-/* The fit's rows: modelled points that some candidate moves. */
+/* The fit's rows: modelled points that some candidate not pinned moves. */
 static void select_rows(const ts_calib_t *c, const double *jac, fitctx_t *fc)
 {
     size_t n = c->npts;
@@ -127,7 +124,7 @@ static void select_rows(const ts_calib_t *c, const double *jac, fitctx_t *fc)
     for (size_t i = 0; i < n; i++) {
         int dep = 0;
         for (int k = 0; k < NCAND && c->ipts[i].modelled; k++)
-            dep |= fabs(jac[i * NCAND + k]) > DEP_MIN;
+            dep |= !c->pinned[k] && fabs(jac[i * NCAND + k]) > DEP_MIN;
         if (dep)
             fc->rows[fc->nrows++] = i;
     }
@@ -203,6 +200,17 @@ static ts_status select_columns(ts_calib_t *c, const double *jac, fitctx_t *fc, 
     return TS_OK;
 }
 
+ts_status cal_select(ts_calib_t *c, fitctx_t *fc, const double *jac, ts_error_t *err)
+{
+    for (int k = 0; k < NCAND; k++) {
+        c->jcol[k] = 0;
+        for (size_t i = 0; i < c->npts; i++)
+            c->jcol[k] = jac[i * NCAND + k] > c->jcol[k] ? jac[i * NCAND + k] : c->jcol[k];
+    }
+    select_rows(c, jac, fc);
+    return select_columns(c, jac, fc, err);
+}
+
 /* Which candidates the modelled points determine: finite differences of every point's
  * residual in each log value. Fills c->jcol, the rows that depend on something, and the
  * active set (independent columns, in preference order). */
@@ -216,8 +224,7 @@ ts_status cal_identify(ts_calib_t *c, fitctx_t *fc, double **jac_out, ts_error_t
     if (st == TS_OK) {
         keep_dominant(c, jac);
         assign_regions(c, jac);
-        select_rows(c, jac, fc);
-        st = select_columns(c, jac, fc, err);
+        st = cal_select(c, fc, jac, err);
     }
     if (st != TS_OK) {
         free(jac);

@@ -174,6 +174,9 @@ ts_status cal_predict_all(ts_calib_t *c, const double *values, double *pred, ts_
 /* Which candidates the modelled points determine: fills c->jcol, fc's rows and active set, and
  * *jac_out with the points' shares. */
 ts_status cal_identify(ts_calib_t *c, fitctx_t *fc, double **jac_out, ts_error_t *err);
+/* The fit's rows and active set from a Jacobian cal_identify made, again: after a parameter
+ * was pinned, the rest are fitted again as they were identified. */
+ts_status cal_select(ts_calib_t *c, fitctx_t *fc, const double *jac, ts_error_t *err);
 /* The piecewise view: t = a + size / B per region of each series (c->rfits). */
 ts_status cal_piecewise(ts_calib_t *c, ts_error_t *err);
 /* Each fitted parameter's points, files and regions (its sources). */

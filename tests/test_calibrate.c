@@ -439,10 +439,14 @@ static void test_fit_written(void)
  * under the table's defaults (listed, not fitted: the probe's figure for an eager size is
  * below zero) and 256 KiB and 1 MiB are rendezvous, predicted at model.ucx.rndv_busy_cost: 1.5
  * us each fits it to 1.5 us. 5 us each is outside the cost's plausible 0-2 us
- * (params/params_prior.h): not kept, and the cost stays 0 (off). */
+ * (params/params_prior.h): not kept, the cost stays 0 (off) and its points are checks only.
+ * The second run's ping-pongs (0.45-0.47 us) fit model.shm.latency to 0.114 us, where its
+ * share of them falls just under DEP_MIN: the round that refits without the refused cost
+ * keeps the latency as the first round identified it (it used to fail with "no benchmark
+ * point determines a model parameter"). */
 static void test_fit_busy(void)
 {
-    const double us[2] = {1.5, 5.0};
+    const double us[2] = {1.5, 5.0}, lat[2] = {0.70, 0.45};
     for (int run = 0; run < 2; run++) {
         char text[1024];
         /* a latency series too: with the cost refused nothing else would be fitted */
@@ -453,8 +457,8 @@ static void test_fit_busy(void)
                  "# Size Latency (us)\n65536 -3.0\n262144 %.2f\n1048576 %.2f\n\n"
                  "# OSU MPI Latency Test v7.5.1\n"
                  "# tunesim-probe: version=1 locality=intra-socket ranks=2 nodes=1\n"
-                 "# Size Latency (us)\n0 0.70\n1 0.71\n8 0.72\n",
-                 us[run], us[run]);
+                 "# Size Latency (us)\n0 %.2f\n1 %.2f\n8 %.2f\n",
+                 us[run], us[run], lat[run], lat[run] + 0.01, lat[run] + 0.02);
         ts_bench_set_t set = {0};
         ts_calib_t *cal;
         const ts_calib_param_t *cp =
@@ -468,6 +472,15 @@ static void test_fit_busy(void)
             CU_ASSERT(!cp->determined);
             CU_ASSERT_EQUAL(cp->value, 0);
             CU_ASSERT_PTR_NOT_NULL(strstr(cp->why, "outside the plausible"));
+            for (size_t i = 1; i <= 2; i++) {
+                const ts_calib_point_t *pt = ts_calib_point(cal, i);
+                CU_ASSERT_FALSE(pt->used);
+                CU_ASSERT_PTR_NOT_NULL(pt->why_not && strstr(pt->why_not, "is not kept"));
+            }
+            const ts_calib_param_t *lp = ts_calib_find(cal, "model.shm.latency");
+            CU_ASSERT(lp->determined);
+            CU_ASSERT(lp->value > 0.10e-6 && lp->value < 0.13e-6);
+            CU_ASSERT(ts_calib_point(cal, 3)->used);
         }
         ts_calib_free(cal);
         ts_bench_set_clear(&set);
