@@ -85,12 +85,15 @@ static int append_text(char **dst, const char *sep, const char *text)
     return 0;
 }
 
-/* A shortened copy of a line for messages. */
+/* A shortened copy of a line for messages, its control characters shown as '?'. */
 static const char *shown(const char *s, char *buf, size_t n)
 {
     snprintf(buf, n, "%s", s);
     if (strlen(s) >= n && n > 4)
         memcpy(buf + n - 4, "...", 4);
+    for (char *c = buf; *c; c++) /* a terminal is not the input's to drive */
+        if (iscntrl((unsigned char)*c))
+            *c = '?';
     return buf;
 }
 
@@ -182,10 +185,11 @@ static ts_status finish(pstate_t *ps, ts_error_t *err)
     if (!ps->have)
         return TS_OK;
     ts_bench_series_t *s = &ps->cur;
+    char sw[64];
     if (s->npoints == 0)
         return ts_error_set(err, TS_ECORRUPT,
                             "%s:%d: expected data lines (SIZE VALUE) after the header '%s'",
-                            ps->name, s->line, s->title);
+                            ps->name, s->line, shown(s->title, sw, sizeof sw));
     if (infer(ps))
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     ts_bench_series_t *n = realloc(ps->out.series, (ps->out.nseries + 1) * sizeof *n);
@@ -414,6 +418,11 @@ static ts_status data_line(pstate_t *ps, int line, const char *raw, ts_error_t *
                             "'%s'",
                             ps->name, line, shown(t, sw, sizeof sw));
     char buf[512];
+    if (strlen(t) >= sizeof buf) /* cut, it would read as something it does not say */
+        return ts_error_set(err, TS_ECORRUPT,
+                            "%s:%d: a data line of %zu characters (expected size and value "
+                            "columns, at most %zu characters)",
+                            ps->name, line, strlen(t), sizeof buf - 1);
     snprintf(buf, sizeof buf, "%s", t);
     char *tok[8], *save = NULL;
     int n = 0;

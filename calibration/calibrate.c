@@ -441,6 +441,18 @@ ts_status ts_calibrate(const ts_bench_set_t *set, const ts_params_t *base, ts_ca
         force_round = 0;
         if (st != TS_OK)
             break;
+        int refused = -1;
+        for (int k = 0; k < NCAND && refused < 0; k++)
+            refused = c->pinned[k] ? k : -1;
+        if (fc.nact == 0 && refused >= 0) {
+            st = ts_error_set(err, TS_EARG,
+                              "no parameter kept: every one these points determine is refused "
+                              "(%s: %s)",
+                              c->params[refused].name,
+                              c->pinned[refused] == 2 ? c->implausible[refused]
+                                                      : "the fit drove it towards zero");
+            break;
+        }
         if (fc.nact == 0 || fc.nrows == 0) {
             st = ts_error_set(err, TS_EARG,
                               "no benchmark point determines a model parameter (point-to-point "
@@ -455,16 +467,38 @@ ts_status ts_calibrate(const ts_bench_set_t *set, const ts_params_t *base, ts_ca
         for (int k = 0; k < NCAND && st == TS_OK; k++) {
             double lo, hi;
             ts_calib_param_t *cp = &c->params[k];
+            const group_t *gr = cp->determined ? &c->groups[c->pgroup[k]] : NULL;
+            double rms = gr && gr->nrows ? sqrt(gr->chi2 / (double)gr->nrows) : 0;
+            char v[48], pr[64];
+            cal_fmt_value(v, sizeof v, cp->value, cp->is_bw, 5);
             if (cp->determined && cp->value < c->start[k] * 1e-6) {
                 c->pinned[k] = 1;
+                cp->value = c->start[k];
+                pinned = 1;
+            } else if (cp->determined && fabs(cp->value / c->start[k] - 1) < 1e-6 && rms > 0.5) {
+                /* Relative residuals barely move when the points lie orders of magnitude above
+                 * what the parameter can give: GSL stops where it started. */
+                snprintf(c->implausible[k], sizeof c->implausible[k],
+                         "the fit could not move it from its start value: its %zu points lie %.0f "
+                         "%% (rms) from every prediction near it, so they measure something else: "
+                         "not kept",
+                         cp->npoints, 100 * rms);
+                c->pinned[k] = 2;
+                pinned = 1;
+            } else if (cp->determined && ts_param_range(CANDIDATES[k], &lo, &hi) &&
+                       (cp->value < lo || cp->value > hi)) {
+                snprintf(c->implausible[k], sizeof c->implausible[k],
+                         "fitted %s from %zu points, outside its valid %s (params/params_range.h): "
+                         "not kept",
+                         v, cp->npoints, ts_param_range_text(CANDIDATES[k], pr, sizeof pr));
+                c->pinned[k] = 2;
                 cp->value = c->start[k];
                 pinned = 1;
             } else if (cp->determined && ts_param_prior(CANDIDATES[k], &lo, &hi, NULL) &&
                        (cp->value < lo || cp->value > hi)) {
                 /* A value no physical figure allows says the points are fitted through the
                  * wrong mechanism: it is not shipped as physics; the default stays. */
-                char v[48], e[48] = "undetermined", pr[64];
-                cal_fmt_value(v, sizeof v, cp->value, cp->is_bw, 5);
+                char e[48] = "undetermined";
                 /* one point leaves no residual to scale the covariance by: no error to give */
                 if (isfinite(cp->stderr_value) && cp->stderr_value >= 0)
                     cal_fmt_value(e, sizeof e, cp->stderr_value, cp->is_bw, 3);

@@ -14,6 +14,7 @@
 #include "../params/model_file.h"
 #include "../params/params.h"
 #include "../params/params_args.h"
+#include "../platforms/platform.h"
 #include "options.h"
 
 /* calibrate's own options (the parameter words are the params layer's); operands are the
@@ -73,7 +74,7 @@ int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
     if (st == TS_OK && !output)
         st = ts_error_set(err, TS_EUSAGE, "calibrate: expected -o FILE for the model file");
     /* Each input a file (a FIFO nobody writes, /dev/zero never end), none of them the output. */
-    ts_file_use_t *uses = st == TS_OK ? calloc((size_t)ninputs + 1, sizeof *uses) : NULL;
+    ts_file_use_t *uses = st == TS_OK ? calloc((size_t)ninputs + 2, sizeof *uses) : NULL;
     if (st == TS_OK && !uses)
         st = ts_error_set(err, TS_ENOMEM, "out of memory");
     if (st == TS_OK) {
@@ -81,9 +82,28 @@ int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
             uses[i] =
                 (ts_file_use_t){"INPUTS", inputs[i], 0, "an OSU, IMB or tunesim-probe output", 0};
         uses[ninputs] = (ts_file_use_t){"-o", output, 1, NULL, 0};
-        st = ts_check_files("calibrate", uses, ninputs + 1, err);
+        uses[ninputs + 1] = ts_opts_model_use(params, "--model");
+        st = ts_check_files("calibrate", uses, ninputs + 2, err);
     }
     free(uses);
+    /* The platform the model file will be refused off: one that exists (a replay's advice to
+     * give --platform NAME must work), and the one a --model started from was made for. */
+    char pfname[256];
+    if (st == TS_OK && platform[0]) {
+        ts_platform_t *pf = NULL;
+        st = ts_platform_open(platform, NULL, &pf, err);
+        if (st == TS_OK) {
+            snprintf(pfname, sizeof pfname, "%s", ts_platform_name(pf));
+            platform = pfname;
+        }
+        ts_platform_close(pf);
+        const char *mp = ts_params_model_platform(params);
+        if (st == TS_OK && mp[0] && strcmp(mp, platform) != 0)
+            st = ts_error_set(err, TS_EARG,
+                              "calibrate: %s: a model file made for platform '%s', but --platform "
+                              "says '%s'",
+                              ts_params_model_file(params), mp, platform);
+    }
     for (int i = 0; i < ninputs && st == TS_OK; i++)
         st = ts_bench_parse_file(&set, inputs[i], err);
     if (st == TS_OK)

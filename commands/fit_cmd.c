@@ -816,7 +816,7 @@ int ts_fit_cmd(int argc, char **argv, ts_error_t *err)
                           "--manifest FILE)");
     /* Before anything is read: each input a file of its kind, none of them the output. */
     if (st == TS_OK) {
-        ts_file_use_t uses[6 + FIT_MAX_RUN_PROFILES] = {
+        ts_file_use_t uses[7 + FIT_MAX_RUN_PROFILES] = {
             {"TRACE", f.o.trace, 0, "a trace", 1},
             {"--sets", f.o.sets, 0, "a sets file", 0},
             {"--measured-csv", f.o.measured_csv, 0, "a CSV of measured runs", 0},
@@ -826,7 +826,8 @@ int ts_fit_cmd(int argc, char **argv, ts_error_t *err)
         for (int i = 0; i < f.o.nrun_profiles; i++) /* SET=SCORE.txt */
             uses[6 + i] = (ts_file_use_t){"--run-profile", strchr(f.o.run_profile[i], '=') + 1, 0,
                                           "a scorep-score profile", 0};
-        st = ts_check_files("fit", uses, 6 + f.o.nrun_profiles, err);
+        uses[6 + f.o.nrun_profiles] = ts_opts_model_use(base, "--model");
+        st = ts_check_files("fit", uses, 7 + f.o.nrun_profiles, err);
     }
     if (st == TS_OK && !f.o.jobs) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -834,6 +835,13 @@ int ts_fit_cmd(int argc, char **argv, ts_error_t *err)
     }
     if (st == TS_OK)
         st = prepare(&f, base, err);
+    for (int i = 0; i < f.n && st == TS_OK && f.o.out; i++) { /* a set's own --model */
+        char flag[160];
+        snprintf(flag, sizeof flag, "--model of set [%.100s]", f.s[i].name);
+        const ts_file_use_t uses[2] = {ts_opts_model_use(f.s[i].params, flag),
+                                       {"-o", f.o.out, 1, NULL, 0}};
+        st = ts_check_files("fit", uses, 2, err);
+    }
     double *obs = NULL, *sd = NULL;
     unsigned char *use = NULL;
     ts_fit_result_t r = {0};

@@ -167,9 +167,10 @@ static ts_status parse_bench(const char *v, int *which, int *n, ts_error_t *err)
 
 static const itask_t *task_of(const imb_t *m, int bench, int set)
 {
-    for (int i = 0; i < m->ntasks; i++)
-        if (m->tasks[i].bench == bench && m->tasks[i].set == set)
-            return &m->tasks[i];
+    /* tasks run benchmark by benchmark, each over every set (ts_imb_cmd) */
+    for (int b = 0; b < m->nbench && set >= 0 && set < m->nsets; b++)
+        if (m->bench[b] == bench && (b + 1) * m->nsets <= m->ntasks)
+            return &m->tasks[b * m->nsets + set];
     return NULL;
 }
 
@@ -505,8 +506,14 @@ static ts_status add_set(imb_t *m, const char *name, ts_params_t *p, const ts_jo
                          ts_error_t *err)
 {
     iset_t *s = &m->sets[m->nsets];
-    *s = (iset_t){.name = name, .params = p, .jo = *jo, .same_as = -1};
-    m->nsets++;
+    int me = m->nsets++;
+    *s = (iset_t){.name = name,
+                  .params = p,
+                  .jo = *jo,
+                  .same_as = -1,
+                  .group_first = me,
+                  .group_next = -1,
+                  .group_last = me};
     /* Placed once here against the first benchmark's trace: a set that cannot be placed is
      * refused before anything runs. */
     ts_job_t *job = NULL;
@@ -514,14 +521,25 @@ static ts_status add_set(imb_t *m, const char *name, ts_params_t *p, const ts_jo
     if (st == TS_OK && (!(s->settings = describe(p, m->base, job)) || !(s->key = set_key(p, jo))))
         st = ts_error_set(err, TS_ENOMEM, "out of memory");
     ts_job_close(job);
+    s->khash = 14695981039346656037ull;
+    for (const char *c = s->key; st == TS_OK && *c; c++)
+        s->khash = (s->khash ^ (unsigned char)*c) * 1099511628211ull;
     if (st == TS_OK)
         st = ts_proto_model_new(p, jo->place.nodes * jo->place.ppn, &s->pm, err);
     /* A step's grid often names transports that resolve alike (UCX_TLS=all and self,sm,rc
      * here): such sets are replayed once, which the report says. */
-    for (int j = 0; st == TS_OK && j < m->nsets - 1 && s->same_as < 0; j++)
-        if (m->sets[j].same_as < 0 && strcmp(m->sets[j].key, s->key) == 0 &&
-            ts_proto_model_same(m->sets[j].pm, s->pm))
-            s->same_as = j;
+    for (int g = 0; st == TS_OK && g < me; g++) {
+        iset_t *head = &m->sets[g];
+        if (head->group_first != g || head->khash != s->khash || strcmp(head->key, s->key) != 0)
+            continue;
+        for (int j = g; j >= 0 && s->same_as < 0; j = m->sets[j].group_next)
+            if (m->sets[j].same_as < 0 && ts_proto_model_same(m->sets[j].pm, s->pm))
+                s->same_as = j;
+        s->group_first = g;
+        m->sets[head->group_last].group_next = me;
+        head->group_last = me;
+        break;
+    }
     return st;
 }
 
@@ -616,11 +634,22 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
         st = ts_error_set(err, TS_EIO,
                           "imb: --plot needs gnuplot, which is not installed (Debian: apt-get "
                           "install gnuplot-nox)");
-    if (st == TS_OK) {
-        const ts_file_use_t uses[] = {{"--sets", m.o.sets, 0, "a sets file", 0},
-                                      {"--csv", m.o.csv, 1, NULL, 0}};
-        st = ts_check_files("imb", uses, 2, err);
-    }
+    /* The outputs, and the inputs they must not replace: --sets, --model and each set's. */
+    char pics[TS_IMB__COUNT * 2][4200];
+    ts_file_use_t uses[3 + TS_IMB__COUNT * 2 + 1] = {{"--sets", m.o.sets, 0, "a sets file", 0},
+                                                     {"--csv", m.o.csv, 1, NULL, 0}};
+    int nuses = 2;
+    for (int b = 0; st == TS_OK && m.o.plot && b < m.nbench; b++)
+        for (int t = 0; t < 2; t++, nuses++) {
+            snprintf(pics[nuses - 2], sizeof pics[0], "%s-%s.%s", m.o.plot, ts_imb_name(m.bench[b]),
+                     t ? "svg" : "png");
+            uses[nuses] = (ts_file_use_t){"--plot", pics[nuses - 2], 1, NULL, 0};
+        }
+    if (st == TS_OK && m.o.plot && !m.o.plot[0])
+        st = ts_error_set(err, TS_EUSAGE, "imb: --plot: expected a PREFIX, got an empty one");
+    uses[nuses++] = ts_opts_model_use(base, "--model");
+    if (st == TS_OK)
+        st = ts_check_files("imb", uses, nuses, err);
     /* The output's temporary file first: an unwritable --csv fails before any replay. */
     ts_outfile_t *csv = NULL;
     if (st == TS_OK && m.o.csv)
@@ -647,6 +676,12 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
     m.base = imb_defaults;
     if (st == TS_OK)
         st = open_sets(&m, base, &sets, err);
+    for (int i = 0; i < m.nsets && st == TS_OK; i++) {
+        char flag[160];
+        snprintf(flag, sizeof flag, "--model of set [%.100s]", m.sets[i].name);
+        uses[nuses - 1] = ts_opts_model_use(m.sets[i].params, flag);
+        st = ts_check_files("imb", uses + 1, nuses - 1, err);
+    }
     if (st == TS_OK) {
         m.ntasks = m.nbench * m.nsets;
         m.tasks = calloc((size_t)m.ntasks, sizeof *m.tasks);

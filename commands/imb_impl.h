@@ -32,8 +32,13 @@ typedef struct iset_s {
     char *settings; /* "KEY=VALUE ..." that differ from the defaults, and the placement */
     char *key;      /* the same less what acts only through the protocol model (UCX_TLS and
                      * the UCX thresholds): with models that plan alike, the same replay */
+    uint64_t khash; /* FNV-1a of key: a grid of thousands of sets compares these first */
     ts_proto_model_t *pm;
     int same_as; /* an earlier set that plans every message alike (replayed once), or -1 */
+    /* The sets of the same key in order, so that a grid of thousands of sets looks only at its
+     * own group: the first, the next after this one (-1 at the end) and, for the first, the
+     * last. */
+    int group_first, group_next, group_last;
 } iset_t;
 
 typedef struct isize_s {

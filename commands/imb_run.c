@@ -158,16 +158,11 @@ static iunit_t *peer(const imb_t *m, const iunit_t *u, int s)
     return &m->units[m->tasks[u->task - tk->set + s].unit0 + u->size];
 }
 
-static int same_key(const imb_t *m, int a, int b)
-{
-    return strcmp(m->sets[a].key, m->sets[b].key) == 0;
-}
-
-/* Whether set j's replay v of a size stands for set s's: the same other settings, and a model
- * that answers every question v's replay asked alike. */
+/* Whether set j's replay v of a size stands for set s's, j in s's group (the same other
+ * settings): a model that answers every question v's replay asked alike. */
 static int stands_for(const imb_t *m, const iunit_t *v, int j, int s)
 {
-    return v->state == U_RUN && v->ok && v->asks_all && same_key(m, j, s) &&
+    return v->state == U_RUN && v->ok && v->asks_all &&
            ts_proto_model_alike(m->sets[j].pm, m->sets[s].pm, v->asks, v->nasks);
 }
 
@@ -177,12 +172,12 @@ static int stands_for(const imb_t *m, const iunit_t *v, int j, int s)
  * questions the group's replays asked), or to be replayed now (1). */
 static int decide(imb_t *m, iunit_t *u)
 {
-    int s = m->tasks[u->task].set;
+    int s = m->tasks[u->task].set, first = m->sets[s].group_first;
     const iunit_t *probe = NULL;
     int group_known = 0;
-    for (int j = 0; j < m->nsets; j++) {
+    for (int j = first; j >= 0; j = m->sets[j].group_next) {
         const iunit_t *v = peer(m, u, j);
-        if (j == s || v->state != U_RUN || !same_key(m, j, s))
+        if (j == s || v->state != U_RUN)
             continue;
         group_known = 1; /* a failed replay too: the rest of its group then runs */
         if (stands_for(m, v, j, s)) {
@@ -193,12 +188,11 @@ static int decide(imb_t *m, iunit_t *u)
         if (!probe && v->ok && v->asks_all)
             probe = v;
     }
-    for (int j = 0; j < s && !group_known; j++)
-        if (same_key(m, j, s))
-            return 0;
-    for (int j = 0; j < s && probe; j++) {
+    if (!group_known && first < s)
+        return 0;
+    for (int j = first; j >= 0 && j < s && probe; j = m->sets[j].group_next) {
         const iunit_t *v = peer(m, u, j);
-        if (v->state == U_QUEUED && same_key(m, j, s) &&
+        if (v->state == U_QUEUED &&
             ts_proto_model_alike(m->sets[j].pm, m->sets[s].pm, probe->asks, probe->nasks))
             return 0;
     }

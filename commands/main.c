@@ -489,7 +489,7 @@ static int cmd_convert(int argc, char **argv)
     ts_error_t err;
     ts_error_clear(&err);
     ts_file_use_t uses[2 + TS_DENOISE_MAX] = {{"TRACE", path, 0, "a trace", 1},
-                                              {"-o", out, 1, NULL, 0}};
+                                              {"-o", out, 1, NULL, strcmp(to, "ti") == 0}};
     for (int j = 0; j < a.nmin_of; j++)
         uses[2 + j] = (ts_file_use_t){"--min-of", a.min_of[j], 0, "a trace", 1};
     ts_status cs = ts_check_files("convert", uses, 2 + a.nmin_of, &err);

@@ -146,3 +146,9 @@ ts_status ts_opts_parse_params(const char *cmd, int argc, char **argv, ts_params
     free(used);
     return st;
 }
+
+ts_file_use_t ts_opts_model_use(const ts_params_t *p, const char *flag)
+{
+    const char *m = ts_params_model_file(p);
+    return (ts_file_use_t){flag, m && m[0] ? m : NULL, 0, "a tunesim model file", 0};
+}

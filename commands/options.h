@@ -5,6 +5,7 @@
 #ifndef TS_OPTIONS_H
 #define TS_OPTIONS_H
 
+#include "../common/outfile.h"
 #include "../common/status.h"
 #include "../params/params.h"
 #include "../platforms/placement.h"
@@ -47,5 +48,10 @@ ts_status ts_opts_scale_by(const char *cmd, const char *v, ts_xp_scale *scale, t
 ts_status ts_opts_parse_prefix(const char *cmd, int argc, char **argv, const ts_opt_t *opts,
                                int nopts, ts_opt_fn fn, void *ctx, int *first_operand,
                                ts_error_t *err);
+
+/* The model file p was given (--model), as one more input of ts_check_files, so that no output
+ * replaces it; flag says where it was given ("--model"). Its path is NULL (nothing to check)
+ * when p has none. */
+ts_file_use_t ts_opts_model_use(const ts_params_t *p, const char *flag);
 
 #endif

@@ -557,27 +557,6 @@ static ts_status full_run_report(const sweep_t *sw, const ts_xp_t *first, ts_err
 /* ---- outputs, checked before anything runs ------------------------------------------------------
  */
 
-/* Where path would be: its directory resolved (realpath) and its last name; NULL when the
- * directory does not exist. Caller frees. */
-/* An output file can be created or replaced: its directory exists and is writable, and the
- * path is not a directory. */
-static ts_status check_writable(const char *flag, const char *path, ts_error_t *err)
-{
-    struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-        return ts_error_set(err, TS_EIO, "%s %s: is a directory, expected a file", flag, path);
-    const char *slash = strrchr(path, '/');
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%.*s", slash ? (slash == path ? 1 : (int)(slash - path)) : 1,
-             slash ? path : ".");
-    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
-        return ts_error_set(err, TS_EIO, "%s %s: no directory %s to write it in", flag, path, dir);
-    if (access(dir, W_OK | X_OK) != 0)
-        return ts_error_set(err, TS_EIO, "%s %s: cannot write in %s: %s", flag, path, dir,
-                            strerror(errno));
-    return TS_OK;
-}
-
 /* Every file the sweep will write, checked before the first replay: no two outputs (nor an
  * output and an input) may be the same file, and each must be writable. A sweep of hours
  * that fails at its last step, or whose JSON overwrites its own results, loses them all. */
@@ -621,9 +600,6 @@ static ts_status check_outputs(const sweep_opts_t *o, ts_error_t *err)
         st = ts_error_set(err, TS_ENOMEM, "out of memory");
     if (st == TS_OK)
         st = ts_check_files("sweep", f, n, err);
-    for (int i = 0; i < n && st == TS_OK; i++)
-        if (f[i].output)
-            st = check_writable(f[i].flag, f[i].path, err);
     for (int i = 0; i < nowned; i++)
         free(owned[i]);
     return st;

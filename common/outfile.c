@@ -337,9 +337,38 @@ static int is_stdout(const char *path)
            so.st_dev == sp.st_dev && so.st_ino == sp.st_ino;
 }
 
+/* Whether an output can be written where it is to go: not a directory (unless the output is
+ * one), its directory present and writable. A FIFO or a device is written directly. */
+static ts_status check_writable(const char *cmd, const ts_file_use_t *f, ts_error_t *err)
+{
+    struct stat sb;
+    if (stat(f->path, &sb) == 0) {
+        if (S_ISDIR(sb.st_mode) && !f->dir_ok)
+            return ts_error_set(err, TS_EIO, "%s: %s %s: is a directory, expected a file", cmd,
+                                f->flag, f->path);
+        if (!S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))
+            return TS_OK;
+    }
+    const char *slash = strrchr(f->path, '/');
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (slash == f->path ? 1 : (int)(slash - f->path)) : 1,
+             slash ? f->path : ".");
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return ts_error_set(err, TS_EIO, "%s: %s %s: no directory %s to write it in", cmd, f->flag,
+                            f->path, dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return ts_error_set(err, TS_EIO, "%s: %s %s: cannot write in %s: %s", cmd, f->flag, f->path,
+                            dir, strerror(errno));
+    return TS_OK;
+}
+
 ts_status ts_check_files(const char *cmd, const ts_file_use_t *f, int n, ts_error_t *err)
 {
     ts_status st = TS_OK;
+    for (int i = 0; i < n; i++) /* an input's own check says more (ts_check_input) */
+        if (f[i].path && f[i].output && !f[i].path[0])
+            return ts_error_set(err, TS_EUSAGE, "%s: %s: expected a file name, got an empty one",
+                                cmd, f[i].flag);
     for (int i = 0; i < n && st == TS_OK; i++)
         if (f[i].path && !f[i].output)
             st = ts_check_input(f[i].path, f[i].what, f[i].dir_ok, err);
@@ -369,6 +398,9 @@ ts_status ts_check_files(const char *cmd, const ts_file_use_t *f, int n, ts_erro
                                     cmd, in->path, in->flag, out->flag, out->path);
         }
     }
+    for (int i = 0; i < n && st == TS_OK; i++)
+        if (f[i].path && f[i].output)
+            st = check_writable(cmd, &f[i], err);
     return st;
 }
 

@@ -37,15 +37,16 @@ typedef struct ts_file_use_s {
     const char *path; /* NULL: not given, nothing to check */
     int output;       /* 1: written, 0: read */
     const char *what; /* an input: what it should be ("a sets file"), for messages */
-    int dir_ok;       /* an input: a directory is accepted too (a trace) */
+    int dir_ok;       /* a directory is accepted too (a trace; a directory output) */
 } ts_file_use_t;
 
-/* The one check of a command's files, before anything is read or written: each input is a
- * regular file (ts_check_input); no output is also an input, standard output (when it is a
- * regular file) included; no two outputs are the same file. Files are compared by device and
- * inode, so another spelling of a path, a hard link or a symbolic link to it is caught too.
- * TS_EUSAGE (TS_EARG for an input's type) with one line, "CMD: FILE is both an input (FLAG)
- * and an output (FLAG): ...". Every command with inputs and outputs calls it. */
+/* The one check of a command's files, before anything is read or written: no output's name is
+ * empty; each input is a regular file (ts_check_input); no output is also an input, standard output
+ * (when it is a regular file) included; no two outputs are the same file; each output's
+ * directory exists and is writable (TS_EIO), so that no run fails only at its end. Files are
+ * compared by device and inode, so another spelling of a path, a hard link or a symbolic link to it
+ * is caught too. TS_EUSAGE (TS_EARG for an input's type) with one line, "CMD: FILE is both an input
+ * (FLAG) and an output (FLAG): ...". Every command with inputs and outputs calls it. */
 ts_status ts_check_files(const char *cmd, const ts_file_use_t *f, int n, ts_error_t *err);
 
 /* The same for a directory: files are written into a temporary directory that replaces

@@ -234,7 +234,7 @@ struct ts_params_s {
     pslot_t slot[TS_P__COUNT];
     /* The model file applied last and the platform it was made for ("" if none): a replay on
      * another platform is refused (ts_params_model_platform). */
-    char model_file[256], model_platform[64];
+    char model_file[4096], model_platform[64];
 };
 
 /* Copy s into buf (size n) for an error message: control characters become '?' and long

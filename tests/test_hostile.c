@@ -531,6 +531,49 @@ static void test_smaller_ones(void)
     free(err);
 }
 
+/* No output replaces a model file a command reads (--model, or a set's own), an empty file
+ * name is a usage error, and calibrate's --platform names a platform that exists and the one
+ * its --model was made for. */
+static void test_model_inputs_kept(void)
+{
+    static const char model[] =
+        "<?xml version=\"1.0\"?>\n<tunesim-model platform=\"bm-optimized3.36\" "
+        "created-from=\"hand\" version=\"1\">\n  <param name=\"model.net.latency\" "
+        "value=\"2us\" source=\"hand\"/>\n</tunesim-model>\n";
+    const char *m = write_tmp("keep.xml", model);
+    const char *imb = "imb --nodes 1 --ppn 2 --bench PingPong --msglog 0:0";
+    expect_cli(2, "keep.xml is both an input (--model) and an output (--csv",
+               "%s --model '%s' --csv '%s'", imb, m, m);
+    char with[4400];
+    snprintf(with, sizeof with, "[a]\n--model '%s'\n", m);
+    const char *sets = write_tmp("model.sets", with);
+    expect_cli(2, "is both an input (--model of set [a]) and an output (--csv",
+               "%s --sets '%s' --csv '%s'", imb, sets, m);
+    expect_cli(2, "--csv: expected a file name, got an empty one", "%s --csv ''", imb);
+    expect_cli(2, "--plot: expected a PREFIX, got an empty one", "%s --plot ''", imb);
+    const char *lat = write_tmp("lat.txt", "# OSU MPI Latency Test v7.5.1\n"
+                                           "# tunesim-probe: version=1 locality=intra-socket "
+                                           "ranks=2 nodes=1\n# Size Latency (us)\n0 0.70\n"
+                                           "1 0.71\n8 0.72\n");
+    expect_cli(2, "keep.xml is both an input (--model) and an output (-o",
+               "calibrate '%s' --model '%s' -o '%s'", lat, m, m);
+    expect_cli(2, "-o: expected a file name, got an empty one", "calibrate '%s' -o ''", lat);
+    expect_cli(1, "-o /nonexistent-dir/x.xml: no directory /nonexistent-dir to write it in",
+               "calibrate '%s' -o /nonexistent-dir/x.xml", lat);
+    expect_cli(1, "no platform 'bogus'", "calibrate '%s' -o '%s' --platform bogus", lat,
+               tu_path("c.xml"));
+    expect_cli(
+        1, "a model file made for platform 'bm-optimized3.36', but --platform says 'localhost'",
+        "calibrate '%s' -o '%s' --platform localhost --model '%s'", lat, tu_path("c.xml"), m);
+    CU_ASSERT(!exists(tu_path("c.xml")));
+    FILE *fp = fopen(m, "r");
+    char buf[sizeof model + 8] = {0};
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    CU_ASSERT_EQUAL(fread(buf, 1, sizeof buf - 1, fp), sizeof model - 1);
+    fclose(fp);
+    CU_ASSERT_STRING_EQUAL(buf, model);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -552,5 +595,7 @@ int main(void)
     CU_add_test(s, "defect 5: the replay's platform file is gone once loaded",
                 test_replay_platform_file);
     CU_add_test(s, "defect 10: the smaller ones", test_smaller_ones);
+    CU_add_test(s, "model files read are never outputs; empty names; calibrate's platform",
+                test_model_inputs_kept);
     return tu_run_all();
 }

@@ -171,6 +171,16 @@ static void test_csv_and_errors(void)
         CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, csv));
         ts_measured_free(m);
     }
+    /* A NUL byte would hide the rest of its line ("base,17" read, "junk" not). */
+    static const char nul[] = "base,17\0junk\nt0,15\n";
+    FILE *fp = fopen(csv, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fwrite(nul, 1, sizeof nul - 1, fp);
+    fclose(fp);
+    CU_ASSERT_FATAL(ts_measured_new(&m, &err) == TS_OK);
+    CU_ASSERT_EQUAL(ts_measured_read_csv(m, csv, &err), TS_ECORRUPT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, ":1: expected text, got a NUL byte"));
+    ts_measured_free(m);
 }
 
 static void test_dir_and_manifest(void)

@@ -364,8 +364,14 @@ ts_status ts_measured_read_manifest(ts_measured_t *m, const char *path, ts_error
     size_t cap = 0;
     long lineno = 0;
     ts_status st = TS_OK;
-    while (st == TS_OK && getline(&line, &cap, fp) >= 0) {
+    ssize_t len;
+    while (st == TS_OK && (len = getline(&line, &cap, fp)) >= 0) {
         lineno++;
+        if (memchr(line, '\0', (size_t)len)) {
+            st = ts_error_set(err, TS_ECORRUPT, "%s:%ld: expected text, got a NUL byte", path,
+                              lineno);
+            break;
+        }
         char *hash = strchr(line, '#');
         if (hash)
             *hash = '\0';
@@ -423,8 +429,14 @@ ts_status ts_measured_read_csv(ts_measured_t *m, const char *path, ts_error_t *e
     size_t cap = 0;
     long lineno = 0, rows = 0;
     ts_status st = TS_OK;
-    while (st == TS_OK && getline(&line, &cap, fp) >= 0) {
+    ssize_t len;
+    while (st == TS_OK && (len = getline(&line, &cap, fp)) >= 0) {
         lineno++;
+        if (memchr(line, '\0', (size_t)len)) { /* it would hide the rest of its line */
+            st = ts_error_set(err, TS_ECORRUPT, "%s:%ld: expected text, got a NUL byte", path,
+                              lineno);
+            break;
+        }
         char *hash = strchr(line, '#');
         if (hash)
             *hash = '\0';
