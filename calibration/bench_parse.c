@@ -285,8 +285,20 @@ static ts_status probe_keys(pstate_t *ps, int line, const char *body, ts_error_t
                                     "%s:%d: expected %s=a positive count, got '%s'", ps->name, line,
                                     w, v);
             *(w[0] == 'r' ? &s->ranks : w[0] == 'n' ? &s->nodes : &s->window) = (int)n;
+        } else if (strcmp(w, "version") == 0 && strcmp(v, "1") != 0) {
+            char sv[40];
+            return ts_error_set(err, TS_ECORRUPT,
+                                "%s:%d: tunesim-probe format version '%s' is not supported "
+                                "(expected 1)",
+                                ps->name, line, shown(v, sv, sizeof sv));
         }
     }
+    /* A pair on two nodes cannot come from a run on one. */
+    if (s->loc == TS_BLOC_INTER_NODE && s->nodes == 1)
+        return ts_error_set(err, TS_ECORRUPT,
+                            "%s:%d: locality=inter-node in a run on nodes=1 (expected nodes=2 or "
+                            "more, or another locality)",
+                            ps->name, line);
     return TS_OK;
 }
 
@@ -438,6 +450,15 @@ static ts_status data_line(pstate_t *ps, int line, const char *raw, ts_error_t *
     if (!isdigit((unsigned char)tok[0][0]) || *end || errno)
         return ts_error_set(err, TS_ECORRUPT, "%s:%d: expected a message size in bytes, got '%s'",
                             ps->name, line, shown(tok[0], sw, sizeof sw));
+    /* OSU, IMB and the probe print each size once, in increasing order: anything else is two
+     * runs pasted into one section, whose points would weigh twice. */
+    const ts_bench_series_t *cur = &ps->cur;
+    if (cur->npoints && size <= cur->points[cur->npoints - 1].size)
+        return ts_error_set(err, TS_ECORRUPT,
+                            "%s:%d: size %llu after %llu (expected sizes in increasing order, "
+                            "each once)",
+                            ps->name, line, size,
+                            (unsigned long long)cur->points[cur->npoints - 1].size);
     const char *vs = tok[ps->value_col - 1];
     const char *what = ts_bench_kind_is_bw(ps->cur.kind) ? "bandwidth (MB/s)" : "time (us)";
     /* A difference below zero (noise, or an eager size in the busy-receiver test) is read;

@@ -86,6 +86,14 @@ int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
         st = ts_check_files("calibrate", uses, ninputs + 2, err);
     }
     free(uses);
+    /* One file given twice would weigh its points twice. */
+    for (int i = 0; i < ninputs && st == TS_OK; i++)
+        for (int j = i + 1; j < ninputs && st == TS_OK; j++)
+            if (ts_same_file(inputs[i], inputs[j]))
+                st = ts_error_set(err, TS_EUSAGE,
+                                  "calibrate: INPUTS %s and %s are the same file: give each "
+                                  "once",
+                                  inputs[i], inputs[j]);
     /* The platform the model file will be refused off: one that exists (a replay's advice to
      * give --platform NAME must work), and the one a --model started from was made for. */
     char pfname[256];

@@ -202,6 +202,8 @@ static void sweep_free(sweep_t *sw)
 
 /* Parse the sets file, open the trace, and prepare every set (placement, transports) without
  * running anything. Every mistake goes into the sets' error list. */
+static ts_status check_outputs(const sweep_opts_t *o, const ts_file_use_t *extra, ts_error_t *err);
+
 static ts_status prepare(sweep_t *sw, ts_error_t *err)
 {
     ts_status st = ts_sets_open(sw->o.sets, NULL, &sw->sets, err);
@@ -230,6 +232,11 @@ static ts_status prepare(sweep_t *sw, ts_error_t *err)
         }
         if (!(s->settings = settings_of(s->params)))
             return ts_error_set(err, TS_ENOMEM, "out of memory");
+        char flag[160];
+        snprintf(flag, sizeof flag, "--model of set [%.100s]", s->name);
+        ts_file_use_t model = ts_opts_model_use(s->params, flag);
+        if (model.path && (st = check_outputs(&sw->o, &model, err)) != TS_OK)
+            return st;
         s->jo.platform = sw->o.platform;
         s->jo.place = sw->o.place;
         ts_sets_place_over(sets, i, &s->jo.place);
@@ -560,9 +567,9 @@ static ts_status full_run_report(const sweep_t *sw, const ts_xp_t *first, ts_err
 /* Every file the sweep will write, checked before the first replay: no two outputs (nor an
  * output and an input) may be the same file, and each must be writable. A sweep of hours
  * that fails at its last step, or whose JSON overwrites its own results, loses them all. */
-static ts_status check_outputs(const sweep_opts_t *o, ts_error_t *err)
+static ts_status check_outputs(const sweep_opts_t *o, const ts_file_use_t *extra, ts_error_t *err)
 {
-    enum { MAXF = 12 };
+    enum { MAXF = 13 };
     ts_file_use_t f[MAXF];
     char *owned[MAXF];
     int n = 0, nowned = 0;
@@ -595,6 +602,8 @@ static ts_status check_outputs(const sweep_opts_t *o, ts_error_t *err)
     ADD("TRACE", o->trace, 0, "a trace", 1);
     ADD("--sets", o->sets, 0, "a sets file", 0);
     ADD("--profile", o->profile, 0, "a scorep-score profile", 0);
+    if (extra && extra->path) /* a set's own model file */
+        f[n++] = *extra;
 #undef ADD
     if (st != TS_OK)
         st = ts_error_set(err, TS_ENOMEM, "out of memory");
@@ -626,7 +635,7 @@ int ts_sweep_cmd_to(FILE *out, int argc, char **argv, ts_error_t *err)
                           "--plot needs gnuplot, which is not installed "
                           "(Debian: apt-get install gnuplot-nox)");
     if (st == TS_OK)
-        st = check_outputs(&sw.o, err);
+        st = check_outputs(&sw.o, NULL, err);
     if (st == TS_OK && sw.o.merge) {
         st = ts__sweep_merge(&sw.o, err);
         free(sw.o.only);

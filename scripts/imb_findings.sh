@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # imb_findings.sh [OUT.md] - every finding of Oracle's IMB study for 1 x 36 and 2 x 36
 # (shared/reference/oracle-imb-bm-optimized3.36.md) checked against tunesim imb's
-# predictions, one row a finding: what the study measured, what the models predict, and
-# whether that reproduces it. Writes a markdown table to OUT.md (default stdout).
+# predictions, one row a finding: what the study measured, what the models predict (a chosen
+# setting with its geometric mean of t_max and the study's setting's, a comparison with the
+# range of the two sets' t_max ratio over the finding's sizes), and whether that reproduces it. Writes a markdown table to OUT.md (default stdout).
 #
 # A finding "X faster than no component at <= S" holds when X's t_max is below the no-component
 # set's at every size from 1 B to S; "over almost the whole range" at 80 % of the sizes or
@@ -41,16 +42,44 @@ imb() {
         --model "$model" --sets "$4" -j "$jobs" --csv "$work/$1.csv" "${study_stack[@]}" "${extra[@]}" >"$work/$1.txt"
 }
 winner() { sed -n 's/^# winner: \([^ ]*\) .*/\1/p' "$work/$1.txt"; }
+# gm NAME SET: SET's geometric mean of t_max in NAME's comparison table (the sizes at which the
+# sets differ by more than 1 %), empty when no size does.
+gm() {
+    awk -v s="$2" '/^ *#bytes/ && !/#repetitions/ { for (i = 2; i <= NF; i++) col[$i] = i }
+        $1 == "geomean" && (s in col) { print $(col[s]); exit }' "$work/$1.txt"
+}
+# chosen NAME WINNER WANT: the winner with its geometric mean, how far behind the study's
+# setting is where it differs (the predicted numbers of a missed row), and the winner's ties.
+chosen() {
+    local a b t
+    a=$(gm "$1" "$2")
+    b=$(gm "$1" "$3")
+    t=$(sed -n 's/^# ties within [^:]*: //p' "$work/$1.txt")
+    if [ -z "$a" ] || [ "$a" = - ]; then
+        echo "$2 (no size differs by more than 1 %)"
+    elif [ "$2" = "$3" ] || [ -z "$b" ] || [ "$b" = - ]; then
+        echo "$2 ($a us${t:+; ties: $t})"
+    else
+        awk -v w="$2" -v a="$a" -v s="$3" -v b="$b" -v t="$t" \
+            'BEGIN { printf "%s (%s us; %s %s us, %+.1f %%%s)\n", w, a, s, b, 100 * (b / a - 1),
+                     t == "" ? "" : "; ties: " t }'
+    fi
+}
 # holds CSV A B LO HI FRACTION OP: 1 when set A's t_max OP (lt, gt) set B's at FRACTION of
-# the sizes in [LO, HI]; prints "1 n/m" or "0 n/m".
+# the sizes in [LO, HI]; prints "1 n/m" or "0 n/m", then the range of A's t_max over B's.
 holds() {
     awk -F, -v a="$2" -v b="$3" -v lo="$4" -v hi="$5" -v f="$6" -v op="$7" '
         NR > 1 && $4 >= lo && $4 <= hi { t[$2, $4] = $8; s[$4] = 1 }
         END {
             for (z in s) if (((a SUBSEP z) in t) && ((b SUBSEP z) in t)) {
                 m++; if ((op == "lt" && t[a, z] < t[b, z]) || (op == "gt" && t[a, z] > t[b, z])) n++
+                if (t[b, z] > 0) {
+                    r = t[a, z] / t[b, z]
+                    if (!k++ || r < rlo) rlo = r
+                    if (k == 1 || r > rhi) rhi = r
+                }
             }
-            printf "%d %d/%d\n", (m > 0 && n >= f * m) ? 1 : 0, n + 0, m + 0
+            printf "%d %d/%d %.2f-%.2f\n", (m > 0 && n >= f * m) ? 1 : 0, n + 0, m + 0, rlo, rhi
         }' "$1"
 }
 rows=$work/rows.md
@@ -59,8 +88,8 @@ row() { # FINDING PREDICTED OK
 }
 # check NAME FINDING A B LO HI FRACTION OP
 check() {
-    read -r ok frac < <(holds "$work/$1.csv" "$3" "$4" "$5" "$6" "$7" "$8")
-    row "$2" "$frac sizes" "$ok"
+    read -r ok frac range < <(holds "$work/$1.csv" "$3" "$4" "$5" "$6" "$7" "$8")
+    row "$2" "$frac sizes ($3 / $4 $range)" "$ok"
 }
 K=1024
 M=$((1024 * 1024))
@@ -81,7 +110,8 @@ for b in Alltoall Allgather Allreduce Exchange; do
         w=$(winner "r1-$b-$c")
         label=$c
         [ "$b" = Exchange ] && label="any component"
-        row "1 x 36 $b, $label: UCX_RNDV_THRESH ${want1[$b/$c]}" "$w" "$([ "$w" = "${want1[$b/$c]}" ] && echo 1 || echo 0)"
+        row "1 x 36 $b, $label: UCX_RNDV_THRESH ${want1[$b/$c]}" "$(chosen "r1-$b-$c" "$w" "${want1[$b/$c]}")" \
+            "$([ "$w" = "${want1[$b/$c]}" ] && echo 1 || echo 0)"
     done
 done
 # Components against no component, all defaults.
@@ -129,8 +159,9 @@ for b in Alltoall Allgather Allreduce Exchange; do
     imb "t2-$b" 2 "$b" "$work/t2.sets"
     imb "tls2-$b" 2 "$b" "$work/tls.sets"
     w=$(winner "tls2-$b")
+    picked=$(chosen "tls2-$b" "$w" "${tls//,/-}")
     w=${w//-/,}
-    row "2 x 36 $b: UCX_TLS $tls (at the study's thresholds)" "$w" "$([ "$w" = "$tls" ] && echo 1 || echo 0)"
+    row "2 x 36 $b: UCX_TLS $tls (at the study's thresholds)" "${picked//-/,}" "$([ "$w" = "$tls" ] && echo 1 || echo 0)"
 done
 check t2-Exchange "2 x 36 Exchange: the tuned settings beat all defaults at every size up to 128 KB" tuned defaults 0 $((128 * K)) 1 lt
 check t2-Alltoall "2 x 36 Alltoall: the tuned settings beat all defaults at 8 KB and below" tuned defaults 1 $((8 * K)) 1 lt
@@ -171,7 +202,7 @@ exchange_row() { # NAME FINDING
 placement_row() {
     placements "$1" "$2" "$3" "$4" "$5"
     w=$(winner "$1")
-    row "$2 x 36 $3, $4: $6" "$w" "$([ "$w" = "$6" ] && echo 1 || echo 0)"
+    row "$2 x 36 $3, $4: $6" "$(chosen "$1" "$w" "$6")" "$([ "$w" = "$6" ] && echo 1 || echo 0)"
 }
 declare -A place1=([Alltoall/none]=nps1-cyclic [Alltoall/hcoll]=nps1-block [Alltoall/ucc]=nps1-cyclic
     [Allgather/none]=nps2-block [Allgather/hcoll]=nps2-block [Allgather/ucc]=nps2-block

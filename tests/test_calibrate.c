@@ -176,6 +176,14 @@ static void test_parse_errors(void)
         {"# Benchmarking Exchange\n", 1, "expected IMB PingPong"},
         {"# OSU MPI Latency Test\n# tunesim-probe: locality=moon\n", 2, "expected locality="},
         {"# OSU MPI Latency Test\n# tunesim-probe: ranks=-3\n", 2, "expected ranks="},
+        {"# OSU MPI Latency Test\n# Size Latency (us)\n8 1.0\n8 1.1\n", 4,
+         "size 8 after 8 (expected sizes in increasing order, each once)"},
+        {"# OSU MPI Latency Test\n# Size Latency (us)\n16 1.0\n8 1.1\n", 4, "size 8 after 16"},
+        {"# OSU MPI Latency Test\n# tunesim-probe: version=99 locality=intra-socket\n", 2,
+         "format version '99' is not supported (expected 1)"},
+        {"# OSU MPI Latency Test\n# tunesim-probe: version=1 locality=inter-node ranks=2 "
+         "nodes=1\n",
+         2, "locality=inter-node in a run on nodes=1"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         expect_corrupt("bad.txt", bad[i].text, bad[i].line, bad[i].says);

@@ -549,6 +549,8 @@ static void test_model_inputs_kept(void)
     const char *sets = write_tmp("model.sets", with);
     expect_cli(2, "is both an input (--model of set [a]) and an output (--csv",
                "%s --sets '%s' --csv '%s'", imb, sets, m);
+    expect_cli(2, "is both an input (--model of set [a]) and an output (--csv",
+               "sweep '%s' --sets '%s' --csv '%s' --nodes 2 --ppn 1 -j 1", tu_bundled(), sets, m);
     expect_cli(2, "--csv: expected a file name, got an empty one", "%s --csv ''", imb);
     expect_cli(2, "--plot: expected a PREFIX, got an empty one", "%s --plot ''", imb);
     const char *lat = write_tmp("lat.txt", "# OSU MPI Latency Test v7.5.1\n"
@@ -558,6 +560,8 @@ static void test_model_inputs_kept(void)
     expect_cli(2, "keep.xml is both an input (--model) and an output (-o",
                "calibrate '%s' --model '%s' -o '%s'", lat, m, m);
     expect_cli(2, "-o: expected a file name, got an empty one", "calibrate '%s' -o ''", lat);
+    expect_cli(2, "lat.txt are the same file: give each once", "calibrate '%s' '%s' -o '%s'", lat,
+               lat, tu_path("c.xml"));
     expect_cli(1, "-o /nonexistent-dir/x.xml: no directory /nonexistent-dir to write it in",
                "calibrate '%s' -o /nonexistent-dir/x.xml", lat);
     expect_cli(1, "no platform 'bogus'", "calibrate '%s' -o '%s' --platform bogus", lat,
