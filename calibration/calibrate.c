@@ -32,8 +32,8 @@ ts_status cal_predict_all(ts_calib_t *c, const double *values, double *pred, ts_
 {
     for (size_t s = 0; s < c->set->nseries; s++) {
         int any = 0;
-        for (size_t i = 0; i < c->npts && !any; i++)
-            any = c->ipts[i].series == s && c->ipts[i].modelled;
+        for (size_t i = c->sfirst[s]; i < c->sfirst[s + 1] && !any; i++)
+            any = c->ipts[i].modelled;
         if (!any)
             continue;
         ts_params_t *p;
@@ -48,8 +48,8 @@ ts_status cal_predict_all(ts_calib_t *c, const double *values, double *pred, ts_
         ts_params_free(p);
         if (st != TS_OK)
             return st;
-        for (size_t i = 0; i < c->npts; i++)
-            if (c->ipts[i].series == s && c->ipts[i].modelled)
+        for (size_t i = c->sfirst[s]; i < c->sfirst[s + 1]; i++)
+            if (c->ipts[i].modelled)
                 pred[i] = cal_predict(&m, &c->ipts[i]);
         cal_models_free(&m);
     }
@@ -283,6 +283,7 @@ static ts_status calib_load_points(ts_calib_t *c, const ts_params_t *base, ts_er
     size_t at = 0;
     for (size_t s = 0; s < c->set->nseries && st == TS_OK; s++) {
         const ts_bench_series_t *sr = &c->set->series[s];
+        c->sfirst[s] = at;
         if (ts_params_copy(base, &c->sbase[s]) != TS_OK) {
             st = ts_error_set(err, TS_ENOMEM, "out of memory");
             break;
@@ -300,6 +301,7 @@ static ts_status calib_load_points(ts_calib_t *c, const ts_params_t *base, ts_er
                                   .meas = sr->points[i].value};
         }
     }
+    c->sfirst[c->set->nseries] = at;
     return st;
 }
 
@@ -320,9 +322,7 @@ static ts_status calib_classify(ts_calib_t *c, int *changed, ts_error_t *err)
             st = cal_set_value(p, k, values[k], err);
         models_t m;
         if (st == TS_OK && (st = cal_models_build(p, &m, err)) == TS_OK) {
-            for (size_t i = 0; i < c->npts; i++) {
-                if (c->ipts[i].series != s)
-                    continue;
+            for (size_t i = c->sfirst[s]; i < c->sfirst[s + 1]; i++) {
                 ipt_t before = c->ipts[i];
                 const char *why = cal_classify(&m, &c->set->series[s], &c->ipts[i]);
                 c->pts[i].why_not = why;
@@ -402,11 +402,12 @@ ts_status ts_calibrate(const ts_bench_set_t *set, const ts_params_t *base, ts_ca
     c->npts = n;
     c->sbase = calloc(set->nseries + 1, sizeof *c->sbase);
     c->ignored = calloc(set->nseries + 1, sizeof *c->ignored);
+    c->sfirst = calloc(set->nseries + 1, sizeof *c->sfirst);
     c->pts = calloc(n + 1, sizeof *c->pts);
     c->ipts = calloc(n + 1, sizeof *c->ipts);
     fitctx_t fc = {.c = c, .rows = calloc(n + 1, sizeof(size_t)), .err = err};
     double *jac = NULL;
-    if (!c->sbase || !c->ignored || !c->pts || !c->ipts || !fc.rows) {
+    if (!c->sbase || !c->ignored || !c->sfirst || !c->pts || !c->ipts || !fc.rows) {
         st = ts_error_set(err, TS_ENOMEM, "out of memory");
         goto done;
     }
@@ -549,6 +550,7 @@ void ts_calib_free(ts_calib_t *c)
     for (int k = 0; k < NCAND; k++)
         free(c->params[k].sources);
     free(c->sbase);
+    free(c->sfirst);
     free(c->ignored);
     free(c->pts);
     free(c->ipts);

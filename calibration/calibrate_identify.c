@@ -287,14 +287,14 @@ ts_status cal_piecewise(ts_calib_t *c, ts_error_t *err)
     for (size_t s = 0; s < c->set->nseries; s++) {
         if (c->set->series[s].kind != TS_BENCH_LATENCY)
             continue;
-        for (size_t i = 0; i < c->npts; i++) {
+        size_t s0 = c->nrfits, end = c->sfirst[s + 1];
+        for (size_t i = c->sfirst[s]; i < end; i++) {
             const ts_calib_point_t *pi = &c->pts[i];
-            if (c->ipts[i].series != s || !c->ipts[i].modelled)
+            if (!c->ipts[i].modelled)
                 continue;
             int seen = 0; /* a region is fitted at its first point */
-            for (size_t j = 0; j < i && !seen; j++)
-                seen = c->ipts[j].series == s && c->ipts[j].modelled &&
-                       strcmp(c->pts[j].region, pi->region) == 0;
+            for (size_t r = s0; r < c->nrfits && !seen; r++)
+                seen = strcmp(c->rfits[r].region, pi->region) == 0;
             if (seen)
                 continue;
             double *sz = calloc(c->npts, sizeof(double)), *t = calloc(c->npts, sizeof(double));
@@ -308,9 +308,8 @@ ts_status cal_piecewise(ts_calib_t *c, ts_error_t *err)
             }
             c->rfits = n;
             size_t k = 0;
-            for (size_t j = i; j < c->npts; j++)
-                if (c->ipts[j].series == s && c->ipts[j].modelled &&
-                    strcmp(c->pts[j].region, pi->region) == 0) {
+            for (size_t j = i; j < end; j++)
+                if (c->ipts[j].modelled && strcmp(c->pts[j].region, pi->region) == 0) {
                     sz[k] = (double)c->ipts[j].size;
                     t[k++] = c->ipts[j].meas;
                 }

@@ -92,6 +92,7 @@ typedef struct group_s {
 struct ts_calib_s {
     const ts_bench_set_t *set;
     ts_params_t **sbase; /* per series: base + the series' settings */
+    size_t *sfirst;      /* per series and one more: its first point (points are by series) */
     char **ignored;      /* per series: settings words not in the table (recorded only) */
     ts_calib_param_t params[NCAND];
     char why[NCAND][320];
