@@ -94,8 +94,8 @@ int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
                                   "calibrate: INPUTS %s and %s are the same file: give each "
                                   "once",
                                   inputs[i], inputs[j]);
-    /* The platform the model file will be refused off: one that exists (a replay's advice to
-     * give --platform NAME must work), and the one a --model started from was made for. */
+    /* The platform the model file is for (replays elsewhere refuse it): one that exists (their
+     * advice to give --platform NAME must work), and the one a --model given was made for. */
     char pfname[256];
     if (st == TS_OK && platform[0]) {
         ts_platform_t *pf = NULL;

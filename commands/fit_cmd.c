@@ -840,7 +840,8 @@ int ts_fit_cmd(int argc, char **argv, ts_error_t *err)
         snprintf(flag, sizeof flag, "--model of set [%.100s]", f.s[i].name);
         const ts_file_use_t uses[2] = {ts_opts_model_use(f.s[i].params, flag),
                                        {"-o", f.o.out, 1, NULL, 0}};
-        st = ts_check_files("fit", uses, 2, err);
+        if (uses[0].path)
+            st = ts_check_files("fit", uses, 2, err);
     }
     double *obs = NULL, *sd = NULL;
     unsigned char *use = NULL;

@@ -680,7 +680,8 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
         char flag[160];
         snprintf(flag, sizeof flag, "--model of set [%.100s]", m.sets[i].name);
         uses[nuses - 1] = ts_opts_model_use(m.sets[i].params, flag);
-        st = ts_check_files("imb", uses + 1, nuses - 1, err);
+        if (uses[nuses - 1].path)
+            st = ts_check_files("imb", uses + 1, nuses - 1, err);
     }
     if (st == TS_OK) {
         m.ntasks = m.nbench * m.nsets;
