@@ -472,7 +472,9 @@ static ts_status parse_pair(ts_sets_t *s, section_t *sec, char *line, int lineno
         if (!*v || strpbrk(v, " \t")) {
             st =
                 ts_sets_add_error(s, "%s:%d: [%s] %s: expected %s", s->path, lineno, sec->name, key,
-                                  *v ? "one word per value (no blanks)" : "a value after '='");
+                                  *v         ? "one word per value (no blanks)"
+                                  : nalt > 1 ? "a value between each two bars ('A | B')"
+                                             : "a value after '='");
             bad = 1;
             break;
         }

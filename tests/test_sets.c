@@ -209,6 +209,15 @@ static void test_all_errors_at_once(void)
     }
     ts_sets_free(s);
 
+    /* an empty alternative is a missing value between bars, not after '=' */
+    s = parse("[grid g]\nUCX_TLS = all || self\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_EQUAL(ts_sets_nerrors(s), 1);
+    CU_ASSERT(ts_sets_nerrors(s) == 1 &&
+              strstr(ts_sets_error(s, 0), "test.sets:2: [g] UCX_TLS: expected a value between "
+                                          "each two bars ('A | B')"));
+    ts_sets_free(s);
+
     s = parse("# nothing but comments\n");
     CU_ASSERT_EQUAL(ts_sets_nerrors(s), 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(ts_sets_error(s, 0), "no sets"));

@@ -156,6 +156,8 @@ static void test_csv_and_errors(void)
         {"base,10\nbase 11\n", ":2: expected 'setting,seconds'"},
         {"base,10\nbase,abc\n", ":2: expected a non-negative number of seconds, got 'abc'"},
         {"base,-1\n", ":1: expected a non-negative number"},
+        {"base,1e-320\n", ":1: expected a non-negative number of seconds (this one under- or "
+                          "overflows a double), got '1e-320'"},
         {"base,1,2\n", ":1: expected 'setting,seconds'"},
         {"ba se,1\n", ":1: setting name 'ba se'"},
         {"# nothing\n", "no 'setting,seconds' rows"},

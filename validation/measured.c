@@ -459,9 +459,10 @@ ts_status ts_measured_read_csv(ts_measured_t *m, const char *path, ts_error_t *e
         errno = 0;
         double x = strtod(val, &end);
         if (end == val || *end || errno || !(x >= 0) || !isfinite(x)) {
-            st = ts_error_set(err, TS_ECORRUPT,
-                              "%s:%ld: expected a non-negative number of seconds, got '%s'", path,
-                              lineno, val);
+            st = ts_error_set(
+                err, TS_ECORRUPT, "%s:%ld: expected a non-negative number of seconds%s, got '%s'",
+                path, lineno, errno == ERANGE ? " (this one under- or overflows a double)" : "",
+                val);
             break;
         }
         char src[4200];
