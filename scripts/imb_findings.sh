@@ -3,7 +3,8 @@
 # (shared/reference/oracle-imb-bm-optimized3.36.md) checked against tunesim imb's
 # predictions, one row a finding: what the study measured, what the models predict (a chosen
 # setting with its geometric mean of t_max and the study's setting's, a comparison with the
-# range of the two sets' t_max ratio over the finding's sizes), and whether that reproduces it. Writes a markdown table to OUT.md (default stdout).
+# range of the two sets' t_max ratio over the finding's sizes), and whether that reproduces
+# it. Writes a markdown table to OUT.md (default stdout).
 #
 # A finding "X faster than no component at <= S" holds when X's t_max is below the no-component
 # set's at every size from 1 B to S; "over almost the whole range" at 80 % of the sizes or
