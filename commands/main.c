@@ -2,6 +2,7 @@
  * stderr and turns status codes into exit codes. The only place that exits. */
 #include <stdarg.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -477,8 +478,8 @@ static int cmd_convert(int argc, char **argv)
     if (a.fps) {
         char *end;
         fps = strtod(a.fps, &end);
-        if (*end || end == a.fps || !(fps > 0))
-            return usage_error("convert: --flops-per-second expects a positive number, "
+        if (*end || end == a.fps || !(fps > 0) || !isfinite(fps))
+            return usage_error("convert: --flops-per-second expects a positive finite number, "
                                "got '%s'",
                                a.fps);
     }

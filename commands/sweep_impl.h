@@ -97,7 +97,8 @@ const char *ts__sweep_jstr(json_object *o, const char *key);
 void ts__sweep_load_records(const char *path, json_object *arr);
 void ts__sweep_match_records(sweep_t *sw);
 ts_status ts__sweep_open_results(sweep_t *sw, ts_error_t *err);
-/* The results file's path when --results is not given (malloc'd; NULL without --json/--csv). */
+/* The results file's path when --results is not given (malloc'd; NULL without --json/--csv
+ * or when the one given is not a regular file). */
 char *ts__sweep_default_results_path(const sweep_opts_t *o);
 ts_status ts__sweep_append_record(sweep_t *sw, const sset_t *s, ts_error_t *err);
 

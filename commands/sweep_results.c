@@ -2,6 +2,8 @@
  * verified by its checksum, so that a rerun skips the sets already done (sweep_impl.h). */
 #include "sweep_impl.h"
 
+#include <math.h>
+
 /* A whole file, or NULL (callers report the failure in their own words). */
 char *ts__sweep_read_file(const char *path, size_t *len)
 {
@@ -54,6 +56,26 @@ static int line_verifies(const char *line, size_t len)
  * complete record (the torn last line of an interrupted sweep) is skipped. A line that does
  * not verify (NUL bytes, edited, no checksum) is skipped with a note on stderr, so its set
  * runs again; the lines after it still count. */
+/* A verified record can still carry what no replay writes (a hand-made line with its checksum
+ * recomputed): every number finite, each time ("..._s") from 0 to 1e12 s, the predicted time a
+ * number. */
+static int result_sane(json_object *res)
+{
+    json_object_object_foreach(res, k, v)
+    {
+        size_t n = strlen(k);
+        int time = n > 2 && strcmp(k + n - 2, "_s") == 0;
+        json_type t = json_object_get_type(v);
+        if (strcmp(k, "predicted_time_s") == 0 && t != json_type_double && t != json_type_int)
+            return 0;
+        if ((t == json_type_double || t == json_type_int) &&
+            (!isfinite(json_object_get_double(v)) ||
+             (time && !(json_object_get_double(v) >= 0 && json_object_get_double(v) <= 1e12))))
+            return 0;
+    }
+    return 1;
+}
+
 void ts__sweep_load_records(const char *path, json_object *arr)
 {
     size_t size = 0;
@@ -74,15 +96,17 @@ void ts__sweep_load_records(const char *path, json_object *arr)
         int ok = strlen(line) == len && line_verifies(line, len);
         if (ok)
             j = json_tokener_parse(line);
-        if (j && ts__sweep_jstr(j, "key") && json_object_object_get_ex(j, "result", &res) &&
-            json_object_is_type(res, json_type_object)) {
+        int rec = j && ts__sweep_jstr(j, "key") && json_object_object_get_ex(j, "result", &res) &&
+                  json_object_is_type(res, json_type_object);
+        if (rec && result_sane(res)) {
             json_object_array_add(arr, j);
         } else {
             json_object_put(j);
             fprintf(stderr, "note: %s:%d: %s: its set runs again\n", path, lineno,
                     strlen(line) != len ? "NUL bytes in the line"
                     : !ok               ? "the checksum does not match (edited or damaged)"
-                                        : "not a result record");
+                    : !rec              ? "not a result record"
+                                        : "a time that is not a number of seconds from 0 to 1e12");
         }
     }
     free(text);
@@ -110,7 +134,10 @@ void ts__sweep_match_records(sweep_t *sw)
 char *ts__sweep_default_results_path(const sweep_opts_t *o)
 {
     const char *base = o->json ? o->json : o->csv;
-    if (!base)
+    struct stat sb;
+    /* A report sent to a device or a pipe (/dev/stdout) has no directory of its own to keep
+     * results beside it: none then, unless --results names one. */
+    if (!base || (stat(base, &sb) == 0 && !S_ISREG(sb.st_mode)))
         return NULL;
     size_t n = strlen(base);
     const char *ext = o->json ? ".json" : ".csv";

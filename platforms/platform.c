@@ -37,6 +37,7 @@
  * Every error is one line, "FILE:LINE: ..." or "FILE: missing key ...". */
 #include "platform.h"
 
+#include "../common/infile.h"
 #include "../common/numparse.h"
 
 #include <ctype.h>
@@ -389,6 +390,9 @@ static ts_status parse_stream(FILE *fp, parse_t *ps, ts_platform_t *pf, ts_error
 ts_status ts_platform_open_file(const char *path, ts_platform_t **out, ts_error_t *err)
 {
     *out = NULL;
+    ts_status cs = ts_check_input(path, "a platform description", 0, err);
+    if (cs != TS_OK)
+        return cs;
     FILE *fp = fopen(path, "r");
     if (!fp)
         return ts_error_set(err, errno == ENOENT ? TS_ENOENT : TS_EIO,

@@ -64,6 +64,8 @@ static void test_malformed(void)
         {"HEADER ALL 1,23,456 20 1.00 100.0 0.05 ALL\n", "p.txt:2: max_buf '1,23,456' is not"},
         {"HEADER all 10 20 1.00 100.0 0.05 ALL\n", "p.txt:2: type 'all' is not a region type"},
         {"HEADER ALL 10 20 -1.00 100.0 0.05 ALL\n", "p.txt:2: time '-1.00' is not a number"},
+        {"HEADER ALL 10 20 1e308 100.0 0.05 ALL\n",
+         "p.txt:2: time '1e308' is not a number from 0 to 1e12"},
         {" ALL 10 20 1.00 100.0 0.05 ALL\nnot a row at all\n", "p.txt:2: too few columns"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

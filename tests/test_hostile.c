@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "common/outfile.h"
 #include "common/tmpfiles.h"
@@ -578,6 +579,67 @@ static void test_model_inputs_kept(void)
     CU_ASSERT_STRING_EQUAL(buf, model);
 }
 
+/* Second pass: FIFOs and devices among a command's inputs are refused before anything opens
+ * them (a platform file, a file of an OTF2 archive, an OpenFOAM log), absurd numbers are
+ * refused, and a results record whose checksum verifies but whose time is no replay's runs
+ * its set again. */
+static void test_second_pass(void)
+{
+    const char *ff = tu_path("ff");
+    CU_ASSERT_EQUAL_FATAL(mkfifo(ff, 0600), 0);
+    expect_cli(1, "ff: is a FIFO, expected a platform description", "replay '%s' --platform '%s'",
+               tu_bundled(), ff);
+    const char *arch = tu_path("fifo-trace");
+    CU_ASSERT_EQUAL_FATAL(tu_copy_dir(tu_bundled(), arch), 0);
+    char evt[4200];
+    snprintf(evt, sizeof evt, "%s/traces/0.evt", arch);
+    if (exists(evt)) {
+        CU_ASSERT_EQUAL_FATAL(unlink(evt), 0);
+        CU_ASSERT_EQUAL_FATAL(mkfifo(evt, 0600), 0);
+        expect_cli(1, "0.evt: is a FIFO, expected a file of the OTF2 archive", "info '%s'", arch);
+    }
+    expect_cli(2, "--flops-per-second expects a positive finite number, got 'inf'",
+               "convert '%s' -o '%s' --to ti --flops-per-second inf", tu_bundled(),
+               tu_path("ti-inf"));
+    const char *man = write_tmp("zero.manifest", "ucx /dev/zero\n");
+    const char *csv = write_tmp("m.csv", "ucx,1\n");
+    expect_cli(1, "/dev/zero: is a character device, expected an OpenFOAM log",
+               "validate --manifest '%s' --measured-csv '%s' -- '%s' --sets /dev/null", man, csv,
+               tu_bundled());
+
+    /* A record resealed with a valid checksum around a time of 1e308 s. */
+    const char *sets = write_tmp("one.sets", "[a]\n");
+    const char *r = tu_path("one.jsonl");
+    char args[4096];
+    snprintf(args, sizeof args, "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 --results '%s'",
+             tu_bundled(), sets, r);
+    char *out = NULL, *err = NULL;
+    CU_ASSERT_EQUAL_FATAL(tu_run_cli(args, &out, &err), 0);
+    free(out);
+    free(err);
+    size_t n = 0;
+    char *text = tu_read_file(r, &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    char *v = strstr(text, "\"predicted_time_s\":"), *chk = strstr(text, ",\"check\":\"");
+    CU_ASSERT_FATAL(v && chk && v < chk);
+    v += strlen("\"predicted_time_s\":");
+    char body[8192];
+    snprintf(body, sizeof body, "%.*s1e308%.*s}", (int)(v - text), text,
+             (int)(chk - (v + strcspn(v, ",}"))), v + strcspn(v, ",}"));
+    unsigned long crc = crc32(0L, (const Bytef *)body, (uInt)strlen(body));
+    FILE *fp = fopen(r, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fprintf(fp, "%.*s,\"check\":\"%08lx\"}\n", (int)strlen(body) - 1, body, crc);
+    fclose(fp);
+    free(text);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT(err && strstr(err, "one.jsonl:1: a time that is not a number of seconds from 0 to "
+                                 "1e12: its set runs again"));
+    CU_ASSERT(out && !strstr(out, "inf"));
+    free(out);
+    free(err);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -601,5 +663,7 @@ int main(void)
     CU_add_test(s, "defect 10: the smaller ones", test_smaller_ones);
     CU_add_test(s, "model files read are never outputs; empty names; calibrate's platform",
                 test_model_inputs_kept);
+    CU_add_test(s, "second pass: FIFOs and devices as inputs, absurd numbers, resealed records",
+                test_second_pass);
     return tu_run_all();
 }

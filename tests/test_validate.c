@@ -256,6 +256,22 @@ static void test_dir_and_manifest(void)
     CU_ASSERT_EQUAL(ts_measured_read_manifest(m, man, &err), TS_EIO);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "logs/b/nope.log: cannot open"));
     ts_measured_free(m);
+    /* one log listed twice would count its run twice; /dev/zero never ends */
+    write_file(man, "slow logs/b/run1.log\nslow logs/b/run1.log\n");
+    CU_ASSERT_FATAL(ts_measured_new(&m, &err) == TS_OK);
+    CU_ASSERT_EQUAL(ts_measured_read_manifest(m, man, &err), TS_EARG);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "run1.log: the same log as"));
+    ts_measured_free(m);
+    write_file(man, "slow /dev/zero\n");
+    CU_ASSERT_FATAL(ts_measured_new(&m, &err) == TS_OK);
+    CU_ASSERT_EQUAL(ts_measured_read_manifest(m, man, &err), TS_EARG);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "/dev/zero: is a character device"));
+    ts_measured_free(m);
+    write_file(p, "ExecutionTime = 1e308 s  ClockTime = 14 s\n");
+    double sec;
+    CU_ASSERT_EQUAL(ts_foam_execution_time(p, &sec, &err), TS_ECORRUPT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "ExecutionTime 1e+308 s is no run's"));
+    remove(p);
 }
 
 static void write_timed_log(const char *path, double exec, double clock)

@@ -21,6 +21,7 @@
 
 #include <otf2/otf2.h>
 
+#include "../common/infile.h"
 #include "trace_impl.h"
 
 /* Definition ids are dense small integers in every writer we know; anything beyond this is
@@ -1019,9 +1020,40 @@ static ts_status read_events(reader_t *rd, OTF2_Reader *r)
     return st;
 }
 
+/* Every file of the archive (the anchor, its .def and what its directory holds) a regular
+ * file: OTF2 would block opening a FIFO nobody writes, or read /dev/zero without end. */
+static ts_status check_archive_files(const char *anchor, ts_error_t *err)
+{
+    ts_status st = ts_check_input(anchor, "an OTF2 anchor file", 0, err);
+    size_t n = strlen(anchor);
+    if (st != TS_OK || n < 5 || strcmp(anchor + n - 5, ".otf2") != 0)
+        return st;
+    char path[4200];
+    snprintf(path, sizeof path, "%.*s.def", (int)(n - 5), anchor);
+    if ((st = ts_check_input(path, "a file of the OTF2 archive", 0, err)) != TS_OK)
+        return st;
+    snprintf(path, sizeof path, "%.*s", (int)(n - 5), anchor);
+    DIR *d = opendir(path);
+    if (!d)
+        return TS_OK; /* OTF2 says what is missing */
+    struct dirent *e;
+    while (st == TS_OK && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char f[4500];
+        snprintf(f, sizeof f, "%s/%s", path, e->d_name);
+        st = ts_check_input(f, "a file of the OTF2 archive", 0, err);
+    }
+    closedir(d);
+    return st;
+}
+
 ts_status ts__otf2_read(const char *anchor, ts_trace_t **out, ts_error_t *err)
 {
     *out = NULL;
+    ts_status cs = check_archive_files(anchor, err);
+    if (cs != TS_OK)
+        return cs;
     reader_t rd = {.anchor = anchor, .err = err};
     OTF2_ErrorCallback prev = OTF2_Error_RegisterCallback(otf2_error_handler, &rd);
     ts_status st = TS_OK;

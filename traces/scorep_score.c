@@ -62,7 +62,9 @@ static int parse_count(const char *tok, uint64_t *out)
     return 0;
 }
 
-/* A non-negative finite decimal ("1707.00"); thousands separators are dropped first. */
+/* A non-negative finite decimal ("1707.00") up to 1e12 (a time in s or us, a percentage:
+ * beyond that it is damage, and sums of such overflow); thousands separators are dropped
+ * first. */
 static int parse_real(const char *tok, double *out)
 {
     char buf[64];
@@ -76,7 +78,7 @@ static int parse_real(const char *tok, double *out)
     char *end;
     errno = 0;
     double v = strtod(buf, &end);
-    if (*end || errno || !isfinite(v) || v < 0)
+    if (*end || errno || !isfinite(v) || v < 0 || v > 1e12)
         return -1;
     *out = v;
     return 0;
@@ -176,9 +178,9 @@ static ts_status parse_row(char *line, const char *name, int lineno, ts_score_ro
     else if (parse_real(tok[at + 5], &row->time_per_visit_us))
         bad = 5;
     if (bad > 0) {
-        st = ts_error_set(err, TS_ECORRUPT,
-                          "%s:%d: %s '%.40s' is not a number: expected " ROW_FORMAT, name, lineno,
-                          what[bad], tok[at + bad]);
+        st = ts_error_set(err, TS_ECORRUPT, "%s:%d: %s '%.40s' is not a %s: expected " ROW_FORMAT,
+                          name, lineno, what[bad], tok[at + bad],
+                          bad >= 3 ? "number from 0 to 1e12" : "number");
         goto out;
     }
     /* The region: the rest of the original line from the seventh field, trailing blanks cut. */

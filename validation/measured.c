@@ -3,6 +3,8 @@
 #include "measured.h"
 
 #include "../common/grow.h"
+#include "../common/infile.h"
+#include "../common/outfile.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -12,6 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+/* The longest run time read as measured: 1e9 s (31 years); beyond it a number is damage, and
+ * sums and variances of such would overflow. */
+#define TS_MEASURED_MAX_S 1e9
 
 struct ts_measured_s {
     ts_measured_setting_t *set;
@@ -140,6 +146,9 @@ ts_status ts_foam_execution_time(const char *path, double *seconds, ts_error_t *
 ts_status ts_foam_times(const char *path, double *seconds, double *clock, ts_error_t *err)
 {
     static const char KEY[] = "ExecutionTime";
+    ts_status cs = ts_check_input(path, "an OpenFOAM log", 0, err);
+    if (cs != TS_OK)
+        return cs;
     FILE *fp = fopen(path, "r");
     if (!fp)
         return ts_error_set(err, TS_EIO, "%s: cannot open: %s", path, strerror(errno));
@@ -171,6 +180,12 @@ ts_status ts_foam_times(const char *path, double *seconds, double *clock, ts_err
             st = ts_error_set(err, TS_ECORRUPT,
                               "%s:%ld: expected 'ExecutionTime = SECONDS s', got '%.60s'", path,
                               lineno, line);
+            break;
+        }
+        if (x > TS_MEASURED_MAX_S) { /* a sum of two would overflow to inf */
+            st = ts_error_set(err, TS_ECORRUPT,
+                              "%s:%ld: ExecutionTime %g s is no run's (expected at most %g s)",
+                              path, lineno, x, TS_MEASURED_MAX_S);
             break;
         }
         found = x;
@@ -268,6 +283,19 @@ static void free_names(char **names, size_t n)
 /* Add the execution time of one log to setting name. */
 static ts_status add_log(ts_measured_t *m, const char *name, const char *path, ts_error_t *err)
 {
+    /* One log listed twice (a manifest's line repeated, two manifests) would count its run
+     * twice. */
+    for (size_t i = 0; i < m->n; i++)
+        for (size_t j = 0; j < m->set[i].n; j++)
+            if (ts_same_file(m->set[i].sources[j], path))
+                return ts_error_set(err, TS_EARG,
+                                    "%s: the same log as %s, read already (each run once)", path,
+                                    m->set[i].sources[j]);
+    for (size_t i = 0; i < m->nrej; i++)
+        if (ts_same_file(m->rej[i].source, path))
+            return ts_error_set(err, TS_EARG,
+                                "%s: the same log as %s, read already (each run once)", path,
+                                m->rej[i].source);
     double x, clock;
     ts_status st = ts_foam_times(path, &x, &clock, err);
     if (st != TS_OK)
@@ -349,6 +377,9 @@ static size_t split_words(char *s, char **w, size_t max)
 
 ts_status ts_measured_read_manifest(ts_measured_t *m, const char *path, ts_error_t *err)
 {
+    ts_status cs = ts_check_input(path, "a manifest of measured runs", 0, err);
+    if (cs != TS_OK)
+        return cs;
     FILE *fp = fopen(path, "r");
     if (!fp)
         return ts_error_set(err, TS_EIO, "%s: cannot open: %s", path, strerror(errno));
@@ -422,6 +453,9 @@ static char *trim(char *s)
 
 ts_status ts_measured_read_csv(ts_measured_t *m, const char *path, ts_error_t *err)
 {
+    ts_status cs = ts_check_input(path, "a CSV of measured runs", 0, err);
+    if (cs != TS_OK)
+        return cs;
     FILE *fp = fopen(path, "r");
     if (!fp)
         return ts_error_set(err, TS_EIO, "%s: cannot open: %s", path, strerror(errno));
@@ -458,11 +492,14 @@ ts_status ts_measured_read_csv(ts_measured_t *m, const char *path, ts_error_t *e
         char *end;
         errno = 0;
         double x = strtod(val, &end);
-        if (end == val || *end || errno || !(x >= 0) || !isfinite(x)) {
-            st = ts_error_set(
-                err, TS_ECORRUPT, "%s:%ld: expected a non-negative number of seconds%s, got '%s'",
-                path, lineno, errno == ERANGE ? " (this one under- or overflows a double)" : "",
-                val);
+        if (end == val || *end || errno || !(x >= 0) || !isfinite(x) || x > TS_MEASURED_MAX_S) {
+            st = ts_error_set(err, TS_ECORRUPT,
+                              "%s:%ld: expected a non-negative number of seconds%s, got '%s'", path,
+                              lineno,
+                              errno == ERANGE         ? " (this one under- or overflows a double)"
+                              : x > TS_MEASURED_MAX_S ? " (at most 1e9 s, 31 years)"
+                                                      : "",
+                              val);
             break;
         }
         char src[4200];
