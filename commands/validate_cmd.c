@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,17 +75,34 @@ static double pred_time(json_object *obj, const char *path, const char *where, t
 ts_status ts_predictions_read(const char *path, ts_predictions_t *out, ts_error_t *err)
 {
     memset(out, 0, sizeof *out);
-    json_object *root = json_object_from_file(path);
-    if (!root) {
-        /* json-c's message ends in a newline (and may hold more): keep its first line. */
-        const char *why = json_util_get_last_err();
-        char first[200];
-        snprintf(first, sizeof first, "%s", why ? why : "unreadable");
-        first[strcspn(first, "\r\n")] = '\0';
+    size_t len = 0;
+    ts_status rst = TS_OK;
+    char *text = ts_read_whole(path, &len, &rst, err);
+    if (!text)
+        return rst;
+    /* json-c's own words ("json_tokener_parse_ex failed: continue") say nothing to a user: say
+     * where the text stops being JSON, or that it ends inside it. */
+    json_tokener *tok = len <= INT_MAX ? json_tokener_new() : NULL;
+    if (!tok) {
+        free(text);
+        return ts_error_set(err, TS_ENOMEM, "%s: out of memory reading it", path);
+    }
+    json_object *root = json_tokener_parse_ex(tok, text, (int)len);
+    enum json_tokener_error jerr = json_tokener_get_error(tok);
+    size_t at = json_tokener_get_parse_end(tok);
+    json_tokener_free(tok);
+    free(text);
+    if (!root || jerr != json_tokener_success) {
+        json_object_put(root);
+        if (jerr == json_tokener_continue)
+            return ts_error_set(err, TS_ECORRUPT,
+                                "%s: the file ends inside its JSON (truncated?); expected the "
+                                "JSON of tunesim sweep --json",
+                                path);
         return ts_error_set(err, TS_ECORRUPT,
-                            "%s: not a JSON file (%s; expected the JSON of "
-                            "tunesim sweep --json)",
-                            path, first);
+                            "%s: not JSON at byte %zu (%s); expected the JSON of tunesim sweep "
+                            "--json",
+                            path, at, json_tokener_error_desc(jerr));
     }
     ts_status st = TS_OK;
     json_object *sets;

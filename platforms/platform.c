@@ -370,8 +370,12 @@ static ts_status parse_stream(FILE *fp, parse_t *ps, ts_platform_t *pf, ts_error
         if (n > 0 && buf[n - 1] == '\n')
             buf[--n] = '\0';
         else if (!feof(fp))
-            return ts_error_set(err, TS_EARG, "%s:%d: line longer than %d characters", ps->path,
-                                lineno, MAX_LINE);
+            /* fgets stops at the newline, so a shorter string ends in a NUL byte */
+            return ts_error_set(err, TS_EARG,
+                                n < MAX_LINE ? "%s:%d: a NUL byte in the line "
+                                               "(expected text)"
+                                             : "%s:%d: line longer than %d characters",
+                                ps->path, lineno, MAX_LINE);
         char *hash = strchr(buf, '#');
         if (hash)
             *hash = '\0';

@@ -589,6 +589,13 @@ static void test_second_pass(void)
     CU_ASSERT_EQUAL_FATAL(mkfifo(ff, 0600), 0);
     expect_cli(1, "ff: is a FIFO, expected a platform description", "replay '%s' --platform '%s'",
                tu_bundled(), ff);
+    const char *nulp = tu_path("nul.platform");
+    FILE *np = fopen(nulp, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(np);
+    fwrite("nodes = 2\0\n", 1, 11, np);
+    fclose(np);
+    expect_cli(1, "nul.platform:1: a NUL byte in the line (expected text)",
+               "replay '%s' --platform '%s'", tu_bundled(), nulp);
     const char *arch = tu_path("fifo-trace");
     CU_ASSERT_EQUAL_FATAL(tu_copy_dir(tu_bundled(), arch), 0);
     char evt[4200];

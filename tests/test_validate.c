@@ -490,7 +490,7 @@ static void test_predictions_errors(void)
     static const struct {
         const char *text, *want;
     } BAD[] = {
-        {"not json", "not a JSON file"},
+        {"not json", "not JSON at byte 1 (null expected)"},
         {"{\"sets\": 3}", "with a \"sets\" array"},
         {"{\"sets\": [{\"predicted_time_s\": 1}]}", "sets[0]: expected an object with a \"name\""},
         {"{\"sets\": [{\"name\": \"a\", \"predicted_time_s\": 1}, {\"name\": \"b\"}]}",
