@@ -116,8 +116,12 @@ ts_status ts_opts_place(const char *cmd, int which, const char *v, ts_placement_
         if (ts_parse_int(v, 1, 64, &place->nps))
             return ts_error_set(err, TS_EUSAGE, "%s: --nps expects 1 or 2, got '%s'", cmd, v);
         return TS_OK;
-    default: /* TS_PLACE_MAP_BY */
-        return ts_map_by_parse(v, &place->map_by, err);
+    default: { /* TS_PLACE_MAP_BY: a bad value on the command line is a usage mistake */
+        ts_status st = ts_map_by_parse(v, &place->map_by, err);
+        if (st != TS_OK && err)
+            err->code = TS_EUSAGE;
+        return st != TS_OK ? TS_EUSAGE : TS_OK;
+    }
     }
 }
 

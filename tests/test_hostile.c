@@ -589,6 +589,7 @@ static void test_second_pass(void)
     CU_ASSERT_EQUAL_FATAL(mkfifo(ff, 0600), 0);
     expect_cli(1, "ff: is a FIFO, expected a platform description", "replay '%s' --platform '%s'",
                tu_bundled(), ff);
+    expect_cli(2, "map-by 'foo': expected block", "replay '%s' --map-by foo", tu_bundled());
     const char *nulp = tu_path("nul.platform");
     FILE *np = fopen(nulp, "wb");
     CU_ASSERT_PTR_NOT_NULL_FATAL(np);
