@@ -91,10 +91,11 @@ char *ts__sweep_read_file(const char *path, size_t *len);
 /* o's member key when it is a string, else NULL. */
 const char *ts__sweep_jstr(json_object *o, const char *key);
 
-/* The results file (sweep_results.c): every verified line of path into arr; the records that
+/* The results file (sweep_results.c): every verified line of path into arr (a line skipped is
+ * noted on stderr with what follows, skipped: "its set runs again"); the records that
  * belong to the sets (their keys) into the sets' results; the file opened for appending (its
  * default path beside --json or --csv); one finished set appended. */
-void ts__sweep_load_records(const char *path, json_object *arr);
+void ts__sweep_load_records(const char *path, json_object *arr, const char *skipped);
 void ts__sweep_match_records(sweep_t *sw);
 ts_status ts__sweep_open_results(sweep_t *sw, ts_error_t *err);
 /* The results file's path when --results is not given (malloc'd; NULL without --json/--csv

@@ -76,7 +76,7 @@ static int result_sane(json_object *res)
     return 1;
 }
 
-void ts__sweep_load_records(const char *path, json_object *arr)
+void ts__sweep_load_records(const char *path, json_object *arr, const char *skipped)
 {
     size_t size = 0;
     char *text = ts__sweep_read_file(path, &size);
@@ -102,11 +102,12 @@ void ts__sweep_load_records(const char *path, json_object *arr)
             json_object_array_add(arr, j);
         } else {
             json_object_put(j);
-            fprintf(stderr, "note: %s:%d: %s: its set runs again\n", path, lineno,
+            fprintf(stderr, "note: %s:%d: %s: %s\n", path, lineno,
                     strlen(line) != len ? "NUL bytes in the line"
                     : !ok               ? "the checksum does not match (edited or damaged)"
                     : !rec              ? "not a result record"
-                                        : "a time that is not a number of seconds from 0 to 1e12");
+                                        : "a time that is not a number of seconds from 0 to 1e12",
+                    skipped);
         }
     }
     free(text);
@@ -161,7 +162,7 @@ ts_status ts__sweep_open_results(sweep_t *sw, ts_error_t *err)
     }
     if (!sw->results_path)
         return TS_OK;
-    ts__sweep_load_records(sw->results_path, sw->records);
+    ts__sweep_load_records(sw->results_path, sw->records, "its set runs again");
     ts__sweep_match_records(sw);
     sw->results_fd = open(sw->results_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
     if (sw->results_fd < 0)

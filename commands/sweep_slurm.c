@@ -377,7 +377,7 @@ ts_status ts__sweep_merge(const sweep_opts_t *o, ts_error_t *err)
         snprintf(p, sizeof p, "%s/results/%s", o->merge, names[i] ? names[i] : "");
         if (names[i] && cs == TS_OK &&
             (cs = ts_check_input(p, "a results file of a sweep's task", 0, err)) == TS_OK)
-            ts__sweep_load_records(p, records);
+            ts__sweep_load_records(p, records, "left out of the merge");
         free(names[i]);
     }
     if (cs != TS_OK) {
