@@ -296,18 +296,30 @@ static int count_lines(const char *path)
 /* Defect 6: a results line of NUL bytes hid every later line (those sets ran again, and were
  * appended again, on every rerun), and an edited result was trusted. Each line now carries a
  * checksum; what does not verify runs again, with a note, and the lines after it still count. */
-static void test_results_checksums(void)
+/* A sweep of the bundled trace over the sets text, its results in tu_path(results): run once
+ * (it must succeed); args (size 4096) keeps the command line to run it again. */
+static const char *sweep_with_results(const char *sets_text, const char *results, char *args)
 {
-    const char *sets = write_tmp("three.sets", "[a]\n[b]\n-x UCX_TLS=self,sm,rc\n[c]\n"
-                                               "-x UCX_ZCOPY_THRESH=128kb\n");
-    const char *r = tu_path("three.jsonl");
-    char args[4096];
-    snprintf(args, sizeof args, "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 --results '%s'",
+    char name[64];
+    snprintf(name, sizeof name, "%s.sets", results);
+    const char *sets = write_tmp(name, sets_text);
+    const char *r = tu_path(results);
+    snprintf(args, 4096, "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 --results '%s'",
              tu_bundled(), sets, r);
     char *out = NULL, *err = NULL;
-    CU_ASSERT_EQUAL_FATAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
     free(out);
     free(err);
+    return r;
+}
+
+static void test_results_checksums(void)
+{
+    char args[4096];
+    const char *r = sweep_with_results("[a]\n[b]\n-x UCX_TLS=self,sm,rc\n[c]\n"
+                                       "-x UCX_ZCOPY_THRESH=128kb\n",
+                                       "three.jsonl", args);
+    char *out = NULL, *err = NULL;
     CU_ASSERT_EQUAL_FATAL(count_lines(r), 3);
     size_t n = 0;
     char *text = tu_read_file(r, &n);
@@ -616,15 +628,9 @@ static void test_second_pass(void)
                tu_bundled());
 
     /* A record resealed with a valid checksum around a time of 1e308 s. */
-    const char *sets = write_tmp("one.sets", "[a]\n");
-    const char *r = tu_path("one.jsonl");
     char args[4096];
-    snprintf(args, sizeof args, "sweep '%s' --sets '%s' --nodes 2 --ppn 1 -j 1 --results '%s'",
-             tu_bundled(), sets, r);
+    const char *r = sweep_with_results("[a]\n", "one.jsonl", args);
     char *out = NULL, *err = NULL;
-    CU_ASSERT_EQUAL_FATAL(tu_run_cli(args, &out, &err), 0);
-    free(out);
-    free(err);
     size_t n = 0;
     char *text = tu_read_file(r, &n);
     CU_ASSERT_PTR_NOT_NULL_FATAL(text);

@@ -246,27 +246,25 @@ static void test_dir_and_manifest(void)
     CU_ASSERT_EQUAL(ts_measured_get(m, 0)->n, 2);
     CU_ASSERT_DOUBLE_EQUAL(ts_measured_get(m, 1)->seconds[0], 11, 1e-12);
     ts_measured_free(m);
-    write_file(man, "slow logs/b/run1.log\nlonely\n");
-    CU_ASSERT_FATAL(ts_measured_new(&m, &err) == TS_OK);
-    CU_ASSERT_EQUAL(ts_measured_read_manifest(m, man, &err), TS_ECORRUPT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "manifest.txt:2: expected 'SETTING LOG [LOG...]'"));
-    ts_measured_free(m);
-    write_file(man, "slow logs/b/nope.log\n");
-    CU_ASSERT_FATAL(ts_measured_new(&m, &err) == TS_OK);
-    CU_ASSERT_EQUAL(ts_measured_read_manifest(m, man, &err), TS_EIO);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "logs/b/nope.log: cannot open"));
-    ts_measured_free(m);
-    /* one log listed twice would count its run twice; /dev/zero never ends */
-    write_file(man, "slow logs/b/run1.log\nslow logs/b/run1.log\n");
-    CU_ASSERT_FATAL(ts_measured_new(&m, &err) == TS_OK);
-    CU_ASSERT_EQUAL(ts_measured_read_manifest(m, man, &err), TS_EARG);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "run1.log: the same log as"));
-    ts_measured_free(m);
-    write_file(man, "slow /dev/zero\n");
-    CU_ASSERT_FATAL(ts_measured_new(&m, &err) == TS_OK);
-    CU_ASSERT_EQUAL(ts_measured_read_manifest(m, man, &err), TS_EARG);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "/dev/zero: is a character device"));
-    ts_measured_free(m);
+    static const struct {
+        const char *text;
+        ts_status st;
+        const char *want;
+    } BADMAN[] = {
+        {"slow logs/b/run1.log\nlonely\n", TS_ECORRUPT,
+         "manifest.txt:2: expected 'SETTING LOG [LOG...]'"},
+        {"slow logs/b/nope.log\n", TS_EIO, "logs/b/nope.log: cannot open"},
+        /* one log listed twice would count its run twice; /dev/zero never ends */
+        {"slow logs/b/run1.log\nslow logs/b/run1.log\n", TS_EARG, "run1.log: the same log as"},
+        {"slow /dev/zero\n", TS_EARG, "/dev/zero: is a character device"},
+    };
+    for (size_t i = 0; i < sizeof BADMAN / sizeof BADMAN[0]; i++) {
+        write_file(man, BADMAN[i].text);
+        CU_ASSERT_FATAL(ts_measured_new(&m, &err) == TS_OK);
+        CU_ASSERT_EQUAL(ts_measured_read_manifest(m, man, &err), BADMAN[i].st);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, BADMAN[i].want));
+        ts_measured_free(m);
+    }
     write_file(p, "ExecutionTime = 1e308 s  ClockTime = 14 s\n");
     double sec;
     CU_ASSERT_EQUAL(ts_foam_execution_time(p, &sec, &err), TS_ECORRUPT);
