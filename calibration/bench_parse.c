@@ -85,18 +85,6 @@ static int append_text(char **dst, const char *sep, const char *text)
     return 0;
 }
 
-/* A shortened copy of a line for messages, its control characters shown as '?'. */
-static const char *shown(const char *s, char *buf, size_t n)
-{
-    snprintf(buf, n, "%s", s);
-    if (strlen(s) >= n && n > 4)
-        memcpy(buf + n - 4, "...", 4);
-    for (char *c = buf; *c; c++) /* a terminal is not the input's to drive */
-        if (iscntrl((unsigned char)*c))
-            *c = '?';
-    return buf;
-}
-
 static const char *skip_ws(const char *s)
 {
     while (*s == ' ' || *s == '\t')
@@ -189,7 +177,7 @@ static ts_status finish(pstate_t *ps, ts_error_t *err)
     if (s->npoints == 0)
         return ts_error_set(err, TS_ECORRUPT,
                             "%s:%d: expected data lines (SIZE VALUE) after the header '%s'",
-                            ps->name, s->line, shown(s->title, sw, sizeof sw));
+                            ps->name, s->line, ts_shown(s->title, sw, sizeof sw));
     if (infer(ps))
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     ts_bench_series_t *n = realloc(ps->out.series, (ps->out.nseries + 1) * sizeof *n);
@@ -290,7 +278,7 @@ static ts_status probe_keys(pstate_t *ps, int line, const char *body, ts_error_t
             return ts_error_set(err, TS_ECORRUPT,
                                 "%s:%d: tunesim-probe format version '%s' is not supported "
                                 "(expected 1)",
-                                ps->name, line, shown(v, sv, sizeof sv));
+                                ps->name, line, ts_shown(v, sv, sizeof sv));
         }
     }
     /* A pair on two nodes cannot come from a run on one. */
@@ -347,7 +335,7 @@ static ts_status comment_line(pstate_t *ps, int line, const char *raw, ts_error_
             return ts_error_set(err, TS_ECORRUPT,
                                 "%s:%d: expected an OSU latency, bandwidth or collective "
                                 "latency test, got '%s'",
-                                ps->name, line, shown(body, sw, sizeof sw));
+                                ps->name, line, ts_shown(body, sw, sizeof sw));
         return begin(ps, line, body, (ts_bench_kind)k, 2, err);
     }
     if (strncmp(body, "Benchmarking ", 13) == 0) {
@@ -371,7 +359,7 @@ static ts_status comment_line(pstate_t *ps, int line, const char *raw, ts_error_
         return ts_error_set(err, TS_ECORRUPT,
                             "%s:%d: expected IMB PingPong, Allreduce, Alltoall, Allgather or "
                             "Bcast, got '%s'",
-                            ps->name, line, shown(b, sw, sizeof sw));
+                            ps->name, line, ts_shown(b, sw, sizeof sw));
     }
     if (!ps->have || !*body || strspn(body, "-=") == strlen(body))
         return TS_OK; /* rulers, and words before the first section */
@@ -390,11 +378,11 @@ static ts_status comment_line(pstate_t *ps, int line, const char *raw, ts_error_
             return ts_error_set(err, TS_ECORRUPT, "%s:%d: expected a %s column for '%s', got '%s'",
                                 ps->name, line,
                                 ts_bench_kind_is_bw(s->kind) ? "MB/s" : "latency (us)", s->title,
-                                shown(body, sw, sizeof sw));
+                                ts_shown(body, sw, sizeof sw));
         if (!bw && latency_unit(body, &ps->scale) != 0)
             return ts_error_set(err, TS_ECORRUPT,
                                 "%s:%d: expected a latency column in us, ms, ns or s, got '%s'",
-                                ps->name, line, shown(body, sw, sizeof sw));
+                                ps->name, line, ts_shown(body, sw, sizeof sw));
         ps->columns = 1;
         return TS_OK;
     }
@@ -419,7 +407,7 @@ static ts_status data_line(pstate_t *ps, int line, const char *raw, ts_error_t *
         return ts_error_set(err, TS_ECORRUPT,
                             "%s:%d: expected a benchmark header ('# OSU MPI ... Test' or "
                             "'# Benchmarking ...') before data, got '%s'",
-                            ps->name, line, shown(t, sw, sizeof sw));
+                            ps->name, line, ts_shown(t, sw, sizeof sw));
     if (*t == '#') { /* IMB's column header: "#bytes #repetitions t[usec] ..." */
         ps->columns = 1;
         return TS_OK;
@@ -428,7 +416,7 @@ static ts_status data_line(pstate_t *ps, int line, const char *raw, ts_error_t *
         return ts_error_set(err, TS_ECORRUPT,
                             "%s:%d: expected the column header ('# Size ...') before data, got "
                             "'%s'",
-                            ps->name, line, shown(t, sw, sizeof sw));
+                            ps->name, line, ts_shown(t, sw, sizeof sw));
     char buf[512];
     if (strlen(t) >= sizeof buf) /* cut, it would read as something it does not say */
         return ts_error_set(err, TS_ECORRUPT,
@@ -443,13 +431,13 @@ static ts_status data_line(pstate_t *ps, int line, const char *raw, ts_error_t *
     if (n < ps->value_col)
         return ts_error_set(err, TS_ECORRUPT,
                             "%s:%d: expected %d columns (size ... value), got '%s'", ps->name, line,
-                            ps->value_col, shown(t, sw, sizeof sw));
+                            ps->value_col, ts_shown(t, sw, sizeof sw));
     char *end;
     errno = 0;
     unsigned long long size = strtoull(tok[0], &end, 10);
     if (!isdigit((unsigned char)tok[0][0]) || *end || errno)
         return ts_error_set(err, TS_ECORRUPT, "%s:%d: expected a message size in bytes, got '%s'",
-                            ps->name, line, shown(tok[0], sw, sizeof sw));
+                            ps->name, line, ts_shown(tok[0], sw, sizeof sw));
     /* OSU, IMB and the probe print each size once, in increasing order: anything else is two
      * runs pasted into one section, whose points would weigh twice. */
     const ts_bench_series_t *cur = &ps->cur;
@@ -468,7 +456,7 @@ static ts_status data_line(pstate_t *ps, int line, const char *raw, ts_error_t *
     double v = strtod(vs, &end);
     if (end == vs || *end || isnan(v) || (v < 0 && !diff))
         return ts_error_set(err, TS_ECORRUPT, "%s:%d: expected a %s%s, got '%s'", ps->name, line,
-                            diff ? "" : "non-negative ", what, shown(vs, sw, sizeof sw));
+                            diff ? "" : "non-negative ", what, ts_shown(vs, sw, sizeof sw));
     /* "1.7 ms": the unit would be dropped and the number read in the header's unit. */
     if (n > ps->value_col && isalpha((unsigned char)tok[ps->value_col][0])) {
         char both[96];
@@ -476,7 +464,7 @@ static ts_status data_line(pstate_t *ps, int line, const char *raw, ts_error_t *
         return ts_error_set(err, TS_ECORRUPT,
                             "%s:%d: expected a bare number, the unit in the column header, got "
                             "'%s'",
-                            ps->name, line, shown(both, sw, sizeof sw));
+                            ps->name, line, ts_shown(both, sw, sizeof sw));
     }
     /* Denormals, underflows and overflows are damage, not measurements: nothing real is
      * below a picosecond (or 1 byte/s) or above 10^12 us (or 10^18 bytes/s). */
@@ -485,7 +473,7 @@ static ts_status data_line(pstate_t *ps, int line, const char *raw, ts_error_t *
         return ts_error_set(err, TS_ECORRUPT,
                             "%s:%d: expected a %s of 0 or between 1e-06 and 1e+12, got '%s' (out "
                             "of range)",
-                            ps->name, line, what, shown(vs, sw, sizeof sw));
+                            ps->name, line, what, ts_shown(vs, sw, sizeof sw));
     ts_bench_series_t *s = &ps->cur;
     ts_bench_point_t *p = realloc(s->points, (s->npoints + 1) * sizeof *p);
     if (!p)

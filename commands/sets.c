@@ -324,11 +324,11 @@ static ts_status parse_header(ts_sets_t *s, char *line, int lineno)
     }
     if (!ts_sets_valid_name(in)) {
         /* Quote at most a screenful of a bad name: it may be megabytes long. */
-        int longer = strnlen(in, MAX_NAME + 1) > MAX_NAME;
+        char shown[MAX_NAME + 4];
         ts_sets_add_error(s,
-                          "%s:%d: set name '%.*s%s': expected 1-%d characters of A-Z a-z "
+                          "%s:%d: set name '%s': expected 1-%d characters of A-Z a-z "
                           "0-9 . _ + -",
-                          s->path, lineno, MAX_NAME, in, longer ? "..." : "", MAX_NAME);
+                          s->path, lineno, ts_shown(in, shown, sizeof shown), MAX_NAME);
         sec_bad = 1;
     }
     if (TS_GROW(s->sections, (size_t)s->nsections, s->seccap, 16) != 0)

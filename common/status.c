@@ -1,6 +1,8 @@
-/* status.c - name and message lookups for the status-code table, and the error record. */
+/* status.c - name and message lookups for the status-code table, the error record, and text
+ * shown in messages. */
 #include "status.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,4 +102,18 @@ void ts_error_clear(ts_error_t *err)
         err->code = TS_OK;
         err->msg[0] = '\0';
     }
+}
+
+const char *ts_shown(const char *s, char *buf, size_t n)
+{
+    size_t max = n - 1, len = strlen(s), k = 0;
+    int cut = len > max;
+    if (cut)
+        max -= 3;
+    for (; k < max && s[k]; k++)
+        buf[k] = iscntrl((unsigned char)s[k]) ? '?' : s[k];
+    if (cut)
+        memcpy(buf + k, "...", 3), k += 3;
+    buf[k] = '\0';
+    return buf;
 }

@@ -6,6 +6,7 @@
 #define TS_STATUS_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 /* X-macro: name, message. */
 #define TS_STATUS_MAP(XX)                                                                          \
@@ -56,6 +57,11 @@ typedef struct ts_error_s {
  * to "...", so that its end, what was expected, stays. */
 ts_status ts_error_set(ts_error_t *err, ts_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Copy s into buf (size n > 4) for an error message: control characters become '?' (a terminal
+ * is not the input's to drive) and long text is cut with "...", so that messages stay one short
+ * line. Returns buf. */
+const char *ts_shown(const char *s, char *buf, size_t n);
 
 /* Reset err to TS_OK with an empty message. */
 void ts_error_clear(ts_error_t *err);

@@ -237,22 +237,6 @@ struct ts_params_s {
     char model_file[4096], model_platform[64];
 };
 
-/* Copy s into buf (size n) for an error message: control characters become '?' and long
- * text is cut with "...", so that messages stay one short line. Returns buf. */
-const char *ts__params_shown(const char *s, char *buf, size_t n)
-{
-    size_t max = n - 1, len = strlen(s), k = 0;
-    int cut = len > max;
-    if (cut)
-        max -= 3;
-    for (; k < max && s[k]; k++)
-        buf[k] = iscntrl((unsigned char)s[k]) ? '?' : s[k];
-    if (cut)
-        memcpy(buf + k, "...", 3), k += 3;
-    buf[k] = '\0';
-    return buf;
-}
-
 static int has_control(const char *s)
 {
     for (; *s; s++)
@@ -596,7 +580,7 @@ static ts_status parse_value(ts_param_id id, const char *text, pvalue_t *v, ts_e
     memset(v, 0, sizeof *v);
     if (has_control(text))
         return ts_error_set(err, TS_EARG, "%s: bad value '%s' (control characters)", d->name,
-                            ts__params_shown(text, sv, sizeof sv));
+                            ts_shown(text, sv, sizeof sv));
     int ok = 0;
     switch (d->type) {
     case TS_PT_SIZE:
@@ -626,7 +610,7 @@ static ts_status parse_value(ts_param_id id, const char *text, pvalue_t *v, ts_e
         if (!ok) {
             enum_words(d, extra, sizeof extra);
             return ts_error_set(err, TS_EARG, "%s: bad value '%s' (expected one of %s)", d->name,
-                                ts__params_shown(text, sv, sizeof sv), extra);
+                                ts_shown(text, sv, sizeof sv), extra);
         }
         break;
     case TS_PT_TLS: {
@@ -638,15 +622,15 @@ static ts_status parse_value(ts_param_id id, const char *text, pvalue_t *v, ts_e
             if (r == -1)
                 return ts_error_set(err, TS_EARG,
                                     "%s: unknown transport '%s' in '%s' (expected %s; ^ excludes)",
-                                    d->name, bad, ts__params_shown(text, sv, sizeof sv), extra);
+                                    d->name, bad, ts_shown(text, sv, sizeof sv), extra);
             return ts_error_set(err, TS_EARG,
                                 "%s: bad value '%s' (expected a comma-separated list of %s; ^ "
                                 "excludes)",
-                                d->name, ts__params_shown(text, sv, sizeof sv), extra);
+                                d->name, ts_shown(text, sv, sizeof sv), extra);
         }
         if (r == -2)
             return ts_error_set(err, TS_EARG, "%s: bad value '%s' (leaves no transport)", d->name,
-                                ts__params_shown(text, sv, sizeof sv));
+                                ts_shown(text, sv, sizeof sv));
         break;
     }
     case TS_PT_STRING:
@@ -657,11 +641,11 @@ static ts_status parse_value(ts_param_id id, const char *text, pvalue_t *v, ts_e
     ts_param_range_text(id, range, sizeof range);
     if (ok && !in_range(id, v))
         return ts_error_set(err, TS_EARG, "%s: value '%s' out of range (expected %s)", d->name,
-                            ts__params_shown(text, sv, sizeof sv), range);
+                            ts_shown(text, sv, sizeof sv), range);
     if (ok)
         return TS_OK;
     return ts_error_set(err, TS_EARG, "%s: bad value '%s' (expected %s)", d->name,
-                        ts__params_shown(text, sv, sizeof sv), TYPES[d->type].expected);
+                        ts_shown(text, sv, sizeof sv), TYPES[d->type].expected);
 }
 
 /* ---- sets ------------------------------------------------------------------------------- */
@@ -836,8 +820,8 @@ ts_status ts__params_unknown(const char *key, ts_error_t *err)
     }
     if (n)
         snprintf(hint + h, sizeof hint - h, "?)");
-    return ts_error_set(err, TS_EARG, "unknown parameter '%s'%s",
-                        ts__params_shown(key, sk, sizeof sk), hint);
+    return ts_error_set(err, TS_EARG, "unknown parameter '%s'%s", ts_shown(key, sk, sizeof sk),
+                        hint);
 }
 
 ts_status ts_param_lookup(const char *name, ts_param_id *id, ts_error_t *err)

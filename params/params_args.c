@@ -28,7 +28,7 @@ static ts_status apply_export(ts_params_t *p, const char *word, ts_error_t *err)
     char sw[72];
     if (klen == 0)
         return ts_error_set(err, TS_EUSAGE, "-x expects KEY=VALUE or KEY, got '%s'",
-                            ts__params_shown(word, sw, sizeof sw));
+                            ts_shown(word, sw, sizeof sw));
     char *key = strndup(word, klen);
     if (!key)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
@@ -41,7 +41,7 @@ static ts_status apply_export(ts_params_t *p, const char *word, ts_error_t *err)
         const char *value = eq ? eq + 1 : getenv(key);
         if (!value)
             st = ts_error_set(err, TS_EARG, "-x %s: not set in this environment",
-                              ts__params_shown(key, sw, sizeof sw));
+                              ts_shown(key, sw, sizeof sw));
         else
             st = ts__params_set_id(p, (ts_param_id)id, value, err);
     }
@@ -56,7 +56,7 @@ static ts_status apply_pair(ts_params_t *p, const char *word, ts_error_t *err)
     char sw[72];
     if (!eq || eq == word)
         return ts_error_set(err, TS_EUSAGE, "--set expects KEY=VALUE, got '%s'",
-                            ts__params_shown(word, sw, sizeof sw));
+                            ts_shown(word, sw, sizeof sw));
     char *key = strndup(word, (size_t)(eq - word));
     if (!key)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
@@ -169,7 +169,7 @@ ts_status ts_params_parse_args(ts_params_t *p, int argc, char **argv, unsigned c
             st = ts_error_set(err, TS_EUSAGE,
                               "unexpected argument '%s' (expected -x KEY=VALUE, --mca KEY VALUE "
                               "or --set KEY=VALUE)",
-                              ts__params_shown(argv[i], sw, sizeof sw));
+                              ts_shown(argv[i], sw, sizeof sw));
         }
     }
     if (st == TS_OK)
@@ -386,7 +386,7 @@ static ts_status positive_count(const char *opt, const char *v, int *out, ts_err
     char sv[72];
     if (!ts__params_parse_int(v, &n) || n <= 0 || n > 1000000000)
         return ts_error_set(err, TS_EARG, "mpirun %s: expected a positive count, got '%s'", opt,
-                            ts__params_shown(v, sv, sizeof sv));
+                            ts_shown(v, sv, sizeof sv));
     *out = (int)n;
     return TS_OK;
 }
@@ -413,7 +413,7 @@ static ts_status srun_words(ts_params_t *p, int n, char **w, int i, ts_mpirun_in
         size_t nl = eq ? (size_t)(eq - o) : strlen(o);
         if (nl >= sizeof name)
             return ts_error_set(err, TS_EARG, "unknown srun option '%s'",
-                                ts__params_shown(o, sw, sizeof sw));
+                                ts_shown(o, sw, sizeof sw));
         memcpy(name, o, nl);
         name[nl] = '\0';
         int value = strcmp(name, "-n") == 0 || strcmp(name, "--ntasks") == 0 ||
@@ -426,7 +426,7 @@ static ts_status srun_words(ts_params_t *p, int n, char **w, int i, ts_mpirun_in
             return ts_error_set(err, TS_EARG,
                                 "unknown srun option '%s' (understood: -n, -N, --ntasks, "
                                 "--nodes, --ntasks-per-node, --export, --mpi, --cpu-bind, -p, -t)",
-                                ts__params_shown(o, sw, sizeof sw));
+                                ts_shown(o, sw, sizeof sw));
         const char *v = eq ? eq + 1 : i + 1 < n ? w[i + 1] : NULL;
         if (!v)
             return ts_error_set(err, TS_EARG, "srun %s expects a value", name);
@@ -456,8 +456,7 @@ static ts_status srun_words(ts_params_t *p, int n, char **w, int i, ts_mpirun_in
                                       "srun --export: '%s' after %s: Slurm splits --export at "
                                       "every comma, so the value stops at the first one; set it "
                                       "in the environment (export NAME=a,b) and --export=ALL",
-                                      ts__params_shown(it, sw, sizeof sw),
-                                      ts__params_shown(last, sv2, sizeof sv2));
+                                      ts_shown(it, sw, sizeof sw), ts_shown(last, sv2, sizeof sv2));
                 }
             }
         }
@@ -484,14 +483,14 @@ static ts_status mpirun_words(ts_params_t *p, int n, char **w, int i, ts_mpirun_
         return ts_error_set(err, TS_EARG,
                             "'%s' is another MPI's launcher (MPICH, Intel MPI): tunesim models "
                             "Open MPI with UCX; paste an mpirun or srun line",
-                            ts__params_shown(w[i], sw, sizeof sw));
+                            ts_shown(w[i], sw, sizeof sw));
     /* mpirun's options alone (no launcher word) are fine, and so is an empty line; a program
      * that is no launcher is not. */
     if (kind_l == LAUNCHER_NONE && i < n && w[i][0] != '-')
         return ts_error_set(err, TS_EARG,
                             "'%s' is not a launcher (expected mpirun, mpiexec, orterun, prterun, "
                             "their .openmpi names, or srun, after any sudo / env / time)",
-                            ts__params_shown(w[i], sw, sizeof sw));
+                            ts_shown(w[i], sw, sizeof sw));
     if (kind_l != LAUNCHER_NONE)
         i++;
     if (kind_l == LAUNCHER_SRUN)
@@ -524,7 +523,7 @@ static ts_status mpirun_words(ts_params_t *p, int n, char **w, int i, ts_mpirun_
         if (k == sizeof MPIRUN_OPTS / sizeof MPIRUN_OPTS[0] ||
             (eq && MPIRUN_OPTS[k].kind == OPT_SKIP_FLAG))
             return ts_error_set(err, TS_EARG, "unknown mpirun option '%s'",
-                                ts__params_shown(w[i], sw, sizeof sw));
+                                ts_shown(w[i], sw, sizeof sw));
         enum mpirun_opt kind = MPIRUN_OPTS[k].kind;
         if (kind == OPT_SKIP_FLAG) {
             i++;
@@ -544,11 +543,11 @@ static ts_status mpirun_words(ts_params_t *p, int n, char **w, int i, ts_mpirun_
             snprintf(info->note, sizeof info->note,
                      "%s %s: the host file is not read; the nodes are --nodes (or the "
                      "platform's), the ranks per node -N or --ppn",
-                     name, ts__params_shown(v, sw, sizeof sw));
+                     name, ts_shown(v, sw, sizeof sw));
         } else if (kind == OPT_MAP_BY) {
             if (strlen(v) >= sizeof info->map_by)
                 return ts_error_set(err, TS_EARG, "mpirun %s: value '%s' is too long", name,
-                                    ts__params_shown(v, sw, sizeof sw));
+                                    ts_shown(v, sw, sizeof sw));
             strcpy(info->map_by, v);
             int ppn = ppr_per_node(v);
             if (ppn)

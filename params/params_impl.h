@@ -13,9 +13,6 @@
 static const char MCA_ENV_PREFIX[] = "OMPI_MCA_";
 enum { MCA_ENV_PREFIX_LEN = sizeof MCA_ENV_PREFIX - 1 };
 
-/* Copy s into buf (size n) for an error message: control characters become '?' and long
- * text is cut with "...". Returns buf. */
-const char *ts__params_shown(const char *s, char *buf, size_t n);
 /* Strict decimal integer (optional sign, digits only, no overflow): 1 with *out set, else 0. */
 int ts__params_parse_int(const char *s, int64_t *out);
 /* Exchange the contents of two sets (commits a parse done on a scratch copy). */

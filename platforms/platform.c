@@ -175,8 +175,9 @@ static int online_cores(void)
 
 static ts_status bad_value(const parse_t *ps, enum key_id k, const char *value, ts_error_t *err)
 {
+    char sv[80];
     return ts_error_set(err, TS_EARG, "%s:%d: bad value '%s' for %s (expected %s)", ps->path,
-                        ps->line[k], value, keys[k].name, keys[k].expect);
+                        ps->line[k], ts_shown(value, sv, sizeof sv), keys[k].name, keys[k].expect);
 }
 
 /* Store one key's value. */
@@ -270,9 +271,10 @@ static ts_status param_line(parse_t *ps, ts_platform_t *pf, const char *key, con
 static ts_status parse_line(parse_t *ps, ts_platform_t *pf, char *text, int lineno, ts_error_t *err)
 {
     char *eq = strchr(text, '=');
+    char sk[80];
     if (!eq)
         return ts_error_set(err, TS_EARG, "%s:%d: expected 'key = value', got '%s'", ps->path,
-                            lineno, text);
+                            lineno, ts_shown(text, sk, sizeof sk));
     *eq = '\0';
     char *key = trim(text), *value = trim(eq + 1);
     int k = 0;
@@ -288,7 +290,7 @@ static ts_status parse_line(parse_t *ps, ts_platform_t *pf, char *text, int line
                                      keys[i].name);
         return ts_error_set(err, TS_EARG,
                             "%s:%d: unknown key '%s' (known keys: %s; or a parameter's name)",
-                            ps->path, lineno, key, known);
+                            ps->path, lineno, ts_shown(key, sk, sizeof sk), known);
     }
     if (ps->line[k])
         return ts_error_set(err, TS_EARG, "%s:%d: duplicate key '%s' (first set on line %d)",

@@ -609,6 +609,18 @@ static void test_second_pass(void)
     fclose(np);
     expect_cli(1, "nul.platform:1: a NUL byte in the line (expected text)",
                "replay '%s' --platform '%s'", tu_bundled(), nulp);
+    /* control characters in a quoted key or name reach no terminal */
+    const char *escp = write_tmp("esc.platform", "frob\x1b[31m = 1\n");
+    expect_cli(1, "esc.platform:1: unknown key 'frob?[31m'", "replay '%s' --platform '%s'",
+               tu_bundled(), escp);
+    const char *escs = write_tmp("esc.sets", "[a\x1b]\n");
+    char eargs[4096];
+    snprintf(eargs, sizeof eargs, "sweep '%s' --sets '%s'", tu_bundled(), escs);
+    char *eout = NULL, *eerr = NULL; /* the file's mistakes are listed, then counted */
+    CU_ASSERT_EQUAL(tu_run_cli(eargs, &eout, &eerr), 1);
+    CU_ASSERT(eerr && strstr(eerr, "esc.sets:1: set name 'a?'") && !strchr(eerr, '\x1b'));
+    free(eout);
+    free(eerr);
     const char *arch = tu_path("fifo-trace");
     CU_ASSERT_EQUAL_FATAL(tu_copy_dir(tu_bundled(), arch), 0);
     char evt[4200];
