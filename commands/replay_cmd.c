@@ -442,6 +442,13 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
     if (prof &&
         (st = ts_xp_check(prof, o.profile, ts_trace_nranks(ts_job_trace(jt)), err)) != TS_OK)
         goto done;
+    if (prof && o.scale == TS_XP_BY_COMPUTE && !ts_xp_profile_has_compute(prof)) {
+        st = ts_error_set(err, TS_EARG,
+                          "%s: the profile has no time outside MPI: cannot scale by compute "
+                          "(expected time outside MPI in both); scale by visits instead",
+                          o.profile);
+        goto done;
+    }
     if (prof) {
         /* Nothing to scale is known before the replay: say so before printing anything. */
         int shared = 0;

@@ -185,6 +185,14 @@ ts_status ts_xp_check(const ts_score_t *p, const char *profile_name, int32_t nra
     return TS_OK;
 }
 
+int ts_xp_profile_has_compute(const ts_score_t *p)
+{
+    const ts_score_row_t *all = ts_score_find(p, "ALL", "ALL"),
+                         *mpi = ts_score_find(p, "MPI", "MPI"),
+                         *pth = ts_score_find(p, "PTHREAD", "PTHREAD");
+    return !all || !mpi || all->time > mpi->time + (pth ? pth->time : 0);
+}
+
 ts_status ts_xp_predict(const ts_score_t *p, const char *profile_name, const ts_xp_in_t *in,
                         ts_xp_t **out, ts_error_t *err)
 {

@@ -89,6 +89,10 @@ typedef struct ts_xp_s ts_xp_t;
 
 /* The checks that need no replay: an ALL row, and the profile's processes (its MPI_Init
  * visits) equal to the trace's ranks. TS_EARG with one line saying what disagrees. */
+/* Whether the profile shows time outside MPI (its ALL row beyond its MPI and PTHREAD groups),
+ * which scaling by compute needs; 1 where it has no MPI group row to tell. Known before any
+ * replay, so that a command can refuse before it prints anything. */
+int ts_xp_profile_has_compute(const ts_score_t *profile);
 ts_status ts_xp_check(const ts_score_t *profile, const char *profile_name, int32_t nranks,
                       ts_error_t *err);
 

@@ -621,6 +621,21 @@ static void test_second_pass(void)
     CU_ASSERT(eerr && strstr(eerr, "esc.sets:1: set name 'a?'") && !strchr(eerr, '\x1b'));
     free(eout);
     free(eerr);
+    /* a profile without time outside MPI is refused before the report, not after it */
+    const char *zp = write_tmp("zero-profile.txt",
+                               "flt type max_buf[B] visits time[s] time[%] time/visit[us] region\n"
+                               " ALL 100 20 0 100.0 0.00 ALL\n"
+                               " MPI 90 18 9.00 100.0 0.50 MPI\n"
+                               " MPI 10 2 1.00 10.0 0.50 MPI_Init\n"
+                               " MPI 80 16 8.00 90.0 0.50 MPI_Allreduce\n");
+    char zargs[4096];
+    snprintf(zargs, sizeof zargs, "replay '%s' --nodes 2 --ppn 1 --profile '%s'", tu_bundled(), zp);
+    char *zout = NULL, *zerr = NULL;
+    CU_ASSERT_EQUAL(tu_run_cli(zargs, &zout, &zerr), 1);
+    CU_ASSERT(zerr && strstr(zerr, "the profile has no time outside MPI") && tu_one_line(zerr));
+    CU_ASSERT_STRING_EQUAL(zout ? zout : "x", "");
+    free(zout);
+    free(zerr);
     const char *arch = tu_path("fifo-trace");
     CU_ASSERT_EQUAL_FATAL(tu_copy_dir(tu_bundled(), arch), 0);
     char evt[4200];
