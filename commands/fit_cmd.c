@@ -837,9 +837,9 @@ int ts_fit_cmd(int argc, char **argv, ts_error_t *err)
         st = prepare(&f, base, err);
     for (int i = 0; i < f.n && st == TS_OK && f.o.out; i++) { /* a set's own --model */
         char flag[160];
-        snprintf(flag, sizeof flag, "--model of set [%.100s]", f.s[i].name);
-        const ts_file_use_t uses[2] = {ts_opts_model_use(f.s[i].params, flag),
-                                       {"-o", f.o.out, 1, NULL, 0}};
+        const ts_file_use_t uses[2] = {
+            ts_opts_set_model_use(f.s[i].params, f.s[i].name, base, flag, sizeof flag),
+            {"-o", f.o.out, 1, NULL, 0}};
         if (uses[0].path)
             st = ts_check_files("fit", uses, 2, err);
     }

@@ -678,8 +678,8 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
         st = open_sets(&m, base, &sets, err);
     for (int i = 0; i < m.nsets && st == TS_OK; i++) {
         char flag[160];
-        snprintf(flag, sizeof flag, "--model of set [%.100s]", m.sets[i].name);
-        uses[nuses - 1] = ts_opts_model_use(m.sets[i].params, flag);
+        uses[nuses - 1] =
+            ts_opts_set_model_use(m.sets[i].params, m.sets[i].name, base, flag, sizeof flag);
         if (uses[nuses - 1].path)
             st = ts_check_files("imb", uses + 1, nuses - 1, err);
     }

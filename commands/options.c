@@ -6,6 +6,7 @@
 #include "../params/params_args.h"
 
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,4 +156,14 @@ ts_file_use_t ts_opts_model_use(const ts_params_t *p, const char *flag)
 {
     const char *m = ts_params_model_file(p);
     return (ts_file_use_t){flag, m && m[0] ? m : NULL, 0, "a tunesim model file", 0};
+}
+
+ts_file_use_t ts_opts_set_model_use(const ts_params_t *set, const char *name,
+                                    const ts_params_t *base, char *flag, size_t n)
+{
+    snprintf(flag, n, "--model of set [%.100s]", name);
+    ts_file_use_t u = ts_opts_model_use(set, flag);
+    if (u.path && base && strcmp(u.path, ts_params_model_file(base)) == 0)
+        u.path = NULL;
+    return u;
 }

@@ -53,5 +53,10 @@ ts_status ts_opts_parse_prefix(const char *cmd, int argc, char **argv, const ts_
  * replaces it; flag says where it was given ("--model"). Its path is NULL (nothing to check)
  * when p has none. */
 ts_file_use_t ts_opts_model_use(const ts_params_t *p, const char *flag);
+/* The same for set's own model file (its flag, "--model of set [NAME]", written into flag, size
+ * n): path NULL when it has none or it is base's, which the command line's check covers (base
+ * may be NULL). */
+ts_file_use_t ts_opts_set_model_use(const ts_params_t *set, const char *name,
+                                    const ts_params_t *base, char *flag, size_t n);
 
 #endif

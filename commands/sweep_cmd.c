@@ -233,8 +233,7 @@ static ts_status prepare(sweep_t *sw, ts_error_t *err)
         if (!(s->settings = settings_of(s->params)))
             return ts_error_set(err, TS_ENOMEM, "out of memory");
         char flag[160];
-        snprintf(flag, sizeof flag, "--model of set [%.100s]", s->name);
-        ts_file_use_t model = ts_opts_model_use(s->params, flag);
+        ts_file_use_t model = ts_opts_set_model_use(s->params, s->name, NULL, flag, sizeof flag);
         if (model.path && (st = check_outputs(&sw->o, &model, err)) != TS_OK)
             return st;
         s->jo.platform = sw->o.platform;
