@@ -44,6 +44,7 @@ static void series_free(ts_bench_series_t *s)
     free(s->title);
     free(s->description);
     free(s->settings);
+    free(s->settings_line);
     free(s->points);
     memset(s, 0, sizeof *s);
 }
@@ -67,6 +68,10 @@ typedef struct pstate_s {
     int loc_given; /* the probe said where the pair sits */
     int skipping;  /* inside a section no fit reads (the probe's per-call costs) */
     double scale;  /* to us, from the unit the column header names ("Latency (ms)") */
+    /* UCX_* words of the description lines, with their lines: they join the settings when the
+     * section ends, after its "settings:" lines' words. */
+    char *ucx;
+    int *ucx_line;
     ts_bench_set_t out;
 } pstate_t;
 
@@ -83,6 +88,27 @@ static int append_text(char **dst, const char *sep, const char *text)
     memcpy(n + a, text, b + 1);
     *dst = n;
     return 0;
+}
+
+/* Append the words of text to *dst (blank-separated, as cal_apply_settings splits them), each
+ * with its line from lines (one for all of them when nlines is 1). */
+static int append_words(char **dst, int **dst_line, const char *text, const int *lines,
+                        size_t nlines)
+{
+    size_t have = 0, add = 0;
+    for (const char *w = *dst ? *dst : ""; *(w += strspn(w, " \t")); w += strcspn(w, " \t"))
+        have++;
+    for (const char *w = text; *(w += strspn(w, " \t")); w += strcspn(w, " \t"))
+        add++;
+    if (add == 0)
+        return 0;
+    int *n = realloc(*dst_line, (have + add) * sizeof *n);
+    if (!n)
+        return -1;
+    *dst_line = n;
+    for (size_t k = 0; k < add; k++)
+        n[have + k] = lines[nlines == 1 ? 0 : k];
+    return append_text(dst, " ", text);
 }
 
 static const char *skip_ws(const char *s)
@@ -118,7 +144,38 @@ static int number_before(const char *s, const char *w)
     return -1;
 }
 
-/* Guess ranks, nodes and the pair's locality from the header words; collect UCX_*=VALUE. */
+/* Collect the UCX settings a description line writes as KEY=VALUE (OSU headers often carry
+ * them), with the line they are on. */
+static int ucx_words(pstate_t *ps, const char *body, int line)
+{
+    for (const char *p = body; (p = strstr(p, "UCX_")) != NULL;) {
+        size_t n = strcspn(p, " ;|)");
+        if (p == body || !isalnum((unsigned char)p[-1])) {
+            char word[128];
+            if (n < sizeof word && memchr(p, '=', n)) {
+                memcpy(word, p, n);
+                word[n] = '\0';
+                while (n > 0 && word[n - 1] == ',') /* "UCX_X=v, more words" */
+                    word[--n] = '\0';
+                if (append_words(&ps->ucx, &ps->ucx_line, word, &line, 1))
+                    return -1;
+            }
+        }
+        p += n;
+    }
+    return 0;
+}
+
+static void ucx_clear(pstate_t *ps)
+{
+    free(ps->ucx);
+    free(ps->ucx_line);
+    ps->ucx = NULL;
+    ps->ucx_line = NULL;
+}
+
+/* Guess ranks, nodes and the pair's locality from the header words; the settings named in the
+ * description join the section's. */
 static int infer(pstate_t *ps)
 {
     ts_bench_series_t *s = &ps->cur;
@@ -147,21 +204,12 @@ static int infer(pstate_t *ps)
                          ? TS_BLOC_CROSS_SOCKET
                          : TS_BLOC_INTRA_SOCKET;
     }
-    /* UCX settings written as KEY=VALUE in the description (OSU headers often carry them). */
-    for (const char *p = d; (p = strstr(p, "UCX_")) != NULL;) {
-        size_t n = strcspn(p, " ;|)");
-        if (p == d || !isalnum((unsigned char)p[-1])) {
-            char word[128];
-            if (n < sizeof word && memchr(p, '=', n)) {
-                memcpy(word, p, n);
-                word[n] = '\0';
-                while (n > 0 && word[n - 1] == ',') /* "UCX_X=v, more words" */
-                    word[--n] = '\0';
-                if (append_text(&s->settings, " ", word))
-                    return -1;
-            }
-        }
-        p += n;
+    if (ps->ucx) {
+        size_t n = 0;
+        for (const char *w = ps->ucx; *(w += strspn(w, " \t")); w += strcspn(w, " \t"))
+            n++;
+        if (append_words(&s->settings, &s->settings_line, ps->ucx, ps->ucx_line, n))
+            return -1;
     }
     if (s->window <= 0)
         s->window = 64;
@@ -178,7 +226,9 @@ static ts_status finish(pstate_t *ps, ts_error_t *err)
         return ts_error_set(err, TS_ECORRUPT,
                             "%s:%d: expected data lines (SIZE VALUE) after the header '%s'",
                             ps->name, s->line, ts_shown(s->title, sw, sizeof sw));
-    if (infer(ps))
+    int bad = infer(ps);
+    ucx_clear(ps);
+    if (bad)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     ts_bench_series_t *n = realloc(ps->out.series, (ps->out.nseries + 1) * sizeof *n);
     if (!n)
@@ -368,7 +418,7 @@ static ts_status comment_line(pstate_t *ps, int line, const char *raw, ts_error_
         return probe_keys(ps, line, body + 14, err);
     if (strncmp(body, "settings:", 9) == 0) {
         const char *v = skip_ws(body + 9);
-        if (*v && append_text(&s->settings, " ", v))
+        if (append_words(&s->settings, &s->settings_line, v, &line, 1))
             return ts_error_set(err, TS_ENOMEM, "out of memory");
         return TS_OK;
     }
@@ -392,7 +442,7 @@ static ts_status comment_line(pstate_t *ps, int line, const char *raw, ts_error_
             s->ranks = count_at(skip_ws(eq + 1));
         return TS_OK;
     }
-    if (append_text(&s->description, " | ", body))
+    if (append_text(&s->description, " | ", body) || ucx_words(ps, body, line))
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     return TS_OK;
 }
@@ -523,6 +573,7 @@ ts_status ts_bench_parse_stream(ts_bench_set_t *set, FILE *fp, const char *name,
                           "%s:%d: expected OSU, IMB or tunesim-probe output, found no "
                           "benchmark header",
                           name, lineno ? lineno : 1);
+    ucx_clear(&ps);
     if (st != TS_OK) {
         series_free(&ps.cur);
         ts_bench_set_clear(&ps.out);

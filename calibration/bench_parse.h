@@ -43,11 +43,12 @@ typedef struct ts_bench_point_s {
 } ts_bench_point_t;
 
 typedef struct ts_bench_series_s {
-    char *file;        /* as given to the parser */
-    int line;          /* of the section's title */
-    char *title;       /* "OSU MPI Latency Test v7.5.1", "IMB PingPong", ... */
-    char *description; /* the other comment lines, joined by " | " */
-    char *settings;    /* "KEY=VALUE KEY=VALUE": UCX_* and MCA settings the header names */
+    char *file;         /* as given to the parser */
+    int line;           /* of the section's title */
+    char *title;        /* "OSU MPI Latency Test v7.5.1", "IMB PingPong", ... */
+    char *description;  /* the other comment lines, joined by " | " */
+    char *settings;     /* "KEY=VALUE KEY=VALUE": UCX_* and MCA settings the header names */
+    int *settings_line; /* per word of settings: the line it was read from */
     ts_bench_kind kind;
     ts_bench_loc loc;
     int ranks, nodes; /* 0 when the header does not say */

@@ -265,9 +265,9 @@ ts_status cal_apply_settings(const ts_bench_series_t *s, ts_params_t *p, char **
     if (!buf)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     ts_status st = TS_OK;
-    size_t len = 0;
+    size_t len = 0, k = 0;
     for (char *save = NULL, *w = strtok_r(buf, " \t", &save); w && st == TS_OK;
-         w = strtok_r(NULL, " \t", &save)) {
+         w = strtok_r(NULL, " \t", &save), k++) {
         char *eq = strchr(w, '=');
         if (eq)
             *eq = '\0';
@@ -286,7 +286,8 @@ ts_status cal_apply_settings(const ts_bench_series_t *s, ts_params_t *p, char **
         ts_error_t e2;
         ts_error_clear(&e2);
         if (ts_params_set(p, w, eq + 1, &e2) != TS_OK)
-            st = ts_error_set(err, TS_EARG, "%s:%d: settings: %s", s->file, s->line, e2.msg);
+            st = ts_error_set(err, TS_EARG, "%s:%d: %s", s->file,
+                              s->settings_line ? s->settings_line[k] : s->line, e2.msg);
     }
     free(buf);
     return st;

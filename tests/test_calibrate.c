@@ -48,6 +48,32 @@ static void test_parse_osu(void)
     CU_ASSERT_EQUAL(s->points[2].size, 8192);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s->settings);
     CU_ASSERT_STRING_EQUAL(s->settings, "UCX_TLS=rc,self");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s->settings_line);
+    CU_ASSERT_EQUAL(s->settings_line[0], 2);
+    ts_bench_set_clear(&set);
+}
+
+/* Each settings word keeps the line it came from, whether a "settings:" line or a description
+ * line names it; the "settings:" words come first, as they always did. */
+static void test_settings_lines(void)
+{
+    ts_bench_set_t set = {0};
+    ts_error_t err;
+    const char *f = write_tmp("osu_lat_lines.txt", "# OSU MPI Latency Test v7.5.1\n"
+                                                   "# 2 nodes, 1 rank per node\n"
+                                                   "# UCX_TLS=rc,self; UCX_RNDV_THRESH=8kb\n"
+                                                   "# settings: UCX_ZCOPY_THRESH=4kb  X=1\n"
+                                                   "# Size          Latency (us)\n"
+                                                   "0                       1.60\n");
+    CU_ASSERT_EQUAL_FATAL(ts_bench_parse_file(&set, f, &err), TS_OK);
+    CU_ASSERT_EQUAL_FATAL(set.nseries, 1);
+    const ts_bench_series_t *s = &set.series[0];
+    CU_ASSERT_STRING_EQUAL_FATAL(s->settings,
+                                 "UCX_ZCOPY_THRESH=4kb  X=1 UCX_TLS=rc,self UCX_RNDV_THRESH=8kb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s->settings_line);
+    const int want[] = {4, 4, 3, 3};
+    for (int k = 0; k < 4; k++)
+        CU_ASSERT_EQUAL(s->settings_line[k], want[k]);
     ts_bench_set_clear(&set);
 }
 
@@ -713,5 +739,6 @@ int main(void)
     CU_add_test(s, "model file round trip", test_model_round_trip);
     CU_add_test(s, "model file rejections", test_model_rejects);
     CU_add_test(s, "--model in settings", test_model_option);
+    CU_add_test(s, "settings words keep their lines", test_settings_lines);
     return tu_run_all();
 }

@@ -118,6 +118,15 @@ static void test_cli(void)
     snprintf(want, sizeof want, "%s:4:", bad);
     CU_ASSERT(e && strstr(e, want) && one_out_line(e));
     free(e);
+    /* A bad settings word is reported at its own line, not the section's title. */
+    bad = write_tmp("cli-bad-setting.txt", "# OSU MPI Latency Test\n# 2 nodes, 1 rank per node\n"
+                                           "# UCX_RNDV_THRESH=banana\n# Size Latency (us)\n"
+                                           "0 1.6\n1 1.61\n");
+    snprintf(args, sizeof args, "calibrate %s -o %s", bad, out);
+    CU_ASSERT_EQUAL(tu_run_cli(args, NULL, &e), 1);
+    snprintf(want, sizeof want, "%s:3: UCX_RNDV_THRESH: bad value 'banana'", bad);
+    CU_ASSERT(e && strstr(e, want) && one_out_line(e));
+    free(e);
     snprintf(args, sizeof args, "calibrate %s -o %s --set model.net.latency=fast",
              PROBE_DIR "/ucx.txt", out);
     CU_ASSERT_EQUAL(tu_run_cli(args, NULL, &e), 1);
