@@ -580,15 +580,24 @@ static ts_status open_sets(imb_t *m, const ts_params_t *base, ts_sets_t **sets, 
             st = ts_error_set(err, TS_EARG,
                               "%s:%d: [%s] imb takes the shape from --nodes and --ppn, not "
                               "from a set",
-                              m->o.sets, ts_sets_line(*sets, i), ts_sets_name(*sets, i));
+                              m->o.sets, sp->nodes ? sp->nodes_line : sp->ppn_line,
+                              ts_sets_name(*sets, i));
         if (sp->nps)
             sj.place.nps = sp->nps;
         if (sp->map_by)
             ts_map_by_parse(sp->map_by, &sj.place.map_by, NULL); /* checked when parsed */
-        if (st == TS_OK)
-            st = add_set(m, ts_sets_name(*sets, i), p, &sj, err);
-        else
+        if (st != TS_OK) {
             ts_params_free(p);
+            break;
+        }
+        /* add_set keeps p, even when it fails. */
+        if ((st = add_set(m, ts_sets_name(*sets, i), p, &sj, err)) != TS_OK && st != TS_ENOMEM) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            st = ts_error_set(err, st, "%s:%d: [%s] %s", m->o.sets,
+                              ts_sets_job_line(*sets, i, m->trace[m->bench[0]][0], "imb", p, &jo),
+                              ts_sets_name(*sets, i), msg);
+        }
     }
     return st;
 }

@@ -553,15 +553,19 @@ static ts_status add_set(ts_sets_t *s, const section_t *sec, const char *name, c
         switch (it->pkey) {
         case PL_NODES:
             set->place.nodes = it->pint;
+            set->place.nodes_line = it->line;
             break;
         case PL_PPN:
             set->place.ppn = it->pint;
+            set->place.ppn_line = it->line;
             break;
         case PL_NPS:
             set->place.nps = it->pint;
+            set->place.nps_line = it->line;
             break;
         case PL_MAP_BY:
             set->place.map_by = it->ptext;
+            set->place.map_by_line = it->line;
             break;
         default:
             break;
@@ -750,6 +754,34 @@ void ts_sets_place_over(const ts_sets_t *s, int i, ts_placement_opts_t *place)
         place->nps = sp->nps;
     if (sp->map_by)
         ts_map_by_parse(sp->map_by, &place->map_by, NULL); /* checked when parsed */
+}
+
+int ts_sets_job_line(const ts_sets_t *s, int i, const ts_trace_t *t, const char *trace_name,
+                     const ts_params_t *params, const ts_job_opts_t *jo)
+{
+    const ts_set_place_t *sp = ts_sets_place(s, i);
+    const int lines[] = {sp->nodes_line, sp->ppn_line, sp->nps_line, sp->map_by_line};
+    int best = 0;
+    for (int k = 0; k < 4; k++) {
+        if (!lines[k] || (best && lines[k] > best))
+            continue;
+        ts_job_opts_t o = *jo;
+        ts_sets_place_over(s, i, &o.place);
+        if (k == 0)
+            o.place.nodes = jo->place.nodes;
+        else if (k == 1)
+            o.place.ppn = jo->place.ppn;
+        else if (k == 2)
+            o.place.nps = jo->place.nps;
+        else
+            o.place.map_by = jo->place.map_by;
+        ts_job_t *job = NULL;
+        ts_error_t e;
+        if (ts_job_prepare(t, trace_name, params, &o, &job, &e) == TS_OK)
+            best = lines[k];
+        ts_job_close(job);
+    }
+    return best ? best : ts_sets_line(s, i);
 }
 
 int ts_sets_find(const ts_sets_t *s, const char *name)

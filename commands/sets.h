@@ -24,6 +24,7 @@
 #include "../common/status.h"
 #include "../params/params.h"
 #include "../platforms/placement.h"
+#include "../sim/replay_job.h"
 
 typedef struct ts_sets_s ts_sets_t;
 
@@ -31,6 +32,7 @@ typedef struct ts_sets_s ts_sets_t;
 typedef struct ts_set_place_s {
     int nodes, ppn, nps;
     const char *map_by; /* as written: block, cyclic or an Open MPI --map-by value */
+    int nodes_line, ppn_line, nps_line, map_by_line; /* where each was said; 0 where not */
 } ts_set_place_t;
 
 /* Parse the sets file at path (text: its contents, or NULL to read the file). Returns TS_OK
@@ -61,6 +63,13 @@ const ts_set_place_t *ts_sets_place(const ts_sets_t *s, int i);
 /* Set i's placement words over place (the command line's): nodes, ppn, nps and map-by where
  * the set says them. */
 void ts_sets_place_over(const ts_sets_t *s, int i, ts_placement_opts_t *place);
+
+/* The line to name when set i's job (its params, its placement words over the command line's
+ * jo) cannot be prepared for trace t: the first of its placement words, in file order, without
+ * which the job can (that word's value taken from jo); the set's header line when no single
+ * placement word is to blame. */
+int ts_sets_job_line(const ts_sets_t *s, int i, const ts_trace_t *t, const char *trace_name,
+                     const ts_params_t *params, const ts_job_opts_t *jo);
 
 /* Apply set i's settings, in file order, to p (start from ts_params_new for a set on its own).
  * A bad setting fails with TS_EARG and "PATH:LINE: [NAME] message" in err; p is then

@@ -275,7 +275,10 @@ static ts_status prepare(sweep_t *sw, ts_error_t *err)
         ts_error_t e;
         ts_error_clear(&e);
         if (ts_job_prepare(t, sw->o.trace, s->params, &s->jo, &job, &e) != TS_OK) {
-            ts_sets_add_error(sets, "%s:%d: [%s] %s", sw->o.sets, ts_sets_line(sets, i), s->name,
+            ts_job_opts_t given = s->jo;
+            given.place = sw->o.place;
+            ts_sets_add_error(sets, "%s:%d: [%s] %s", sw->o.sets,
+                              ts_sets_job_line(sets, i, t, sw->o.trace, s->params, &given), s->name,
                               e.msg);
             continue;
         }

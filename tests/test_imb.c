@@ -595,6 +595,29 @@ static void test_bad_input(void)
         free(out);
         free(err);
     }
+    /* A set the platform cannot place names the file, the set and the line that asks for it,
+     * not the set's header. */
+    static const char *const body[] = {"[a]\nUCX_TLS = rc\n\nnps = 3\n", "[b]\n\nppn = 3\n"};
+    static const char *const want[] = {":4: [a] placement: NPS 3 is not offered",
+                                       ":3: [b] imb takes the shape from --nodes and --ppn"};
+    for (int k = 0; k < 2; k++) {
+        char sets[1024], args[2048];
+        snprintf(sets, sizeof sets, "%s/place%d.sets", tu_tmpdir(), k);
+        FILE *fp = fopen(sets, "w");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+        fputs(body[k], fp);
+        fclose(fp);
+        snprintf(args, sizeof args,
+                 "imb --nodes 2 --ppn 2 --bench allreduce --msglog 0:1 --sets %s", sets);
+        char *out = NULL, *err = NULL;
+        CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
+        CU_ASSERT_TRUE(tu_one_line(err));
+        CU_ASSERT_PTR_NOT_NULL(err && strstr(err, sets) && strstr(err, want[k]));
+        if (!err || !strstr(err, want[k]))
+            printf("\n  %s: %s\n", args, err ? err : "(nothing)");
+        free(out);
+        free(err);
+    }
 }
 
 int main(void)

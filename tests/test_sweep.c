@@ -342,7 +342,7 @@ static void test_invalid_sets(void)
           "[shm-only]\n"
           "-x UCX_TLS=self,sm\n" /* cannot reach the other node */
           "[crowded]\n"
-          "nodes = 1\n" /* 2 ranks on 1 node x 1 rank per node */
+          "nodes = 1\n" /* 2 ranks on 1 node x 1 rank per node: named at this line */
           "[value]\n"
           "UCX_ZCOPY_THRESH = 12qb\n",
           fp);
@@ -358,7 +358,7 @@ static void test_invalid_sets(void)
                                        "tunesim: ", ":9: [value] UCX_ZCOPY_THRESH",
                                        "tunesim: ", "--baseline nope: no set of that name",
                                        "tunesim: ", ":4: [shm-only] UCX_TLS leaves no transport",
-                                       "tunesim: ", ":6: [crowded] placement: 2 ranks do not fit",
+                                       "tunesim: ", ":7: [crowded] placement: 2 ranks do not fit",
                                        "tunesim: ", "5 mistakes in"};
     char *line = err;
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i += 2) {
