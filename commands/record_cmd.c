@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,22 +159,86 @@ static int is_launcher(const char *command)
            strcmp(base, "orterun") == 0;
 }
 
-/* Run argv; wait for it. The exec error, if any, comes back through a close-on-exec pipe. */
 /* What the ranks are told through the environment (the tracer reads it at MPI_Init). */
 typedef struct record_env_s {
     const char *preload, *dir, *clock;
     const char *exclusive, *key; /* NULL when exclusive mode is off */
 } record_env_t;
 
-static ts_status run(char *const *argv, const record_env_t *env, int set_preload, ts_error_t *err)
+/* The signal that ends a recording (SIGINT, SIGTERM, SIGHUP), 0 before one: set by the
+ * handler run() installs while the program runs, the one thing a handler may set. */
+static volatile sig_atomic_t g_record_signal;
+
+static void on_record_signal(int sig)
 {
+    if (!g_record_signal)
+        g_record_signal = sig;
+}
+
+/* Wait for pid. A signal to tunesim is passed on to the program, once, and tunesim waits for
+ * it to end, so that no rank goes on writing a trace after tunesim has gone: SIGTERM and
+ * SIGHUP at once (tunesim alone was told, as a batch system does); SIGINT after a moment,
+ * since Ctrl-C reaches mpirun too and a second SIGINT makes it print a warning. A program
+ * still running 30 s later is killed. */
+static int wait_child(pid_t pid, int *status)
+{
+    struct timespec since = {0}, now, tick = {0, 50 * 1000 * 1000};
+    int passed = 0, killed = 0;
+    for (;;) {
+        /* Polled: a blocking wait could miss a signal that comes just before it. A signal
+         * cuts the sleep short. */
+        pid_t r = waitpid(pid, status, WNOHANG);
+        if (r == pid)
+            return 0;
+        if (r < 0 && errno != EINTR)
+            return -1;
+        if (!g_record_signal) {
+            nanosleep(&tick, NULL);
+            continue;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (!since.tv_sec && !since.tv_nsec)
+            since = now;
+        double waited = (double)(now.tv_sec - since.tv_sec) + (now.tv_nsec - since.tv_nsec) / 1e9;
+        if (!passed && (g_record_signal != SIGINT || waited >= 2)) {
+            kill(pid, g_record_signal == SIGINT ? SIGINT : SIGTERM);
+            passed = 1;
+        }
+        if (!killed && waited >= 32) {
+            kill(pid, SIGKILL);
+            killed = 1;
+        }
+        nanosleep(&tick, NULL);
+    }
+}
+
+/* Run argv; wait for it. The exec error, if any, comes back through a close-on-exec pipe. A
+ * signal that ends the recording leaves *signalled set to it (the program has ended too). */
+static ts_status run(char *const *argv, const record_env_t *env, int set_preload, int *signalled,
+                     ts_error_t *err)
+{
+    *signalled = 0;
     int fds[2];
     if (pipe(fds) != 0 || fcntl(fds[0], F_SETFD, FD_CLOEXEC) != 0 ||
         fcntl(fds[1], F_SETFD, FD_CLOEXEC) != 0)
         return ts_error_set(err, TS_ECHILD, "cannot create a pipe: %s", strerror(errno));
     fflush(NULL);
+    /* Installed before the fork, so that no signal finds the program started and tunesim
+     * without its handler; exec resets it in the child. A signal the caller ignores (a
+     * background job's SIGINT) stays ignored. */
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction old[3], sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_record_signal;
+    sigemptyset(&sa.sa_mask);
+    g_record_signal = 0;
+    for (int i = 0; i < 3; i++)
+        if (sigaction(sigs[i], NULL, &old[i]) == 0 && old[i].sa_handler != SIG_IGN)
+            sigaction(sigs[i], &sa, NULL);
     pid_t pid = fork();
     if (pid < 0) {
+        for (int i = 0; i < 3; i++)
+            sigaction(sigs[i], &old[i], NULL);
         close(fds[0]);
         close(fds[1]);
         return ts_error_set(err, TS_ECHILD, "cannot fork: %s", strerror(errno));
@@ -196,14 +261,21 @@ static ts_status run(char *const *argv, const record_env_t *env, int set_preload
     }
     close(fds[1]);
     int exec_errno = 0;
-    ssize_t got = read(fds[0], &exec_errno, sizeof exec_errno);
+    ssize_t got;
+    while ((got = read(fds[0], &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR)
+        ;
     close(fds[0]);
     int status;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR)
-            return ts_error_set(err, TS_ECHILD, "cannot wait for '%s': %s", argv[0],
-                                strerror(errno));
-    }
+    int waited = wait_child(pid, &status);
+    int wait_errno = errno;
+    for (int i = 0; i < 3; i++)
+        sigaction(sigs[i], &old[i], NULL);
+    *signalled = g_record_signal;
+    if (waited != 0)
+        return ts_error_set(err, TS_ECHILD, "cannot wait for '%s': %s", argv[0],
+                            strerror(wait_errno));
+    if (*signalled)
+        return ts_error_set(err, TS_ECHILD, "interrupted by signal %d", *signalled);
     if (got == (ssize_t)sizeof exec_errno)
         return ts_error_set(err, TS_ECHILD, "cannot run '%s': %s", argv[0], strerror(exec_errno));
     if (WIFSIGNALED(status))
@@ -332,27 +404,59 @@ int ts_record_main(int argc, char **argv, ts_error_t *err)
                             "kept; record into another directory with -o DIR",
                             dir);
     }
-    time_t started = time(NULL);
-    st = run(cmd, &env, !launcher, err);
+    /* The file system's clock, for the new trace's times: files take the kernel's coarse
+     * clock, up to a tick behind, hence the 50 ms (no launch of MPI ranks takes less). */
+    struct timespec t0;
+    clock_gettime(CLOCK_REALTIME, &t0);
+    time_t started = t0.tv_sec;
+    t0.tv_nsec -= 50 * 1000 * 1000;
+    if (t0.tv_nsec < 0) {
+        t0.tv_nsec += 1000 * 1000 * 1000;
+        t0.tv_sec--;
+    }
+    int made_dir = stat(dir, &ds) != 0; /* the tracer makes it */
+    int signalled;
+    st = run(cmd, &env, !launcher, &signalled, err);
     free(cmd);
     if (o.exclusive != NULL)
         shm_unlink(key); /* normally gone already: the last rank removes it */
-    if (st != TS_OK) {
-        /* The previous trace, if any, is untouched: the tracer replaces it only at the end. */
-        if (remove_unfinished(dir, started) > 0) {
-            size_t len = strlen(err->msg);
-            snprintf(err->msg + len, sizeof err->msg - len,
-                     "; its unfinished trace was removed, %s is as it was", dir);
-        }
+    if (signalled) {
+        /* The program has ended: what it left unfinished goes, then tunesim dies of the signal
+         * as the program did (a complete trace, moved in before the signal, stays). */
+        remove_unfinished(dir, started);
+        if (made_dir)
+            rmdir(dir); /* only when empty */
+        signal(signalled, SIG_DFL);
+        raise(signalled);
         return st;
     }
-
     /* The tracer replaces a trace only once MPI_Finalize has written the new one, so an
      * anchor older than this run means the tracer never completed in it. */
     char anchor[PATH_MAX + 16];
     snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
     struct stat sb;
-    if (stat(anchor, &sb) != 0 || sb.st_mtime < started) {
+    int complete = stat(anchor, &sb) == 0 &&
+                   (sb.st_mtim.tv_sec > t0.tv_sec ||
+                    (sb.st_mtim.tv_sec == t0.tv_sec && sb.st_mtim.tv_nsec >= t0.tv_nsec));
+    if (st != TS_OK) {
+        size_t len = strlen(err->msg);
+        if (complete) { /* it failed after MPI_Finalize: the trace is whole, and it is in */
+            snprintf(err->msg + len, sizeof err->msg - len,
+                     " after its ranks finished MPI: its complete trace was written to %s, "
+                     "replacing any there",
+                     anchor);
+            return st;
+        }
+        /* The previous trace, if any, is untouched; a directory the tracer made goes. */
+        int removed = remove_unfinished(dir, started);
+        if (made_dir && rmdir(dir) == 0)
+            removed++;
+        if (removed)
+            snprintf(err->msg + len, sizeof err->msg - len,
+                     "; its unfinished trace was removed, %s is as it was", dir);
+        return st;
+    }
+    if (!complete) {
         remove_unfinished(dir, started);
         /* Where the file system is full or read-only, the tracer was loaded but could not
          * write: say that rather than guess at linking. */

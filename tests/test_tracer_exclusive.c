@@ -2,12 +2,16 @@
  * with one token no two compute bursts overlap, and bursts.c's sweeps on this machine's cores
  * match one rank per core; and a recording replaces only tunesim's own trace, and only once
  * the new one is complete. The programs run under mpirun (tracerrun.h); skips (exit 77) when
- * mpirun or the tracer is missing. */
+ * mpirun or the tracer is missing. A recording that fails or is interrupted leaves the
+ * directory as it was, and its program ended. */
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -184,6 +188,113 @@ static void test_replace_safely(void)
     CU_ASSERT_EQUAL(count_prefixed(foreign, ".tunesim-"), 0);
 }
 
+/* How many processes run the test program prog (their command line names it). */
+static int count_running(const char *prog)
+{
+    DIR *d = opendir("/proc");
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        char path[300], buf[4096];
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+        FILE *fp = fopen(path, "r");
+        if (!fp)
+            continue;
+        size_t got = fread(buf, 1, sizeof buf - 1, fp);
+        fclose(fp);
+        for (size_t i = 0; i < got; i++)
+            buf[i] = buf[i] ? buf[i] : ' ';
+        buf[got] = '\0';
+        n += strstr(buf, prog) != NULL;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* Interrupted during the run, with SIGTERM to tunesim alone (a batch system ending the job) or
+ * SIGINT to tunesim and the program (Ctrl-C): tunesim ends the program, removes its unfinished
+ * trace and the directory it made, and dies of the signal; no rank goes on to write a trace. */
+static void test_interrupted(void)
+{
+    static const int sigs[] = {SIGTERM, SIGINT};
+    for (int k = 0; k < 2; k++) {
+        char dir[1024], prog[1024], errp[1100];
+        snprintf(dir, sizeof dir, "%s/interrupted-%d", tu_tmpdir(), k);
+        snprintf(prog, sizeof prog, "%s/tracer_slow", TS_MPI_BIN_DIR);
+        snprintf(errp, sizeof errp, "%s.err", dir);
+        pid_t pid = fork();
+        CU_ASSERT_FATAL(pid >= 0);
+        if (pid == 0) {
+            setpgid(0, 0); /* a group of its own, as a terminal's foreground job */
+            signal(SIGINT, SIG_DFL);
+            signal(SIGTERM, SIG_DFL);
+            if (!freopen(errp, "w", stderr) || !freopen("/dev/null", "w", stdout))
+                _exit(126);
+            execl(TS_CLI, TS_CLI, "record", "-o", dir, "--clock", "wall", "--", TS_MPIEXEC,
+                  "--allow-run-as-root", "--oversubscribe", "--timeout", "120", "--mca", "pml",
+                  "ob1", "-np", "2", prog, (char *)NULL);
+            _exit(127);
+        }
+        setpgid(pid, pid);
+        /* Into the run: the tracer has begun its archive (seconds, mpirun's start). */
+        int begun = 0;
+        for (int i = 0; i < 600 && !begun; i++) {
+            begun = count_prefixed(dir, ".tunesim-trace.") > 0;
+            if (!begun)
+                usleep(100000);
+        }
+        CU_ASSERT_TRUE(begun);
+        kill(k ? -pid : pid, sigs[k]);
+        int status = 0, done = 0;
+        for (int i = 0; i < 900 && !done; i++) { /* within 90 s: ended, not left to finish */
+            done = waitpid(pid, &status, WNOHANG) == pid;
+            if (!done)
+                usleep(100000);
+        }
+        if (!done) {
+            kill(-pid, SIGKILL);
+            waitpid(pid, &status, 0);
+        }
+        CU_ASSERT_TRUE(done);
+        CU_ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sigs[k]);
+        if (!(WIFSIGNALED(status) && WTERMSIG(status) == sigs[k]))
+            printf("\n  signal %d: status %#x\n", sigs[k], status);
+        CU_ASSERT_EQUAL(count_running("tracer_slow"), 0);
+        struct stat sb;
+        CU_ASSERT_NOT_EQUAL(stat(dir, &sb), 0); /* tunesim made it; it is gone */
+    }
+}
+
+/* A program that fails after MPI_Finalize has a complete trace, which the tracer has moved in:
+ * the failure says so. */
+static void test_fails_after_finalize(void)
+{
+    char dir[1024], anchor[1100], *err = NULL;
+    snprintf(dir, sizeof dir, "%s/latefail", tu_tmpdir());
+    snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
+    CU_ASSERT_EQUAL(record_into(dir, "latefail", &err), 1);
+    CU_ASSERT_PTR_NOT_NULL(err ? strstr(err, "after its ranks finished MPI: its complete trace "
+                                             "was written to")
+                               : NULL);
+    free(err); /* mpirun's own lines come before tunesim's */
+    ts_trace_t *t = NULL;
+    ts_error_t e;
+    ts_error_clear(&e);
+    CU_ASSERT_EQUAL(ts_trace_open(dir, &t, &e), TS_OK);
+    ts_trace_close(t);
+    /* A run that fails before MPI_Init's archive is moved in, into a directory that did not
+     * exist: the directory goes too. */
+    snprintf(dir, sizeof dir, "%s/aborted-new", tu_tmpdir());
+    CU_ASSERT_NOT_EQUAL(record_into(dir, "abort", &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(err ? strstr(err, "is as it was") : NULL);
+    free(err);
+    struct stat sb;
+    CU_ASSERT_NOT_EQUAL(stat(dir, &sb), 0);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -192,6 +303,8 @@ int main(void)
         return tu_run_all();
     CU_pSuite s = CU_add_suite("tracer, exclusive mode and replacement", NULL, NULL);
     CU_add_test(s, "a trace replaced only when the new one is complete", test_replace_safely);
+    CU_add_test(s, "a failure after MPI_Finalize says the trace is in", test_fails_after_finalize);
+    CU_add_test(s, "interrupted: the program ended, nothing left", test_interrupted);
     CU_add_test(s, "exclusive=1: no two bursts at once", test_exclusive_one_at_a_time);
     CU_add_test(s, "exclusive: bursts as one rank per core", test_exclusive_bursts);
     return tu_run_all();
