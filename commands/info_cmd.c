@@ -149,12 +149,13 @@ static json_object *iterations_json(const ts_trace_t *t)
 static void print_text(const ts_trace_t *t, const ts_stats_t *s, FILE *fp)
 {
     int32_t nranks = ts_trace_nranks(t), nnodes = ts_trace_nnodes(t);
-    fprintf(fp, "trace      %s (%s)\n", ts_trace_path(t),
+    char shown[4200]; /* names from the trace, shown without their control characters */
+    fprintf(fp, "trace      %s (%s)\n", ts_shown(ts_trace_path(t), shown, sizeof shown),
             ts_trace_format_of(t) == TS_FORMAT_STORE ? "tunesim store" : "OTF2");
     fprintf(fp, "ranks      %d\n", (int)nranks);
     fprintf(fp, "nodes      %d:", (int)nnodes);
     for (int32_t n = 0; n < nnodes && n < 8; n++)
-        fprintf(fp, " %s", ts_trace_node_name(t, n));
+        fprintf(fp, " %s", ts_shown(ts_trace_node_name(t, n), shown, sizeof shown));
     fprintf(fp, "%s\n", nnodes > 8 ? " ..." : "");
     fprintf(fp, "duration   %.6f s (timer resolution %" PRIu64 " ticks/s)\n",
             (double)ts_trace_duration_ns(t) * 1e-9, ts_trace_timer_resolution(t));
@@ -164,8 +165,8 @@ static void print_text(const ts_trace_t *t, const ts_stats_t *s, FILE *fp)
                 ts_trace_nonmaster_mpi_records(t));
 
     /* The profile, in scorep-score's columns; times summed over ranks. */
-    int64_t mpi = ts_stats_mpi_ns(s), comp = ts_stats_compute_ns(s), all = mpi + comp;
-    double denom = all > 0 ? (double)all : 1.0;
+    int64_t mpi = ts_stats_mpi_ns(s), comp = ts_stats_compute_ns(s);
+    double all = (double)mpi + (double)comp, denom = all > 0 ? all : 1.0;
     fprintf(fp, "\n%-4s %14s %12s %7s %15s %16s  %s\n", "type", "visits", "time[s]", "time[%]",
             "time/visit[us]", "bytes", "region");
     int32_t nrows = 0;
@@ -175,7 +176,7 @@ static void print_text(const ts_trace_t *t, const ts_stats_t *s, FILE *fp)
         visits += rows[i].st->visits;
         bytes += rows[i].st->bytes;
     }
-    fprintf(fp, "%-4s %14s %12.6f %7.1f %15s %16s  %s\n", "ALL", "", (double)all * 1e-9,
+    fprintf(fp, "%-4s %14s %12.6f %7.1f %15s %16s  %s\n", "ALL", "", all * 1e-9,
             all > 0 ? 100.0 : 0.0, "", "", "ALL");
     fprintf(fp, "%-4s %14" PRIu64 " %12.6f %7.1f %15.2f %16" PRIu64 "  %s\n", "MPI", visits,
             (double)mpi * 1e-9, 100.0 * (double)mpi / denom,
@@ -186,7 +187,8 @@ static void print_text(const ts_trace_t *t, const ts_stats_t *s, FILE *fp)
         const ts_func_stats_t *st = rows[i].st;
         fprintf(fp, "%-4s %14" PRIu64 " %12.6f %7.1f %15.2f %16" PRIu64 "  %s\n", "MPI", st->visits,
                 (double)st->time_ns * 1e-9, 100.0 * (double)st->time_ns / denom,
-                (double)st->time_ns * 1e-3 / (double)st->visits, st->bytes, rows[i].name);
+                (double)st->time_ns * 1e-3 / (double)st->visits, st->bytes,
+                ts_shown(rows[i].name, shown, sizeof shown));
     }
     free(rows);
 

@@ -286,7 +286,10 @@ static int usage_error(const char *fmt, ...)
 
 static int fail(const ts_error_t *err)
 {
-    fprintf(stderr, "tunesim: %s\n", err->msg[0] ? err->msg : ts_status_message(err->code));
+    /* Again: a message may have had text appended to it since ts_error_set. */
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg[0] ? err->msg : ts_status_message(err->code));
+    fprintf(stderr, "tunesim: %s\n", ts_one_line(msg));
     return EXIT_ERROR;
 }
 
@@ -478,8 +481,9 @@ static int cmd_convert(int argc, char **argv)
     if (a.fps) {
         char *end;
         fps = strtod(a.fps, &end);
-        if (*end || end == a.fps || !(fps > 0) || !isfinite(fps))
-            return usage_error("convert: --flops-per-second expects a positive finite number, "
+        /* A core's rate: beyond 1e15 a long burst's flops leave the numbers TI files hold. */
+        if (*end || end == a.fps || !(fps >= 1 && fps <= 1e15))
+            return usage_error("convert: --flops-per-second expects a rate from 1 to 1e15, "
                                "got '%s'",
                                a.fps);
     }

@@ -83,10 +83,7 @@ static ts_status add_errorv(ts_sets_t *s, const char *fmt, va_list ap)
     char *msg = NULL;
     if (vasprintf(&msg, fmt, ap) < 0)
         return TS_ENOMEM;
-    /* One line each: a message may quote a value, never a newline of it. */
-    for (char *c = msg; *c; c++)
-        if (*c == '\n' || *c == '\r')
-            *c = ' ';
+    ts_one_line(msg); /* a message may quote a value, never a newline of it */
     for (int i = 0; i < s->nerrors; i++)
         if (strcmp(s->errors[i], msg) == 0) { /* a grid axis shared by many sets */
             free(msg);

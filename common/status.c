@@ -92,8 +92,17 @@ ts_status ts_error_set(ts_error_t *err, ts_status code, const char *fmt, ...)
             memcpy(err->msg, small, sizeof small);
         if (m != small)
             free(m);
+        ts_one_line(err->msg);
     }
     return code;
+}
+
+char *ts_one_line(char *s)
+{
+    for (char *c = s; *c; c++)
+        if (iscntrl((unsigned char)*c))
+            *c = '?';
+    return s;
 }
 
 void ts_error_clear(ts_error_t *err)

@@ -63,6 +63,10 @@ ts_status ts_error_set(ts_error_t *err, ts_status code, const char *fmt, ...)
  * line. Returns buf. */
 const char *ts_shown(const char *s, char *buf, size_t n);
 
+/* Make a message one line of text in place: its control characters (a newline or a terminal
+ * escape in a file name) become '?'. ts_error_set does it to every message. Returns s. */
+char *ts_one_line(char *s);
+
 /* Reset err to TS_OK with an empty message. */
 void ts_error_clear(ts_error_t *err);
 

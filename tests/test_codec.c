@@ -37,7 +37,7 @@ static int sample(ts_event_t *ev)
     ev[n++] = (ts_event_t){
         .kind = TS_EV_ISEND, .peer = 7, .comm = 0, .tag = -5, .bytes = 2048, .req = 10};
     ev[n++] = (ts_event_t){.kind = TS_EV_LEAVE, .time = 1600};
-    ev[n++] = (ts_event_t){.kind = TS_EV_ENTER, .func = 1, .time = 1590}; /* clock step back */
+    ev[n++] = (ts_event_t){.kind = TS_EV_ENTER, .func = 1, .time = 1600}; /* no time between */
     ev[n++] = (ts_event_t){.kind = TS_EV_IRECV_POST, .req = 4};
     ev[n++] = (ts_event_t){.kind = TS_EV_LEAVE, .time = 1700};
     ev[n++] = (ts_event_t){.kind = TS_EV_COMPUTE, .time = 0};
@@ -63,7 +63,7 @@ static int sample(ts_event_t *ev)
                            .bytes = 0,
                            .bytes2 = 64,
                            .req = 13};
-    ev[n++] = (ts_event_t){.kind = TS_EV_LEAVE, .time = INT64_MAX / 2};
+    ev[n++] = (ts_event_t){.kind = TS_EV_LEAVE, .time = TS_TIME_MAX_NS}; /* the latest */
     return n;
 }
 
@@ -544,7 +544,8 @@ static OTF2_TimeStamp post_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef lo
 
 /* Writes dir/traces.otf2: 2 ranks, each two MPI_Barrier calls (Enter, CollectiveEnd, Leave)
  * at 100..102 ns and SECOND_ENTER..+2 ns; with back, rank 1's second Enter (its record 4) is
- * then rewritten to 50 ns in the file, since OTF2's writer itself refuses to go back. */
+ * then rewritten to 50 ns in the file, since OTF2's writer itself refuses to go back (with
+ * back 2, to 2e15 ns, beyond TS_TIME_MAX_NS). */
 static int write_small_otf2(const char *dir, int back)
 {
     OTF2_Archive *ar =
@@ -602,7 +603,7 @@ static int write_small_otf2(const char *dir, int back)
     snprintf(path, sizeof path, "%s/traces/1.evt", dir);
     size_t n = 0;
     char *bytes = tu_read_file(path, &n);
-    uint64_t from = SECOND_ENTER, to = 50;
+    uint64_t from = SECOND_ENTER, to = back == 2 ? 2000000000000000ull : 50;
     int found = 0;
     for (size_t i = 0; bytes && i + 8 <= n; i++)
         if (memcmp(bytes + i, &from, 8) == 0) {
@@ -615,6 +616,99 @@ static int write_small_otf2(const char *dir, int back)
         rc = -1;
     free(bytes);
     return rc;
+}
+
+/* Times that go back, or lie beyond TS_TIME_MAX_NS, and bursts adding up beyond it are refused
+ * at the event, with what was wrong: their sums would leave int64_t (a store with valid
+ * checksums can hold them; the hostile-input pass crafted such). The first time may be
+ * negative (a rank's clock before the trace's start). */
+static void test_time_bounds(void)
+{
+    static const struct {
+        const char *why; /* NULL: valid */
+        ts_event_t ev[3];
+        int n, nvalid;
+    } CASES[] = {
+        {NULL, {{.kind = TS_EV_LEAVE, .time = -5}, {.kind = TS_EV_LEAVE, .time = 0}}, 2, 2},
+        {"earlier than the one before",
+         {{.kind = TS_EV_LEAVE, .time = 10}, {.kind = TS_EV_LEAVE, .time = 9}},
+         2,
+         1},
+        {"beyond 1e6 s",
+         {{.kind = TS_EV_LEAVE, .time = 10}, {.kind = TS_EV_ENTER, .time = TS_TIME_MAX_NS + 1}},
+         2,
+         1},
+        {"beyond 1e6 s", {{.kind = TS_EV_LEAVE, .time = -TS_TIME_MAX_NS - 1}}, 1, 0},
+        {"compute bursts adding up to more than 1e6 s",
+         {{.kind = TS_EV_COMPUTE, .time = TS_TIME_MAX_NS - 1},
+          {.kind = TS_EV_LEAVE, .time = 3},
+          {.kind = TS_EV_COMPUTE, .time = 2}},
+         3,
+         2},
+        /* An implied ENTER time (after a burst) past the latest. */
+        {"beyond 1e6 s",
+         {{.kind = TS_EV_LEAVE, .time = TS_TIME_MAX_NS - 1},
+          {.kind = TS_EV_COMPUTE, .time = 2},
+          {.kind = TS_EV_ENTER, .time = TS_TIME_MAX_NS + 1}},
+         3,
+         2},
+    };
+    for (size_t c = 0; c < sizeof CASES / sizeof CASES[0]; c++) {
+        ts_codec_buf_t b;
+        ts_codec_buf_init(&b);
+        for (int i = 0; i < CASES[c].n; i++)
+            CU_ASSERT_EQUAL_FATAL(ts_codec_put(&b, &CASES[c].ev[i]), TS_OK);
+        ts_codec_reader_t r;
+        ts_codec_reader_init(&r, b.data, b.size, 4, 1, 4);
+        ts_event_t out[3];
+        int got = ts_codec_get_batch(&r, out, 3), rc = got;
+        if (got > 0 && got < CASES[c].n)
+            rc = ts_codec_get_batch(&r, out + got, 3 - got);
+        got = got < 0 ? 0 : got;
+        CU_ASSERT_EQUAL(got, CASES[c].nvalid);
+        if (got != CASES[c].nvalid)
+            printf("\n  case %zu: %d events, rc %d, %s\n", c, got, rc, r.why ? r.why : "-");
+        if (CASES[c].why) {
+            CU_ASSERT_EQUAL(rc, TS_ECORRUPT);
+            CU_ASSERT_PTR_NOT_NULL(r.why ? strstr(r.why, CASES[c].why) : NULL);
+        } else {
+            CU_ASSERT_EQUAL(got, CASES[c].n);
+            CU_ASSERT_EQUAL(out[0].time, -5);
+        }
+        ts_codec_buf_free(&b);
+    }
+    /* Through a trace's cursor: the rank, the event and why. */
+    const ts_event_t ev[] = {{.kind = TS_EV_LEAVE, .time = 10}, {.kind = TS_EV_LEAVE, .time = 9}};
+    ts_trace_t *t = trace_of(ev, 2);
+    ts_cursor_t *cur;
+    CU_ASSERT_EQUAL_FATAL(ts_cursor_open(t, 0, &cur), TS_OK);
+    ts_event_t e;
+    ts_error_t err;
+    ts_error_clear(&err);
+    int rc;
+    while ((rc = ts_cursor_next(cur, &e, &err)) == 1)
+        ;
+    CU_ASSERT_EQUAL(rc, TS_ECORRUPT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "synthetic: rank 0, event 1: a time earlier than the "
+                                           "one before (expected times that never go back)"));
+    ts_cursor_close(cur);
+    ts_trace_close(t);
+}
+
+/* A store of ranks without events writes and reads back (its event data is empty: nothing to
+ * write, and no buffer to write it from). */
+static void test_store_without_events(void)
+{
+    ts_trace_t *t = trace_of(NULL, 0);
+    const char *path = tu_path("no-events.tss");
+    ts_error_t err;
+    CU_ASSERT_EQUAL_FATAL(ts_store_write(t, path, &err), TS_OK);
+    ts_trace_close(t);
+    t = NULL;
+    CU_ASSERT_EQUAL_FATAL(ts_trace_open(path, &t, &err), TS_OK);
+    CU_ASSERT_EQUAL(ts_trace_nranks(t), 4);
+    CU_ASSERT_EQUAL(ts_store_write(t, tu_path("no-events-again.tss"), &err), TS_OK);
+    ts_trace_close(t);
 }
 
 static void test_otf2_backwards_time(void)
@@ -638,6 +732,16 @@ static void test_otf2_backwards_time(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "traces/1.evt: rank 1, record 4: "));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "50 ns is earlier than the previous record's 102 ns"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "expected timestamps that never go back"));
+
+    const char *far = tu_path("otf2-far");
+    CU_ASSERT_EQUAL_FATAL(write_small_otf2(far, 2), 0);
+    t = NULL;
+    CU_ASSERT_EQUAL(ts_trace_open(far, &t, &err), TS_ECORRUPT);
+    ts_trace_close(t);
+    CU_ASSERT(tu_one_line(err.msg));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "traces/1.evt: rank 1, record 4: timestamp "
+                                           "2000000000000000 is more than 1e6 s from the "
+                                           "trace's start"));
 }
 
 int main(void)
@@ -653,7 +757,9 @@ int main(void)
     CU_add_test(s, "collective payload rule", test_coll_payload);
     CU_add_test(s, "receive look-ahead: kept, direct and reused requests", test_recv_ahead);
     CU_add_test(s, "receive look-ahead past a cursor's reach; peek and skip", test_recv_ahead_far);
-    CU_add_test(s, "issue 30 item 11: an OTF2 timestamp that goes back is refused",
+    CU_add_test(s, "times that go back or beyond 1e6 s are refused", test_time_bounds);
+    CU_add_test(s, "a store of ranks without events", test_store_without_events);
+    CU_add_test(s, "issue 30 item 11: an OTF2 timestamp that goes back (or far) is refused",
                 test_otf2_backwards_time);
     return tu_run_all();
 }

@@ -645,9 +645,14 @@ static void test_second_pass(void)
         CU_ASSERT_EQUAL_FATAL(mkfifo(evt, 0600), 0);
         expect_cli(1, "0.evt: is a FIFO, expected a file of the OTF2 archive", "info '%s'", arch);
     }
-    expect_cli(2, "--flops-per-second expects a positive finite number, got 'inf'",
-               "convert '%s' -o '%s' --to ti --flops-per-second inf", tu_bundled(),
-               tu_path("ti-inf"));
+    static const char *const fps[] = {"inf", "1e308", "0.5", "4.9e-324"};
+    for (int k = 0; k < 4; k++) {
+        char want[128];
+        snprintf(want, sizeof want, "--flops-per-second expects a rate from 1 to 1e15, got '%s'",
+                 fps[k]);
+        expect_cli(2, want, "convert '%s' -o '%s' --to ti --flops-per-second %s", tu_bundled(),
+                   tu_path("ti-inf"), fps[k]);
+    }
     const char *man = write_tmp("zero.manifest", "ucx /dev/zero\n");
     const char *csv = write_tmp("m.csv", "ucx,1\n");
     expect_cli(1, "/dev/zero: is a character device, expected an OpenFOAM log",
@@ -681,6 +686,45 @@ static void test_second_pass(void)
     free(err);
 }
 
+/* Third pass (record, info, params, convert): a file name's control characters stay out of
+ * the one line; a store with bytes after its last chunk, or cut, says which. The stores with
+ * extreme times are test_codec's, record's signals test_tracer_exclusive's. */
+static void test_third_pass(void)
+{
+    char name[600];
+    snprintf(name, sizeof name, "%s/no\nsuch\x1b[31m.tss", tu_tmpdir());
+    expect_cli(1, "no?such?[31m.tss", "info '%s'", name);
+    const char *st = tu_path("third.tss");
+    expect_cli(0, NULL, "convert '%s' -o '%s'", tu_bundled(), st);
+    size_t n = 0;
+    char *bytes = tu_read_file(st, &n);
+    CU_ASSERT_FATAL(bytes != NULL && n > 200);
+    const char *longer = tu_path("third-longer.tss"), *cut = tu_path("third-cut.tss");
+    FILE *fp = fopen(longer, "wb");
+    CU_ASSERT_FATAL(fp != NULL);
+    fwrite(bytes, 1, n, fp);
+    fwrite("0123456789", 1, 10, fp);
+    fclose(fp);
+    expect_cli(1, "corrupt store: 10 bytes after its last event chunk", "info '%s'", longer);
+    fp = fopen(cut, "wb");
+    CU_ASSERT_FATAL(fp != NULL);
+    fwrite(bytes, 1, n - 100, fp);
+    fclose(fp);
+    expect_cli(1, "truncated store: its event chunks hold", "info '%s'", cut);
+    char args[2048], *out = NULL, *err = NULL;
+    snprintf(args, sizeof args, "info '%s'", cut);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
+    /* the chunks' data ends with the file: what the head indexes is 100 more than they hold */
+    unsigned long long held = 0, indexed = 0;
+    const char *h = err ? strstr(err, "chunks hold ") : NULL;
+    CU_ASSERT_FATAL(
+        h && sscanf(h, "chunks hold %llu bytes, the head indexes %llu", &held, &indexed) == 2);
+    CU_ASSERT_EQUAL(indexed - held, 100);
+    free(out);
+    free(err);
+    free(bytes);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -704,6 +748,7 @@ int main(void)
     CU_add_test(s, "defect 10: the smaller ones", test_smaller_ones);
     CU_add_test(s, "model files read are never outputs; empty names; calibrate's platform",
                 test_model_inputs_kept);
+    CU_add_test(s, "third pass: names in messages, a store too long or cut", test_third_pass);
     CU_add_test(s, "second pass: FIFOs and devices as inputs, absurd numbers, resealed records",
                 test_second_pass);
     return tu_run_all();

@@ -188,7 +188,10 @@ void ts_codec_reader_init(ts_codec_reader_t *r, const uint8_t *data, size_t size
     r->last_time = 0;
     r->last_req = 0;
     r->pending_compute = -1;
+    r->compute_sum = 0;
+    r->timed = 0;
     r->error = 0;
+    r->why = NULL;
     r->nranks = nranks;
     r->ncomms = ncomms;
     r->nfuncs = nfuncs;
@@ -247,12 +250,30 @@ INLINE int get_req(ts_codec_reader_t *r, unsigned w, uint64_t *req, int fast)
     return 0;
 }
 
+/* Move the rank's clock by d: never back once it has a time, never beyond TS_TIME_MAX_NS
+ * (the first time may lie before the trace's start, as far). */
+INLINE int advance_time(ts_codec_reader_t *r, int64_t d)
+{
+    if (r->timed && d < 0) {
+        r->why = "a time earlier than the one before (expected times that never go back)";
+        return -1;
+    }
+    if (d > TS_TIME_MAX_NS - r->last_time || d < -TS_TIME_MAX_NS) {
+        r->why = "a time beyond 1e6 s (expected a traced run's)";
+        return -1;
+    }
+    r->last_time += d;
+    r->timed = 1;
+    return 0;
+}
+
 INLINE int get_time(ts_codec_reader_t *r, unsigned w, int64_t *t, int fast)
 {
     uint64_t u;
     if (get_w(r, w, &u, fast))
         return -1;
-    r->last_time += unzigzag(u);
+    if (advance_time(r, unzigzag(u)))
+        return -1;
     *t = r->last_time;
     return 0;
 }
@@ -273,8 +294,13 @@ INLINE int decode(ts_codec_reader_t *r, ts_event_t *ev, int fast)
     uint64_t u;
     switch (kind) {
     case TS_EV_COMPUTE:
-        if (get_w(r, w1, &u, fast) || u > INT64_MAX)
+        if (get_w(r, w1, &u, fast))
             return TS_ECORRUPT;
+        if (u > (uint64_t)(TS_TIME_MAX_NS - r->compute_sum)) {
+            r->why = "compute bursts adding up to more than 1e6 s (expected a traced run's)";
+            return TS_ECORRUPT;
+        }
+        r->compute_sum += (int64_t)u;
         ev->time = r->pending_compute = (int64_t)u;
         return 1;
     case TS_EV_ENTER:
@@ -284,7 +310,9 @@ INLINE int decode(ts_codec_reader_t *r, ts_event_t *ev, int fast)
         if (h & 0x40) {
             if (pending < 0)
                 return TS_ECORRUPT; /* implied time without a burst before it */
-            ev->time = r->last_time += pending;
+            if (advance_time(r, pending))
+                return TS_ECORRUPT;
+            ev->time = r->last_time;
         } else if (get_time(r, w1, &ev->time, fast)) {
             return TS_ECORRUPT;
         }

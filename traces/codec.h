@@ -26,8 +26,11 @@ typedef struct ts_codec_reader_s {
     int64_t last_time;
     uint64_t last_req;
     int64_t pending_compute;
+    int64_t compute_sum; /* of the bursts so far: at most TS_TIME_MAX_NS */
+    int timed;           /* an event with a time was read: later ones may not go back */
     int32_t nranks, ncomms, nfuncs;
-    int error; /* sticky: the status of a failed decode, returned by every later call */
+    int error;       /* sticky: the status of a failed decode, returned by every later call */
+    const char *why; /* what was wrong with the bytes, when the events say (else NULL) */
 } ts_codec_reader_t;
 
 void ts_codec_buf_init(ts_codec_buf_t *b);

@@ -87,6 +87,11 @@ typedef struct ts_event_s {
     int64_t time;    /* ENTER / LEAVE: ns since trace start; COMPUTE: duration in ns */
 } ts_event_t;
 
+/* The latest time a trace's events may have, and the most compute a rank's bursts may add up
+ * to: 1e6 s (11.6 days), beyond any traced run, so that a rank's times and their sums over
+ * a rank stay far inside int64_t. The readers refuse what is beyond, and times that go back. */
+#define TS_TIME_MAX_NS 1000000000000000LL
+
 /* Name of an event kind ("ISEND") and of a collective op ("Allreduce"); never NULL. */
 const char *ts_event_kind_name(int kind);
 const char *ts_coll_op_name(int op);

@@ -142,12 +142,19 @@ static void defs_bad(defs_t *d, const char *what, uint64_t id)
     d->bad = 1;
 }
 
-static int64_t to_ns(const defs_t *d, OTF2_TimeStamp t)
+/* 128-bit so that 1e15-tick offsets times 1e9 cannot overflow; integer for determinism. */
+static __int128 ns_of(const defs_t *d, OTF2_TimeStamp t)
 {
-    /* 128-bit so that 1e15-tick offsets times 1e9 cannot overflow; integer for determinism. */
     __int128 dt = (__int128)t - (__int128)d->offset;
     uint64_t res = d->resolution ? d->resolution : 1000000000u;
-    return (int64_t)(dt * 1000000000 / (__int128)res);
+    return dt * 1000000000 / (__int128)res;
+}
+
+/* A record's time in ns since the trace's start; next_record has refused any beyond
+ * TS_TIME_MAX_NS, so it fits. */
+static int64_t to_ns(const defs_t *d, OTF2_TimeStamp t)
+{
+    return (int64_t)ns_of(d, t);
 }
 
 /* ---- global definitions ----------------------------------------------------------------- */
@@ -555,28 +562,37 @@ static OTF2_CallbackCode end_call(loc_state_t *ls, int64_t t)
 static void location_file(const char *anchor, OTF2_LocationRef loc, const char *ext, char *out,
                           size_t n);
 
-/* Counts a record of the location and refuses one earlier than the previous: a clock that
- * went back (a damaged or merged file) would otherwise become a negative compute gap, which
- * replay clamps silently, or an absurd duration in info. */
+/* Counts a record of the location and refuses one earlier than the previous, or beyond
+ * TS_TIME_MAX_NS of the trace's start: a clock that went back (a damaged or merged file)
+ * would otherwise become a negative compute gap, which replay clamps silently, or an absurd
+ * duration in info; a damaged clock far ahead, times and sums beyond int64_t. */
 static OTF2_CallbackCode next_record(loc_state_t *ls, OTF2_TimeStamp time)
 {
     ls->records++;
-    if (ls->records > 1 && time < ls->prev_tick) {
-        reader_t *rd = ls->rd;
+    reader_t *rd = ls->rd;
+    const defs_t *d = &rd->defs;
+    __int128 ns = ns_of(d, time);
+    int back = ls->records > 1 && time < ls->prev_tick;
+    if (back || ns > TS_TIME_MAX_NS || ns < -TS_TIME_MAX_NS) {
         if (rd->status == TS_OK) {
-            const defs_t *d = &rd->defs;
-            char path[4200], who[64];
+            char path[4200], who[64], what[160];
             location_file(rd->anchor, ls->loc, "evt", path, sizeof path);
             if (ls->rank >= 0)
                 snprintf(who, sizeof who, "rank %d", (int)ls->rank);
             else
                 snprintf(who, sizeof who, "location %llu", (unsigned long long)ls->loc);
-            rd->status = ts_error_set(
-                rd->err, TS_ECORRUPT,
-                "%s: %s, record %llu: timestamp %lld ns is earlier than the previous record's "
-                "%lld ns (expected timestamps that never go back within a location)",
-                path, who, (unsigned long long)ls->records, (long long)to_ns(d, time),
-                (long long)to_ns(d, ls->prev_tick));
+            if (back)
+                snprintf(what, sizeof what,
+                         "timestamp %lld ns is earlier than the previous record's %lld ns "
+                         "(expected timestamps that never go back within a location)",
+                         (long long)to_ns(d, time), (long long)to_ns(d, ls->prev_tick));
+            else
+                snprintf(what, sizeof what,
+                         "timestamp %llu is more than 1e6 s from the trace's start (expected "
+                         "a traced run's)",
+                         (unsigned long long)time);
+            rd->status = ts_error_set(rd->err, TS_ECORRUPT, "%s: %s, record %llu: %s", path, who,
+                                      (unsigned long long)ls->records, what);
         }
         return OTF2_CALLBACK_INTERRUPT;
     }

@@ -216,6 +216,14 @@ static int close_interval(ts_stats_t *s, int32_t rank, size_t k, double c)
     return 0;
 }
 
+/* A sum over every rank: a rank's times are bounded (TS_TIME_MAX_NS), their sum over millions
+ * of ranks is not, and saturates rather than wrap. */
+static int64_t sum_ns(int64_t a, int64_t b)
+{
+    int64_t c;
+    return __builtin_add_overflow(a, b, &c) ? (b > 0 ? INT64_MAX : INT64_MIN) : c;
+}
+
 static ts_status scan_rank(ts_stats_t *s, const ts_trace_t *t, int32_t rank, msg_vec_t *snd,
                            msg_vec_t *rcv, ts_error_t *err)
 {
@@ -233,7 +241,7 @@ static ts_status scan_rank(ts_stats_t *s, const ts_trace_t *t, int32_t rank, msg
         ts_func_stats_t *f = func >= 0 ? &s->funcs[func] : NULL;
         switch (ev.kind) {
         case TS_EV_COMPUTE:
-            s->compute_ns += ev.time;
+            s->compute_ns = sum_ns(s->compute_ns, ev.time);
             since_sync += ev.time;
             break;
         case TS_EV_ENTER:
@@ -243,8 +251,8 @@ static ts_status scan_rank(ts_stats_t *s, const ts_trace_t *t, int32_t rank, msg
             break;
         case TS_EV_LEAVE:
             if (f) {
-                f->time_ns += ev.time - enter;
-                s->mpi_ns += ev.time - enter;
+                f->time_ns = sum_ns(f->time_ns, ev.time - enter);
+                s->mpi_ns = sum_ns(s->mpi_ns, ev.time - enter);
             }
             func = -1;
             break;

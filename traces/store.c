@@ -280,7 +280,8 @@ ts_status ts_store_write(const ts_trace_t *t, const char *path, ts_error_t *err)
         st = ts_outfile_open(path, &of, err);
         if (st == TS_OK) {
             fwrite(z, 1, HDR_SIZE + (size_t)zlen, ts_outfile_stream(of));
-            fwrite(data.p, 1, data.n, ts_outfile_stream(of));
+            if (data.n) /* a store of ranks without events has none, and no buffer */
+                fwrite(data.p, 1, data.n, ts_outfile_stream(of));
             st = ts_outfile_commit(of, err);
         }
     } else if (err && err->code == TS_OK) {
@@ -373,6 +374,7 @@ static ts_status parse_body(const uint8_t *raw, size_t rawsize, uint64_t data_ba
     ts_trace_t *t = NULL;
     const char *what = "definitions";
     int truncated = 0;
+    uint64_t indexed = 0; /* the end of the furthest chunk the head indexes */
     int32_t nranks = (int32_t)r_count(&r, INT32_MAX);
     if (r.bad || nranks <= 0)
         goto bad;
@@ -449,6 +451,8 @@ static ts_status parse_body(const uint8_t *raw, size_t rawsize, uint64_t data_ba
             uint64_t off = r_u(&r), zs = r_u(&r), rs = r_u(&r), crc = r_u(&r);
             if (!r.bad && (off > data_size || zs > data_size - off))
                 truncated = 1; /* the table is intact but the data it indexes is cut */
+            if (!r.bad && off <= UINT64_MAX - zs && off + zs > indexed)
+                indexed = off + zs;
             if (zs == 0 || rs == 0 || rs > TS__CHUNK_RAW ||
                 zs > (uint64_t)LZ4_compressBound(TS__CHUNK_RAW) || crc > UINT32_MAX)
                 r.bad = 1;
@@ -465,9 +469,16 @@ static ts_status parse_body(const uint8_t *raw, size_t rawsize, uint64_t data_ba
     if (truncated) {
         ts_trace_close(t);
         return ts_error_set(err, TS_ETRUNC,
-                            "%s: truncated store: its event chunks end before the %llu bytes "
-                            "the head indexes",
-                            name, (unsigned long long)data_size);
+                            "%s: truncated store: its event chunks hold %llu bytes, the head "
+                            "indexes %llu",
+                            name, (unsigned long long)data_size, (unsigned long long)indexed);
+    }
+    if (indexed < data_size) { /* the writer ends the file with its last chunk */
+        ts_trace_close(t);
+        return ts_error_set(err, TS_ECORRUPT,
+                            "%s: corrupt store: %llu bytes after its last event chunk (expected "
+                            "the file to end there)",
+                            name, (unsigned long long)(data_size - indexed));
     }
     *out = t;
     return TS_OK;

@@ -347,7 +347,10 @@ static int decode_more(ts_cursor_t *c, ts_error_t *err)
     if (rc < 0)
         return ts_error_set(err, rc, "%s: rank %d, event %llu: %s in the event stream", t->path,
                             (int)c->rank, (unsigned long long)c->decoded,
-                            rc == TS_ETRUNC ? "stream ends early" : "undecodable event");
+                            rc == TS_ETRUNC            ? "stream ends early"
+                            : c->decoded > rk->nevents ? "more events than the head announces"
+                            : c->reader.why            ? c->reader.why
+                                                       : "undecodable event");
     c->nbuf += rc;
     return rc;
 }
