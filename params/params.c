@@ -8,6 +8,7 @@
 #include "params.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,8 +280,11 @@ static const char *scan_number(const char *s, int allow_sign, double *out)
         return NULL;
     memcpy(buf, s, len);
     buf[len] = '\0';
+    errno = 0;
     *out = strtod(buf, NULL);
-    return isfinite(*out) ? q : NULL;
+    /* 1e-400 would read as 0 (and pass a range from 0) and 1e400 as inf: values nobody
+     * means. A tiny but nonzero one is left to the parameter's range. */
+    return !(errno == ERANGE && *out == 0) && isfinite(*out) ? q : NULL;
 }
 
 /* SIZE: "8192", "16kb", "1MB", "2007b", "inf", "infinity", "auto". */

@@ -268,9 +268,9 @@ static void test_bandwidth(void)
         {"auto", 0},
         {"AUTO", 0},
     };
-    static const char *const bad[] = {"",      "0",       "0MB/s",    "-1MB/s", "1MB",
-                                      "1XB/s", "MB/s",    "1e400B/s", "1 MB/s", "1MB/S/",
-                                      "1iB/s", "1MiBps2", "1Mib"};
+    static const char *const bad[] = {"",      "0",       "0MB/s",    "-1MB/s",    "1MB",
+                                      "1XB/s", "MB/s",    "1e400B/s", "1 MB/s",    "1MB/S/",
+                                      "1iB/s", "1MiBps2", "1Mib",     "1e-400MB/s"};
     ts_params_t *p = fresh();
     ts_error_t err;
     for (size_t k = 0; k < sizeof good / sizeof good[0]; k++) {
