@@ -2,7 +2,8 @@
 # play.sh TUNESIM PLAY MPIEXEC SRCDIR - tunesim-play on the bundled 2-rank trace under mpirun:
 # it replays to the end, each pass lasts at least the traced compute of a mean rank (the bursts
 # are busy loops), --compute-scale 0 drops that compute, and a rank count that disagrees with
-# the trace is a one-line error with a non-zero exit. Then scripts/validate_cluster.sh on this
+# the trace is a one-line error with a non-zero exit, as are bad options and an output that is a
+# file of the trace's archive, before the run. Then scripts/validate_cluster.sh on this
 # machine as the "cluster": each set's words reach mpirun as written, model lines do not, every
 # set is measured every round, validate's table comes out; a grid, and sets that all need
 # other NPS than the nodes have, are refused. Exit 77 (skipped) without mpirun.
@@ -32,6 +33,22 @@ if run 1 "$play" "$trace" >"$work/log" 2>&1; then
     fail "1 rank on a 2-rank trace was accepted"
 fi
 grep -q "the trace has 2 ranks, mpirun started 1" "$work/log" || fail "no rank-count error: $(cat "$work/log")"
+# Its options and output, refused before the run: no file of the archive replaced (a copy).
+cp -r "$trace" "$work/arch"
+refused() { # WANT EXIT ARGS...: refused with exit EXIT and a line holding WANT
+    local want=$1 code=$2 rc=0
+    shift 2
+    run 2 "$play" "$@" >"$work/log" 2>&1 || rc=$?
+    [ "$rc" = "$code" ] && grep -q -- "$want" "$work/log" ||
+        fail "tunesim-play $*: exit $rc (want $code), $(grep tunesim-play "$work/log")"
+}
+refused "is a file of the trace's archive" 2 "$work/arch" -o "$work/arch/traces.otf2"
+refused "is a file of the trace's archive" 2 "$work/arch" -o "$work/arch/traces/0.evt"
+cmp -s "$trace/traces.otf2" "$work/arch/traces.otf2" || fail "the archive's anchor was replaced"
+refused "expected a file name, got an empty one" 2 "$trace" -o ""
+refused "no directory $work/none to write it in" 1 "$trace" -o "$work/none/x.txt"
+refused "--compute-scale expects a factor from 0 to 1000" 2 "$trace" --compute-scale 1e300
+refused "--repeat expects a count from 1 to 1000000" 2 "$trace" --repeat 5x
 
 # validate_cluster.sh, two ob1 sets (ob1 runs wherever Open MPI does).
 cat >"$work/c.sets" <<'EOF_SETS'

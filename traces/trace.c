@@ -343,14 +343,16 @@ static int decode_more(ts_cursor_t *c, ts_error_t *err)
     if (rc == 0 && c->decoded != rk->nevents)
         rc = TS_ETRUNC;
     if (rc > 0 && c->decoded > rk->nevents)
-        rc = TS_ECORRUPT; /* more events than the store announced */
+        return ts_error_set(err, TS_ECORRUPT,
+                            "%s: rank %d: more events in the event stream than the %llu its "
+                            "head announces",
+                            t->path, (int)c->rank, (unsigned long long)rk->nevents);
     if (rc < 0)
         return ts_error_set(err, rc, "%s: rank %d, event %llu: %s in the event stream", t->path,
                             (int)c->rank, (unsigned long long)c->decoded,
-                            rc == TS_ETRUNC            ? "stream ends early"
-                            : c->decoded > rk->nevents ? "more events than the head announces"
-                            : c->reader.why            ? c->reader.why
-                                                       : "undecodable event");
+                            rc == TS_ETRUNC ? "stream ends early"
+                            : c->reader.why ? c->reader.why
+                                            : "undecodable event");
     c->nbuf += rc;
     return rc;
 }

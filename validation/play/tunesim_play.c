@@ -20,14 +20,18 @@
  * collectives are called with the per-rank payload tunesim derives from Score-P's sizes
  * (reductions of doubles with MPI_SUM when the payload is a multiple of 8 B). Communicators
  * other than MPI_COMM_WORLD are rebuilt from their members with MPI_Comm_create_group. */
+#include <limits.h>
 #include <mpi.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "common/numparse.h"
+#include "common/outfile.h"
 #include "common/status.h"
 #include "common/u64map.h"
 #include "traces/recv_ahead.h"
@@ -60,12 +64,16 @@ typedef struct pending_s {
 
 static void die(const play_t *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* One line naming the rank and what went wrong, then the whole job ends. */
+/* One line naming the rank and what went wrong, then the whole job ends. A reader's message
+ * (fmt "%s") names the trace and the rank already. */
 static void die(const play_t *p, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "tunesim-play: %s: rank %d: ", ts_trace_path(p->t), p->rank);
+    if (strcmp(fmt, "%s") == 0)
+        fputs("tunesim-play: ", stderr);
+    else
+        fprintf(stderr, "tunesim-play: %s: rank %d: ", ts_trace_path(p->t), p->rank);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
@@ -366,29 +374,55 @@ int main(int argc, char **argv)
     play_t p = {.scale = 1};
     MPI_Comm_rank(MPI_COMM_WORLD, &p.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p.size);
-    const char *path = NULL, *out = NULL;
+    const char *path = NULL, *out = NULL, *bad = NULL;
     int repeat = 1;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc)
-            repeat = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--compute-scale") == 0 && i + 1 < argc)
-            p.scale = atof(argv[++i]);
-        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+    for (int i = 1; i < argc && !bad; i++) {
+        /* A rank's bursts add up to 1e15 ns at most (TS_TIME_MAX_NS): scaled by 1000 they
+         * stay inside int64_t. */
+        if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
+            if (ts_parse_int(argv[++i], 1, 1000000, &repeat) != 0)
+                bad = "--repeat expects a count from 1 to 1000000";
+        } else if (strcmp(argv[i], "--compute-scale") == 0 && i + 1 < argc) {
+            if (ts_parse_double(argv[++i], &p.scale) != 0 || !(p.scale >= 0 && p.scale <= 1000))
+                bad = "--compute-scale expects a factor from 0 to 1000";
+        } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
             out = argv[++i];
-        else if (argv[i][0] != '-' && !path)
+        } else if (argv[i][0] != '-' && !path) {
             path = argv[i];
-        else
-            path = NULL, repeat = -1, i = argc;
+        } else {
+            bad = "unknown option or a second TRACE";
+        }
     }
-    if (!path || repeat < 1 || !(p.scale >= 0)) {
+    if (!path || bad) {
         if (p.rank == 0)
-            fprintf(stderr, "usage: mpirun [settings] -np N tunesim-play TRACE [--repeat R] "
-                            "[--compute-scale F] [-o FILE]\n");
+            fprintf(stderr,
+                    "tunesim-play: %s (usage: mpirun [settings] -np N tunesim-play TRACE "
+                    "[--repeat R] [--compute-scale F] [-o FILE])\n",
+                    bad ? bad : "expected TRACE");
         MPI_Finalize();
         return 2;
     }
-    ts_trace_t *t;
+    /* The output before the run: a name, a writable directory, not the trace nor a file
+     * inside the trace's archive directory. */
     ts_error_t err;
+    const ts_file_use_t uses[] = {{"TRACE", path, 0, "a trace", 1}, {"-o", out, 1, NULL, 0}};
+    ts_status cst = ts_check_files("tunesim-play", uses, 2, &err);
+    struct stat sb;
+    char rtrace[PATH_MAX], rout[PATH_MAX];
+    if (cst == TS_OK && out && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+        realpath(path, rtrace) && realpath(out, rout) &&
+        strncmp(rout, rtrace, strlen(rtrace)) == 0 && rout[strlen(rtrace)] == '/')
+        cst = ts_error_set(&err, TS_EUSAGE,
+                           "tunesim-play: -o %s is a file of the trace's archive %s (expected a "
+                           "file outside it)",
+                           out, path);
+    if (cst != TS_OK) {
+        if (p.rank == 0)
+            fprintf(stderr, "%s\n", err.msg);
+        MPI_Finalize();
+        return cst == TS_EUSAGE ? 2 : 1;
+    }
+    ts_trace_t *t;
     if (ts_trace_open(path, &t, &err) != TS_OK) {
         if (p.rank == 0)
             fprintf(stderr, "tunesim-play: %s\n", err.msg);
