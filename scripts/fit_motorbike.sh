@@ -28,8 +28,18 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD:-$root/build}
-trace=${1:-traces/data/motorbike-72-window.tss}
-out=${2:-platforms/calibrations/bm-optimized3.36-simplefoam.xml}
+# A path given is the caller's (relative to where the script was run); inside the repository
+# it is then written relative to its root, as the defaults are.
+from_caller() {
+    local p
+    p=$(realpath -m -- "$1")
+    case $p in "$root"/*) p=${p#"$root"/} ;; esac
+    printf '%s' "$p"
+}
+trace=traces/data/motorbike-72-window.tss
+out=platforms/calibrations/bm-optimized3.36-simplefoam.xml
+[ -z "${1:-}" ] || trace=$(from_caller "$1")
+[ -z "${2:-}" ] || out=$(from_caller "$2")
 free=${FREE-model.ucx.rndv_busy_cost}
 cd "$root"
 profile=traces/data/motorbike-72-asis.scorep-score.txt

@@ -21,6 +21,12 @@ jobs=${JOBS:-$(nproc)}
 model=${MODEL:-$root/platforms/calibrations/bm-optimized3.36.xml}
 out=${1:-/dev/stdout}
 [ -x "$build/tunesim" ] || { echo "imb_findings: $build/tunesim not built" >&2; exit 1; }
+[ -f "$model" ] || { echo "imb_findings: no model file $model" >&2; exit 1; }
+if [ ! -c "$out" ] && [ ! -p "$out" ]; then # a table for a file, checked before 13 minutes of runs
+    # shellcheck source=scripts/outputs.sh
+    . "$root/scripts/outputs.sh"
+    check_outputs imb_findings "$out" -- "$model"
+fi
 work=$(mktemp -d /tmp/tunesim-imb-findings.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cp "$build/tunesim" "$work/tunesim" # a rebuild meanwhile changes nothing this runs

@@ -49,10 +49,23 @@ prior=${PRIOR:-$root/platforms/calibrations/oracle-imb-training-winners.tsv}
 case $ties in prior | first) ;; *) echo "imb_study: TIES=$ties: expected prior or first" >&2; exit 1 ;; esac
 [[ $TIE =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "imb_study: TIE=$TIE: expected a percentage, e.g. 0.5" >&2; exit 1; }
 [ "$ties" = first ] || [ -f "$prior" ] || { echo "imb_study: no prior file $prior" >&2; exit 1; }
-shapes=${SHAPES:-"1x8 1x16 1x32 1x36 2x8 2x16 2x32 2x36 4x8 4x16 4x32 4x36 8x8 8x16 8x32 8x36"}
-benches=${BENCH:-"Alltoall Allgather Allreduce Exchange"}
+shapes=${SHAPES-"1x8 1x16 1x32 1x36 2x8 2x16 2x32 2x36 4x8 4x16 4x32 4x36 8x8 8x16 8x32 8x36"}
+benches=${BENCH-"Alltoall Allgather Allreduce Exchange"}
+[ -n "${shapes// /}" ] || { echo "imb_study: SHAPES is empty (expected e.g. \"1x36 2x36\")" >&2; exit 1; }
+for b in $benches; do
+    case $b in Alltoall | Allgather | Allreduce | Exchange) ;;
+    *) echo "imb_study: BENCH=$benches: expected Alltoall, Allgather, Allreduce or Exchange, got '$b'" >&2; exit 1 ;;
+    esac
+done
+[ -n "${benches// /}" ] || { echo "imb_study: BENCH is empty (expected e.g. Alltoall)" >&2; exit 1; }
 [ -x "$build/tunesim" ] || { echo "imb_study: $build/tunesim not built" >&2; exit 1; }
 [ -f "$model" ] || { echo "imb_study: no model file $model" >&2; exit 1; }
+# The outputs before the study: a directory made if missing, the table and the steps beside
+# it, neither the model nor the prior.
+mkdir -p "$(dirname "$out")"
+# shellcheck source=scripts/outputs.sh
+. "$root/scripts/outputs.sh"
+check_outputs imb_study "$out" "$(dirname "$out")/imb-steps.txt" -- "$model" "$prior"
 work=$(mktemp -d /tmp/tunesim-imb-study.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 # A copy, so that a rebuild during the study's hour changes nothing it runs.
@@ -185,8 +198,8 @@ for shape in $shapes; do
         echo "imb_study: $nodes x $ppn $b: $tls $pair $zcopy ($(($(date +%s) - t_start)) s)" >&2
     done
 done
-mkdir -p "$(dirname "$out")"
-cp "$work/winners.tsv" "$out.tmp" && mv "$out.tmp" "$out"
+cp "$work/winners.tsv" "$out.tmp"
+mv "$out.tmp" "$out"
 {
     echo "# tunesim imb: the study's steps on the models (scripts/imb_study.sh, BUDGET=$BUDGET, BUDGET8=$BUDGET8, TIE=$TIE, TIES=$ties)"
     echo "# per step: the sets, their geometric mean of t_max over the sizes at which they differ, the winner, the ties, the table's choice"

@@ -42,7 +42,6 @@ build=${BUILD:-$root/build}
 trace=${1:-/tmp/tunesim-motorbike-72.tss}
 out=${2:-$root/docs/motorbike-72-prediction.md}
 csv_out=${out%.md}.csv
-[ -d "$(dirname "$out")" ] || { echo "predict_motorbike: $(dirname "$out"): no such directory for the outputs" >&2; exit 1; }
 iters=${ITERS:-6}
 profile=${PROFILE:-$root/traces/data/motorbike-72-asis.scorep-score.txt}
 # The shipped OpenFOAM calibration: the IMB-calibrated model with the uncertain parameters
@@ -50,6 +49,12 @@ profile=${PROFILE:-$root/traces/data/motorbike-72-asis.scorep-score.txt}
 # platforms/calibrations/bm-optimized3.36.xml predicts from the mechanisms alone.
 model=${MODEL:-$root/platforms/calibrations/bm-optimized3.36-simplefoam.xml}
 model_rel=${model#"$root"/}
+# shellcheck source=scripts/outputs.sh
+. "$root/scripts/outputs.sh"
+check_outputs predict_motorbike "$out" "$csv_out" "${out%.md}.png" -- "$trace" "$profile" "$model"
+for f in "$profile" "$model"; do
+    [ -f "$f" ] || { echo "predict_motorbike: $f: no such file (expected the profile and the model file)" >&2; exit 1; }
+done
 jobs=${JOBS:-2}
 
 # Parameter moves: "label|setting|why this much". A parameter the model file holds from
@@ -456,8 +461,11 @@ step_row() { # step_row LABEL BASE NAME: one row of the mechanism table
     echo "The nominal sweep's own table (collective components, protocol mix):"
     echo
     echo '```'
-    # The trace's copy lives in a temporary folder: its name would differ at every run.
-    sed "s|$work/trace.tss|$(basename "$trace")|" "$work/nominal.txt"
+    # The trace's copy lives in a temporary folder and the profile in the checkout: their
+    # paths would differ from run to run and from checkout to checkout.
+    nominal=$(cat "$work/nominal.txt")
+    nominal=${nominal//"$work/trace.tss"/$(basename "$trace")}
+    printf '%s\n' "${nominal//"$profile"/$(basename "$profile")}"
     echo '```'
 } >"$work/table.md"
 # The picture a user decides on: each set's predicted gain against asis with its interval.

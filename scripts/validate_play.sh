@@ -38,6 +38,11 @@ die() {
     exit 1
 }
 [ -x "$play" ] || die "$play not found (cmake --build build --target tunesim-play)"
+# Each run's first pass is dropped (warm-up), so a run needs two.
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "ROUNDS=$rounds: expected a count of rounds, 1 or more"
+[[ $repeat =~ ^[1-9][0-9]*$ ]] && [ "$repeat" -ge 2 ] ||
+    die "REPEAT=$repeat: expected 2 or more passes a run (the first is dropped as warm-up)"
+[ -f "$model" ] || die "MODEL=$model: no such file"
 
 # name|mpirun flags: the on-host thresholds of UCX 1.13 (no intra:/inter: form there), ob1,
 # and the transport sets.
@@ -74,7 +79,8 @@ for ((r = 1; r <= rounds; r++)); do
         # shellcheck disable=SC2086 # flags are words
         mpirun --allow-run-as-root -np 2 $flags "$play" "$out/trace.tss" --repeat "$repeat" \
             -o "$out/play.txt" >/dev/null 2>"$out/play.err" ||
-            die "tunesim-play ($name, round $r) failed: $(tail -3 "$out/play.err")"
+            die "tunesim-play ($name, round $r) failed: $(grep -m1 '^tunesim-play: ' "$out/play.err" ||
+                tail -3 "$out/play.err")"
         mean=$(awk '/^repeat/ && $2 != "1:" { s += $3; n++ } END { printf "%.6f", s / n }' "$out/play.txt")
         echo "$name,$mean" >>"$out/measured.csv"
         echo "round $r $name $mean s ($quiet)" | tee -a "$out/runs.txt"
