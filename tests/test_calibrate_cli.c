@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "calibcheck.h"
@@ -250,6 +251,21 @@ static void test_probe_run(void)
     }
     CU_ASSERT(seen92 && seen93);
     ts_bench_set_clear(&set);
+    /* An output it cannot take is refused before the minutes of measuring, as a usage error. */
+    static const char *const bad[] = {"", "."};
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd,
+                 "'%s' --allow-run-as-root --oversubscribe -np 2 '%s' --quick -o '%s' "
+                 ">'%s.bad' 2>&1",
+                 TS_PROBE_MPIEXEC, TS_PROBE, bad[k], out);
+        int status = system(cmd);
+        CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+        char bad_log[600];
+        snprintf(bad_log, sizeof bad_log, "%s.bad", out);
+        char *log = tu_read_file(bad_log, NULL);
+        CU_ASSERT_PTR_NOT_NULL(log ? strstr(log, "tunesim-probe: -o '") : NULL);
+        free(log);
+    }
 #else
     tu_skip("tunesim-probe under mpirun", "CMake found no MPI: tunesim-probe is not built");
 #endif

@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define PROBE_VERSION "1"
@@ -705,6 +706,17 @@ int main(int argc, char **argv)
     if (p.size < 2) {
         if (p.rank == 0)
             fprintf(stderr, "tunesim-probe: needs at least 2 ranks\n");
+        MPI_Finalize();
+        return 2;
+    }
+    /* The output before minutes of measuring (its directory is tried below, by creating the
+     * temporary file): a name, and not a directory. This program links no tunesim library
+     * (it is built without sanitizers), hence its own check. */
+    struct stat ps;
+    if (path && (!*path || (stat(path, &ps) == 0 && S_ISDIR(ps.st_mode)))) {
+        if (p.rank == 0)
+            fprintf(stderr, "tunesim-probe: -o '%s': expected a file name%s\n", path,
+                    *path ? ", got a directory" : "");
         MPI_Finalize();
         return 2;
     }
