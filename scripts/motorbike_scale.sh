@@ -17,7 +17,9 @@ motorbike_scale() {
     local visit_outside
     # Every iteration, start-up and shutdown left out (they happen once; sweep --profile replays
     # the same window).
-    niter=$("$tunesim" info "$tss" --json | # awk reads it all: no SIGPIPE
+    local json
+    json=$("$tunesim" info "$tss" --json) || return 1 # tunesim has said what is wrong
+    niter=$(printf '%s\n' "$json" |
         awk '/"iterations": \{/ { f = 1 } f && /"count":/ && v == "" { v = $2; gsub(",", "", v) } END { print v }')
     [ -n "$niter" ] || { echo "motorbike_scale: $tss: no iterations found" >&2; return 1; }
     "$tunesim" info "$tss" --json --window "1:$niter" >"$work/info.json"

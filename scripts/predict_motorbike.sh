@@ -357,7 +357,7 @@ step_row() { # step_row LABEL BASE NAME: one row of the mechanism table
     echo "The same number from one replay (the window scaled with the profile, as here):"
     echo
     echo '```'
-    echo "tunesim replay $(basename "$trace") --nodes 2 --ppn 36 --nps $(nps_of "$best") --window 1:$niter \\"
+    echo "tunesim replay $(printf '%q' "$(basename "$trace")") --nodes 2 --ppn 36 --nps $(nps_of "$best") --window 1:$niter \\"
     echo "    --profile $(basename "$profile") --model $model_rel \\"
     echo "    --set model.cpu.speed_ratio=$ratio $(words_of "$best")"
     echo '```'

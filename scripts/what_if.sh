@@ -12,6 +12,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 cd "$root" # relative paths: the pictures' titles name the traces as the repository does
+[ -x "$build/tunesim" ] || { echo "what_if: $build/tunesim not built (expected BUILD, the build directory)" >&2; exit 1; }
 jobs=${JOBS:-2}
 trace=traces/data/motorbike-72-window.tss
 profile=$root/traces/data/motorbike-72-asis.scorep-score.txt
