@@ -22,9 +22,10 @@
 #
 # OUT.xml defaults to platforms/calibrations/bm-optimized3.36-simplefoam.xml, the shipped
 # OpenFOAM calibration that scripts/predict_motorbike.sh uses; it is written only when the fit
-# explains both runs, and the report goes beside it (.report.txt). Run from anywhere; the
-# file names it records are relative to the repository root, so that the same inputs give the
-# same bytes. About 2.5 minutes on 2 cores.
+# explains both runs, and the report goes beside it (.report.txt). Run from anywhere: TRACE
+# and OUT.xml are taken from the directory it is run in, and the file names it records are
+# relative to the repository root, so that the same inputs give the same bytes. About 2.5
+# minutes on 2 cores.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${BUILD:-$root/build}

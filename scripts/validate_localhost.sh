@@ -216,9 +216,12 @@ phase_validate() {
 
 phases=("$@")
 [ ${#phases[@]} -gt 0 ] || phases=(prepare record measure predict validate)
-for p in "${phases[@]}"; do
+for p in "${phases[@]}"; do # every name before the first phase runs
     case $p in
-        prepare | record | measure | keep | predict | validate) "phase_$p" ;;
+        prepare | record | measure | keep | predict | validate) ;;
         *) die "unknown phase $p (prepare, record, measure, keep, predict, validate)" ;;
     esac
+done
+for p in "${phases[@]}"; do
+    "phase_$p"
 done

@@ -8,7 +8,7 @@ set -euo pipefail
 build=$1 root=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-BUILD=$build bash "$root/scripts/fit_motorbike.sh" traces/data/motorbike-72-window.tss "$work/fit.xml" >"$work/log" 2>&1 || {
+BUILD=$build bash "$root/scripts/fit_motorbike.sh" "$root/traces/data/motorbike-72-window.tss" "$work/fit.xml" >"$work/log" 2>&1 || {
     cat "$work/log"
     echo "shipped_fit: scripts/fit_motorbike.sh failed" >&2
     exit 1
