@@ -641,11 +641,12 @@ static ts_status parse_value(ts_param_id id, const char *text, pvalue_t *v, ts_e
         ok = 1;
         break;
     }
-    char range[96];
-    ts_param_range_text(id, range, sizeof range);
-    if (ok && !in_range(id, v))
+    if (ok && !in_range(id, v)) { /* the range's text only for the message: it costs printf */
+        char range[96];
+        ts_param_range_text(id, range, sizeof range);
         return ts_error_set(err, TS_EARG, "%s: value '%s' out of range (expected %s)", d->name,
                             ts_shown(text, sv, sizeof sv), range);
+    }
     if (ok)
         return TS_OK;
     return ts_error_set(err, TS_EARG, "%s: bad value '%s' (expected %s)", d->name,
