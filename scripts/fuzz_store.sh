@@ -11,7 +11,7 @@ secs=${1:-60}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=$root/build-fuzz
 mkdir -p "$out/new"
-srcs=("$root"/common/status.c "$root"/common/outfile.c "$root"/traces/events.c
+srcs=("$root"/common/status.c "$root"/common/outfile.c "$root"/common/infile.c "$root"/common/tmpfiles.c "$root"/traces/events.c
       "$root"/traces/codec.c "$root"/traces/trace.c "$root"/traces/store.c
       "$root"/traces/otf2.c)
 clang -std=c11 -D_GNU_SOURCE -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -g -O1 -fsanitize=fuzzer,address,undefined \
