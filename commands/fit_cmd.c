@@ -816,18 +816,20 @@ int ts_fit_cmd(int argc, char **argv, ts_error_t *err)
                           "--manifest FILE)");
     /* Before anything is read: each input a file of its kind, none of them the output. */
     if (st == TS_OK) {
-        ts_file_use_t uses[7 + FIT_MAX_RUN_PROFILES] = {
+        ts_file_use_t uses[8 + FIT_MAX_RUN_PROFILES] = {
             {"TRACE", f.o.trace, 0, "a trace", 1},
             {"--sets", f.o.sets, 0, "a sets file", 0},
             {"--measured-csv", f.o.measured_csv, 0, "a CSV of measured runs", 0},
             {"--manifest", f.o.manifest, 0, "a manifest of measured runs", 0},
             {"--profile", f.o.profile, 0, "a scorep-score profile", 0},
-            {"-o", f.o.out, 1, NULL, 0}};
+            {"-o", f.o.out, 1, NULL, 0},
+            {"--platform", f.o.platform && ts_platform_is_path(f.o.platform) ? f.o.platform : NULL,
+             0, "a platform description", 0}};
         for (int i = 0; i < f.o.nrun_profiles; i++) /* SET=SCORE.txt */
-            uses[6 + i] = (ts_file_use_t){"--run-profile", strchr(f.o.run_profile[i], '=') + 1, 0,
+            uses[7 + i] = (ts_file_use_t){"--run-profile", strchr(f.o.run_profile[i], '=') + 1, 0,
                                           "a scorep-score profile", 0};
-        uses[6 + f.o.nrun_profiles] = ts_opts_model_use(base, "--model");
-        st = ts_check_files("fit", uses, 7 + f.o.nrun_profiles, err);
+        uses[7 + f.o.nrun_profiles] = ts_opts_model_use(base, "--model");
+        st = ts_check_files("fit", uses, 8 + f.o.nrun_profiles, err);
     }
     if (st == TS_OK && !f.o.jobs) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);

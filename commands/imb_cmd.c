@@ -645,7 +645,7 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
                           "install gnuplot-nox)");
     /* The outputs, and the inputs they must not replace: --sets, --model and each set's. */
     char pics[TS_IMB__COUNT * 2][4200];
-    ts_file_use_t uses[3 + TS_IMB__COUNT * 2 + 1] = {{"--sets", m.o.sets, 0, "a sets file", 0},
+    ts_file_use_t uses[4 + TS_IMB__COUNT * 2 + 1] = {{"--sets", m.o.sets, 0, "a sets file", 0},
                                                      {"--csv", m.o.csv, 1, NULL, 0}};
     int nuses = 2;
     for (int b = 0; st == TS_OK && m.o.plot && b < m.nbench; b++)
@@ -657,6 +657,8 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
     if (st == TS_OK && m.o.plot && !m.o.plot[0])
         st = ts_error_set(err, TS_EUSAGE, "imb: --plot: expected a PREFIX, got an empty one");
     uses[nuses++] = ts_opts_model_use(base, "--model");
+    if (ts_platform_is_path(m.o.platform))
+        uses[nuses++] = (ts_file_use_t){"--platform", m.o.platform, 0, "a platform description", 0};
     if (st == TS_OK)
         st = ts_check_files("imb", uses, nuses, err);
     /* The output's temporary file first: an unwritable --csv fails before any replay. */

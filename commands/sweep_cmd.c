@@ -150,10 +150,10 @@ static json_object *settings_of(const ts_params_t *p)
     return a;
 }
 
-/* The identity of a result: set name, settings, where it ran and which trace (by size: a
- * result of another trace must not count). */
+/* The identity of a result: set name, settings, where it ran and which trace (its size and
+ * fingerprint: a result of another trace must not count). */
 static char *make_key(const sset_t *s, const char *platform, const ts_placement_t *pl,
-                      const ts_trace_t *t)
+                      const ts_trace_t *t, uint32_t fingerprint)
 {
     char *set = NULL, *key = NULL;
     size_t len = 0;
@@ -168,10 +168,11 @@ static char *make_key(const sset_t *s, const char *platform, const ts_placement_
         free(set);
         return NULL;
     }
-    if (asprintf(&key, "%s|%s|%s|nodes=%d|ppn=%d|nps=%d|map_by=%s|ranks=%d|events=%llu|%s",
-                 KEY_VERSION, s->name, platform, ts_placement_nodes(pl), ts_placement_ppn(pl),
-                 ts_placement_nps(pl), ts_map_by_name(ts_placement_map_by(pl)),
-                 (int)ts_trace_nranks(t), (unsigned long long)ts_trace_nevents(t), set) < 0)
+    if (asprintf(
+            &key, "%s|%s|%s|nodes=%d|ppn=%d|nps=%d|map_by=%s|ranks=%d|events=%llu|trace=%08x|%s",
+            KEY_VERSION, s->name, platform, ts_placement_nodes(pl), ts_placement_ppn(pl),
+            ts_placement_nps(pl), ts_map_by_name(ts_placement_map_by(pl)), (int)ts_trace_nranks(t),
+            (unsigned long long)ts_trace_nevents(t), (unsigned)fingerprint, set) < 0)
         key = NULL;
     free(set);
     return key;
@@ -267,6 +268,8 @@ static ts_status prepare(sweep_t *sw, ts_error_t *err)
         sw->win_iterations = b - a + 1;
     }
     const ts_trace_t *t = ts_job_trace(sw->jt);
+    /* Results are kept per trace: another one with as many ranks and events is not this one. */
+    uint32_t fingerprint = ts_trace_fingerprint(t);
     for (int i = 0; i < sw->n; i++) {
         sset_t *s = &sw->s[i];
         if (!s->params)
@@ -287,7 +290,7 @@ static ts_status prepare(sweep_t *sw, ts_error_t *err)
             ts_job_close(job);
             return ts_error_set(err, TS_ENOMEM, "out of memory");
         }
-        s->key = make_key(s, sw->platform_owned, ts_job_placement(job), t);
+        s->key = make_key(s, sw->platform_owned, ts_job_placement(job), t, fingerprint);
         s->compute_scale = ts_job_compute_scale(job);
         ts_job_close(job);
         if (!s->key)
@@ -604,6 +607,8 @@ static ts_status check_outputs(const sweep_opts_t *o, const ts_file_use_t *extra
     ADD("TRACE", o->trace, 0, "a trace", 1);
     ADD("--sets", o->sets, 0, "a sets file", 0);
     ADD("--profile", o->profile, 0, "a scorep-score profile", 0);
+    ADD("--platform", o->platform && ts_platform_is_path(o->platform) ? o->platform : NULL, 0,
+        "a platform description", 0);
     if (extra && extra->path) /* a set's own model file */
         f[n++] = *extra;
 #undef ADD
@@ -611,6 +616,9 @@ static ts_status check_outputs(const sweep_opts_t *o, const ts_file_use_t *extra
         st = ts_error_set(err, TS_ENOMEM, "out of memory");
     if (st == TS_OK)
         st = ts_check_files("sweep", f, n, err);
+    for (int i = 0; st == TS_OK && o->merge && i < n; i++)
+        if (f[i].output)
+            st = ts__sweep_merge_check_output(o->merge, f[i].flag, f[i].path, err);
     for (int i = 0; i < nowned; i++)
         free(owned[i]);
     return st;

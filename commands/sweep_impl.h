@@ -111,5 +111,10 @@ ts_status ts__sweep_report(const char *trace, const char *platform, const char *
 /* Slurm (sweep_slurm.c): write the job array for the prepared sweep; merge its results. */
 ts_status ts__sweep_emit_slurm(sweep_t *sw, ts_error_t *err);
 ts_status ts__sweep_merge(const sweep_opts_t *o, ts_error_t *err);
+/* An output of --merge DIR (flag and path for the message) that would replace a file the merge
+ * reads: DIR's plan.json, sweep.sets, sweep.sbatch or merge.sh, or anything in DIR/results.
+ * TS_EUSAGE with one line, else TS_OK. */
+ts_status ts__sweep_merge_check_output(const char *dir, const char *flag, const char *path,
+                                       ts_error_t *err);
 
 #endif

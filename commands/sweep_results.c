@@ -2,6 +2,8 @@
  * verified by its checksum, so that a rerun skips the sets already done (sweep_impl.h). */
 #include "sweep_impl.h"
 
+#include "../common/infile.h"
+
 #include <math.h>
 
 /* A whole file, or NULL (callers report the failure in their own words). */
@@ -162,6 +164,10 @@ ts_status ts__sweep_open_results(sweep_t *sw, ts_error_t *err)
     }
     if (!sw->results_path)
         return TS_OK;
+    /* Read and appended to: a FIFO would block the sweep, a device take its records. */
+    ts_status st = ts_check_input(sw->results_path, "a sweep results file (JSON lines)", 0, err);
+    if (st != TS_OK)
+        return st;
     ts__sweep_load_records(sw->results_path, sw->records, "its set runs again");
     ts__sweep_match_records(sw);
     sw->results_fd = open(sw->results_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);

@@ -513,6 +513,25 @@ static ts_status run_sweep(int argc, char **argv, ts_predictions_t *out, ts_erro
     return st;
 }
 
+/* The sweep after -- predicts into validate's own temporary files: an output of its own would
+ * escape validate's check of its inputs and outputs (--csv over --measured-csv), and its
+ * --json and --results would be replaced. */
+static ts_status sweep_args_write_nothing(int argc, char **argv, ts_error_t *err)
+{
+    static const char *const outs[] = {"--csv",        "--json",  "--results", "--plot",
+                                       "--emit-slurm", "--merge", NULL};
+    for (int i = 0; i < argc; i++)
+        for (int k = 0; outs[k]; k++) {
+            size_t n = strlen(outs[k]);
+            if (strncmp(argv[i], outs[k], n) == 0 && (argv[i][n] == '\0' || argv[i][n] == '='))
+                return ts_error_set(err, TS_EUSAGE,
+                                    "validate: the sweep after -- writes no files (%s): "
+                                    "validate's --json and --csv are the outputs",
+                                    outs[k]);
+        }
+    return TS_OK;
+}
+
 static const char USAGE_TEXT[] =
     "validate (--logs DIR | --manifest FILE | --measured-csv FILE)... "
     "(--predicted SWEEP.json | -- SWEEP_ARGS...) [--anchor NAME] [--max-clock-ratio R] "
@@ -644,6 +663,8 @@ int ts_validate_cmd(int argc, char **argv, ts_error_t *err)
         uses[va.nin + 1] = (ts_file_use_t){"--csv", csv, 1, NULL, 0};
         st = ts_check_files("validate", uses, va.nin + 2, err);
     }
+    if (st == TS_OK && sweep_at >= 0 && sweep_at < argc)
+        st = sweep_args_write_nothing(argc - sweep_at, argv + sweep_at, err);
     if (st == TS_OK)
         st = ts_measured_check_rejected(m, err);
     if (st == TS_OK && !inputs)

@@ -492,12 +492,17 @@ ts_status ts_platform_open_name(const char *name, const char *dir, ts_platform_t
     return st;
 }
 
+int ts_platform_is_path(const char *name_or_path)
+{
+    size_t n = strlen(name_or_path), sl = strlen(PLATFORM_SUFFIX);
+    return strchr(name_or_path, '/') ||
+           (n >= sl && strcmp(name_or_path + n - sl, PLATFORM_SUFFIX) == 0);
+}
+
 ts_status ts_platform_open(const char *name_or_path, const char *dir, ts_platform_t **out,
                            ts_error_t *err)
 {
-    size_t n = strlen(name_or_path), sl = strlen(PLATFORM_SUFFIX);
-    if (strchr(name_or_path, '/') ||
-        (n >= sl && strcmp(name_or_path + n - sl, PLATFORM_SUFFIX) == 0))
+    if (ts_platform_is_path(name_or_path))
         return ts_platform_open_file(name_or_path, out, err);
     return ts_platform_open_name(name_or_path, dir, out, err);
 }

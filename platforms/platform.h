@@ -34,6 +34,9 @@ ts_status ts_platform_open_name(const char *name, const char *dir, ts_platform_t
 
 /* Either of the above: what contains a '/' or ends in ".platform" is a file path, anything
  * else a name looked up in dir (NULL: the default). Ownership as ts_platform_open_file. */
+/* 1 when ts_platform_open takes name_or_path as a file (it holds a '/' or ends in .platform),
+ * 0 for a platform's name: commands check such a file as one of their inputs. */
+int ts_platform_is_path(const char *name_or_path);
 ts_status ts_platform_open(const char *name_or_path, const char *dir, ts_platform_t **out,
                            ts_error_t *err);
 

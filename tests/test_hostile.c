@@ -725,6 +725,69 @@ static void test_third_pass(void)
     free(bytes);
 }
 
+/* Fifth pass (sweep's results and merge, fit, validate): a platform file is an input; the
+ * results file is checked by type; --merge does not replace what it reads; validate's sweep
+ * writes nothing; results kept for one trace are not taken for another of the same size. */
+static void test_fifth_pass(void)
+{
+    /* tu_path's names are kept in a small ring: the ones used throughout are copied. */
+    char sets[1100], pf[1100], meas[1100], dir[1100], a[1100], b[1100], res[1100];
+    snprintf(sets, sizeof sets, "%s",
+             write_tmp("five.sets", "[asis]\n[t0]\n-x UCX_TLS=self,sm,rc\n"));
+    snprintf(pf, sizeof pf, "%s", tu_path("five.platform"));
+    char *ptext = tu_read_file(TS_SOURCE_DIR "/platforms/bm-optimized3.36.platform", NULL);
+    CU_ASSERT_FATAL(ptext != NULL);
+    write_tmp("five.platform", ptext);
+    expect_cli(2, "five.platform is both an input (--platform) and an output (--csv",
+               "sweep '%s' --sets '%s' --platform '%s' --nodes 1 --ppn 2 --csv '%s'", tu_bundled(),
+               sets, pf, pf);
+    snprintf(meas, sizeof meas, "%s", write_tmp("five.csv", "asis,0.2\nt0,0.19\n"));
+    expect_cli(2, "five.platform is both an input (--platform) and an output (-o",
+               "fit '%s' --sets '%s' --measured-csv '%s' --platform '%s' --nodes 1 --ppn 2 -o '%s'",
+               tu_bundled(), sets, meas, pf, pf);
+    char *after = tu_read_file(pf, NULL);
+    CU_ASSERT(after && strcmp(after, ptext) == 0);
+    free(after);
+    free(ptext);
+    const char *ff = tu_path("five.fifo");
+    CU_ASSERT_EQUAL_FATAL(mkfifo(ff, 0600), 0);
+    expect_cli(1, "five.fifo: is a FIFO, expected a sweep results file",
+               "sweep '%s' --sets '%s' --nodes 1 --ppn 2 --results '%s'", tu_bundled(), sets, ff);
+    expect_cli(2, "the sweep after -- writes no files (--csv)",
+               "validate --measured-csv '%s' -- '%s' --sets '%s' --nodes 1 --ppn 2 --csv '%s'",
+               meas, tu_bundled(), sets, meas);
+    /* --merge: none of the files it reads is an output. */
+    snprintf(dir, sizeof dir, "%s", tu_path("five-slurm"));
+    expect_cli(0, NULL, "sweep '%s' --sets '%s' --nodes 1 --ppn 2 --emit-slurm '%s'", tu_bundled(),
+               sets, dir);
+    expect_cli(2, "is the merge's own plan.json", "sweep --merge '%s' --json '%s/plan.json'", dir,
+               dir);
+    expect_cli(2, "which holds the array tasks' results",
+               "sweep --merge '%s' --json '%s/results/task-0.jsonl'", dir, dir);
+    /* Two traces of the same ranks and events, their bursts different: one results file. */
+    snprintf(a, sizeof a, "%s", tu_path("five-a.tss"));
+    snprintf(b, sizeof b, "%s", tu_path("five-b.tss"));
+    expect_cli(0, NULL, "convert '%s' -o '%s'", tu_bundled(), a);
+    expect_cli(0, NULL, "convert '%s' -o '%s' --class-median", tu_bundled(), b);
+    snprintf(res, sizeof res, "%s", tu_path("five.results.jsonl"));
+    char args[8192], *fresh = NULL, *kept = NULL;
+    snprintf(args, sizeof args, "sweep '%s' --sets '%s' --nodes 1 --ppn 2 --csv '%s'", b, sets,
+             tu_path("five-fresh.csv"));
+    CU_ASSERT_EQUAL(tu_run_cli(args, NULL, NULL), 0);
+    snprintf(args, sizeof args, "sweep '%s' --sets '%s' --nodes 1 --ppn 2 --results '%s'", a, sets,
+             res);
+    CU_ASSERT_EQUAL(tu_run_cli(args, NULL, NULL), 0);
+    snprintf(args, sizeof args,
+             "sweep '%s' --sets '%s' --nodes 1 --ppn 2 --results '%s' --csv '%s'", b, sets, res,
+             tu_path("five-kept.csv"));
+    CU_ASSERT_EQUAL(tu_run_cli(args, NULL, NULL), 0);
+    fresh = tu_read_file(tu_path("five-fresh.csv"), NULL);
+    kept = tu_read_file(tu_path("five-kept.csv"), NULL);
+    CU_ASSERT(fresh && kept && strcmp(fresh, kept) == 0);
+    free(fresh);
+    free(kept);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -749,6 +812,8 @@ int main(void)
     CU_add_test(s, "model files read are never outputs; empty names; calibrate's platform",
                 test_model_inputs_kept);
     CU_add_test(s, "third pass: names in messages, a store too long or cut", test_third_pass);
+    CU_add_test(s, "fifth pass: platform files, results by type and trace, merge, validate",
+                test_fifth_pass);
     CU_add_test(s, "second pass: FIFOs and devices as inputs, absurd numbers, resealed records",
                 test_second_pass);
     return tu_run_all();

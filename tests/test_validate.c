@@ -173,6 +173,21 @@ static void test_csv_and_errors(void)
         CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, csv));
         ts_measured_free(m);
     }
+    /* A set name may be as long as a sets file allows (64), not longer. */
+    char longrow[200];
+    snprintf(longrow, sizeof longrow, "%s,1\n",
+             "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+    write_file(csv, longrow);
+    CU_ASSERT_FATAL(ts_measured_new(&m, &err) == TS_OK);
+    CU_ASSERT_EQUAL(ts_measured_read_csv(m, csv, &err), TS_OK);
+    ts_measured_free(m);
+    snprintf(longrow, sizeof longrow, "%s,1\n",
+             "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+    write_file(csv, longrow);
+    CU_ASSERT_FATAL(ts_measured_new(&m, &err) == TS_OK);
+    CU_ASSERT_NOT_EQUAL(ts_measured_read_csv(m, csv, &err), TS_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "expected 1-64 letters"));
+    ts_measured_free(m);
     /* A NUL byte would hide the rest of its line ("base,17" read, "junk" not). */
     static const char nul[] = "base,17\0junk\nt0,15\n";
     FILE *fp = fopen(csv, "wb");

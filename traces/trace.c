@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 #include <unistd.h>
 
 #include <lz4.h>
@@ -254,6 +255,27 @@ uint64_t ts_trace_nevents(const ts_trace_t *t)
     for (int32_t r = 0; r < t->nranks; r++)
         n += t->ranks[r].nevents;
     return n;
+}
+
+uint32_t ts_trace_fingerprint(const ts_trace_t *t)
+{
+    uLong crc = crc32(0L, Z_NULL, 0);
+    for (int32_t r = 0; r < t->nranks; r++) {
+        const ts__rank_t *rk = &t->ranks[r];
+        uint64_t head[2] = {rk->nevents, rk->nchunks};
+        crc = crc32(crc, (const Bytef *)head, sizeof head);
+        for (uint32_t k = 0; k < rk->nchunks; k++) {
+            uint32_t c[2] = {rk->chunks[k].crc, rk->chunks[k].rawsize};
+            crc = crc32(crc, (const Bytef *)c, sizeof c);
+        }
+        /* In memory: the encoded events themselves, in pieces zlib's uInt can take. */
+        for (size_t off = 0; !rk->nchunks && off < rk->size; off += 1u << 30) {
+            size_t n = rk->size - off < (1u << 30) ? rk->size - off : (1u << 30);
+            crc = crc32(crc, rk->data + off, (uInt)n);
+        }
+    }
+    crc = crc32(crc, (const Bytef *)&t->duration_ns, sizeof t->duration_ns);
+    return (uint32_t)crc;
 }
 
 uint64_t ts_trace_nonmaster_mpi_records(const ts_trace_t *t)

@@ -63,6 +63,10 @@ uint64_t ts_trace_timer_resolution(const ts_trace_t *trace);
 
 uint64_t ts_trace_rank_nevents(const ts_trace_t *trace, int32_t rank);
 uint64_t ts_trace_nevents(const ts_trace_t *trace);
+/* A CRC-32 of the trace's events as held (a store's chunk checksums, or the encoded events in
+ * memory) and its duration: two traces that differ in any event differ here (but for CRC
+ * collisions), so that a result kept for one is not taken for the other. */
+uint32_t ts_trace_fingerprint(const ts_trace_t *trace);
 /* MPI records found on non-master threads: reported, never mixed into the streams. */
 uint64_t ts_trace_nonmaster_mpi_records(const ts_trace_t *trace);
 

@@ -96,7 +96,7 @@ const ts_measured_setting_t *ts_measured_find(const ts_measured_t *m, const char
 static int valid_name(const char *s)
 {
     size_t n = strlen(s);
-    if (n == 0 || n > 63)
+    if (n == 0 || n > 64) /* a sets file's names: 1-64 characters (commands/sets.h) */
         return 0;
     for (const char *c = s; *c; c++)
         if (!isalnum((unsigned char)*c) && !strchr("._+-:", *c))
@@ -109,7 +109,7 @@ ts_status ts_measured_add(ts_measured_t *m, const char *name, double seconds, co
 {
     if (!valid_name(name))
         return ts_error_set(err, TS_EARG,
-                            "%s: setting name '%s': expected 1-63 letters, digits or ._+-:", source,
+                            "%s: setting name '%s': expected 1-64 letters, digits or ._+-:", source,
                             name);
     if (!(seconds >= 0) || !isfinite(seconds))
         return ts_error_set(err, TS_EARG, "%s: expected a non-negative time in seconds", source);
@@ -422,7 +422,7 @@ ts_status ts_measured_read_manifest(ts_measured_t *m, const char *path, ts_error
         }
         if (!valid_name(w[0])) {
             st = ts_error_set(err, TS_ECORRUPT,
-                              "%s:%ld: setting name '%s': expected 1-63 letters, digits or "
+                              "%s:%ld: setting name '%s': expected 1-64 letters, digits or "
                               "._+-:",
                               path, lineno, w[0]);
             break;

@@ -30,7 +30,7 @@ const ts_measured_setting_t *ts_measured_get(const ts_measured_t *m, size_t i);
 /* The setting of that name, or NULL. */
 const ts_measured_setting_t *ts_measured_find(const ts_measured_t *m, const char *name);
 
-/* Add one measured value of setting name (copied, as is source). Names are 1-63 characters
+/* Add one measured value of setting name (copied, as is source). Names are 1-64 characters
  * of letters, digits and ._+-: (TS_EARG naming source otherwise). */
 ts_status ts_measured_add(ts_measured_t *m, const char *name, double seconds, const char *source,
                           ts_error_t *err);
