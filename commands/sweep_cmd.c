@@ -9,6 +9,10 @@
 #include "sweep_cmd.h"
 #include "sweep_impl.h"
 
+#include <zlib.h>
+
+#include "../common/infile.h"
+
 /* ---- options ------------------------------------------------------------------------------- */
 
 /* sweep's options: the ones that only name a file or a word, then the rest. */
@@ -270,6 +274,7 @@ static ts_status prepare(sweep_t *sw, ts_error_t *err)
     const ts_trace_t *t = ts_job_trace(sw->jt);
     /* Results are kept per trace: another one with as many ranks and events is not this one. */
     uint32_t fingerprint = ts_trace_fingerprint(t);
+    char pkey[1100] = ""; /* the platform as the results know it */
     for (int i = 0; i < sw->n; i++) {
         sset_t *s = &sw->s[i];
         if (!s->params)
@@ -290,7 +295,21 @@ static ts_status prepare(sweep_t *sw, ts_error_t *err)
             ts_job_close(job);
             return ts_error_set(err, TS_ENOMEM, "out of memory");
         }
-        s->key = make_key(s, sw->platform_owned, ts_job_placement(job), t, fingerprint);
+        if (!pkey[0]) {
+            /* A platform file is known by its content too: edited, its results are not kept. */
+            size_t len = 0;
+            ts_status rst;
+            char *text = sw->o.platform && ts_platform_is_path(sw->o.platform)
+                             ? ts_read_whole(sw->o.platform, &len, &rst, NULL)
+                             : NULL;
+            if (text)
+                snprintf(pkey, sizeof pkey, "%s@%08lx", sw->platform_owned,
+                         (unsigned long)crc32(0L, (const Bytef *)text, (uInt)len));
+            else
+                snprintf(pkey, sizeof pkey, "%s", sw->platform_owned);
+            free(text);
+        }
+        s->key = make_key(s, pkey, ts_job_placement(job), t, fingerprint);
         s->compute_scale = ts_job_compute_scale(job);
         ts_job_close(job);
         if (!s->key)

@@ -786,6 +786,28 @@ static void test_fifth_pass(void)
     CU_ASSERT(fresh && kept && strcmp(fresh, kept) == 0);
     free(fresh);
     free(kept);
+    /* A platform file edited between two runs: its results are not kept either. */
+    snprintf(res, sizeof res, "%s", tu_path("five-p.results.jsonl"));
+    snprintf(args, sizeof args,
+             "sweep '%s' --sets '%s' --nodes 1 --ppn 2 --platform '%s' --results '%s'", a, sets, pf,
+             res);
+    CU_ASSERT_EQUAL(tu_run_cli(args, NULL, NULL), 0);
+    FILE *fp = fopen(pf, "a");
+    CU_ASSERT_FATAL(fp != NULL);
+    fputs("model.shm.latency = 5us\n", fp);
+    fclose(fp);
+    for (int k = 0; k < 2; k++) {
+        snprintf(args, sizeof args,
+                 "sweep '%s' --sets '%s' --nodes 1 --ppn 2 --platform '%s' %s%s%s --csv '%s'", a,
+                 sets, pf, k ? "--results '" : "", k ? res : "", k ? "'" : "",
+                 tu_path(k ? "five-pk.csv" : "five-pf.csv"));
+        CU_ASSERT_EQUAL(tu_run_cli(args, NULL, NULL), 0);
+    }
+    fresh = tu_read_file(tu_path("five-pf.csv"), NULL);
+    kept = tu_read_file(tu_path("five-pk.csv"), NULL);
+    CU_ASSERT(fresh && kept && strcmp(fresh, kept) == 0);
+    free(fresh);
+    free(kept);
 }
 
 int main(void)
