@@ -725,6 +725,16 @@ static void test_third_pass(void)
     free(bytes);
 }
 
+/* The files a and b of the test directory hold the same bytes (a fresh run, and one that
+ * might have reused results it should not). */
+static void expect_same_file(const char *a, const char *b)
+{
+    char *x = tu_read_file(tu_path(a), NULL), *y = tu_read_file(tu_path(b), NULL);
+    CU_ASSERT(x && y && strcmp(x, y) == 0);
+    free(x);
+    free(y);
+}
+
 /* Fifth pass (sweep's results and merge, fit, validate): a platform file is an input; the
  * results file is checked by type; --merge does not replace what it reads; validate's sweep
  * writes nothing; results kept for one trace are not taken for another of the same size. */
@@ -770,7 +780,7 @@ static void test_fifth_pass(void)
     expect_cli(0, NULL, "convert '%s' -o '%s'", tu_bundled(), a);
     expect_cli(0, NULL, "convert '%s' -o '%s' --class-median", tu_bundled(), b);
     snprintf(res, sizeof res, "%s", tu_path("five.results.jsonl"));
-    char args[8192], *fresh = NULL, *kept = NULL;
+    char args[8192];
     snprintf(args, sizeof args, "sweep '%s' --sets '%s' --nodes 1 --ppn 2 --csv '%s'", b, sets,
              tu_path("five-fresh.csv"));
     CU_ASSERT_EQUAL(tu_run_cli(args, NULL, NULL), 0);
@@ -781,11 +791,7 @@ static void test_fifth_pass(void)
              "sweep '%s' --sets '%s' --nodes 1 --ppn 2 --results '%s' --csv '%s'", b, sets, res,
              tu_path("five-kept.csv"));
     CU_ASSERT_EQUAL(tu_run_cli(args, NULL, NULL), 0);
-    fresh = tu_read_file(tu_path("five-fresh.csv"), NULL);
-    kept = tu_read_file(tu_path("five-kept.csv"), NULL);
-    CU_ASSERT(fresh && kept && strcmp(fresh, kept) == 0);
-    free(fresh);
-    free(kept);
+    expect_same_file("five-fresh.csv", "five-kept.csv");
     /* A platform file edited between two runs: its results are not kept either. */
     snprintf(res, sizeof res, "%s", tu_path("five-p.results.jsonl"));
     snprintf(args, sizeof args,
@@ -803,11 +809,7 @@ static void test_fifth_pass(void)
                  tu_path(k ? "five-pk.csv" : "five-pf.csv"));
         CU_ASSERT_EQUAL(tu_run_cli(args, NULL, NULL), 0);
     }
-    fresh = tu_read_file(tu_path("five-pf.csv"), NULL);
-    kept = tu_read_file(tu_path("five-pk.csv"), NULL);
-    CU_ASSERT(fresh && kept && strcmp(fresh, kept) == 0);
-    free(fresh);
-    free(kept);
+    expect_same_file("five-pf.csv", "five-pk.csv");
 }
 
 int main(void)
