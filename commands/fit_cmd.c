@@ -1,14 +1,9 @@
-/* fit_cmd.c - `tunesim fit` (fit_cmd.h). One evaluation of the model at a parameter point is
- * a replay of every set of the sets file with the point's values, in forked workers
- * (commands/pool.h), each scaled to the full run as `tunesim sweep --profile` scales it
- * (commands/full_run.h), so that a fitted model gives sweep's and replay's numbers. The
- * outputs handed to the solver (calibration/fit.h), in this order: the measured sets' run
- * times; each per-function change of a run with its own profile against the first set; the
- * unmeasured sets' run times (predicted, with the propagated uncertainty).
- *
- * Above 800 lines on purpose: the options, the measured-runs file, the evaluation in workers
- * and the report all follow the order of those outputs; the solver itself is in
- * calibration/fit.c and the replays in commands/pool.c and full_run.c. */
+/* fit_cmd.c - `tunesim fit` (fit_cmd.h): its options, the sets, measured runs and profiles it
+ * reads, the outputs handed to the solver (calibration/fit.h) and the verdict. The outputs, in
+ * this order: the measured sets' run times; each per-function change of a run with its own
+ * profile against the first set; the unmeasured sets' run times (predicted, with the
+ * propagated uncertainty). One evaluation of the model is in fit_eval.c, the report and the
+ * model file in fit_report.c. */
 #include "fit_cmd.h"
 
 #include <ctype.h>
@@ -19,41 +14,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <json-c/json.h>
-
-#include "../calibration/fit.h"
 #include "../common/numparse.h"
 #include "../common/outfile.h"
-#include "../params/model_file.h"
-#include "../params/params.h"
 #include "../params/params_args.h"
 #include "../sim/extrapolate.h"
-#include "../sim/replay_job.h"
-#include "../traces/scorep_score.h"
-#include "../validation/measured.h"
+#include "fit_impl.h"
 #include "full_run.h"
 #include "options.h"
-#include "pool.h"
-#include "sets.h"
-
-/* A function constrains the fit when it holds at least this share of the first set's
- * profiled MPI time: smaller ones are noise against Score-P's own cost. */
-#define FIT_FUNC_SHARE       0.05
-#define FIT_MAX_RUN_PROFILES 64
-#define FIT_MAX_FUNCS        8
-/* A measured run whose fitted time stays further than this many standard deviations from its
- * measurement is not explained by the model. */
-#define FIT_UNEXPLAINED_SD 3.0
-
-typedef struct fit_opts_s {
-    const char *trace, *sets, *platform, *profile, *out, *params, *free, *model;
-    const char *measured_csv, *measured_dir, *manifest;
-    const char *run_profile[FIT_MAX_RUN_PROFILES];
-    int nrun_profiles;
-    ts_placement_opts_t place;
-    double time_sd_pct, func_sd_pct;
-    int jobs;
-} fit_opts_t;
 
 enum {
     FO_SETS,
@@ -143,234 +110,6 @@ static ts_status fit_opt(void *ctx, int opt, const char *v, ts_error_t *err)
     default:
         return ts_opts_place("fit", opt - FO_NODES, v, &o->place, err);
     }
-}
-
-/* One set of the sets file. */
-typedef struct fset_s {
-    const char *name;
-    ts_params_t *params; /* the command line's settings, then the set's */
-    ts_job_opts_t jo;
-    ts_runstats_t meas; /* measured (meas.n > 0) */
-    int out;            /* its run time's index among the outputs */
-    ts_score_t *own;    /* its own profile (--run-profile), or NULL */
-    const char *own_path;
-} fset_t;
-
-/* A per-function constraint: how set's time in func changes against the first set's. */
-typedef struct fcons_s {
-    int set;
-    int func;   /* index into fit_t.funcs */
-    double obs; /* the profiles' relative change */
-} fcons_t;
-
-typedef struct fit_s {
-    fit_opts_t o;
-    ts_job_trace_t *jt;
-    ts_score_t *profile; /* the first set's: scales every set to the full run */
-    int win_iterations;
-    ts_sets_t *sets;
-    fset_t *s;
-    int n;
-    ts_measured_t *m;
-    int np;
-    ts_param_id ids[32];
-    unsigned char flat[32]; /* ids[j] named by --free: fitted with a flat prior */
-    ts_fit_param_t fp[32];
-    char fp_names[32][64];
-    fcons_t cons[FIT_MAX_RUN_PROFILES * FIT_MAX_FUNCS];
-    int ncons;
-    const char *funcs[FIT_MAX_FUNCS]; /* the constrained functions (the first set's profile) */
-    int nfuncs;
-    int nmeas, nout;
-    int all; /* every set replayed (else only those the fit observes: the first, the measured
-              * and the profiled ones) */
-    /* The batch being evaluated: npts points, each replayed for every set. */
-    const double *bx;
-    double *btotal; /* [point * n + set] */
-    double *bfunc;  /* [(point * n + set) * nfuncs + k], per rank */
-} fit_t;
-
-/* Set i's parameters at point x (the caller frees them). */
-static ts_status params_at(const fit_t *f, int i, const double *x, ts_params_t **out,
-                           ts_error_t *err)
-{
-    ts_status st = ts_params_copy(f->s[i].params, out);
-    if (st != TS_OK)
-        return ts_error_set(err, st, "out of memory");
-    for (int j = 0; j < f->np && st == TS_OK; j++)
-        st = ts_params_set_number(*out, f->ids[j], x[j], err);
-    if (st != TS_OK) {
-        ts_params_free(*out);
-        *out = NULL;
-    }
-    return st;
-}
-
-/* In a worker: replay one set at one point; answer "total SECONDS" and one "f NAME SECONDS"
- * line per constrained function (per rank, full run). */
-static char *work_task(void *ctx, int task, ts_error_t *err)
-{
-    const fit_t *f = ctx;
-    int pt = task / f->n, i = task % f->n;
-    const double *x = f->bx + (size_t)pt * f->np;
-    ts_params_t *p = NULL, *pb = NULL;
-    ts_job_t *job = NULL, *bjob = NULL;
-    json_object *j = NULL;
-    ts_xp_t *xp = NULL;
-    char *answer = NULL;
-    const ts_trace_t *t = ts_job_trace(f->jt);
-    ts_status st = params_at(f, i, x, &p, err);
-    if (st == TS_OK)
-        st = ts_job_prepare(t, f->o.trace, p, &f->s[i].jo, &job, err);
-    if (st == TS_OK)
-        st = ts_job_run(job, err);
-    if (st == TS_OK && !(j = ts_job_json(job)))
-        st = ts_error_set(err, TS_ENOMEM, "out of memory");
-    double total = 0, per_rank[FIT_MAX_FUNCS] = {0};
-    if (st == TS_OK && f->profile) {
-        /* The first set at the same point, only prepared: its compute per burst is what the
-         * profile's compute stands for (as sweep's baseline). For the first set, its own. */
-        if (i != 0 && (st = params_at(f, 0, x, &pb, err)) == TS_OK)
-            st = ts_job_prepare(t, f->o.trace, pb, &f->s[0].jo, &bjob, err);
-        if (st == TS_OK) {
-            double bs = ts_job_compute_scale(i != 0 ? bjob : job);
-            ts_xp_in_t in = {.nranks = ts_trace_nranks(t),
-                             .scale = TS_XP_BY_COMPUTE,
-                             .window_iterations = f->win_iterations,
-                             .visit_outside = TS_PARAM_SECONDS(p, SCOREP_VISIT_OUTSIDE),
-                             .compute_ratio = bs > 0 ? ts_job_compute_scale(job) / bs : 1};
-            st = ts_full_run_from_json(j, f->profile, f->o.profile, &in, &xp, err);
-        }
-        if (st == TS_OK) {
-            total = ts_xp_total(xp);
-            for (int r = 0; r < ts_xp_nrows(xp); r++) {
-                const ts_xp_row_t *row = ts_xp_row(xp, r);
-                for (int k = 0; k < f->nfuncs; k++)
-                    if (row->kind == TS_XP_SCALED && strcmp(row->name, f->funcs[k]) == 0)
-                        per_rank[k] = row->per_rank;
-            }
-        }
-    } else if (st == TS_OK) {
-        json_object *v, *funcs;
-        json_object_object_get_ex(j, "predicted_time_s", &v);
-        total = json_object_get_double(v);
-        if (json_object_object_get_ex(j, "functions", &funcs))
-            for (int k = 0; k < f->nfuncs; k++) {
-                json_object *fv, *tv;
-                if (json_object_object_get_ex(funcs, f->funcs[k], &fv) &&
-                    json_object_object_get_ex(fv, "time_s", &tv))
-                    per_rank[k] = json_object_get_double(tv) / ts_trace_nranks(t);
-            }
-    }
-    if (st == TS_OK) {
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *ms = open_memstream(&buf, &len);
-        if (ms) {
-            fprintf(ms, "total %.17g\n", total);
-            for (int k = 0; k < f->nfuncs; k++)
-                fprintf(ms, "f %d %.17g\n", k, per_rank[k]);
-            if (fclose(ms) == 0)
-                answer = buf;
-            else
-                free(buf);
-        }
-        if (!answer)
-            ts_error_set(err, TS_ENOMEM, "out of memory");
-    }
-    ts_xp_free(xp);
-    json_object_put(j);
-    ts_job_close(bjob);
-    ts_job_close(job);
-    ts_params_free(pb);
-    ts_params_free(p);
-    return answer;
-}
-
-static ts_status task_done(void *ctx, int task, const char *answer, const char *error, int *failed,
-                           ts_error_t *err)
-{
-    fit_t *f = ctx;
-    if (!answer) {
-        *failed = 1;
-        int pt = task / f->n, i = task % f->n;
-        return ts_error_set(err, TS_ECHILD, "fit: set %s at point %d failed: %s", f->s[i].name,
-                            pt + 1, error ? error : "no answer");
-    }
-    double v;
-    int k;
-    const char *line = answer;
-    while (*line) {
-        if (sscanf(line, "total %lf", &v) == 1)
-            f->btotal[task] = v;
-        else if (sscanf(line, "f %d %lf", &k, &v) == 2 && k >= 0 && k < f->nfuncs)
-            f->bfunc[(size_t)task * f->nfuncs + k] = v;
-        const char *nl = strchr(line, '\n');
-        line = nl ? nl + 1 : line + strlen(line);
-    }
-    return TS_OK;
-}
-
-/* Whether the fit observes set i: the first (the one compared with), a measured one, or one
- * with its own profile. */
-static int observed(const fit_t *f, int i)
-{
-    if (i == 0 || f->s[i].meas.n)
-        return 1;
-    for (int c = 0; c < f->ncons; c++)
-        if (f->cons[c].set == i)
-            return 1;
-    return 0;
-}
-
-static void all_outputs(void *ctx, int all)
-{
-    ((fit_t *)ctx)->all = all;
-}
-
-/* The solver's evaluator: every set (or those observed, while the fit iterates) at each
- * point, mapped into the outputs; a set left out reads as 0. */
-static ts_status eval(void *ctx, int npts, const double *x, double *y, ts_error_t *err)
-{
-    fit_t *f = ctx;
-    int ntask = npts * f->n;
-    f->bx = x;
-    f->btotal = calloc((size_t)ntask, sizeof *f->btotal);
-    f->bfunc = calloc((size_t)ntask * (f->nfuncs ? f->nfuncs : 1), sizeof *f->bfunc);
-    int *todo = malloc((size_t)ntask * sizeof *todo);
-    ts_status st = TS_OK;
-    if (!f->btotal || !f->bfunc || !todo)
-        st = ts_error_set(err, TS_ENOMEM, "out of memory");
-    int ntodo = 0;
-    for (int t = 0; st == TS_OK && t < ntask; t++)
-        if (f->all || observed(f, t % f->n))
-            todo[ntodo++] = t;
-    ts_pool_t pool = {.jobs = f->o.jobs,
-                      .who = "fit",
-                      .what = "replays",
-                      .ctx = f,
-                      .work = work_task,
-                      .done = task_done};
-    if (st == TS_OK)
-        st = ts_pool_run(&pool, todo, ntodo, 0, err);
-    for (int pt = 0; st == TS_OK && pt < npts; pt++) {
-        double *row = y + (size_t)pt * f->nout;
-        const double *tot = f->btotal + (size_t)pt * f->n;
-        for (int i = 0; i < f->n; i++)
-            row[f->s[i].out] = tot[i];
-        for (int c = 0; c < f->ncons; c++) {
-            const fcons_t *cs = &f->cons[c];
-            int k = cs->func;
-            double a = f->bfunc[((size_t)pt * f->n + cs->set) * f->nfuncs + k];
-            double b = f->bfunc[((size_t)pt * f->n + 0) * f->nfuncs + k];
-            row[f->nmeas + c] = b > 0 ? a / b - 1 : 0;
-        }
-    }
-    free(todo);
-    free(f->btotal);
-    free(f->bfunc);
-    f->btotal = f->bfunc = NULL;
-    return st;
 }
 
 /* ---- setting up ------------------------------------------------------------------------- */
@@ -638,152 +377,6 @@ static ts_status prepare(fit_t *f, const ts_params_t *base, ts_error_t *err)
     return make_priors(f, err);
 }
 
-/* ---- the report ------------------------------------------------------------------------- */
-
-/* A value in its parameter's unit, as users write it. */
-static void show(ts_param_id id, double v, char *buf, size_t n)
-{
-    switch (ts_param_def(id)->type) {
-    case TS_PT_TIME:
-        snprintf(buf, n, "%.4gus", v * 1e6);
-        break;
-    case TS_PT_BW:
-        snprintf(buf, n, "%.5gMB/s", v / 1e6);
-        break;
-    default:
-        snprintf(buf, n, "%.5g", v);
-    }
-}
-
-static int outside_prior(const fit_t *f, int j, double v)
-{
-    double lo, hi;
-    ts_param_prior(f->ids[j], &lo, &hi, NULL);
-    return v < lo - 1e-12 * fabs(lo) || v > hi + 1e-12 * fabs(hi);
-}
-
-static void print_report(const fit_t *f, const ts_fit_result_t *r, const double *obs,
-                         const double *sd, FILE *fp)
-{
-    fprintf(fp,
-            "fit: %d measured setting%s, %d parameter%s, %d per-function constraint%s; %d "
-            "model evaluation%s (x %d sets), %d iteration%s%s\n\n",
-            f->nmeas, f->nmeas == 1 ? "" : "s", f->np, f->np == 1 ? "" : "s", f->ncons,
-            f->ncons == 1 ? "" : "s", r->evaluations, r->evaluations == 1 ? "" : "s", f->n,
-            r->iterations, r->iterations == 1 ? "" : "s",
-            r->converged ? ", converged" : ", NOT converged (the iteration limit)");
-    fprintf(fp, "%-30s %12s %12s %11s  %-24s %s\n", "parameter", "before", "fitted", "+-",
-            "prior range", "");
-    for (int j = 0; j < f->np; j++) {
-        char a[32], b[32], c[32], pr[64];
-        show(f->ids[j], f->fp[j].x0, a, sizeof a);
-        show(f->ids[j], r->x[j], b, sizeof b);
-        show(f->ids[j], r->sd[j], c, sizeof c);
-        ts_param_prior_text(f->ids[j], pr, sizeof pr);
-        double shrink = r->sd[j] / f->fp[j].prior_sd;
-        fprintf(fp, "%-30s %12s %12s %11s  %-24s %s%s\n", f->fp[j].name, a, b, c, pr,
-                f->fp[j].flat ? "free, " : "",
-                outside_prior(f, j, r->x[j]) ? "OUTSIDE its prior range"
-                : shrink > 0.9               ? "not determined by the runs"
-                                             : "inside");
-    }
-    fprintf(fp, "\n%-16s %14s %10s %12s %12s %9s\n", "measured run", "measured [s]", "+-",
-            "before [s]", "fitted [s]", "residual");
-    for (int i = 0; i < f->n; i++) {
-        const fset_t *s = &f->s[i];
-        if (!s->meas.n)
-            continue;
-        int o = s->out;
-        fprintf(fp, "%-16s %14.6g %10.3g %12.6g %12.6g %+8.2f sd\n", s->name, obs[o], sd[o],
-                r->y0[o], r->y[o], (r->y[o] - obs[o]) / sd[o]);
-    }
-    if (f->ncons) {
-        fprintf(fp, "\n%-16s %-16s %12s %12s %12s\n", "profile change", "function", "measured",
-                "before", "fitted");
-        for (int c = 0; c < f->ncons; c++) {
-            int o = f->nmeas + c;
-            fprintf(fp, "%-16s %-16s %+11.1f%% %+11.1f%% %+11.1f%%\n", f->s[f->cons[c].set].name,
-                    f->funcs[f->cons[c].func], 100 * obs[o], 100 * r->y0[o], 100 * r->y[o]);
-        }
-    }
-    if (f->nout > f->nmeas + f->ncons) {
-        fprintf(fp, "\n%-16s %12s %12s %10s %10s\n", "not measured", "before [s]", "fitted [s]",
-                "+-", "less time");
-        for (int i = 0; i < f->n; i++) {
-            const fset_t *s = &f->s[i];
-            if (s->meas.n)
-                continue;
-            double gain = 1 - r->y[s->out] / r->y[f->s[0].out]; /* time saved */
-            fprintf(fp, "%-16s %12.6g %12.6g %10.3g %+9.2f%%\n", s->name, r->y0[s->out],
-                    r->y[s->out], r->y_sd[s->out], 100 * gain);
-        }
-    }
-}
-
-/* The model file: the --model file's parameters that were not fitted, then the fitted ones
- * labelled with the runs they came from. */
-static ts_status write_model(const fit_t *f, const ts_fit_result_t *r, ts_error_t *err)
-{
-    const char *measured = f->o.measured_csv ? f->o.measured_csv
-                           : f->o.manifest   ? f->o.manifest
-                                             : f->o.measured_dir;
-    char from[1024], runs[512] = "";
-    snprintf(from, sizeof from, "%s %s %s%s%s", f->o.trace, f->o.sets, measured,
-             f->o.profile ? " " : "", f->o.profile ? f->o.profile : "");
-    for (int i = 0, first = 1; i < f->n; i++)
-        if (f->s[i].meas.n) {
-            size_t l = strlen(runs);
-            snprintf(runs + l, sizeof runs - l, "%s%s", first ? "" : ", ", f->s[i].name);
-            first = 0;
-        }
-    ts_model_t *m = ts_model_new(ts_params_model_platform(f->s[0].params)[0]
-                                     ? ts_params_model_platform(f->s[0].params)
-                                 : f->o.platform ? f->o.platform
-                                                 : "bm-optimized3.36",
-                                 from);
-    if (!m)
-        return ts_error_set(err, TS_ENOMEM, "out of memory");
-    ts_status st = TS_OK;
-    char note[1024];
-    snprintf(note, sizeof note,
-             "tunesim fit: penalised least squares on %d measured runs (%s) and %d per-function "
-             "profile changes; chi2 %.3f on the runs, %.3f on the priors",
-             f->nmeas, runs, f->ncons, r->chi2_obs, r->chi2_prior);
-    st = ts_model_add_note(m, note, err);
-    const char *base = ts_params_model_file(f->s[0].params);
-    if (st == TS_OK && base[0]) {
-        ts_model_t *bm;
-        if ((st = ts_model_read(base, &bm, err)) == TS_OK) {
-            for (size_t i = 0; i < ts_model_nparams(bm) && st == TS_OK; i++) {
-                const ts_model_param_t *q = ts_model_param(bm, i);
-                int fitted = 0;
-                for (int j = 0; j < f->np; j++)
-                    fitted |= strcmp(q->name, f->fp[j].name) == 0;
-                if (!fitted)
-                    st = ts_model_add_param(m, q->name, q->value, q->stderr_text, q->source, err);
-            }
-            ts_model_free(bm);
-        }
-    }
-    for (int j = 0; j < f->np && st == TS_OK; j++) {
-        char v[40], e[40], src[2400], pr[64];
-        ts_param_type t = ts_param_def(f->ids[j])->type;
-        const char *u = t == TS_PT_TIME ? "s" : t == TS_PT_BW ? "B/s" : "";
-        snprintf(v, sizeof v, "%.6g%s", r->x[j], u);
-        snprintf(e, sizeof e, "%.3g%s", r->sd[j], u);
-        snprintf(src, sizeof src,
-                 "tunesim fit of the measured runs %s (%s); %sprior %s centred on %.6g%s%s", runs,
-                 measured, f->fp[j].flat ? "free (--free: the prior's pull a hundredth), " : "",
-                 ts_param_prior_text(f->ids[j], pr, sizeof pr), f->fp[j].x0, u,
-                 outside_prior(f, j, r->x[j]) ? "; OUTSIDE the prior range" : "");
-        st = ts_model_add_param(m, f->fp[j].name, v, e, src, err);
-    }
-    if (st == TS_OK)
-        st = ts_model_write(m, f->o.out, err);
-    ts_model_free(m);
-    return st;
-}
-
 static void fit_free(fit_t *f)
 {
     for (int i = 0; i < f->n; i++) {
@@ -874,12 +467,12 @@ int ts_fit_cmd(int argc, char **argv, ts_error_t *err)
                                .params = f.fp,
                                .obs = obs,
                                .obs_sd = sd,
-                               .eval = eval,
-                               .all_outputs = all_outputs,
+                               .eval = ts__fit_eval,
+                               .all_outputs = ts__fit_all_outputs,
                                .ctx = &f};
         st = ts_fit_solve(&pb, &r, err);
         if (st == TS_OK) {
-            print_report(&f, &r, obs, sd, stdout);
+            ts__fit_print_report(&f, &r, obs, sd, stdout);
             /* Leave one out: each measured run (with its profile changes) predicted by a fit of
              * the others; from three runs, where two remain to fit. */
             if (f.nmeas >= 3) {
@@ -923,7 +516,7 @@ int ts_fit_cmd(int argc, char **argv, ts_error_t *err)
                 worst = z, bad = i;
         }
         for (int j = 0; j < f.np; j++)
-            if (outside_prior(&f, j, r.x[j]))
+            if (ts__fit_outside_prior(&f, j, r.x[j]))
                 fprintf(stderr,
                         "tunesim: warning: %s fitted to %.6g, outside its prior range: the "
                         "mechanism behind it is not what the model says\n",
@@ -939,7 +532,7 @@ int ts_fit_cmd(int argc, char **argv, ts_error_t *err)
         }
     }
     if (st == TS_OK && f.o.out) {
-        st = write_model(&f, &r, err);
+        st = ts__fit_write_model(&f, &r, err);
         if (st == TS_OK)
             fprintf(stdout, "\nwrote %s (use it with --model)\n", f.o.out);
     }
