@@ -102,6 +102,10 @@ static ts_status parse_opts(int argc, char **argv, sweep_opts_t *o, ts_error_t *
         ts_opts_parse("sweep", argc, argv, NULL, SWEEP_OPTS, SO__COUNT, sweep_opt, o, err);
     if (st != TS_OK)
         return st;
+    if ((o->merge && !*o->merge) || (o->emit && !*o->emit))
+        return ts_error_set(err, TS_EUSAGE,
+                            "sweep: --%s: expected a directory name, got an empty one",
+                            o->merge && !*o->merge ? "merge" : "emit-slurm");
     if (o->merge) {
         if (o->trace || o->sets || o->emit || o->nonly || o->results || o->window || o->profile ||
             o->iterations)

@@ -64,8 +64,9 @@ static double pred_time(json_object *obj, const char *path, const char *where, t
         return -1;
     }
     double s = json_object_get_double(t);
-    if (!(s > 0) || !isfinite(s)) {
-        ts_error_set(err, TS_ECORRUPT, "%s: %s: predicted_time_s must be positive, got %g", path,
+    if (!(s > 0) || !(s <= TS_MEASURED_MAX_S)) {
+        ts_error_set(err, TS_ECORRUPT,
+                     "%s: %s: predicted_time_s must be positive and at most 1e9 s, got %g", path,
                      where, s);
         return -1;
     }

@@ -774,6 +774,9 @@ static void test_fifth_pass(void)
                dir);
     expect_cli(2, "which holds the array tasks' results",
                "sweep --merge '%s' --json '%s/results/task-0.jsonl'", dir, dir);
+    expect_cli(2, "--merge: expected a directory name, got an empty one", "sweep --merge ''");
+    expect_cli(2, "--emit-slurm: expected a directory name, got an empty one",
+               "sweep '%s' --sets '%s' --nodes 1 --ppn 2 --emit-slurm ''", tu_bundled(), sets);
     /* Two traces of the same ranks and events, their bursts different: one results file. */
     snprintf(a, sizeof a, "%s", tu_path("five-a.tss"));
     snprintf(b, sizeof b, "%s", tu_path("five-b.tss"));

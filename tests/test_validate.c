@@ -148,6 +148,12 @@ static void test_csv_and_errors(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(b->sources[1], "m.csv:5"));
     CU_ASSERT_PTR_NOT_NULL(ts_measured_find(m, "fast"));
     CU_ASSERT_PTR_NULL(ts_measured_find(m, "slow"));
+    /* The same CSV again, by another spelling of its path: its runs would count twice. */
+    char again[4200];
+    snprintf(again, sizeof again, "%s/./m.csv", tu_tmpdir());
+    CU_ASSERT_EQUAL(ts_measured_read_csv(m, again, &err), TS_EARG);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "the same file as"));
+    CU_ASSERT_EQUAL(ts_measured_get(m, 0)->n, 2);
     ts_measured_free(m);
 
     static const struct {
@@ -509,6 +515,8 @@ static void test_predictions_errors(void)
         {"{\"sets\": [{\"name\": \"a\", \"predicted_time_s\": 1}, {\"name\": \"b\"}]}",
          "sets[1]: expected a number \"predicted_time_s\""},
         {"{\"sets\": [{\"name\": \"a\", \"predicted_time_s\": -1}]}", "must be positive"},
+        {"{\"sets\": [{\"name\": \"a\", \"predicted_time_s\": 1e308}]}",
+         "at most 1e9 s, got 1e+308"},
         {"{\"sets\": [{\"name\": \"a\", \"predicted_time_s\": 1}, {\"name\": \"a\", "
          "\"predicted_time_s\": 2}]}",
          "set 'a' appears twice"},

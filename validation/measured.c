@@ -15,16 +15,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The longest run time read as measured: 1e9 s (31 years); beyond it a number is damage, and
- * sums and variances of such would overflow. */
-#define TS_MEASURED_MAX_S 1e9
-
 struct ts_measured_s {
     ts_measured_setting_t *set;
     size_t n, cap;
     double max_clock_ratio; /* 0: keep every log */
     ts_measured_rejected_t *rej;
     size_t nrej;
+    char **files; /* the CSVs and manifests read, each once */
+    size_t nfiles;
 };
 
 ts_status ts_measured_new(ts_measured_t **out, ts_error_t *err)
@@ -51,6 +49,9 @@ void ts_measured_free(ts_measured_t *m)
         free(m->rej[i].source);
     }
     free(m->rej);
+    for (size_t i = 0; i < m->nfiles; i++)
+        free(m->files[i]);
+    free(m->files);
     free(m);
 }
 
@@ -375,9 +376,30 @@ static size_t split_words(char *s, char **w, size_t max)
     return n;
 }
 
+/* A CSV or manifest given twice (two spellings of one path, a link) would count its runs
+ * twice: refused; else noted. */
+static ts_status note_file(ts_measured_t *m, const char *path, ts_error_t *err)
+{
+    for (size_t i = 0; i < m->nfiles; i++)
+        if (ts_same_file(m->files[i], path))
+            return ts_error_set(err, TS_EARG,
+                                "%s: the same file as %s, read already (each run once)", path,
+                                m->files[i]);
+    char **f = realloc(m->files, (m->nfiles + 1) * sizeof *f);
+    if (!f)
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    m->files = f;
+    if (!(f[m->nfiles] = strdup(path)))
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
+    m->nfiles++;
+    return TS_OK;
+}
+
 ts_status ts_measured_read_manifest(ts_measured_t *m, const char *path, ts_error_t *err)
 {
     ts_status cs = ts_check_input(path, "a manifest of measured runs", 0, err);
+    if (cs == TS_OK)
+        cs = note_file(m, path, err);
     if (cs != TS_OK)
         return cs;
     FILE *fp = fopen(path, "r");
@@ -454,6 +476,8 @@ static char *trim(char *s)
 ts_status ts_measured_read_csv(ts_measured_t *m, const char *path, ts_error_t *err)
 {
     ts_status cs = ts_check_input(path, "a CSV of measured runs", 0, err);
+    if (cs == TS_OK)
+        cs = note_file(m, path, err);
     if (cs != TS_OK)
         return cs;
     FILE *fp = fopen(path, "r");

@@ -11,6 +11,10 @@
 
 #include "../common/status.h"
 
+/* The longest run time read as measured or predicted: 1e9 s (31 years); beyond it a number is
+ * damage, and sums and variances of such would overflow. */
+#define TS_MEASURED_MAX_S 1e9
+
 /* The repeats of one setting, in the order they were read. */
 typedef struct ts_measured_setting_s {
     char *name;
