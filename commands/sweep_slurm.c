@@ -254,13 +254,18 @@ static ts_status emit_sbatch(const sweep_t *sw, const emit_t *em, ts_error_t *er
             ")\n"
             "task=${SLURM_ARRAY_TASK_ID:?run as a Slurm array task (or set "
             "SLURM_ARRAY_TASK_ID)}\n"
+            /* Only plain task numbers: bash's arithmetic would read -1 as the last sets and 0x1
+             * or 08 as other numbers than the results file's name says. */
+            "case $task in *[!0-9]* | 0?* | ??????????*)\n"
+            "    echo \"sweep.sbatch: no task '$task' (0-%d)\" >&2; exit 2 ;;\n"
+            "esac\n"
             "only=()\n"
             "for name in \"${names[@]:$((task * chunk)):$chunk}\"; do only+=(--only "
             "\"$name\"); done\n"
             "if [ ${#only[@]} -eq 0 ]; then echo \"sweep.sbatch: no task $task (0-%d)\" >&2; "
             "exit 2; fi\n"
             "exec \"$tunesim\" sweep ",
-            ntasks - 1);
+            ntasks - 1, ntasks - 1);
     sh_quote(fp, trace);
     fprintf(fp, " --sets \"$dir/sweep.sets\"");
     if (sw->o.platform) {

@@ -454,6 +454,16 @@ static void test_slurm(void)
              dir);
     int rc = system(cmd);
     CU_ASSERT(WIFEXITED(rc) && WEXITSTATUS(rc) == 2); /* no such task */
+    /* Not task numbers, though bash's arithmetic would take them (-1: the last sets). */
+    static const char *const NOT_TASKS[] = {"-1", "0x1", "08", "1e0"};
+    for (size_t i = 0; i < sizeof NOT_TASKS / sizeof NOT_TASKS[0]; i++) {
+        snprintf(cmd, sizeof cmd, "SLURM_ARRAY_TASK_ID=%s bash '%s/sweep.sbatch' 2>/dev/null",
+                 NOT_TASKS[i], dir);
+        rc = system(cmd);
+        CU_ASSERT(WIFEXITED(rc) && WEXITSTATUS(rc) == 2);
+        snprintf(path, sizeof path, "%s/results/task-%s.jsonl", dir, NOT_TASKS[i]);
+        CU_ASSERT(access(path, F_OK) != 0);
+    }
     snprintf(cmd, sizeof cmd, "bash '%s/merge.sh' >/dev/null", dir);
     CU_ASSERT_EQUAL(system(cmd), 0);
     snprintf(path, sizeof path, "%s/sweep.json", dir);
