@@ -60,22 +60,33 @@ static int line_verifies(const char *line, size_t len)
  * runs again; the lines after it still count. */
 /* A verified record can still carry what no replay writes (a hand-made line with its checksum
  * recomputed): every number finite, each time ("..._s") from 0 to 1e12 s, the predicted time a
- * number. */
-static int result_sane(json_object *res)
+ * number; the same within its nested objects and arrays (the functions' times and visits). */
+static int value_sane(const char *key, json_object *v)
 {
-    json_object_object_foreach(res, k, v)
-    {
-        size_t n = strlen(k);
-        int time = n > 2 && strcmp(k + n - 2, "_s") == 0;
-        json_type t = json_object_get_type(v);
-        if (strcmp(k, "predicted_time_s") == 0 && t != json_type_double && t != json_type_int)
-            return 0;
-        if ((t == json_type_double || t == json_type_int) &&
-            (!isfinite(json_object_get_double(v)) ||
-             (time && !(json_object_get_double(v) >= 0 && json_object_get_double(v) <= 1e12))))
-            return 0;
+    size_t n = key ? strlen(key) : 0;
+    int time = n > 2 && strcmp(key + n - 2, "_s") == 0;
+    json_type t = json_object_get_type(v);
+    if (t == json_type_double || t == json_type_int) {
+        double x = json_object_get_double(v);
+        return isfinite(x) && (!time || (x >= 0 && x <= 1e12));
+    }
+    if (t == json_type_object) {
+        json_object_object_foreach(v, k, w) if (!value_sane(k, w)) return 0;
+    } else if (t == json_type_array) {
+        for (size_t i = 0; i < json_object_array_length(v); i++)
+            if (!value_sane(key, json_object_array_get_idx(v, i)))
+                return 0;
     }
     return 1;
+}
+
+static int result_sane(json_object *res)
+{
+    json_object *p;
+    if (!json_object_object_get_ex(res, "predicted_time_s", &p) ||
+        (json_object_get_type(p) != json_type_double && json_object_get_type(p) != json_type_int))
+        return 0;
+    return value_sane(NULL, res);
 }
 
 void ts__sweep_load_records(const char *path, json_object *arr, const char *skipped)

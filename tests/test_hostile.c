@@ -591,6 +591,27 @@ static void test_model_inputs_kept(void)
     CU_ASSERT_STRING_EQUAL(buf, model);
 }
 
+/* Rewrite the number after the first FIELD of results file path's one line to value, and
+ * seal the line again with its CRC-32, as only a hand-made record would be. */
+static void reseal_field(const char *path, const char *field, const char *value)
+{
+    char *text = tu_read_file(path, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    char *v = strstr(text, field), *chk = strstr(text, ",\"check\":\"");
+    CU_ASSERT_FATAL(v && chk && v < chk);
+    v += strlen(field);
+    const char *rest = v + strcspn(v, ",}");
+    char body[65536];
+    snprintf(body, sizeof body, "%.*s%s%.*s}", (int)(v - text), text, value, (int)(chk - rest),
+             rest);
+    unsigned long crc = crc32(0L, (const Bytef *)body, (uInt)strlen(body));
+    FILE *fp = fopen(path, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fprintf(fp, "%.*s,\"check\":\"%08lx\"}\n", (int)strlen(body) - 1, body, crc);
+    fclose(fp);
+    free(text);
+}
+
 /* Second pass: FIFOs and devices among a command's inputs are refused before anything opens
  * them (a platform file, a file of an OTF2 archive, an OpenFOAM log), absurd numbers are
  * refused, and a results record whose checksum verifies but whose time is no replay's runs
@@ -659,31 +680,23 @@ static void test_second_pass(void)
                "validate --manifest '%s' --measured-csv '%s' -- '%s' --sets /dev/null", man, csv,
                tu_bundled());
 
-    /* A record resealed with a valid checksum around a time of 1e308 s. */
-    char args[4096];
-    const char *r = sweep_with_results("[a]\n", "one.jsonl", args);
-    char *out = NULL, *err = NULL;
-    size_t n = 0;
-    char *text = tu_read_file(r, &n);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-    char *v = strstr(text, "\"predicted_time_s\":"), *chk = strstr(text, ",\"check\":\"");
-    CU_ASSERT_FATAL(v && chk && v < chk);
-    v += strlen("\"predicted_time_s\":");
-    char body[8192];
-    snprintf(body, sizeof body, "%.*s1e308%.*s}", (int)(v - text), text,
-             (int)(chk - (v + strcspn(v, ",}"))), v + strcspn(v, ",}"));
-    unsigned long crc = crc32(0L, (const Bytef *)body, (uInt)strlen(body));
-    FILE *fp = fopen(r, "wb");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-    fprintf(fp, "%.*s,\"check\":\"%08lx\"}\n", (int)strlen(body) - 1, body, crc);
-    fclose(fp);
-    free(text);
-    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
-    CU_ASSERT(err && strstr(err, "one.jsonl:1: a time that is not a number of seconds from 0 to "
-                                 "1e12: its set runs again"));
-    CU_ASSERT(out && !strstr(out, "inf"));
-    free(out);
-    free(err);
+    /* A record resealed with a valid checksum around a time of 1e308 s, or around a negative
+     * time of a collective inside it. */
+    static const struct {
+        const char *field, *value;
+    } SEALED[] = {{"\"predicted_time_s\":", "1e308"}, {"\"time_s\":", "-5"}};
+    for (size_t i = 0; i < sizeof SEALED / sizeof SEALED[0]; i++) {
+        char args[4096];
+        const char *r = sweep_with_results("[a]\n", i ? "two.jsonl" : "one.jsonl", args);
+        reseal_field(r, SEALED[i].field, SEALED[i].value);
+        char *out = NULL, *err = NULL;
+        CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+        CU_ASSERT(err && strstr(err, ".jsonl:1: a time that is not a number of seconds from 0 to "
+                                     "1e12: its set runs again"));
+        CU_ASSERT(out && !strstr(out, "inf") && !strstr(out, "-5"));
+        free(out);
+        free(err);
+    }
 }
 
 /* Third pass (record, info, params, convert): a file name's control characters stay out of
