@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsontext.h"
+
 static const char *const status_names[] = {
 #define TS__XX(name, msg) #name,
     TS_STATUS_MAP(TS__XX)
@@ -99,9 +101,23 @@ ts_status ts_error_set(ts_error_t *err, ts_status code, const char *fmt, ...)
 
 char *ts_one_line(char *s)
 {
-    for (char *c = s; *c; c++)
-        if (iscntrl((unsigned char)*c))
-            *c = '?';
+    /* In place: what is shown is never longer than what it stands for. Besides the C0
+     * controls, a C1 control (U+0080-U+009F: U+009B starts an escape on some terminals) and a
+     * byte that starts no valid UTF-8 sequence (a Latin-1 file name, a sequence cut by a
+     * message's "...") each become one '?'. */
+    unsigned char *r = (unsigned char *)s, *w = r;
+    while (*r) {
+        size_t n = *r < 0x80 ? 1 : ts_utf8_seq_len(r);
+        if (n == 0 || (n == 1 && iscntrl(*r)) || (n == 2 && r[0] == 0xc2 && r[1] < 0xa0)) {
+            *w++ = '?';
+            r += n ? n : 1;
+        } else {
+            memmove(w, r, n);
+            w += n;
+            r += n;
+        }
+    }
+    *w = '\0';
     return s;
 }
 
@@ -115,14 +131,18 @@ void ts_error_clear(ts_error_t *err)
 
 const char *ts_shown(const char *s, char *buf, size_t n)
 {
-    size_t max = n - 1, len = strlen(s), k = 0;
+    size_t max = n - 1, len = strlen(s), k;
     int cut = len > max;
-    if (cut)
+    if (cut) {
         max -= 3;
-    for (; k < max && s[k]; k++)
-        buf[k] = iscntrl((unsigned char)s[k]) ? '?' : s[k];
+        /* Not within a UTF-8 sequence: back to its first byte (at most 3 back). */
+        for (int b = 0; b < 3 && max > 0 && ((unsigned char)s[max] & 0xc0) == 0x80; b++)
+            max--;
+    }
+    for (k = 0; k < max && s[k]; k++)
+        buf[k] = s[k];
     if (cut)
         memcpy(buf + k, "...", 3), k += 3;
     buf[k] = '\0';
-    return buf;
+    return ts_one_line(buf);
 }

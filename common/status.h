@@ -58,13 +58,14 @@ typedef struct ts_error_s {
 ts_status ts_error_set(ts_error_t *err, ts_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Copy s into buf (size n > 4) for an error message: control characters become '?' (a terminal
- * is not the input's to drive) and long text is cut with "...", so that messages stay one short
- * line. Returns buf. */
+/* Copy s into buf (size n > 4) for an error message: control characters and bytes that are not
+ * UTF-8 become '?' (a terminal is not the input's to drive) and long text is cut with "...",
+ * so that messages stay one short line. Returns buf. */
 const char *ts_shown(const char *s, char *buf, size_t n);
 
 /* Make a message one line of text in place: its control characters (a newline or a terminal
- * escape in a file name) become '?'. ts_error_set does it to every message. Returns s. */
+ * escape in a file name, C1 controls included) and each byte that starts no valid UTF-8
+ * sequence become '?'. ts_error_set does it to every message. Returns s. */
 char *ts_one_line(char *s);
 
 /* Reset err to TS_OK with an empty message. */

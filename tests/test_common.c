@@ -306,6 +306,40 @@ static void test_json_utf8(void)
     CU_ASSERT_STRING_EQUAL(buf, "{\"trace\": \"caf\\ufffd/caf\xc3\xa9\"}");
 }
 
+/* Messages stay one line of valid UTF-8: C0 and C1 controls and bytes of no UTF-8 sequence
+ * become '?', valid sequences stay, and a cut never splits a sequence. */
+static void test_one_line(void)
+{
+    static const struct {
+        const char *in, *want;
+    } CASES[] = {
+        {"plain", "plain"},
+        {"a\nb\x1b[31m", "a?b?[31m"},
+        {"caf\xc3\xa9 \xe2\x82\xac", "caf\xc3\xa9 \xe2\x82\xac"},
+        {"caf\xe9.tss", "caf?.tss"}, /* Latin-1 */
+        {"x\xc2\x9b"
+         "31m",
+         "x?31m"},                        /* U+009B, a C1 CSI */
+        {"\xc2\xa0nbsp", "\xc2\xa0nbsp"}, /* U+00A0 is text */
+        {"\xe2\x82", "??"},               /* cut short */
+        {"\x7f", "?"},
+    };
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s", CASES[i].in);
+        CU_ASSERT_STRING_EQUAL(ts_one_line(buf), CASES[i].want);
+        char shown[64];
+        CU_ASSERT_STRING_EQUAL(ts_shown(CASES[i].in, shown, sizeof shown), CASES[i].want);
+    }
+    /* A cut falls before a sequence, not inside it (room for 4 bytes and "..."). */
+    char small[8];
+    CU_ASSERT_STRING_EQUAL(ts_shown("aaa\xe2\x82\xac\xe2\x82\xac", small, sizeof small), "aaa...");
+    CU_ASSERT_STRING_EQUAL(ts_shown("aaaa\xe2\x82\xac"
+                                    "b",
+                                    small, sizeof small),
+                           "aaaa...");
+}
+
 /* Issue 30 item 11: an empty TMPDIR means /tmp, not the root directory. */
 static void test_tmp_dir_empty(void)
 {
@@ -333,6 +367,7 @@ int main(void)
     CU_add_test(s, "time queue, pushes between pops", test_timeq_interleaved);
     CU_add_test(s, "output files: links, FIFOs, devices", test_outfile_targets);
     CU_add_test(s, "JSON text as valid UTF-8", test_json_utf8);
+    CU_add_test(s, "messages: one line of valid UTF-8", test_one_line);
     CU_add_test(s, "an empty TMPDIR means /tmp", test_tmp_dir_empty);
     CU_add_test(s, "issue 30 item 11: a long message keeps its end", test_long_error);
     return tu_run_all();
