@@ -29,10 +29,13 @@ static const ts_opt_t CALIB_OPTS[] = {{"output", 'o', 1}, {"platform", 0, 1}};
 
 static ts_status calib_opt(void *ctx, int opt, const char *v, ts_error_t *err)
 {
-    (void)err;
     calib_args_t *ca = ctx;
     if (opt == 0)
         ca->output = v;
+    else if (opt == 1 && !*v) /* "" would read as no platform: a model for any */
+        return ts_error_set(err, TS_EUSAGE,
+                            "calibrate: --platform expects a platform name or file, got an "
+                            "empty one");
     else if (opt == 1)
         ca->platform = v;
     else
@@ -169,11 +172,14 @@ int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
     if ((st = ts_model_write(model, output, err)) != TS_OK)
         goto done;
     ts_calib_report(cal, out);
+    char so[4200], sp[4200];
     fprintf(out,
             "\nwrote %s (%s%s%s): %zu fitted parameters; load it with "
             "--model %s\n",
-            output, platform[0] ? "platform " : "for any platform: no --platform given", platform,
-            platform[0] ? ", refused on others" : "", nfitted, output);
+            ts_shown(output, so, sizeof so),
+            platform[0] ? "platform " : "for any platform: no --platform given",
+            ts_shown(platform, sp, sizeof sp), platform[0] ? ", refused on others" : "", nfitted,
+            so);
     errno = 0;
     if (fflush(out) != 0 || ferror(out))
         st = ts_error_set(err, TS_EIO, "%s: writing the report failed: %s",

@@ -532,9 +532,11 @@ int ts_fit_cmd(int argc, char **argv, ts_error_t *err)
         }
     }
     if (st == TS_OK && f.o.out) {
+        char shown[4200];
         st = ts__fit_write_model(&f, &r, err);
         if (st == TS_OK)
-            fprintf(stdout, "\nwrote %s (use it with --model)\n", f.o.out);
+            fprintf(stdout, "\nwrote %s (use it with --model)\n",
+                    ts_shown(f.o.out, shown, sizeof shown));
     }
     ts_fit_result_free(&r);
     free(obs);

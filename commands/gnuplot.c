@@ -1,6 +1,7 @@
 /* gnuplot.c - pictures drawn by gnuplot in a scratch directory (what and why: gnuplot.h). */
 #include "gnuplot.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -33,7 +34,9 @@ void ts_gnuplot_quote(FILE *fp, const char *s)
     for (; *s; s++) {
         if (*s == '\'')
             fputc('\'', fp);
-        fputc(*s, fp);
+        /* A newline would end the string and start a command of gnuplot's own: a file name
+         * in a title must not be able to run one. */
+        fputc(iscntrl((unsigned char)*s) ? '?' : *s, fp);
     }
     fputc('\'', fp);
 }

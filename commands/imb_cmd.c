@@ -706,11 +706,13 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
     }
     int nfailed = 0;
     if (st == TS_OK) {
+        char shown[4200];
         printf("# tunesim imb: IMB-MPI1 on %d nodes x %d ranks (%s), -msglog %d:%d; each size: "
                "one warm-up call, IMB's two barriers, then the timed calls%s; -off_cache: every "
                "buffer registered anew unless a set says model.net.rcache=size; Allreduce on "
                "MPI_FLOAT\n\n",
-               m.o.place.nodes, m.o.place.ppn, m.o.platform, m.lo, m.hi,
+               m.o.place.nodes, m.o.place.ppn, ts_shown(m.o.platform, shown, sizeof shown), m.lo,
+               m.hi,
                m.o.no_sync ? " back to back (-sync off)"
                            : ", a collective's each timed alone and followed by a barrier (-sync "
                              "on)");

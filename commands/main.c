@@ -366,7 +366,8 @@ static ts_status min_of(const main_args_t *a, ts_trace_t **t, ts_error_t *err)
     if (st == TS_OK)
         st = ts_denoise(*t, (const ts_trace_t *const *)others, a->nmin_of, &w, &ds, err);
     for (int j = 0; st == TS_OK && j < a->nmin_of; j++) {
-        printf("min-of %s: matched %llu of %llu calls", a->min_of[j],
+        char shown[4200];
+        printf("min-of %s: matched %llu of %llu calls", ts_shown(a->min_of[j], shown, sizeof shown),
                (unsigned long long)ds.matched[j], (unsigned long long)ds.calls);
         if (ds.diverged_rank[j] >= 0)
             printf(" (rank %d ends or differs at its call %llu)", (int)ds.diverged_rank[j],
@@ -523,12 +524,14 @@ static int cmd_convert(int argc, char **argv)
         ts_trace_close(t);
         return st == TS_EUSAGE ? usage_error("%s", err.msg) : fail(&err);
     }
+    char shown[4200];
     if (strcmp(to, "ti") == 0) {
         ts_ti_report_t rep;
         st = ts_ti_write(t, out, fps, &rep, &err);
         if (st == TS_OK) {
-            printf("wrote %s/ti.txt and %d rank files: %llu actions\n", out,
-                   (int)ts_trace_nranks(t), (unsigned long long)rep.lines);
+            printf("wrote %s/ti.txt and %d rank files: %llu actions\n",
+                   ts_shown(out, shown, sizeof shown), (int)ts_trace_nranks(t),
+                   (unsigned long long)rep.lines);
             if (rep.skipped_subcomm)
                 printf("note: %llu collectives on sub-communicators left out (TI replay "
                        "knows only MPI_COMM_WORLD)\n",
@@ -541,7 +544,7 @@ static int cmd_convert(int argc, char **argv)
     } else {
         st = ts_store_write(t, out, &err);
         if (st == TS_OK)
-            printf("wrote %s: %llu events of %d ranks\n", out,
+            printf("wrote %s: %llu events of %d ranks\n", ts_shown(out, shown, sizeof shown),
                    (unsigned long long)ts_trace_nevents(t), (int)ts_trace_nranks(t));
     }
     ts_trace_close(t);

@@ -480,7 +480,8 @@ int ts_record_main(int argc, char **argv, ts_error_t *err)
     char mode[64] = "";
     if (o.exclusive != NULL)
         snprintf(mode, sizeof mode, ", exclusive=%s", o.exclusive);
-    printf("trace written to %s (clock %s%s); see it with: tunesim info %s\n", anchor, o.clock,
-           mode, dir);
+    char sa[4200], sd[4200];
+    printf("trace written to %s (clock %s%s); see it with: tunesim info %s\n",
+           ts_shown(anchor, sa, sizeof sa), o.clock, mode, ts_shown(dir, sd, sizeof sd));
     return TS_OK;
 }

@@ -266,8 +266,10 @@ static ts_status extrapolate(ts_job_trace_t *jt, const replay_opts_t *o, const t
     const ts_replay_result_t *r = ts_job_result(job);
     int32_t nwin = last - first + 1;
     json_object *alone = j ? json_object_new_array() : NULL;
+    char shown[4200];
     if (fp)
-        fprintf(fp, "\nwindow      iterations %d:%d of %s%s\n", (int)first, (int)last, o->trace,
+        fprintf(fp, "\nwindow      iterations %d:%d of %s%s\n", (int)first, (int)last,
+                ts_shown(o->trace, shown, sizeof shown),
                 o->window ? "" : " (start-up and shutdown left out: they happen once)");
     double x_compute = 0, x_mpi = 0, x_windows = 0, x_iters = 0;
     double lo, hi, nominal;

@@ -66,6 +66,7 @@ struct ts_sets_s {
     size_t setcap;
     set_t *sets;
     int nerrors, more_errors;
+    int over_limit; /* the file's sets passed MAX_SETS (reported once) */
     char **errors;
     ts_params_t *defaults; /* scratch: every setting is checked against a copy */
 };
@@ -581,11 +582,21 @@ static ts_status expand(ts_sets_t *s, const section_t *sec)
             naxes++;
             total *= sec->entries[e].nvalues;
         }
-    if (total + s->nsets > MAX_SETS)
+    if (total > MAX_SETS)
         return ts_sets_add_error(s,
                                  "%s:%d: [grid %s] expands to %.0f sets, more than the limit "
                                  "of %d",
                                  s->path, sec->line, sec->name, total, MAX_SETS);
+    if (total + s->nsets > MAX_SETS) {
+        /* Said once, at the section that crosses the limit: the ones after it add nothing. */
+        if (s->over_limit++)
+            return TS_OK;
+        return ts_sets_add_error(s,
+                                 "%s:%d: [%s%s] would make the file's sets %.0f, more than the "
+                                 "limit of %d",
+                                 s->path, sec->line, sec->grid ? "grid " : "", sec->name,
+                                 total + s->nsets, MAX_SETS);
+    }
     if (sec->bad_name)
         return TS_OK;
     int *pick = calloc((size_t)naxes + 1, sizeof *pick),

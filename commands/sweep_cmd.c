@@ -9,6 +9,7 @@
 #include "sweep_cmd.h"
 #include "sweep_impl.h"
 
+#include <ctype.h>
 #include <zlib.h>
 
 #include "../common/infile.h"
@@ -106,6 +107,14 @@ static ts_status parse_opts(int argc, char **argv, sweep_opts_t *o, ts_error_t *
         return ts_error_set(err, TS_EUSAGE,
                             "sweep: --%s: expected a directory name, got an empty one",
                             o->merge && !*o->merge ? "merge" : "emit-slurm");
+    for (const char *c = o->emit; c && *c; c++)
+        if (iscntrl((unsigned char)*c)) { /* sbatch reads its #SBATCH lines one by one */
+            char shown[4200];
+            return ts_error_set(err, TS_EUSAGE,
+                                "sweep: --emit-slurm '%s': a directory name with control "
+                                "characters cannot be written into #SBATCH lines",
+                                ts_shown(o->emit, shown, sizeof shown));
+        }
     if (o->merge) {
         if (o->trace || o->sets || o->emit || o->nonly || o->results || o->window || o->profile ||
             o->iterations)
@@ -411,9 +420,10 @@ static ts_status run_sets(sweep_t *sw, ts_error_t *err)
         else
             todo[ntodo++] = i;
     }
+    char shown[4200];
     if (isatty(STDERR_FILENO) && done)
         fprintf(stderr, "sweep: resuming: %d of %d sets already in %s\n", done, total,
-                sw->results_path);
+                ts_shown(sw->results_path, shown, sizeof shown));
     ts_pool_t pool = {.jobs = sw->o.jobs,
                       .who = "sweep",
                       .what = "sets",

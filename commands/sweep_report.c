@@ -253,8 +253,10 @@ void ts_sweep_print_table(const ts_sweep_report_t *r, FILE *fp)
         if (j < HOT_FUNCS)
             hot[j] = c;
     }
-    fprintf(fp, "sweep       %s on %s: %d set%s, baseline %s%s\n", r->trace,
-            r->platform ? r->platform : "?", r->n, r->n == 1 ? "" : "s",
+    char st[4200], sp[4200];
+    fprintf(fp, "sweep       %s on %s: %d set%s, baseline %s%s\n",
+            ts_shown(r->trace, st, sizeof st),
+            ts_shown(r->platform ? r->platform : "?", sp, sizeof sp), r->n, r->n == 1 ? "" : "s",
             r->baseline ? r->baseline : "-",
             by_full_run(&k) ? "; ranked by the full run (its table below)" : "");
     fprintf(fp, "%4s  %-*s %13s %8s %13s", "rank", namew, "set", "predicted[s]", "gain[%]",

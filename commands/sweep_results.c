@@ -115,7 +115,8 @@ void ts__sweep_load_records(const char *path, json_object *arr, const char *skip
             json_object_array_add(arr, j);
         } else {
             json_object_put(j);
-            fprintf(stderr, "note: %s:%d: %s: %s\n", path, lineno,
+            char shown[4200];
+            fprintf(stderr, "note: %s:%d: %s: %s\n", ts_shown(path, shown, sizeof shown), lineno,
                     strlen(line) != len ? "NUL bytes in the line"
                     : !ok               ? "the checksum does not match (edited or damaged)"
                     : !rec              ? "not a result record"

@@ -264,6 +264,55 @@ static char *prop(xmlNodePtr n, const char *name)
     return (char *)xmlGetProp(n, BAD_CAST name);
 }
 
+/* The most attributes one element of a model file may carry; the schema's elements have at
+ * most a handful. libxml2 (2.9) checks an element's attributes for duplicates pairwise before
+ * anything else sees them, so a crafted element of 100,000 attributes (1 MB) would take a
+ * minute to be refused. */
+enum { MODEL_MAX_ATTRS = 64 };
+
+/* TS_OK when no element of text has more than MODEL_MAX_ATTRS attributes ('=' signs inside a
+ * tag, outside quotes; comments and CDATA skipped), else TS_ECORRUPT at that element's line. */
+static ts_status check_attr_counts(const char *path, const char *text, size_t len, ts_error_t *err)
+{
+    int line = 1, tag_line = 0, n = 0;
+    char quote = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (c == '\n')
+            line++;
+        if (!tag_line) {
+            if (c != '<')
+                continue;
+            const char *end = NULL;
+            if (strncmp(text + i, "<!--", 4) == 0)
+                end = "-->";
+            else if (strncmp(text + i, "<![CDATA[", 9) == 0)
+                end = "]]>";
+            if (end) {
+                const char *e = strstr(text + i, end);
+                size_t stop = e ? (size_t)(e - text) : len;
+                for (; i < stop; i++)
+                    line += text[i] == '\n';
+                continue;
+            }
+            tag_line = line, n = 0, quote = 0;
+        } else if (quote) {
+            if (c == quote)
+                quote = 0;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+        } else if (c == '=' && ++n > MODEL_MAX_ATTRS) {
+            return ts_error_set(err, TS_ECORRUPT,
+                                "%s:%d: an element with more than %d attributes (expected a "
+                                "tunesim model file, whose elements have a few)",
+                                path, tag_line, MODEL_MAX_ATTRS);
+        } else if (c == '>') {
+            tag_line = 0;
+        }
+    }
+    return TS_OK;
+}
+
 ts_status ts_model_read(const char *path, ts_model_t **out, ts_error_t *err)
 {
     *out = NULL;
@@ -280,6 +329,15 @@ ts_status ts_model_read(const char *path, ts_model_t **out, ts_error_t *err)
         close(probe);
     if (!regular)
         return ts_error_set(err, TS_EARG, "%s: not a regular file (expected a model file)", path);
+    size_t len = 0;
+    ts_status rs;
+    char *text = ts_read_whole(path, &len, &rs, err);
+    if (!text)
+        return rs;
+    rs = check_attr_counts(path, text, len, err);
+    free(text);
+    if (rs != TS_OK)
+        return rs;
     xmlParserCtxtPtr pctx = xmlNewParserCtxt();
     if (!pctx)
         return ts_error_set(err, TS_ENOMEM, "out of memory");

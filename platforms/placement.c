@@ -42,7 +42,8 @@ static int is_ppr(const char *text)
     if (strncmp(text, "ppr:", 4) != 0)
         return 0;
     size_t digits = strspn(text + 4, "0123456789");
-    if (digits == 0 || text[4 + digits] != ':')
+    /* N from 1 (Open MPI refuses 0) to 999999. */
+    if (digits == 0 || digits > 6 || atoi(text + 4) < 1 || text[4 + digits] != ':')
         return 0;
     const char *obj = text + 4 + digits + 1;
     for (size_t i = 0; i < sizeof objects / sizeof objects[0]; i++)

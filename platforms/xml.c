@@ -31,9 +31,13 @@
  *   which change no link), so one file serves every placement on the same nodes. */
 #include "xml.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "../common/outfile.h"
+
+/* The most routes a platform may hold (see prepare). */
+#define TS_XML_MAX_ROUTES 5e6
 
 /* What the writer needs, resolved once. */
 typedef struct gen_s {
@@ -257,6 +261,27 @@ static ts_status bw_param(const ts_params_t *p, ts_param_id id, const char *name
     return TS_OK;
 }
 
+ts_status ts_xml_check_size(const ts_platform_t *pf, const ts_placement_t *pl, ts_error_t *err)
+{
+    /* Full routing lists every pair of a node's cores, and SimGrid holds each route: the file
+     * and the load grow with the square of the cores (docs/replay.md: one node of 3,100 cores,
+     * 4.8 million routes, loads in 23 s and 1 GB). Past a limit the user would wait without
+     * end while a temporary file fills the disk. */
+    double nodes = ts_placement_nodes_used(pl), cores = ts_platform_cores_per_node(pf),
+           npl = ts_placement_nodes_per_leaf(pl), leaves = ceil(nodes / npl);
+    double routes =
+        nodes * (cores * (cores + 1) / 2 + cores) + leaves * npl * npl / 2 + leaves * leaves / 2;
+    if (routes <= TS_XML_MAX_ROUTES)
+        return TS_OK;
+    const char *path = ts_platform_path(pf);
+    return ts_error_set(err, TS_EARG,
+                        "%s: %.0f node%s of %.0f cores need %.3g routes in SimGrid's platform "
+                        "(cores x (cores + 1) / 2 a node), more than the %.0e it loads in "
+                        "reasonable time and memory: fewer cores a node or fewer nodes",
+                        path && path[0] ? path : ts_platform_name(pf), nodes, nodes == 1 ? "" : "s",
+                        cores, routes, TS_XML_MAX_ROUTES);
+}
+
 static ts_status prepare(gen_t *g, const char *name, const ts_platform_t *pf,
                          const ts_placement_t *pl, const ts_params_t *p, ts_error_t *err)
 {
@@ -277,7 +302,9 @@ static ts_status prepare(gen_t *g, const char *name, const ts_platform_t *pf,
     g->leaves = (g->nodes + g->npl - 1) / g->npl;
     g->speed = ts_platform_core_speed(pf);
     g->upi_bw = ts_platform_upi_bandwidth(pf);
-    ts_status st = bw_param(p, TS_P_SHM_BW, name, &g->shm_bw, err);
+    ts_status st = ts_xml_check_size(pf, pl, err);
+    if (st == TS_OK)
+        st = bw_param(p, TS_P_SHM_BW, name, &g->shm_bw, err);
     if (st == TS_OK)
         st = bw_param(p, TS_P_NODE_MEM_BW, name, &g->mem_bw, err);
     if (st == TS_OK && g->nic >= 0)

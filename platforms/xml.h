@@ -35,6 +35,11 @@
 ts_status ts_xml_write(const char *path, const ts_platform_t *pf, const ts_placement_t *pl,
                        const ts_params_t *params, ts_error_t *err);
 
+/* TS_EARG naming the platform when pl's nodes hold more routes than SimGrid loads in
+ * reasonable time and memory (the square of the cores a node; xml.c); ts_xml_write checks
+ * it too. For refusing a job before anything runs. */
+ts_status ts_xml_check_size(const ts_platform_t *pf, const ts_placement_t *pl, ts_error_t *err);
+
 /* The same onto an open stream (not atomic; for printing). name labels errors. */
 ts_status ts_xml_write_stream(FILE *fp, const char *name, const ts_platform_t *pf,
                               const ts_placement_t *pl, const ts_params_t *params, ts_error_t *err);

@@ -37,8 +37,9 @@ static void add_warning(ts_xp_t *x, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(x->warn[x->nwarn++], sizeof x->warn[0], fmt, ap);
+    vsnprintf(x->warn[x->nwarn], sizeof x->warn[0], fmt, ap);
     va_end(ap);
+    ts_one_line(x->warn[x->nwarn++]); /* it quotes file and function names */
 }
 
 static int is_startup(const char *name)
@@ -398,7 +399,9 @@ void ts_xp_interval(double nominal, const double *each, int n, double *lo, doubl
 void ts_xp_print(const ts_xp_t *x, FILE *fp)
 {
     int by_compute = x->scale == TS_XP_BY_COMPUTE;
-    fprintf(fp, "\nfull run (scaled with %s: %d processes, ", x->profile_name, (int)x->prof_ranks);
+    char shown[4200];
+    fprintf(fp, "\nfull run (scaled with %s: %d processes, ",
+            ts_shown(x->profile_name, shown, sizeof shown), (int)x->prof_ranks);
     if (x->estimated)
         fprintf(fp, "about %.0f iterations by %s%s)\n", x->iterations, x->estimated_from,
                 by_compute ? "" : "'s visits");

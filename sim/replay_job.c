@@ -313,6 +313,8 @@ ts_status ts_job_prepare(const ts_trace_t *t, const char *trace_name, const ts_p
                           trace_name ? trace_name : ts_trace_path(t), (int)ts_trace_nranks(t),
                           ts_placement_nodes_used(job->pl), TS_JOB_MAX_NODES);
     if (st == TS_OK)
+        st = ts_xml_check_size(job->pf, job->pl, err);
+    if (st == TS_OK)
         st = apply_nps(job, err);
     if (st == TS_OK)
         st = ts_proto_model_new(job->params, (int)ts_trace_nranks(t), &job->pm, err);
@@ -515,11 +517,13 @@ void ts_job_print_text(const ts_job_t *job, FILE *fp)
     const ts_platform_t *pf = job->pf;
     const ts_placement_t *pl = job->pl;
     const ts_replay_result_t *r = job->res;
-    fprintf(fp, "trace       %s (%d ranks)\n", job->trace_name, (int)ts_trace_nranks(t));
+    char shown[4200];
+    fprintf(fp, "trace       %s (%d ranks)\n", ts_shown(job->trace_name, shown, sizeof shown),
+            (int)ts_trace_nranks(t));
     fprintf(fp, "platform    %s: %d nodes x %d ranks, %s, NPS%d, %d leaf switch%s\n",
-            ts_platform_name(pf), ts_placement_nodes(pl), ts_placement_ppn(pl),
-            ts_map_by_name(ts_placement_map_by(pl)), ts_placement_nps(pl), ts_placement_leaves(pl),
-            ts_placement_leaves(pl) == 1 ? "" : "es");
+            ts_shown(ts_platform_name(pf), shown, sizeof shown), ts_placement_nodes(pl),
+            ts_placement_ppn(pl), ts_map_by_name(ts_placement_map_by(pl)), ts_placement_nps(pl),
+            ts_placement_leaves(pl), ts_placement_leaves(pl) == 1 ? "" : "es");
     fprintf(fp, "settings   ");
     char *buf = NULL;
     size_t len = 0;

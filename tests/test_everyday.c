@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "commands/gnuplot.h"
 #include "commands/progress.h"
 
 static void write_file(const char *path, const char *text)
@@ -696,6 +697,17 @@ static void test_item13_conventions(void)
     free(e13);
 }
 
+/* A title that quotes a file name cannot end gnuplot's string and start a command. */
+static void test_gnuplot_quote(void)
+{
+    char buf[128] = "";
+    FILE *fp = fmemopen(buf, sizeof buf, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    ts_gnuplot_quote(fp, "it's\nsystem('x')");
+    fclose(fp);
+    CU_ASSERT_STRING_EQUAL(buf, "'it''s?system(''x'')'");
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -721,5 +733,6 @@ int main(void)
     CU_add_test(s, "item 11: a TI export out of room says why", test_item11_ti_full);
     CU_add_test(s, "item 11: JSON stays UTF-8 with a Latin-1 path", test_item11_json_utf8);
     CU_add_test(s, "item 14: --json with the full run, ten digits", test_item14_json);
+    CU_add_test(s, "gnuplot strings: quotes doubled, control characters '?'", test_gnuplot_quote);
     return tu_run_all();
 }

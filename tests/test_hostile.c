@@ -748,6 +748,112 @@ static void expect_same_file(const char *a, const char *b)
     free(y);
 }
 
+/* Sixth pass (replay, imb, sets, profiles, model files): a platform whose routes SimGrid could
+ * not load in reasonable time, a model file's element of thousands of attributes (libxml2
+ * checks them pairwise), a profile's control characters and repeated MPI rows, file names'
+ * control characters in report lines, a sets file past the limit, ppr:0, calibrate's empty
+ * platform. */
+static void test_sixth_pass(void)
+{
+    const char *big = write_tmp("big.platform", "nodes = 1\nsockets_per_node = 64\n"
+                                                "cores_per_socket = 4032\nnps_options = 1\n"
+                                                "nps = 1\nnic_socket = 0\ncore_speed = 1e9\n"
+                                                "upi_bandwidth = 67.2e9\n");
+    expect_cli(1, "big.platform: 1 node of 258048 cores need 3.33e+10 routes",
+               "replay '%s' --platform '%s' --ppn 2", tu_bundled(), big);
+    expect_cli(1, "big.platform: 1 node of 258048 cores need 3.33e+10 routes",
+               "imb --platform '%s' --nodes 1 --ppn 2 --bench PingPong --msglog 0:0", big);
+
+    size_t cap = 200000, k = 0;
+    char *xml = malloc(cap);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(xml);
+    k += (size_t)snprintf(xml, cap, "<?xml version=\"1.0\"?>\n<tunesim-model platform=\"x\"");
+    for (int i = 0; i < 10000; i++)
+        k += (size_t)snprintf(xml + k, cap - k, " a%d=\"x\"", i);
+    snprintf(xml + k, cap - k, "/>\n");
+    const char *model = write_tmp("attrs.xml", xml);
+    free(xml);
+    expect_cli(1, "attrs.xml:2: an element with more than 64 attributes",
+               "replay '%s' --nodes 1 --ppn 2 --model '%s'", tu_bundled(), model);
+
+    static const char head[] = "flt type max_buf[B] visits time[s] time[%] time/visit[us] region\n"
+                               " ALL 1,000 100,000 100.00 100.0 1000.00 ALL\n"
+                               " MPI 1,000 90,000 20.00 20.0 222.22 MPI\n"
+                               " COM 100 10,000 80.00 80.0 8000.00 COM\n"
+                               " MPI 100 20,000 5.00 5.0 250.00 MPI_Isend\n"
+                               " MPI 100 29,996 4.00 4.0 133.00 MPI_Allreduce\n"
+                               " MPI 10 2 0.90 0.9 450000.00 MPI_Init_thread\n";
+    char text[2048];
+    snprintf(text, sizeof text, "%s MPI 100 20,000 5.00 5.0 250.00 MPI_Fake\033]0;x\007\n", head);
+    const char *esc = write_tmp("esc.score.txt", text);
+    expect_cli(1, "esc.score.txt:8: region 'MPI_Fake?]0;x?' holds control characters",
+               "replay '%s' --nodes 1 --ppn 2 --profile '%s'", tu_bundled(), esc);
+    snprintf(text, sizeof text, "%s MPI 100 20,000 500.00 5.0 250.00 MPI_Isend\n", head);
+    const char *dup = write_tmp("dup.score.txt", text);
+    expect_cli(1, "dup.score.txt:8: MPI row 'MPI_Isend' appears twice",
+               "replay '%s' --nodes 1 --ppn 2 --profile '%s'", tu_bundled(), dup);
+
+    /* The trace, the platform and the profile by names that hold a terminal escape: the
+     * report shows them with '?'. */
+    char trace[1024], prof[1024], pf[1024];
+    snprintf(trace, sizeof trace, "%s", tu_path("tr\033[31m"));
+    snprintf(prof, sizeof prof, "%s", write_tmp("p\033[31m.txt", head));
+    char *ptext = tu_read_file(TS_SOURCE_DIR "/platforms/bm-optimized3.36.platform", NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ptext);
+    snprintf(pf, sizeof pf, "%s", write_tmp("pl\033[32m.platform", ptext));
+    free(ptext);
+    CU_ASSERT_EQUAL_FATAL(symlink(tu_bundled(), trace), 0);
+    char args[4096], *out = NULL, *err = NULL;
+    snprintf(args, sizeof args, "replay '%s' --nodes 1 --ppn 2 --profile '%s' --platform '%s'",
+             trace, prof, pf);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT(out && strstr(out, "tr?[31m") && strstr(out, "pl?[32m") &&
+              strstr(out, "p?[31m.txt") && !strchr(out, '\033'));
+    CU_ASSERT(!err || !strchr(err, '\033'));
+    free(out);
+    free(err);
+    out = err = NULL;
+    snprintf(args, sizeof args,
+             "imb --platform '%s' --nodes 1 --ppn 2 --bench PingPong "
+             "--msglog 0:0",
+             pf);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT(out && strstr(out, "pl?[32m") && !strchr(out, '\033'));
+    free(out);
+    free(err);
+
+    /* Sections within the limit whose sum passes it: the file's total, said once. */
+    size_t n = 100001 * 12 + 1;
+    char *many = malloc(n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(many);
+    k = 0;
+    for (int i = 0; i < 100001; i++)
+        k += (size_t)snprintf(many + k, n - k, "[s%d]\n", i);
+    const char *sets = write_tmp("many.sets", many);
+    free(many);
+    /* A sets file's mistakes are listed one a line, then how many. */
+    snprintf(args, sizeof args, "imb --nodes 1 --ppn 2 --bench PingPong --msglog 0:0 --sets '%s'",
+             sets);
+    out = err = NULL;
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
+    CU_ASSERT(err &&
+              strstr(err, "many.sets:100001: [s100000] would make the file's sets 100001, "
+                          "more than the limit of 100000\n") &&
+              strstr(err, "1 mistake in"));
+    free(out);
+    free(err);
+
+    expect_cli(2, "map-by 'ppr:0:node': expected",
+               "replay '%s' --nodes 1 --ppn 2 --map-by "
+               "ppr:0:node",
+               tu_bundled());
+    expect_cli(2, "--platform expects a platform name or file, got an empty one",
+               "calibrate --platform '' -o '%s' '%s'", tu_path("c.xml"), esc);
+    expect_cli(2, "a directory name with control characters cannot be written into #SBATCH",
+               "sweep '%s' --sets '%s' --nodes 1 --ppn 2 --emit-slurm '%s'", tu_bundled(), sets,
+               tu_path("sl\033x"));
+}
+
 /* Fifth pass (sweep's results and merge, fit, validate): a platform file is an input; the
  * results file is checked by type; --merge does not replace what it reads; validate's sweep
  * writes nothing; results kept for one trace are not taken for another of the same size. */
@@ -854,6 +960,8 @@ int main(void)
     CU_add_test(s, "third pass: names in messages, a store too long or cut", test_third_pass);
     CU_add_test(s, "fifth pass: platform files, results by type and trace, merge, validate",
                 test_fifth_pass);
+    CU_add_test(s, "sixth pass: huge platforms, XML attributes, profiles, names in reports",
+                test_sixth_pass);
     CU_add_test(s, "second pass: FIFOs and devices as inputs, absurd numbers, resealed records",
                 test_second_pass);
     return tu_run_all();

@@ -233,6 +233,22 @@ static void test_all_errors_at_once(void)
         found |= strstr(ts_sets_error(s, i), "more than the limit") != NULL;
     CU_ASSERT(found);
     ts_sets_free(s);
+    /* Grids within the limit that together pass it: said once, as the file's total. */
+    char three[1024] = "";
+    for (int g = 0; g < 3; g++) {
+        size_t l = strlen(three);
+        snprintf(three + l, sizeof three - l,
+                 "[grid g%d]\nUCX_RNDV_THRESH = 1|2|3|4|5|6|7|8|9|10\nUCX_ZCOPY_THRESH = "
+                 "1|2|3|4|5|6|7|8|9|10\nUCX_BCOPY_THRESH = 1|2|3|4|5|6|7|8|9|10\n"
+                 "nps = 1|2|1|2|1|2|1|2|1|2\nnodes = 1|2|3|4|5\n",
+                 g);
+    }
+    s = parse(three);
+    CU_ASSERT_EQUAL(ts_sets_nerrors(s), 1);
+    CU_ASSERT(ts_sets_nerrors(s) == 1 &&
+              strstr(ts_sets_error(s, 0), "test.sets:13: [grid g2] would make the file's sets "
+                                          "150000, more than the limit of 100000"));
+    ts_sets_free(s);
 
     /* A file that cannot be read is an I/O error, not a list of mistakes. */
     ts_sets_t *none = NULL;

@@ -189,6 +189,15 @@ static ts_status parse_row(char *line, const char *name, int lineno, ts_score_ro
     while (len && isspace((unsigned char)region[len - 1]))
         region[--len] = '\0';
     memmove(copy, region, len + 1);
+    for (const char *c = copy; *c; c++)
+        if (iscntrl((unsigned char)*c)) { /* no compiler or MPI names a region so */
+            char sr[72];
+            st = ts_error_set(err, TS_ECORRUPT,
+                              "%s:%d: region '%s' holds control characters: expected "
+                              "scorep-score's region names",
+                              name, lineno, ts_shown(copy, sr, sizeof sr));
+            goto out;
+        }
     row->region = copy;
     copy = NULL;
 out:
@@ -243,6 +252,18 @@ ts_status ts_score_parse(const char *text, size_t len, const char *name, ts_scor
         if (lineno > header_line && *q) {
             ts_score_row_t row;
             st = parse_row(p, name, lineno, &row, err);
+            /* An MPI function or a group listed twice: which row is the run's is unknown, and
+             * lookups would take the first. Other types may repeat a name (two static
+             * functions of one name in two files). */
+            if (st == TS_OK && (strcmp(row.type, "MPI") == 0 || ts_score_is_group(&row)) &&
+                ts_score_find(s, row.type, row.region)) {
+                char sr[72];
+                st = ts_error_set(err, TS_ECORRUPT,
+                                  "%s:%d: %s row '%s' appears twice: expected each MPI function "
+                                  "and group once",
+                                  name, lineno, row.type, ts_shown(row.region, sr, sizeof sr));
+                free((char *)row.region);
+            }
             if (st == TS_OK && add_row(s, &row) != TS_OK) {
                 free((char *)row.region);
                 st = ts_error_set(err, TS_ENOMEM, "out of memory");
