@@ -5,13 +5,20 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-int ts_gnuplot_available(void)
+#include "../common/tmpfiles.h"
+
+/* gnuplot's path by $PATH (unset or empty: "/usr/bin:/bin") into exe; 1 when found. The
+ * program run is the one found here, so that the check before a run and the run itself agree
+ * (execlp reads an empty PATH otherwise). */
+static int find_gnuplot(char *exe, size_t n)
 {
     const char *path = getenv("PATH");
     if (!path || !*path)
@@ -20,12 +27,17 @@ int ts_gnuplot_available(void)
     int found = 0;
     for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d && !found;
          d = strtok_r(NULL, ":", &save)) {
-        char exe[4096];
-        snprintf(exe, sizeof exe, "%s/gnuplot", *d ? d : ".");
+        snprintf(exe, n, "%s/gnuplot", *d ? d : ".");
         found = access(exe, X_OK) == 0;
     }
     free(copy);
     return found;
+}
+
+int ts_gnuplot_available(void)
+{
+    char exe[4096];
+    return find_gnuplot(exe, sizeof exe);
 }
 
 void ts_gnuplot_quote(FILE *fp, const char *s)
@@ -44,16 +56,22 @@ void ts_gnuplot_quote(FILE *fp, const char *s)
 /* Run gnuplot on script; its complaints go to log. */
 static ts_status run_gnuplot(const char *who, const char *script, const char *log, ts_error_t *err)
 {
+    char exe[4096];
+    if (!find_gnuplot(exe, sizeof exe))
+        return ts_error_set(err, TS_EIO, "%s: gnuplot is not in PATH", who);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
         return ts_error_set(err, TS_EIO, "%s: cannot start gnuplot: %s", who, strerror(errno));
     if (pid == 0) {
+        /* gnuplot ends with tunesim, however tunesim ends (an interrupt removes the scratch
+         * directory it writes in). */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
         FILE *l = freopen(log, "w", stderr);
         (void)l;
         if (!freopen("/dev/null", "w", stdout)) {
         }
-        execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        execl(exe, "gnuplot", script, (char *)NULL);
         fprintf(stderr, "cannot run gnuplot: %s\n", strerror(errno));
         _exit(127);
     }
@@ -137,6 +155,7 @@ static void remove_scratch(const char *dir)
     if (d)
         closedir(d);
     rmdir(dir);
+    ts_tmp_forget(dir);
 }
 
 ts_status ts_gnuplot_render(const char *who, const char *prefix, ts_gnuplot_write_fn write,
@@ -161,6 +180,7 @@ ts_status ts_gnuplot_render(const char *who, const char *prefix, ts_gnuplot_writ
     char abs[4096];
     if (!realpath(dir, abs))
         snprintf(abs, sizeof abs, "%s", dir);
+    ts_tmp_register(abs, 1); /* an interrupt removes it */
     ts_status st = write(ctx, abs, err);
     char script[4200], log[4200];
     snprintf(script, sizeof script, "%s/plot.gp", abs);

@@ -16,6 +16,7 @@
 
 #include "../common/numparse.h"
 #include "../common/outfile.h"
+#include "../common/tmpfiles.h"
 #include "../params/params_args.h"
 #include "gnuplot.h"
 #include "imb_impl.h"
@@ -661,6 +662,16 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
         uses[nuses++] = (ts_file_use_t){"--platform", m.o.platform, 0, "a platform description", 0};
     if (st == TS_OK)
         st = ts_check_files("imb", uses, nuses, err);
+    /* Every replay writes its platform under TMPDIR: one that cannot take a file is said once,
+     * here, rather than by each replay. */
+    if (st == TS_OK) {
+        char probe[4200];
+        FILE *tf = ts_tmp_stream("tunesim-imb", "", probe, sizeof probe, err);
+        if (tf)
+            fclose(tf);
+        else
+            st = err->code;
+    }
     /* The output's temporary file first: an unwritable --csv fails before any replay. */
     ts_outfile_t *csv = NULL;
     if (st == TS_OK && m.o.csv)
@@ -732,6 +743,10 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
             st = ts_error_set(err, TS_EIO, "%s: writing the report failed: %s", "standard output",
                               errno ? strerror(errno) : "write error");
     }
+    /* A run with failed replays writes no file: its CSV would replace a complete one. */
+    if (st == TS_OK && nfailed)
+        st = ts_error_set(err, TS_EARG, "imb: %d of %d replays failed (listed above)%s", nfailed,
+                          m.ntasks, csv || m.o.plot ? "; no file written" : "");
     if (st == TS_OK && csv) {
         st = write_csv(&m, csv, err);
         csv = NULL;
@@ -739,9 +754,6 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
     ts_outfile_abort(csv);
     if (st == TS_OK && m.o.plot)
         st = plot(&m, err);
-    if (st == TS_OK && nfailed)
-        st = ts_error_set(err, TS_EARG, "imb: %d of %d replays failed (listed above)", nfailed,
-                          m.ntasks);
     for (int i = 0; i < m.ntasks; i++)
         free(m.tasks[i].error);
     free(m.tasks);

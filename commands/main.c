@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -624,9 +627,35 @@ static int run(int argc, char **argv)
     return rc == TS_OK ? 0 : fail(&err);
 }
 
+/* The open files a run needs at least: SimGrid's platform loading, a worker's pipes, the
+ * outputs being written (measured: a replay aborts below 7, a sweep's workers below 10). */
+enum { MIN_FILES = 64 };
+
 int main(int argc, char **argv)
 {
-    /* Temporary files (outputs being written, the replay's platform) go on INT/TERM. */
+    /* A standard stream the caller closed (>&-) keeps its number from the files tunesim opens:
+     * an output opened as descriptor 1 would receive the report. Standard output and error
+     * then fail every write, as closed they would have. */
+    int closed[3] = {0, 0, 0};
+    for (int fd = 0; fd < 3; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF)
+            closed[fd] = open(fd ? "/dev/full" : "/dev/null", fd ? O_WRONLY : O_RDONLY) == fd;
+    /* SimGrid opens files while it loads a platform and aborts with a backtrace when it cannot;
+     * the workers take two pipes each. A low soft limit (ulimit -n) is raised toward the hard
+     * one; below what a run needs, one line says so. */
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < MIN_FILES) {
+        rl.rlim_cur = rl.rlim_max < MIN_FILES ? rl.rlim_max : MIN_FILES;
+        if (setrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur < MIN_FILES) {
+            fprintf(stderr,
+                    "tunesim: %llu open files allowed (ulimit -n, its hard limit too): tunesim "
+                    "needs %d\n",
+                    (unsigned long long)rl.rlim_max, MIN_FILES);
+            return EXIT_ERROR;
+        }
+    }
+    /* Temporary files (outputs being written, the replay's platform) go on INT, TERM and the
+     * like. */
     ts_tmp_install_handlers();
     /* JSON numbers to ten significant digits: json-c's default (%.17g) prints 6.9966008380000009
      * where the models know four or five; ten keep nanoseconds of a run of hours. */
@@ -638,12 +667,15 @@ int main(int argc, char **argv)
     int bad = fflush(stdout) != 0 || ferror(stdout), e = errno;
     /* The close too: a file system may report a failed write only then (NFS, quotas). A
      * standard output closed by the shell (>&-) is no error when nothing was written. */
-    if (fclose(stdout) != 0 && !bad && errno != EBADF) {
+    if (fclose(stdout) != 0 && !bad && errno != EBADF && !closed[1]) {
         bad = 1;
         e = errno;
     }
     if (bad && rc == 0) {
-        fprintf(stderr, "tunesim: standard output: %s\n", e ? strerror(e) : "write error");
+        fprintf(stderr, "tunesim: standard output: %s\n",
+                closed[1] ? "closed (>&-)"
+                : e       ? strerror(e)
+                          : "write error");
         rc = EXIT_ERROR;
     }
     return rc;

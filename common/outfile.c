@@ -348,7 +348,8 @@ static ts_status check_writable(const char *cmd, const ts_file_use_t *f, ts_erro
                                 f->flag, f->path);
         if (!S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))
             return TS_OK;
-    }
+    } else if (errno != ENOENT) /* a link loop, a name too long: the write would fail too */
+        return ts_error_set(err, TS_EIO, "%s: %s %s: %s", cmd, f->flag, f->path, strerror(errno));
     const char *slash = strrchr(f->path, '/');
     char dir[4096];
     snprintf(dir, sizeof dir, "%.*s", slash ? (slash == f->path ? 1 : (int)(slash - f->path)) : 1,

@@ -1,4 +1,5 @@
-/* tmpfiles.c - temporary files removed on SIGINT / SIGTERM (what and why: tmpfiles.h). */
+/* tmpfiles.c - temporary files removed on SIGINT, SIGTERM and the like (what and why:
+ * tmpfiles.h). */
 #include "tmpfiles.h"
 
 #include <dirent.h>
@@ -128,7 +129,9 @@ static void on_signal(int sig)
 
 void ts_tmp_install_handlers(void)
 {
-    static const int sigs[] = {SIGINT, SIGTERM};
+    /* Every signal whose default ends the process and that a user, a terminal, a batch system
+     * or a closed pipe sends. */
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         struct sigaction old, sa;
         /* A signal the caller ignores (a background job's SIGINT) stays ignored. */
@@ -139,4 +142,9 @@ void ts_tmp_install_handlers(void)
         sigemptyset(&sa.sa_mask);
         sigaction(sigs[i], &sa, NULL);
     }
+    /* A file grown past `ulimit -f` fails its write (EFBIG), which the writer reports and
+     * cleans up after, instead of the process dying without a word. */
+    struct sigaction old;
+    if (sigaction(SIGXFSZ, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+        signal(SIGXFSZ, SIG_IGN);
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -361,18 +362,21 @@ static void test_results_checksums(void)
     free(err);
 }
 
-/* Defect 5, in the modules: a process killed by INT or TERM while it writes an output file,
- * an output directory (convert --to ti) or a temporary file under TMPDIR leaves none of them. */
+/* Defect 5, in the modules: a process killed by INT or TERM (or HUP, QUIT, PIPE: the seventh
+ * pass) while it writes an output file, an output directory (convert --to ti) or a temporary
+ * file under TMPDIR leaves none of them. */
 static void test_interrupt_cleanup(void)
 {
     const char *dir = tu_path("interrupted");
     CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0755), 0);
-    static const int sigs[] = {SIGTERM, SIGINT};
-    for (int k = 0; k < 2; k++) {
+    static const int sigs[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE};
+    for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++) {
         pid_t pid = fork();
         CU_ASSERT_FATAL(pid >= 0);
         if (pid == 0) {
             setenv("TMPDIR", dir, 1);
+            struct rlimit nocore = {0, 0}; /* SIGQUIT's default dumps core */
+            setrlimit(RLIMIT_CORE, &nocore);
             ts_tmp_install_handlers();
             char path[1200], made[1200];
             ts_outfile_t *f = NULL;
@@ -854,6 +858,60 @@ static void test_sixth_pass(void)
                tu_path("sl\033x"));
 }
 
+/* Seventh pass (the environment): a closed standard output keeps its number from the outputs;
+ * a run with failed replays replaces no file; TMPDIR that takes no file is said once; a low
+ * soft `ulimit -n` is raised; a file past `ulimit -f` is an error (EFBIG), not a silent death,
+ * and leaves nothing. */
+static void test_seventh_pass(void)
+{
+    char dir[1200], cmd[8192];
+    snprintf(dir, sizeof dir, "%s", tu_path("seventh"));
+    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0755), 0);
+    static const char imb[] = "imb --nodes 1 --ppn 2 --bench PingPong --msglog 0:2";
+    snprintf(cmd, sizeof cmd, "cd '%s' && %s %s --csv o.csv >&- 2>/dev/null", dir, TS_CLI, imb);
+    int rc = system(cmd);
+    CU_ASSERT(WIFEXITED(rc) && WEXITSTATUS(rc) == 1);
+    char path[1400];
+    snprintf(path, sizeof path, "%s/o.csv", dir);
+    CU_ASSERT(access(path, F_OK) != 0);
+
+    snprintf(path, sizeof path, "%s/p.csv", dir);
+    write_tmp("seventh/p.csv", "old\n");
+    char args[4096], *out = NULL, *err = NULL;
+    snprintf(args, sizeof args, "%s --csv '%s'", imb, path);
+    setenv("TMPDIR", "/nonexistent-tunesim-tmp", 1);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
+    unsetenv("TMPDIR");
+    CU_ASSERT(err && strstr(err, "/nonexistent-tunesim-tmp: cannot create a temporary file") &&
+              tu_one_line(err));
+    char *kept = tu_read_file(path, NULL);
+    CU_ASSERT(kept && strcmp(kept, "old\n") == 0);
+    free(kept);
+    free(out);
+    free(err);
+
+    /* The redirection first: dash saves a descriptor above 9 to redirect, which the limit
+     * refuses. */
+    snprintf(cmd, sizeof cmd,
+             "exec >/dev/null; ulimit -S -n 6 && exec %s replay '%s' --nodes 1 --ppn 2", TS_CLI,
+             tu_bundled());
+    rc = system(cmd);
+    CU_ASSERT(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);
+
+    snprintf(cmd, sizeof cmd, "cd '%s' && ulimit -f 1 && %s convert '%s' -o big.tss 2>err.txt", dir,
+             TS_CLI, tu_bundled());
+    rc = system(cmd);
+    CU_ASSERT(WIFEXITED(rc) && WEXITSTATUS(rc) == 1);
+    snprintf(path, sizeof path, "%s/err.txt", dir);
+    char *e = tu_read_file(path, NULL);
+    CU_ASSERT(e && strstr(e, "File too large") && tu_one_line(e));
+    free(e);
+    remove(path);
+    snprintf(path, sizeof path, "%s/p.csv", dir);
+    remove(path);
+    CU_ASSERT_EQUAL(count_prefixed(dir, ""), 2); /* "." and "..": no big.tss, no temporary */
+}
+
 /* Fifth pass (sweep's results and merge, fit, validate): a platform file is an input; the
  * results file is checked by type; --merge does not replace what it reads; validate's sweep
  * writes nothing; results kept for one trace are not taken for another of the same size. */
@@ -962,6 +1020,7 @@ int main(void)
                 test_fifth_pass);
     CU_add_test(s, "sixth pass: huge platforms, XML attributes, profiles, names in reports",
                 test_sixth_pass);
+    CU_add_test(s, "seventh pass: closed streams, failed replays, ulimits", test_seventh_pass);
     CU_add_test(s, "second pass: FIFOs and devices as inputs, absurd numbers, resealed records",
                 test_second_pass);
     return tu_run_all();

@@ -539,7 +539,9 @@ static ts_status load_dict(ts_trace_t *t, ts_error_t *err)
     free(z);
     if (st != TS_OK) {
         free(raw);
-        return ts_error_set(err, st, "%s: corrupt store: unreadable first chunk", t->path);
+        return st == TS_ENOMEM
+                   ? ts_error_set(err, st, "%s: out of memory reading its first chunk", t->path)
+                   : ts_error_set(err, st, "%s: corrupt store: unreadable first chunk", t->path);
     }
     t->dict = raw;
     t->dict_size = first->rawsize;
