@@ -67,6 +67,7 @@ static ts_status run_gnuplot(const char *who, const char *script, const char *lo
         /* gnuplot ends with tunesim, however tunesim ends (an interrupt removes the scratch
          * directory it writes in). */
         prctl(PR_SET_PDEATHSIG, SIGTERM);
+        signal(SIGXFSZ, SIG_DFL); /* tunesim's own choice (tmpfiles.h), not gnuplot's */
         FILE *l = freopen(log, "w", stderr);
         (void)l;
         if (!freopen("/dev/null", "w", stdout)) {

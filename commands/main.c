@@ -1,12 +1,12 @@
 /* main.c - the tunesim command line: dispatches subcommands, prints errors as one line on
  * stderr and turns status codes into exit codes. The only place that exits. */
-#include <stdarg.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>

@@ -253,6 +253,9 @@ static ts_status run(char *const *argv, const record_env_t *env, int set_preload
         }
         if (set_preload)
             setenv("LD_PRELOAD", env->preload, 1);
+        /* The program runs as it would without tunesim, which ignores SIGXFSZ for its own
+         * writes (an ignored signal stays ignored across exec). */
+        signal(SIGXFSZ, SIG_DFL);
         execvp(argv[0], argv);
         int e = errno;
         ssize_t w = write(fds[1], &e, sizeof e);
