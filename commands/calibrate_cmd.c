@@ -169,9 +169,18 @@ int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
         if (st != TS_OK)
             goto done;
     }
+    /* The report first, and checked: a report that cannot be written (a full disk) fails the
+     * run before the model file replaces an earlier one. */
+    ts_calib_report(cal, out);
+    errno = 0;
+    if (fflush(out) != 0 || ferror(out)) {
+        st = ts_error_set(err, TS_EIO, "%s: writing the report failed: %s; %s not written",
+                          out == stderr ? "standard error" : "standard output",
+                          errno ? strerror(errno) : "write error", output);
+        goto done;
+    }
     if ((st = ts_model_write(model, output, err)) != TS_OK)
         goto done;
-    ts_calib_report(cal, out);
     char so[4200], sp[4200];
     fprintf(out,
             "\nwrote %s (%s%s%s): %zu fitted parameters; load it with "

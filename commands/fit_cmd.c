@@ -7,6 +7,7 @@
 #include "fit_cmd.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -531,6 +532,13 @@ int ts_fit_cmd(int argc, char **argv, ts_error_t *err)
                 s->name, obs[s->out], r.y[s->out], worst);
         }
     }
+    /* The report checked before the model file replaces an earlier one. */
+    errno = 0;
+    if (st == TS_OK && f.o.out && (fflush(stdout) != 0 || ferror(stdout)))
+        st = ts_error_set(err, TS_EIO,
+                          "standard output: writing the report failed: %s; %s not "
+                          "written",
+                          errno ? strerror(errno) : "write error", f.o.out);
     if (st == TS_OK && f.o.out) {
         char shown[4200];
         st = ts__fit_write_model(&f, &r, err);

@@ -907,6 +907,22 @@ static void test_seventh_pass(void)
     CU_ASSERT(e && strstr(e, "File too large") && tu_one_line(e));
     free(e);
     remove(path);
+    /* calibrate's report is checked before its model file replaces an earlier one. */
+    const char *lat = write_tmp("seventh/lat.txt", "# OSU MPI Latency Test v7.5.1\n"
+                                                   "# tunesim-probe: version=1 locality=intra-"
+                                                   "socket ranks=2 nodes=1\n# Size Latency (us)"
+                                                   "\n0 0.70\n1 0.71\n8 0.72\n");
+    write_tmp("seventh/c.xml", "old\n");
+    snprintf(cmd, sizeof cmd, "cd '%s' && %s calibrate '%s' -o c.xml >/dev/full 2>/dev/null", dir,
+             TS_CLI, lat);
+    rc = system(cmd);
+    CU_ASSERT(WIFEXITED(rc) && WEXITSTATUS(rc) == 1);
+    snprintf(path, sizeof path, "%s/c.xml", dir);
+    kept = tu_read_file(path, NULL);
+    CU_ASSERT(kept && strcmp(kept, "old\n") == 0);
+    free(kept);
+    remove(path);
+    remove(lat);
     snprintf(path, sizeof path, "%s/p.csv", dir);
     remove(path);
     CU_ASSERT_EQUAL(count_prefixed(dir, ""), 2); /* "." and "..": no big.tss, no temporary */
