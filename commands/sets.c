@@ -1,8 +1,8 @@
 /* sets.c - parameter-set files (format in sets.h): a line-by-line parser that keeps going
- * after a mistake so that every mistake of a file is reported at once, and the expansion of
- * [grid NAME] sections into their cartesian product. Each setting is checked by applying it
- * alone to a default parameter set, with the same parsers as the command line. */
-#include "sets.h"
+ * after a mistake so that every mistake of a file is reported at once, and the API. Each
+ * setting is checked by applying it alone to a default parameter set, with the same parsers
+ * as the command line. The sets the sections make are in sets_expand.c. */
+#include "sets_impl.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -15,63 +15,12 @@
 #include "../params/params_args.h"
 #include "../platforms/placement.h"
 
-/* The largest grid: enough for any sweep that fits a cluster's queue, small enough that a typo
- * (an axis of 100 values too many) is caught before it runs for days. */
-#define MAX_SETS   100000
-#define MAX_ERRORS 200
-#define MAX_NAME   64
-
-enum { PL_NONE = -1, PL_NODES, PL_PPN, PL_NPS, PL_MAP_BY };
 static const char *const pl_words[] = {"nodes", "ppn", "nps", "map-by"};
 
-/* One setting: parameter words (as for ts_params_parse_args) or one placement choice. */
-typedef struct item_s {
-    int line;
-    int nwords;
-    char **words;
-    int pkey; /* PL_* or PL_NONE */
-    int pint;
-    char *ptext; /* map-by as written */
-} item_t;
-
-/* One line of a section: a fixed item, or (in a grid) an axis of alternatives. */
-typedef struct entry_s {
-    int nvalues;     /* 1 for a fixed item */
-    item_t **values; /* nvalues items */
-} entry_t;
-
-typedef struct section_s {
-    char *name;
-    int line, grid;
-    int bad_name; /* already reported: its lines are checked, but it makes no sets */
-    int nentries;
-    size_t cap;
-    entry_t *entries;
-} section_t;
-
-typedef struct set_s {
-    char *name;
-    int line;
-    int nitems;
-    const item_t **items;
-    ts_set_place_t place;
-} set_t;
-
-struct ts_sets_s {
-    char *path;
-    int nsections;
-    size_t seccap;
-    section_t *sections;
-    int nsets;
-    size_t setcap;
-    set_t *sets;
-    int nerrors, more_errors;
-    int over_limit; /* the file's sets passed MAX_SETS (reported once) */
-    char **errors;
-    ts_params_t *defaults; /* scratch: every setting is checked against a copy */
-};
-
 /* ---- errors ------------------------------------------------------------------------------ */
+
+static ts_status add_errorv(ts_sets_t *s, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 
 static ts_status add_errorv(ts_sets_t *s, const char *fmt, va_list ap)
 {
@@ -529,138 +478,6 @@ static ts_status parse_line(ts_sets_t *s, char *raw, int lineno)
     return parse_pair(s, sec, line, lineno);
 }
 
-/* ---- expansion ----------------------------------------------------------------------------- */
-
-static ts_status add_set(ts_sets_t *s, const section_t *sec, const char *name, const int *pick)
-{
-    if (TS_GROW(s->sets, (size_t)s->nsets, s->setcap, 16) != 0)
-        return TS_ENOMEM;
-    set_t *set = &s->sets[s->nsets];
-    memset(set, 0, sizeof *set);
-    if (!(set->name = strdup(name)) ||
-        !(set->items = calloc((size_t)sec->nentries + 1, sizeof *set->items))) {
-        free(set->name);
-        return TS_ENOMEM;
-    }
-    set->line = sec->line;
-    for (int e = 0, a = 0; e < sec->nentries; e++) {
-        const entry_t *en = &sec->entries[e];
-        const item_t *it = en->nvalues > 1 ? en->values[pick[a++]] : en->values[0];
-        set->items[set->nitems++] = it;
-        /* Later lines win, as later mpirun options do. */
-        switch (it->pkey) {
-        case PL_NODES:
-            set->place.nodes = it->pint;
-            set->place.nodes_line = it->line;
-            break;
-        case PL_PPN:
-            set->place.ppn = it->pint;
-            set->place.ppn_line = it->line;
-            break;
-        case PL_NPS:
-            set->place.nps = it->pint;
-            set->place.nps_line = it->line;
-            break;
-        case PL_MAP_BY:
-            set->place.map_by = it->ptext;
-            set->place.map_by_line = it->line;
-            break;
-        default:
-            break;
-        }
-    }
-    s->nsets++;
-    return TS_OK;
-}
-
-static ts_status expand(ts_sets_t *s, const section_t *sec)
-{
-    int naxes = 0;
-    double total = 1;
-    for (int e = 0; e < sec->nentries; e++)
-        if (sec->entries[e].nvalues > 1) {
-            naxes++;
-            total *= sec->entries[e].nvalues;
-        }
-    if (total > MAX_SETS)
-        return ts_sets_add_error(s,
-                                 "%s:%d: [grid %s] expands to %.0f sets, more than the limit "
-                                 "of %d",
-                                 s->path, sec->line, sec->name, total, MAX_SETS);
-    if (total + s->nsets > MAX_SETS) {
-        /* Said once, at the section that crosses the limit: the ones after it add nothing. */
-        if (s->over_limit++)
-            return TS_OK;
-        return ts_sets_add_error(s,
-                                 "%s:%d: [%s%s] would make the file's sets %.0f, more than the "
-                                 "limit of %d",
-                                 s->path, sec->line, sec->grid ? "grid " : "", sec->name,
-                                 total + s->nsets, MAX_SETS);
-    }
-    if (sec->bad_name)
-        return TS_OK;
-    int *pick = calloc((size_t)naxes + 1, sizeof *pick),
-        *size = calloc((size_t)naxes + 1, sizeof *size);
-    /* The section's name is at most MAX_NAME here; each axis adds "-N", N < MAX_SETS. */
-    size_t cap = strlen(sec->name) + 16 * ((size_t)naxes + 1);
-    char *name = malloc(cap);
-    ts_status st = TS_OK;
-    if (!pick || !size || !name) {
-        st = TS_ENOMEM;
-        goto done;
-    }
-    for (int e = 0, a = 0; e < sec->nentries; e++)
-        if (sec->entries[e].nvalues > 1)
-            size[a++] = sec->entries[e].nvalues;
-    for (;;) {
-        int len = snprintf(name, cap, "%s", sec->name);
-        for (int a = 0; a < naxes; a++)
-            len += snprintf(name + len, cap - (size_t)len, "-%d", pick[a] + 1);
-        if (naxes && len > MAX_NAME)
-            st = ts_sets_add_error(s,
-                                   "%s:%d: [grid %s] generated set names such as '%s' are "
-                                   "longer than %d characters: shorten the grid's name",
-                                   s->path, sec->line, sec->name, name, MAX_NAME);
-        if (st != TS_OK || (st = add_set(s, sec, name, pick)) != TS_OK)
-            break;
-        /* Next combination, the last axis fastest. */
-        int a = naxes - 1;
-        while (a >= 0 && ++pick[a] == size[a])
-            pick[a--] = 0;
-        if (a < 0)
-            break;
-    }
-done:
-    free(pick);
-    free(size);
-    free(name);
-    return st;
-}
-
-static int cmp_names(const void *a, const void *b)
-{
-    const set_t *const *x = a, *const *y = b;
-    int c = strcmp((*x)->name, (*y)->name);
-    return c ? c : ((*x)->line > (*y)->line) - ((*x)->line < (*y)->line);
-}
-
-static ts_status check_duplicates(ts_sets_t *s)
-{
-    const set_t **v = malloc(((size_t)s->nsets + 1) * sizeof *v);
-    if (!v)
-        return TS_ENOMEM;
-    for (int i = 0; i < s->nsets; i++)
-        v[i] = &s->sets[i];
-    qsort(v, (size_t)s->nsets, sizeof *v, cmp_names);
-    ts_status st = TS_OK;
-    for (int i = 1; i < s->nsets && st == TS_OK; i++)
-        if (strcmp(v[i]->name, v[i - 1]->name) == 0)
-            st = ts_sets_add_error(s, "%s:%d: set name '%s' is already used at line %d", s->path,
-                                   v[i]->line, v[i]->name, v[i - 1]->line);
-    free(v);
-    return st;
-}
-
 /* ---- the API ------------------------------------------------------------------------------- */
 
 ts_status ts_sets_open(const char *path, const char *text, ts_sets_t **out, ts_error_t *err)
@@ -694,10 +511,8 @@ ts_status ts_sets_open(const char *path, const char *text, ts_sets_t **out, ts_e
     free(owned);
     if (st == TS_OK && s->nsections == 0)
         st = ts_sets_add_error(s, "%s: no sets (expected sections [NAME] or [grid NAME])", path);
-    for (int i = 0; i < s->nsections && st == TS_OK; i++)
-        st = expand(s, &s->sections[i]);
     if (st == TS_OK)
-        st = check_duplicates(s);
+        st = ts__sets_expand(s);
     if (st != TS_OK) {
         ts_sets_free(s);
         return ts_error_set(err, TS_ENOMEM, "out of memory");

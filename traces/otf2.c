@@ -199,6 +199,10 @@ static void defs_free(defs_t *d)
  * message instead. */
 static OTF2_ErrorCode otf2_error_handler(void *ud, const char *file, uint64_t line,
                                          const char *func, OTF2_ErrorCode code, const char *fmt,
+                                         va_list va) __attribute__((format(printf, 6, 0)));
+
+static OTF2_ErrorCode otf2_error_handler(void *ud, const char *file, uint64_t line,
+                                         const char *func, OTF2_ErrorCode code, const char *fmt,
                                          va_list va)
 {
     (void)file, (void)line, (void)func;
