@@ -345,11 +345,32 @@ int ts_record_main(int argc, char **argv, ts_error_t *err)
     char preload[2 * PATH_MAX + 2];
     snprintf(preload, sizeof preload, "%s%s%s", lib, old && old[0] ? ":" : "", old ? old : "");
 
-    int argn = 0;
-    while (o.command[argn] != NULL)
+    /* LD_PRELOAD is a list split at blanks and colons: a tracer path holding one would load
+     * pieces of it, and the run would end with no trace for a reason no message names. */
+    if (strpbrk(lib, " \t:") != NULL)
+        return ts_error_set(err, TS_EARG,
+                            "the tracer %s: its path holds a blank or ':', which LD_PRELOAD "
+                            "cannot carry (expected tunesim installed under a path without them)",
+                            lib);
+    int argn = 0, napps = 1;
+    while (o.command[argn] != NULL) {
+        /* An LD_PRELOAD the command sets would replace the tracer's for its ranks. */
+        if (argn > 0 && strcmp(o.command[argn - 1], "-x") == 0 &&
+            strncmp(o.command[argn], "LD_PRELOAD", 10) == 0 &&
+            (o.command[argn][10] == '\0' || o.command[argn][10] == '='))
+            return ts_error_set(err, TS_EARG,
+                                "the command sets LD_PRELOAD (-x %s), which would replace the "
+                                "tracer's: set it in tunesim's own environment instead (it is "
+                                "kept, after the tracer)",
+                                o.command[argn]);
+        napps += strcmp(o.command[argn], ":") == 0;
         argn++;
+    }
     int launcher = is_launcher(o.command[0]);
-    char **cmd = calloc((size_t)argn + 11, sizeof *cmd);
+    /* mpirun applies -x to the application context it is in: every context of an MPMD line
+     * (A : B) gets them, or B's ranks run untraced and the traced ones wait for them in
+     * MPI_Init's collectives. */
+    char **cmd = calloc((size_t)argn + 10 * (size_t)napps + 1, sizeof *cmd);
     char x_preload[sizeof preload + 16], x_dir[PATH_MAX + 32], x_clock[64], x_excl[64], x_key[96],
         key[64];
     /* A fresh name per run for the tokens' shared memory, removed at the end even when the
@@ -362,26 +383,23 @@ int ts_record_main(int argc, char **argv, ts_error_t *err)
                         .key = o.exclusive != NULL ? key : NULL};
     if (cmd == NULL)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
+    /* NAME=VALUE forms, so that mpirun itself does not load the tracer (and libmpi). */
+    snprintf(x_preload, sizeof x_preload, "LD_PRELOAD=%s", preload);
+    snprintf(x_dir, sizeof x_dir, "TUNESIM_TRACE_DIR=%s", dir);
+    snprintf(x_clock, sizeof x_clock, "TUNESIM_TRACE_CLOCK=%s", o.clock);
+    snprintf(x_excl, sizeof x_excl, "TUNESIM_TRACE_EXCLUSIVE=%s", o.exclusive ? o.exclusive : "");
+    snprintf(x_key, sizeof x_key, "TUNESIM_TRACE_EXCLUSIVE_KEY=%s", key);
+    char *xs[] = {"-x", x_preload, "-x", x_dir, "-x", x_clock, "-x", x_excl, "-x", x_key};
+    int nxs = o.exclusive != NULL ? 10 : 6;
     int k = 0;
     cmd[k++] = o.command[0];
-    if (launcher) {
-        /* NAME=VALUE forms, so that mpirun itself does not load the tracer (and libmpi). */
-        snprintf(x_preload, sizeof x_preload, "LD_PRELOAD=%s", preload);
-        snprintf(x_dir, sizeof x_dir, "TUNESIM_TRACE_DIR=%s", dir);
-        snprintf(x_clock, sizeof x_clock, "TUNESIM_TRACE_CLOCK=%s", o.clock);
-        char *xs[] = {"-x", x_preload, "-x", x_dir, "-x", x_clock};
-        for (size_t j = 0; j < sizeof xs / sizeof xs[0]; j++)
+    for (int j = 0; launcher && j < nxs; j++)
+        cmd[k++] = xs[j];
+    for (int i = 1; i < argn; i++) {
+        cmd[k++] = o.command[i];
+        for (int j = 0; launcher && strcmp(o.command[i], ":") == 0 && j < nxs; j++)
             cmd[k++] = xs[j];
-        if (o.exclusive != NULL) {
-            snprintf(x_excl, sizeof x_excl, "TUNESIM_TRACE_EXCLUSIVE=%s", o.exclusive);
-            snprintf(x_key, sizeof x_key, "TUNESIM_TRACE_EXCLUSIVE_KEY=%s", key);
-            char *xe[] = {"-x", x_excl, "-x", x_key};
-            for (size_t j = 0; j < sizeof xe / sizeof xe[0]; j++)
-                cmd[k++] = xe[j];
-        }
     }
-    for (int j = 1; j < argn; j++)
-        cmd[k++] = o.command[j];
     cmd[k] = NULL;
 
     /* The tracer writes DIR/traces.otf2 and its directories: a DIR that is a file, or an
@@ -477,7 +495,8 @@ int ts_record_main(int argc, char **argv, ts_error_t *err)
         return ts_error_set(err, TS_ECHILD,
                             "'%s' finished but wrote no trace to %s: the tracer was not loaded "
                             "or MPI_Finalize was not reached (is the program linked with this "
-                            "Open MPI's libmpi?)",
+                            "Open MPI's libmpi? A Fortran program's calls go to PMPI directly "
+                            "and are not traced)",
                             o.command[0], anchor);
     }
     char mode[64] = "";

@@ -607,6 +607,39 @@ RUN_TEST_X(test_collectives_4_ob1_wall_x, "collectives", 4, "ob1", "wall", "2")
 RUN_TEST_X(test_collectives_3_ucx_cpu_x, "collectives", 3, "ucx", "cpu", "1")
 RUN_TEST_X(test_compute_4_ob1_cpu_x, "compute", 4, "ob1", "cpu", "")
 
+/* The tracer pass's edges (tests/mpi/edges.c): every context of an MPMD line traced; persistent
+ * requests to MPI_PROC_NULL leave no completion of a request never posted (the trace
+ * replays); other threads' calls counted over all ranks; an inter-communicator duplicated
+ * without the key broadcast waiting for ever, and its calls said to be unmatchable. */
+static void test_edges(void)
+{
+    char dir[1200], *err = NULL;
+    CU_ASSERT_EQUAL(record_mpmd("edges", "", 2, dir, sizeof dir, &err), 0);
+    CU_ASSERT(err && strstr(err, "(4 ranks,") &&
+              strstr(err, "40 MPI calls from other threads (all ranks) were not traced"));
+    if (!err || !strstr(err, "40 MPI calls"))
+        printf("\n  stderr: %s\n", err ? err : "");
+    free(err);
+    char args[1400];
+    snprintf(args, sizeof args, "replay '%s' --nodes 1 --ppn 4", dir);
+    err = NULL;
+    CU_ASSERT_EQUAL(tu_run_cli(args, NULL, &err), 0);
+    free(err);
+    err = NULL;
+    CU_ASSERT_EQUAL(record_mpmd("edges", "inter", 2, dir, sizeof dir, &err), 0);
+    CU_ASSERT(err && strstr(err, "MPI calls on inter-communicators were recorded with their "
+                                 "local group's ranks"));
+    free(err);
+    /* A command's own LD_PRELOAD would replace the tracer's: refused before it runs. */
+    err = NULL;
+    snprintf(args, sizeof args, "record -o '%s/none' -- mpirun -x LD_PRELOAD=/lib/x.so -np 1 true",
+             tu_tmpdir());
+    CU_ASSERT_EQUAL(tu_run_cli(args, NULL, &err), 1);
+    CU_ASSERT(err && strstr(err, "the command sets LD_PRELOAD (-x LD_PRELOAD=/lib/x.so)") &&
+              tu_one_line(err));
+    free(err);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -633,5 +666,6 @@ int main(void)
     CU_add_test(s, "exclusive=2: collectives, 4 ranks, ob1", test_collectives_4_ob1_wall_x);
     CU_add_test(s, "exclusive=1: collectives, 3 ranks, ucx, cpu", test_collectives_3_ucx_cpu_x);
     CU_add_test(s, "exclusive: compute burst, 4 ranks, cpu clock", test_compute_4_ob1_cpu_x);
+    CU_add_test(s, "edges: MPMD, PROC_NULL persistent, threads, inter-communicators", test_edges);
     return tu_run_all();
 }

@@ -54,6 +54,23 @@ ts_trace_t *record(const run_t *r, char *dir, size_t dirlen)
     return t;
 }
 
+int record_mpmd(const char *program, const char *arg, int per_context, char *dir, size_t dirlen,
+                char **err)
+{
+    snprintf(dir, dirlen, "%s/%s-mpmd-%s", tu_tmpdir(), program, arg[0] ? arg : "plain");
+    char args[4096], one[1200];
+    snprintf(one, sizeof one, "-np %d '%s/tracer_%s' %s", per_context, TS_MPI_BIN_DIR, program,
+             arg);
+    snprintf(args, sizeof args,
+             "record -o '%s' --clock wall -- '%s' --allow-run-as-root --oversubscribe --timeout "
+             "120 %s %s : %s",
+             dir, TS_MPIEXEC, pml_flags("ob1"), one, one);
+    char *out = NULL;
+    int rc = tu_run_cli(args, &out, err);
+    free(out);
+    return rc;
+}
+
 stream_t read_stream(const ts_trace_t *t, int32_t rank)
 {
     stream_t s = {0};

@@ -28,6 +28,12 @@ int tracer_ready(void);
  * on failure. */
 ts_trace_t *record(const run_t *r, char *dir, size_t dirlen);
 
+/* `tunesim record` of an MPMD line of two application contexts, each per_context ranks of
+ * tracer_<program> with argument arg (may be ""), pml ob1, wall clock, into dir (named
+ * after program and arg). Its exit status; its stderr in *err (the caller frees it). */
+int record_mpmd(const char *program, const char *arg, int per_context, char *dir, size_t dirlen,
+                char **err);
+
 /* One rank's stream, with the function each event belongs to (-1 outside MPI calls). */
 typedef struct stream_s {
     ts_event_t *ev;

@@ -26,8 +26,8 @@ int trc_comms_init(trc_comms_t *comms)
     if (comms->v == NULL || comms->lazy_count == NULL)
         return -1;
     /* WORLD and SELF are predefined on every rank: no owner, no definition to send. */
-    comms->v[TRC_COMM_WORLD] = (trc_comm_t){KEY_PREDEFINED, 0, -1, comms->world_size, NULL};
-    comms->v[TRC_COMM_SELF] = (trc_comm_t){KEY_PREDEFINED, 1, -1, 1, NULL};
+    comms->v[TRC_COMM_WORLD] = (trc_comm_t){KEY_PREDEFINED, 0, -1, comms->world_size, NULL, 0};
+    comms->v[TRC_COMM_SELF] = (trc_comm_t){KEY_PREDEFINED, 1, -1, 1, NULL, 0};
     comms->n = 2;
     return 0;
 }
@@ -109,14 +109,13 @@ static int append(trc_comms_t *comms, const trc_comm_t *entry, MPI_Comm comm, ui
     return 0;
 }
 
-uint32_t trc_comms_id(trc_comms_t *comms, MPI_Comm comm)
+/* Register comm found at first use (or an inter-communicator at its creation). */
+static uint32_t register_lazily(trc_comms_t *comms, MPI_Comm comm)
 {
     uint32_t id;
-    if (comm == MPI_COMM_NULL)
-        return TRC_COMM_WORLD;
-    if (lookup(comms, comm, &id))
-        return id;
-    trc_comm_t entry = {0, 0, -1, 0, NULL};
+    trc_comm_t entry = {0, 0, -1, 0, NULL, 0};
+    if (PMPI_Comm_test_inter(comm, &entry.inter) != MPI_SUCCESS)
+        entry.inter = 0;
     entry.members = world_members(comms, comm, &entry.size);
     if (entry.members == NULL || entry.members[0] < 0 || entry.members[0] >= comms->world_size) {
         free(entry.members);
@@ -131,15 +130,32 @@ uint32_t trc_comms_id(trc_comms_t *comms, MPI_Comm comm)
     return id;
 }
 
+uint32_t trc_comms_id(trc_comms_t *comms, MPI_Comm comm)
+{
+    uint32_t id;
+    if (comm == MPI_COMM_NULL)
+        return TRC_COMM_WORLD;
+    if (!lookup(comms, comm, &id))
+        id = register_lazily(comms, comm);
+    if (id < comms->n && comms->v[id].inter)
+        comms->inter_uses++;
+    return id;
+}
+
 uint32_t trc_comms_created(trc_comms_t *comms, MPI_Comm parent, MPI_Comm newcomm)
 {
     uint32_t id;
     if (newcomm == MPI_COMM_NULL)
         return TRC_COMM_WORLD;
+    /* An inter-communicator's rank 0 is the other group's to a broadcast: both groups would
+     * wait to receive the key. It is registered as found (its local group). */
+    int inter = 0;
+    if (PMPI_Comm_test_inter(newcomm, &inter) == MPI_SUCCESS && inter)
+        return register_lazily(comms, newcomm);
     int rank;
     if (PMPI_Comm_rank(newcomm, &rank) != MPI_SUCCESS)
         return TRC_COMM_WORLD;
-    trc_comm_t entry = {0, 0, -1, 0, NULL};
+    trc_comm_t entry = {0, 0, -1, 0, NULL, 0};
     uint32_t key[2] = {(uint32_t)comms->world_rank, 0};
     if (rank == 0)
         key[1] = comms->next_seq++;

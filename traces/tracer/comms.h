@@ -31,6 +31,7 @@ typedef struct trc_comm_s {
     int32_t parent; /* local id of the parent communicator, or -1 */
     int32_t size;
     int32_t *members; /* world ranks, kept only where this rank sends the definition */
+    int inter;        /* an inter-communicator: recorded with its local group only */
 } trc_comm_t;
 
 typedef struct trc_comms_s {
@@ -41,6 +42,7 @@ typedef struct trc_comms_s {
     uint32_t next_seq;    /* creation counter of the communicators this rank owns */
     uint32_t *lazy_count; /* per owner: communicators of that owner found lazily so far */
     MPI_Group world_group;
+    uint64_t inter_uses; /* calls recorded on inter-communicators (a replay cannot match them) */
 } trc_comms_t;
 
 /* A unified communicator table, held by world rank 0 after trc_comms_unify. Global ids are

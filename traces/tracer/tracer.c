@@ -51,12 +51,15 @@ static int waits_impolitely(trc_region region)
 trc_state_t *trc_begin(trc_region region)
 {
     trc_state_t *st = &g_tracer;
-    if (st->phase != TRC_PHASE_ON || st->depth != 0)
+    if (st->phase != TRC_PHASE_ON)
         return NULL;
+    /* Another thread's call counts whether or not the master thread is in one (depth). */
     if (!pthread_equal(pthread_self(), st->thread)) {
         __atomic_fetch_add(&st->untraced_calls, 1, __ATOMIC_RELAXED);
         return NULL;
     }
+    if (st->depth != 0)
+        return NULL;
     st->depth = 1;
     OTF2_EvtWriter_Enter(st->archive.evt, NULL, trc_clock_enter(&st->clock), region);
     if (st->excl.on && waits_impolitely(region))
@@ -105,8 +108,9 @@ uint64_t trc_recv_bytes(const MPI_Status *status)
 {
     /* Counting in MPI_BYTE gives the bytes received whatever the receive datatype was, and
      * stays valid if the application freed that datatype after posting. */
-    int count = 0;
-    if (PMPI_Get_count(status, MPI_BYTE, &count) != MPI_SUCCESS || count < 0)
+    /* Get_elements_x: Get_count's int says MPI_UNDEFINED past 2 GiB. */
+    MPI_Count count = 0;
+    if (PMPI_Get_elements_x(status, MPI_BYTE, &count) != MPI_SUCCESS || count < 0)
         return 0;
     return (uint64_t)count;
 }
@@ -127,7 +131,9 @@ void trc_complete(trc_state_t *st, MPI_Request handle, const MPI_Status *status)
     if (cancelled) {
         OTF2_EvtWriter_MpiRequestCancelled(w, NULL, trc_now(st), req->id);
     } else if (req->kind == TRC_REQ_SEND) {
-        OTF2_EvtWriter_MpiIsendComplete(w, NULL, trc_now(st), req->id);
+        /* A persistent send to MPI_PROC_NULL was started without a record (wrap_req.c). */
+        if (req->peer != MPI_PROC_NULL)
+            OTF2_EvtWriter_MpiIsendComplete(w, NULL, trc_now(st), req->id);
     } else if (req->kind == TRC_REQ_RECV) {
         /* Source and tag as matched, from the status; a receive from MPI_PROC_NULL
          * exchanged nothing and leaves no record. */
@@ -320,6 +326,11 @@ static int finish(trc_state_t *st)
     }
     /* Everyone learns whether world rank 0 can receive, so that the gathers match up. */
     PMPI_Bcast(&have_room, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    /* Every rank's calls from other threads and on inter-communicators, not rank 0's alone. */
+    unsigned long long counts[2] = {__atomic_load_n(&st->untraced_calls, __ATOMIC_RELAXED),
+                                    st->comms.inter_uses},
+                       all[2] = {0, 0};
+    PMPI_Reduce(counts, all, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (have_room) {
         PMPI_Gather(&mine, 3, MPI_UINT64_T, facts, 3, MPI_UINT64_T, 0, MPI_COMM_WORLD);
         PMPI_Gather(host, HOST_LEN, MPI_CHAR, hosts, HOST_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
@@ -357,9 +368,16 @@ static int finish(trc_state_t *st)
         else
             fprintf(stderr, "tunesim-trace: %s\n",
                     msg[0] ? msg : "writing the trace failed (out of memory)");
-        if (st->untraced_calls > 0)
-            fprintf(stderr, "tunesim-trace: %lu MPI calls from other threads were not traced\n",
-                    st->untraced_calls);
+        if (all[0] > 0)
+            fprintf(stderr,
+                    "tunesim-trace: %llu MPI calls from other threads (all ranks) were not "
+                    "traced\n",
+                    all[0]);
+        if (all[1] > 0)
+            fprintf(stderr,
+                    "tunesim-trace: %llu MPI calls on inter-communicators were recorded with "
+                    "their local group's ranks: a replay cannot match them\n",
+                    all[1]);
     }
     trc_comm_table_fini(&table);
     free(comm_map);
