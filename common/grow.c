@@ -24,3 +24,16 @@ int ts_grow(void *items, size_t *cap, size_t n, size_t elem, size_t first)
     *cap = c;
     return 0;
 }
+
+int ts_strs_push(char ***strs, size_t *n, const char *s)
+{
+    char *copy = strdup(s);
+    char **v = copy ? realloc(*strs, (*n + 1) * sizeof *v) : NULL;
+    if (!v) {
+        free(copy);
+        return -1;
+    }
+    v[(*n)++] = copy;
+    *strs = v;
+    return 0;
+}

@@ -16,6 +16,7 @@
 #include <libxml/tree.h>
 #include <libxml/xmlschemas.h>
 
+#include "../common/grow.h"
 #include "../common/outfile.h"
 
 static const char SCHEMA[] = {
@@ -82,14 +83,9 @@ void ts_model_free(ts_model_t *m)
 
 ts_status ts_model_add_note(ts_model_t *m, const char *text, ts_error_t *err)
 {
-    char **n = realloc(m->notes, (m->nnotes + 1) * sizeof *n);
-    if (!n)
-        return ts_error_set(err, TS_ENOMEM, "out of memory");
-    m->notes = n;
-    if (!(n[m->nnotes] = strdup(text)))
-        return ts_error_set(err, TS_ENOMEM, "out of memory");
-    m->nnotes++;
-    return TS_OK;
+    return ts_strs_push(&m->notes, &m->nnotes, text) == 0
+               ? TS_OK
+               : ts_error_set(err, TS_ENOMEM, "out of memory");
 }
 
 /* A model file holds model constants only: UCX_* and MCA settings describe a run, not a

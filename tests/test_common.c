@@ -65,6 +65,16 @@ static void test_grow(void)
     CU_ASSERT_PTR_EQUAL(a, same);
     CU_ASSERT_EQUAL(huge, SIZE_MAX / 2 + 1);
     free(a);
+    /* Strings: each a copy, in order. */
+    char **strs = NULL, word[8] = "a";
+    size_t ns = 0;
+    for (int i = 0; i < 3; i++, word[0]++)
+        CU_ASSERT_EQUAL(ts_strs_push(&strs, &ns, word), 0);
+    CU_ASSERT_EQUAL_FATAL(ns, 3);
+    CU_ASSERT(strcmp(strs[0], "a") == 0 && strcmp(strs[2], "c") == 0);
+    for (size_t i = 0; i < ns; i++)
+        free(strs[i]);
+    free(strs);
 }
 
 /* Items come out by time, equal times in the order they went in, whatever the heap's shape;

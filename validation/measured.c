@@ -385,14 +385,9 @@ static ts_status note_file(ts_measured_t *m, const char *path, ts_error_t *err)
             return ts_error_set(err, TS_EARG,
                                 "%s: the same file as %s, read already (each run once)", path,
                                 m->files[i]);
-    char **f = realloc(m->files, (m->nfiles + 1) * sizeof *f);
-    if (!f)
-        return ts_error_set(err, TS_ENOMEM, "out of memory");
-    m->files = f;
-    if (!(f[m->nfiles] = strdup(path)))
-        return ts_error_set(err, TS_ENOMEM, "out of memory");
-    m->nfiles++;
-    return TS_OK;
+    return ts_strs_push(&m->files, &m->nfiles, path) == 0
+               ? TS_OK
+               : ts_error_set(err, TS_ENOMEM, "out of memory");
 }
 
 ts_status ts_measured_read_manifest(ts_measured_t *m, const char *path, ts_error_t *err)
