@@ -352,10 +352,11 @@ int ts_record_main(int argc, char **argv, ts_error_t *err)
                             "the tracer %s: its path holds a blank or ':', which LD_PRELOAD "
                             "cannot carry (expected tunesim installed under a path without them)",
                             lib);
+    int launcher = is_launcher(o.command[0]);
     int argn = 0, napps = 1;
     while (o.command[argn] != NULL) {
-        /* An LD_PRELOAD the command sets would replace the tracer's for its ranks. */
-        if (argn > 0 && strcmp(o.command[argn - 1], "-x") == 0 &&
+        /* An LD_PRELOAD the launcher sets would replace the tracer's for its ranks. */
+        if (launcher && argn > 0 && strcmp(o.command[argn - 1], "-x") == 0 &&
             strncmp(o.command[argn], "LD_PRELOAD", 10) == 0 &&
             (o.command[argn][10] == '\0' || o.command[argn][10] == '='))
             return ts_error_set(err, TS_EARG,
@@ -366,7 +367,6 @@ int ts_record_main(int argc, char **argv, ts_error_t *err)
         napps += strcmp(o.command[argn], ":") == 0;
         argn++;
     }
-    int launcher = is_launcher(o.command[0]);
     /* mpirun applies -x to the application context it is in: every context of an MPMD line
      * (A : B) gets them, or B's ranks run untraced and the traced ones wait for them in
      * MPI_Init's collectives. */
