@@ -36,7 +36,7 @@
 
 #include "../common/outfile.h"
 
-/* The most routes a platform may hold (see prepare). */
+/* The most routes a platform may hold (see ts_xml_check_size). */
 #define TS_XML_MAX_ROUTES 5e6
 
 /* What the writer needs, resolved once. */
