@@ -67,6 +67,12 @@ trc_state_t *trc_begin(trc_region region)
     return st;
 }
 
+void trc_count_unrecorded(void)
+{
+    if (g_tracer.phase == TRC_PHASE_ON)
+        __atomic_fetch_add(&g_tracer.unrecorded_calls, 1, __ATOMIC_RELAXED);
+}
+
 void trc_end(trc_state_t *st, trc_region region)
 {
     /* The wait for a token is part of the call, so the burst that follows is all computing. */
@@ -326,11 +332,13 @@ static int finish(trc_state_t *st)
     }
     /* Everyone learns whether world rank 0 can receive, so that the gathers match up. */
     PMPI_Bcast(&have_room, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    /* Every rank's calls from other threads and on inter-communicators, not rank 0's alone. */
-    unsigned long long counts[2] = {__atomic_load_n(&st->untraced_calls, __ATOMIC_RELAXED),
-                                    st->comms.inter_uses},
-                       all[2] = {0, 0};
-    PMPI_Reduce(counts, all, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    /* Every rank's calls from other threads, on inter-communicators and unrecorded, not rank
+     * 0's alone. */
+    unsigned long long counts[3] = {__atomic_load_n(&st->untraced_calls, __ATOMIC_RELAXED),
+                                    st->comms.inter_uses,
+                                    __atomic_load_n(&st->unrecorded_calls, __ATOMIC_RELAXED)},
+                       all[3] = {0, 0, 0};
+    PMPI_Reduce(counts, all, 3, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (have_room) {
         PMPI_Gather(&mine, 3, MPI_UINT64_T, facts, 3, MPI_UINT64_T, 0, MPI_COMM_WORLD);
         PMPI_Gather(host, HOST_LEN, MPI_CHAR, hosts, HOST_LEN, MPI_CHAR, 0, MPI_COMM_WORLD);
@@ -378,6 +386,12 @@ static int finish(trc_state_t *st)
                     "tunesim-trace: %llu MPI calls on inter-communicators were recorded with "
                     "their local group's ranks: a replay cannot match them\n",
                     all[1]);
+        if (all[2] > 0)
+            fprintf(stderr,
+                    "tunesim-trace: %llu MPI calls the trace cannot represent (matched probes, "
+                    "neighbourhood collectives) were not recorded: their messages are missing "
+                    "and their time counts as compute\n",
+                    all[2]);
     }
     trc_comm_table_fini(&table);
     free(comm_map);

@@ -71,8 +71,9 @@ typedef struct trc_state_s {
     MPI_Request *scratch_requests; /* copies of request arrays (completion frees handles) */
     MPI_Status *scratch_statuses;  /* statuses when the caller passes MPI_STATUSES_IGNORE */
     size_t scratch_cap;
-    unsigned long untraced_calls; /* calls from other threads, not recorded */
-    char dir[PATH_MAX];           /* the trace directory */
+    unsigned long untraced_calls;   /* calls from other threads, not recorded */
+    unsigned long unrecorded_calls; /* calls the trace cannot represent (wrap_unrecorded.c) */
+    char dir[PATH_MAX];             /* the trace directory */
 } trc_state_t;
 
 /* The MPI call `call`; in exclusive mode instead `icall`, its non-blocking form posting the
@@ -84,6 +85,8 @@ typedef struct trc_state_s {
  * NULL when this call is not to be recorded (tracing off, another thread, or nested inside
  * a recorded call). */
 trc_state_t *trc_begin(trc_region region);
+/* Count a call the trace cannot represent, made while tracing is on (any thread). */
+void trc_count_unrecorded(void);
 /* Write the Leave record of the call begun by trc_begin. */
 void trc_end(trc_state_t *st, trc_region region);
 /* trc_end for a test (Test*, Iprobe): in exclusive mode an unfinished one gives the token up
