@@ -303,12 +303,11 @@ static ts_status prepare(sweep_t *sw, ts_error_t *err)
                               e.msg);
             continue;
         }
-        if (!sw->platform_owned &&
-            !(sw->platform_owned = strdup(ts_platform_name(ts_job_platform(job))))) {
-            ts_job_close(job);
-            return ts_error_set(err, TS_ENOMEM, "out of memory");
-        }
-        if (!pkey[0]) {
+        if (!sw->platform_owned) { /* the first set placed: the platform is every set's */
+            if (!(sw->platform_owned = strdup(ts_platform_name(ts_job_platform(job))))) {
+                ts_job_close(job);
+                return ts_error_set(err, TS_ENOMEM, "out of memory");
+            }
             /* A platform file is known by its content too: edited, its results are not kept. */
             size_t len = 0;
             ts_status rst;

@@ -38,20 +38,13 @@ static void sbatch_path(FILE *fp, const char *s, const char *pattern)
 #define EMIT_MARK "written by `tunesim sweep --emit-slurm`"
 static const char *const EMIT_FILES[] = {"sweep.sbatch", "merge.sh", "plan.json", "sweep.sets"};
 
-/* Same file by device and inode (both exist). */
-static int same_file(const char *a, const char *b)
-{
-    struct stat x, y;
-    return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
-}
-
 ts_status ts__sweep_merge_check_output(const char *dir, const char *flag, const char *path,
                                        ts_error_t *err)
 {
     char p[4200], parent[4200];
     for (size_t i = 0; i < sizeof EMIT_FILES / sizeof EMIT_FILES[0]; i++) {
         snprintf(p, sizeof p, "%s/%s", dir, EMIT_FILES[i]);
-        if (same_file(p, path))
+        if (ts_same_file(p, path))
             return ts_error_set(err, TS_EUSAGE,
                                 "sweep --merge: %s %s is the merge's own %s (expected another "
                                 "name: the merge could not run again)",
@@ -62,7 +55,7 @@ ts_status ts__sweep_merge_check_output(const char *dir, const char *flag, const 
     if (slash)
         *slash = '\0';
     snprintf(p, sizeof p, "%s/results", dir);
-    if (same_file(slash ? (parent[0] ? parent : "/") : ".", p))
+    if (ts_same_file(slash ? (parent[0] ? parent : "/") : ".", p))
         return ts_error_set(err, TS_EUSAGE,
                             "sweep --merge: %s %s is in %s, which holds the array tasks' results "
                             "(expected a file elsewhere)",
