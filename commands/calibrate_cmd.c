@@ -171,17 +171,14 @@ int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
     }
     /* The report first, and checked: a report that cannot be written (a full disk) fails the
      * run before the model file replaces an earlier one. */
-    ts_calib_report(cal, out);
     errno = 0;
-    if (fflush(out) != 0 || ferror(out)) {
-        st = ts_error_set(err, TS_EIO, "%s: writing the report failed: %s; %s not written",
-                          out == stderr ? "standard error" : "standard output",
-                          errno ? strerror(errno) : "write error", output);
+    ts_calib_report(cal, out);
+    char after[4300], so[4200], sp[4200];
+    snprintf(after, sizeof after, "; %s not written", ts_shown(output, so, sizeof so));
+    if ((st = ts_report_check(out, after, err)) != TS_OK)
         goto done;
-    }
     if ((st = ts_model_write(model, output, err)) != TS_OK)
         goto done;
-    char so[4200], sp[4200];
     fprintf(out,
             "\nwrote %s (%s%s%s): %zu fitted parameters; load it with "
             "--model %s\n",
@@ -189,11 +186,7 @@ int ts_calibrate_cmd(FILE *out, int argc, char **argv, ts_error_t *err)
             platform[0] ? "platform " : "for any platform: no --platform given",
             ts_shown(platform, sp, sizeof sp), platform[0] ? ", refused on others" : "", nfitted,
             so);
-    errno = 0;
-    if (fflush(out) != 0 || ferror(out))
-        st = ts_error_set(err, TS_EIO, "%s: writing the report failed: %s",
-                          out == stderr ? "standard error" : "standard output",
-                          errno ? strerror(errno) : "write error");
+    st = ts_report_check(out, NULL, err);
 done:
     ts_model_free(model);
     ts_calib_free(cal);

@@ -533,12 +533,11 @@ int ts_fit_cmd(int argc, char **argv, ts_error_t *err)
         }
     }
     /* The report checked before the model file replaces an earlier one. */
-    errno = 0;
-    if (st == TS_OK && f.o.out && (fflush(stdout) != 0 || ferror(stdout)))
-        st = ts_error_set(err, TS_EIO,
-                          "standard output: writing the report failed: %s; %s not "
-                          "written",
-                          errno ? strerror(errno) : "write error", f.o.out);
+    if (st == TS_OK && f.o.out) {
+        char after[4300], so[4200];
+        snprintf(after, sizeof after, "; %s not written", ts_shown(f.o.out, so, sizeof so));
+        st = ts_report_check(stdout, after, err);
+    }
     if (st == TS_OK && f.o.out) {
         char shown[4200];
         st = ts__fit_write_model(&f, &r, err);

@@ -738,10 +738,7 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
         }
         for (int i = 0; m.nsets > 1 && i < m.nbench; i++)
             print_comparison(&m, m.bench[i], stdout);
-        errno = 0;
-        if (fflush(stdout) != 0 || ferror(stdout))
-            st = ts_error_set(err, TS_EIO, "%s: writing the report failed: %s", "standard output",
-                              errno ? strerror(errno) : "write error");
+        st = ts_report_check(stdout, NULL, err);
     }
     /* A run with failed replays writes no file: its CSV would replace a complete one. */
     if (st == TS_OK && nfailed)

@@ -9,6 +9,7 @@
 
 #include <json-c/json.h>
 
+#include "../common/outfile.h"
 #include "../common/jsontext.h"
 #include "../traces/iterations.h"
 #include "../traces/stats.h"
@@ -357,11 +358,6 @@ ts_status ts_info_print(const ts_trace_t *t, FILE *fp, int json, ts_error_t *err
     }
     int e = errno;
     ts_stats_free(s);
-    if (fflush(fp) != 0 || ferror(fp))
-        return ts_error_set(err, TS_EIO, "%s: writing the report failed: %s",
-                            fp == stdout ? "standard output" : "the report",
-                            errno ? strerror(errno)
-                            : e   ? strerror(e)
-                                  : "write error");
-    return TS_OK;
+    errno = e;
+    return ts_report_check(fp, NULL, err);
 }

@@ -640,6 +640,9 @@ int main(int argc, char **argv)
     for (int fd = 0; fd < 3; fd++)
         if (fcntl(fd, F_GETFD) < 0 && errno == EBADF)
             closed[fd] = open(fd ? "/dev/full" : "/dev/null", fd ? O_WRONLY : O_RDONLY) == fd;
+    for (int fd = 1; fd < 3; fd++)
+        if (closed[fd])
+            ts_std_mark_closed(fd);
     /* SimGrid opens files while it loads a platform and aborts with a backtrace when it cannot;
      * the workers take two pipes each. A low soft limit (ulimit -n) is raised toward the hard
      * one; below what a run needs, one line says so. */

@@ -2,9 +2,9 @@
  * --set, or a pasted mpirun line) and prints the changes they make. */
 #include "params_cmd.h"
 
-#include <errno.h>
 #include <string.h>
 
+#include "../common/outfile.h"
 #include "../params/params.h"
 #include "../params/params_args.h"
 #include "../models/protocol.h"
@@ -106,10 +106,7 @@ int ts_params_cmd_to(FILE *out, int argc, char **argv, ts_error_t *err)
                             "--mpirun LINE)",
                             argv[1]);
     }
-    if (st == TS_OK && (fflush(out) != 0 || ferror(out)))
-        return ts_error_set(err, TS_EIO, "params: writing the output failed: %s",
-                            strerror(errno ? errno : EIO));
-    return st;
+    return st == TS_OK ? ts_report_check(out, NULL, err) : st;
 }
 
 int ts_params_cmd(int argc, char **argv, ts_error_t *err)

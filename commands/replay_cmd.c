@@ -541,10 +541,7 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
                                            NULL, err)) != TS_OK)
             goto done;
     }
-    errno = 0;
-    if (fflush(stdout) != 0 || ferror(stdout))
-        st = ts_error_set(err, TS_EIO, "%s: writing the report failed: %s", "standard output",
-                          errno ? strerror(errno) : "write error");
+    st = ts_report_check(stdout, NULL, err);
 done:
     for (int32_t k = 0; runs && k < nruns; k++)
         free_run(&runs[k]);

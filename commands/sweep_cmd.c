@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <zlib.h>
 
+#include "../common/outfile.h"
 #include "../common/infile.h"
 
 /* ---- options ------------------------------------------------------------------------------- */
@@ -443,11 +444,7 @@ ts_status ts__sweep_report(const char *trace, const char *platform, const char *
     ts_sweep_report_t r = {trace, platform, baseline, n, e};
     ts_sweep_print_table(&r, o->out);
     ts_status st = TS_OK;
-    errno = 0;
-    if (fflush(o->out) != 0 || ferror(o->out))
-        st = ts_error_set(err, TS_EIO, "%s: writing the report failed: %s",
-                          o->out == stderr ? "standard error" : "standard output",
-                          errno ? strerror(errno) : "write error");
+    st = ts_report_check(o->out, NULL, err);
     if (st == TS_OK && o->json)
         st = ts_sweep_write_json(&r, o->json, err);
     if (st == TS_OK && o->csv)
@@ -588,11 +585,7 @@ static ts_status full_run_report(const sweep_t *sw, const ts_xp_t *first, ts_err
         for (int i = 0; i < n; i++)
             fprintf(sw->o.out, "%4d  %-16s %17.3f %+10.2f\n", i + 1, rows[i].name, rows[i].total,
                     tb > 0 ? 100.0 * (tb - rows[i].total) / tb : 0.0); /* time saved */
-        errno = 0;
-        if (fflush(sw->o.out) != 0 || ferror(sw->o.out))
-            st = ts_error_set(err, TS_EIO, "%s: writing the report failed: %s",
-                              sw->o.out == stderr ? "standard error" : "standard output",
-                              errno ? strerror(errno) : "write error");
+        st = ts_report_check(sw->o.out, NULL, err);
     }
     free(rows);
     return st;

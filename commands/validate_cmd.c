@@ -686,9 +686,9 @@ int ts_validate_cmd(int argc, char **argv, ts_error_t *err)
     if (st == TS_OK && csv)
         st = ts_validate_write_csv(v, csv, err);
     if (st == TS_OK) {
+        errno = 0;
         ts_validate_print(v, stdout);
-        if (fflush(stdout) != 0)
-            st = ts_error_set(err, TS_EIO, "cannot write the report to stdout");
+        st = ts_report_check(stdout, NULL, err);
     }
     ts_validate_free(v);
     ts_predictions_free(&pred);

@@ -292,6 +292,33 @@ ts_status ts_write_all(int fd, const void *buf, size_t len)
     return TS_OK;
 }
 
+static int std_closed[3];
+
+void ts_std_mark_closed(int fd)
+{
+    if (fd >= 0 && fd < 3)
+        std_closed[fd] = 1;
+}
+
+ts_status ts_report_check(FILE *fp, const char *after, ts_error_t *err)
+{
+    int e = errno; /* a failed write of the report, where the caller cleared errno before it */
+    errno = 0;
+    if (fflush(fp) == 0 && !ferror(fp))
+        return TS_OK;
+    if (errno)
+        e = errno;
+    int fd = fp == stdout ? 1 : fp == stderr ? 2 : -1;
+    return ts_error_set(err, TS_EIO, "%s: writing the report failed: %s%s",
+                        fd == 1   ? "standard output"
+                        : fd == 2 ? "standard error"
+                                  : "the report",
+                        fd > 0 && std_closed[fd] ? "closed (>&-)"
+                        : e                      ? strerror(e)
+                                                 : "write error",
+                        after ? after : "");
+}
+
 static char *resolved_path(const char *path)
 {
     const char *slash = strrchr(path, '/');

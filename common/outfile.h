@@ -27,6 +27,15 @@ void ts_outfile_abort(ts_outfile_t *f);
 /* Write all len bytes to fd, across EINTR and short writes: TS_OK or TS_EIO (errno set). */
 ts_status ts_write_all(int fd, const void *buf, size_t len);
 
+/* A report written to fp (standard output or error) reached it: fflush and the stream's error
+ * flag checked. TS_OK, or TS_EIO with one line, "standard output: writing the report failed:
+ * REASON" followed by `after` when not NULL ("; FILE not written"). The reason is the failed
+ * write's errno, or "closed (>&-)" for a standard stream the caller closed
+ * (ts_std_mark_closed), which main keeps on /dev/full so that its number is not reused. */
+ts_status ts_report_check(FILE *fp, const char *after, ts_error_t *err);
+/* Main's note that standard stream fd (1 or 2) was closed by the caller. */
+void ts_std_mark_closed(int fd);
+
 /* Whether a and b name the same file: the same inode where both exist, else the same path
  * once their directories are resolved (an output not written yet). */
 int ts_same_file(const char *a, const char *b);

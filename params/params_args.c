@@ -500,6 +500,11 @@ static ts_status mpirun_words(ts_params_t *p, int n, char **w, int i, ts_mpirun_
             break; /* the program follows */
         int used;
         ts_status st = settings_option(p, n, w, i, 0, &used, err);
+        if (st == TS_EUSAGE) { /* a malformed mpirun line is its value's error, as below */
+            st = TS_EARG;
+            if (err)
+                err->code = st;
+        }
         if (st != TS_OK)
             return st;
         if (used) {

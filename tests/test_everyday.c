@@ -534,7 +534,7 @@ static void test_item11_messages(void)
     int status = system(cmd);
     CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 1);
     char *perr = tu_read_file(tu_path("params-full.err"), NULL);
-    CU_ASSERT_PTR_NOT_NULL(perr ? strstr(perr, "writing the output failed: No space left") : NULL);
+    CU_ASSERT_PTR_NOT_NULL(perr ? strstr(perr, "writing the report failed: No space left") : NULL);
     free(perr);
     /* record -o naming a file: refused before anything runs. */
     snprintf(args, sizeof args, "record -o %s -- true", csv);

@@ -281,6 +281,10 @@ static void test_mpirun_syntax(void)
         {"mpirun -x UCX_TLS=foo a", NULL},
         {"mpirun -x ucx_tls=rc a", "unknown parameter 'ucx_tls' (did you mean UCX_TLS?)"},
         {"mpirun --set UCX_TLS=rc a", "unknown mpirun option '--set'"},
+        /* the settings words' own mistakes are the line's too (were usage errors) */
+        {"mpirun -x", "-x expects KEY=VALUE or KEY"},
+        {"mpirun -n 3 -mca btl", "-mca expects KEY VALUE"},
+        {"mpirun -x =rc a", NULL},
         {"UCX_TLS=bad mpirun a", NULL},
         {"mpirun --map-by ppr:1:node:PE=1,SPAN,OVERSUBSCRIBE:xyz a", NULL},
     };
