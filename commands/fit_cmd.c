@@ -215,6 +215,8 @@ static ts_status read_measured(fit_t *f, ts_error_t *err)
         st = ts_measured_read_dir(f->m, f->o.measured_dir, err);
     if (st == TS_OK && f->o.manifest)
         st = ts_measured_read_manifest(f->m, f->o.manifest, err);
+    if (st == TS_OK) /* no log read through --logs or a manifest is the output */
+        st = ts_measured_check_output(f->m, "fit", "-o", f->o.out, err);
     if (st != TS_OK)
         return st;
     size_t nm = ts_measured_count(f->m);

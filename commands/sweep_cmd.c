@@ -599,7 +599,7 @@ static ts_status full_run_report(const sweep_t *sw, const ts_xp_t *first, ts_err
  * that fails at its last step, or whose JSON overwrites its own results, loses them all. */
 static ts_status check_outputs(const sweep_opts_t *o, const ts_file_use_t *extra, ts_error_t *err)
 {
-    enum { MAXF = 13 };
+    enum { MAXF = 13 + SWEEP_MAX_ALSO };
     ts_file_use_t f[MAXF];
     char *owned[MAXF];
     int n = 0, nowned = 0;
@@ -636,6 +636,8 @@ static ts_status check_outputs(const sweep_opts_t *o, const ts_file_use_t *extra
         "a platform description", 0);
     if (extra && extra->path) /* a set's own model file */
         f[n++] = *extra;
+    for (int i = 0; i < o->nalso && i < SWEEP_MAX_ALSO; i++)
+        ADD(o->also[i].flag, o->also[i].path, 1, NULL, 0);
 #undef ADD
     if (st != TS_OK)
         st = ts_error_set(err, TS_ENOMEM, "out of memory");
@@ -654,16 +656,19 @@ static ts_status check_outputs(const sweep_opts_t *o, const ts_file_use_t *extra
 
 int ts_sweep_cmd(int argc, char **argv, ts_error_t *err)
 {
-    return ts_sweep_cmd_to(stdout, argc, argv, err);
+    return ts_sweep_cmd_to(stdout, NULL, 0, argc, argv, err);
 }
 
-int ts_sweep_cmd_to(FILE *out, int argc, char **argv, ts_error_t *err)
+int ts_sweep_cmd_to(FILE *out, const ts_file_use_t *also, int nalso, int argc, char **argv,
+                    ts_error_t *err)
 {
     sweep_t sw;
     memset(&sw, 0, sizeof sw);
     sw.results_fd = -1;
     ts_status st = parse_opts(argc, argv, &sw.o, err);
     sw.o.out = out;
+    sw.o.also = also;
+    sw.o.nalso = nalso;
     /* Find out before hours of replays that the pictures cannot be drawn. */
     if (st == TS_OK && sw.o.plot && !ts_sweep_have_gnuplot())
         st = ts_error_set(err, TS_EIO,

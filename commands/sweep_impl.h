@@ -54,7 +54,9 @@ typedef struct sweep_opts_s {
     int jobs;
     int nonly;
     const char **only;
-    FILE *out; /* the report's stream: stdout, or what ts_sweep_cmd_to was given */
+    FILE *out;                 /* the report's stream: stdout, or what ts_sweep_cmd_to was given */
+    const ts_file_use_t *also; /* the caller's own outputs (validate's), checked as the sweep's */
+    int nalso;
 } sweep_opts_t;
 
 /* One set of the sweep, as the parent holds it. */

@@ -475,7 +475,8 @@ ts_status ts_validate_write_csv(const ts_validate_t *v, const char *path, ts_err
 /* Run the sweep (sweep_cmd.h) on ARGS... --json TMP in this process and read its predictions.
  * The sweep's report goes to stderr so that stdout holds the validation table alone; its
  * workers are this process's children, and end with it (commands/pool.c). */
-static ts_status run_sweep(int argc, char **argv, ts_predictions_t *out, ts_error_t *err)
+static ts_status run_sweep(int argc, char **argv, const ts_file_use_t *outs, ts_predictions_t *out,
+                           ts_error_t *err)
 {
     const char *tmpdir = ts_tmp_dir(); /* $TMPDIR unless empty, else /tmp */
     char dir[4096], json[4200], results[4200];
@@ -502,7 +503,7 @@ static ts_status run_sweep(int argc, char **argv, ts_predictions_t *out, ts_erro
     args[4 + argc] = results;
     ts_error_t e;
     ts_error_clear(&e);
-    ts_status st = ts_sweep_cmd_to(stderr, argc + 5, args, &e);
+    ts_status st = ts_sweep_cmd_to(stderr, outs, SWEEP_MAX_ALSO, argc + 5, args, &e);
     if (st != TS_OK)
         st = ts_error_set(err, st == TS_EUSAGE ? TS_EARG : st, "the sweep after --: %s", e.msg);
     else
@@ -655,14 +656,20 @@ int ts_validate_cmd(int argc, char **argv, ts_error_t *err)
     json = va.json;
     csv = va.csv;
     inputs = va.inputs;
-    /* No output may overwrite an input, nor the other output. */
+    /* No output may overwrite an input, nor the other output; the sweep after -- checks them
+     * against its own inputs too. */
+    const ts_file_use_t outs[SWEEP_MAX_ALSO] = {{"--json", json, 1, NULL, 0},
+                                                {"--csv", csv, 1, NULL, 0}};
     if (st == TS_OK) {
         ts_file_use_t uses[18];
         for (int i = 0; i < va.nin; i++)
             uses[i] = (ts_file_use_t){va.in_flag[i], va.in[i], 0, NULL, 0};
-        uses[va.nin] = (ts_file_use_t){"--json", json, 1, NULL, 0};
-        uses[va.nin + 1] = (ts_file_use_t){"--csv", csv, 1, NULL, 0};
+        uses[va.nin] = outs[0];
+        uses[va.nin + 1] = outs[1];
         st = ts_check_files("validate", uses, va.nin + 2, err);
+        /* nor any log read through --logs or a manifest */
+        for (int i = 0; i < SWEEP_MAX_ALSO && st == TS_OK; i++)
+            st = ts_measured_check_output(m, "validate", outs[i].flag, outs[i].path, err);
     }
     if (st == TS_OK && sweep_at >= 0 && sweep_at < argc)
         st = sweep_args_write_nothing(argc - sweep_at, argv + sweep_at, err);
@@ -678,7 +685,7 @@ int ts_validate_cmd(int argc, char **argv, ts_error_t *err)
                           predicted ? "both" : "neither", USAGE_TEXT);
     if (st == TS_OK)
         st = predicted ? ts_predictions_read(predicted, &pred, err)
-                       : run_sweep(argc - sweep_at, argv + sweep_at, &pred, err);
+                       : run_sweep(argc - sweep_at, argv + sweep_at, outs, &pred, err);
     if (st == TS_OK)
         st = ts_validate_compute(m, &pred, anchor, &v, err);
     if (st == TS_OK && json)

@@ -356,6 +356,51 @@ static int clobbers(const char *in, const char *out)
     return ts_same_file(in, out);
 }
 
+/* Whether ro, a resolved path, is the resolved OTF2 anchor ra (STEM.otf2), STEM.def or a file
+ * under STEM/: the files its reader opens. */
+static int archive_holds(const char *ra, const char *ro)
+{
+    size_t n = strlen(ra);
+    if (n < 5 || strcmp(ra + n - 5, ".otf2") != 0)
+        return 0;
+    size_t stem = n - 5;
+    if (strcmp(ro, ra) == 0)
+        return 1;
+    if (strncmp(ro, ra, stem) != 0)
+        return 0;
+    return strcmp(ro + stem, ".def") == 0 || ro[stem] == '/';
+}
+
+int ts_in_archive(const char *in, const char *out)
+{
+    struct stat si, so;
+    if (stat(in, &si) != 0 || stat(out, &so) != 0 || !S_ISREG(so.st_mode))
+        return 0;
+    char *ri = realpath(in, NULL), *ro = realpath(out, NULL);
+    int hit = 0;
+    if (ri && ro && S_ISREG(si.st_mode)) {
+        hit = archive_holds(ri, ro);
+    } else if (ri && ro && S_ISDIR(si.st_mode)) {
+        DIR *d = opendir(ri);
+        struct dirent *de;
+        while (d && !hit && (de = readdir(d))) {
+            size_t n = strlen(de->d_name);
+            char *a = NULL;
+            if (n > 5 && strcmp(de->d_name + n - 5, ".otf2") == 0 &&
+                asprintf(&a, "%s/%s", ri, de->d_name) >= 0) {
+                struct stat sa;
+                hit = stat(a, &sa) == 0 && S_ISREG(sa.st_mode) && archive_holds(a, ro);
+            }
+            free(a);
+        }
+        if (d)
+            closedir(d);
+    }
+    free(ri);
+    free(ro);
+    return hit;
+}
+
 /* Whether standard output is a regular file that is also path (`tunesim info T >> T`). */
 static int is_stdout(const char *path)
 {
@@ -419,11 +464,17 @@ ts_status ts_check_files(const char *cmd, const ts_file_use_t *f, int n, ts_erro
                                         "%s: %s %s and %s %s are the same file: give each output "
                                         "a path of its own",
                                         cmd, f[i].flag, f[i].path, f[j].flag, f[j].path);
-            } else if (clobbers(in->path, out->path))
+            } else if (clobbers(in->path, out->path)) {
                 return ts_error_set(err, TS_EUSAGE,
                                     "%s: %s is both an input (%s) and an output (%s %s): writing "
                                     "it would destroy the input",
                                     cmd, in->path, in->flag, out->flag, out->path);
+            } else if (ts_in_archive(in->path, out->path)) {
+                return ts_error_set(err, TS_EUSAGE,
+                                    "%s: %s %s is a file of the trace %s (%s): writing it would "
+                                    "destroy the input",
+                                    cmd, out->flag, out->path, in->path, in->flag);
+            }
         }
     }
     for (int i = 0; i < n && st == TS_OK; i++)

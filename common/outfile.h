@@ -40,6 +40,12 @@ void ts_std_mark_closed(int fd);
  * once their directories are resolved (an output not written yet). */
 int ts_same_file(const char *a, const char *b);
 
+/* Whether writing out would replace a file of the OTF2 archive that input in leads to, beyond
+ * in itself: for an anchor STEM.otf2, STEM.def and the files under STEM/; for a directory, the
+ * archive of each anchor (*.otf2) it holds. Only an existing regular file out can be. Other
+ * files of a trace's directory (a prediction written beside the archive) are not. */
+int ts_in_archive(const char *in, const char *out);
+
 /* One file that a command reads or writes, for ts_check_files. */
 typedef struct ts_file_use_s {
     const char *flag; /* as the user gave it: "-o", "--sets", "TRACE" */

@@ -324,6 +324,46 @@ static void test_seventh_pass(void)
     CU_ASSERT_EQUAL(count_prefixed(dir, ""), 2); /* "." and "..": no big.tss, no temporary */
 }
 
+/* Ninth pass (calibrate, fit, validate; convert, info, tunesim-play, the scripts): no output
+ * replaces a file of a trace's OTF2 archive, a measured log, or an input of validate's sweep. */
+#define RUN9 "--sets '%s' --nodes 2 --ppn 1 -j 1"
+static void test_ninth_pass_outputs(void)
+{
+    char dir[1200];
+    snprintf(dir, sizeof dir, "%s", tu_path("ninth"));
+    CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0755), 0);
+    char tr[1300];
+    snprintf(tr, sizeof tr, "%s/trace", dir);
+    CU_ASSERT_EQUAL_FATAL(tu_copy_dir(TS_SOURCE_DIR "/traces/data/simplefoam-pitzdaily-2", tr), 0);
+    const char *sets = write_tmp("ninth/s.sets", "[a]\n[b]\n-x UCX_RNDV_THRESH=0b\n");
+    const char *csv = write_tmp("ninth/m.csv", "setting,seconds\na,0.1430\nb,0.1640\n");
+    /* the archive's files, the trace given as its directory or as its anchor */
+    expect_cli(2, "is a file of the trace", "sweep '%s' " RUN9 " --json '%s/traces.def'", tr, sets,
+               tr);
+    expect_cli(2, "0.evt is a file of the trace",
+               "fit '%s/traces.otf2' " RUN9 " --measured-csv '%s' -o '%s/traces/0.evt'", tr, sets,
+               csv, tr);
+    /* validate's outputs against its sweep's inputs and its logs */
+    expect_cli(1, "is both an input (--sets) and an output (--csv",
+               "validate --measured-csv '%s' --csv '%s' -- '%s' " RUN9, csv, sets, tr, sets);
+    char logs[1300], log[1400];
+    snprintf(logs, sizeof logs, "%s/logs", dir);
+    CU_ASSERT_EQUAL_FATAL(
+        tu_copy_dir(TS_SOURCE_DIR "/tests/data/validation-localhost/run-1130-quiet/logs", logs), 0);
+    snprintf(log, sizeof log, "%s/ob1/run2.log", logs);
+    char *before = tu_read_file(log, NULL);
+    expect_cli(2, "run2.log is both an input (a measured run's file)",
+               "validate --logs '%s' --predicted '%s' --csv '%s'", logs,
+               TS_SOURCE_DIR "/tests/data/validation-localhost/run-1130-quiet/predicted.json", log);
+    char *after = tu_read_file(log, NULL);
+    CU_ASSERT(before && after && strcmp(before, after) == 0);
+    free(before);
+    free(after);
+    /* a prediction beside the archive is no file of it */
+    expect_cli(0, NULL, "sweep '%s' " RUN9 " --json '%s/pred.json'", tr, sets, tr);
+    expect_cli(0, NULL, "sweep '%s' " RUN9 " --json '%s/pred.json'", tr, sets, tr);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -335,5 +375,7 @@ int main(void)
     CU_add_test(s, "sixth pass: huge platforms, XML attributes, profiles, names in reports",
                 test_sixth_pass);
     CU_add_test(s, "seventh pass: closed streams, failed replays, ulimits", test_seventh_pass);
+    CU_add_test(s, "ninth pass: outputs into a trace's archive, logs, validate's sweep",
+                test_ninth_pass_outputs);
     return tu_run_all();
 }

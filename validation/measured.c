@@ -325,6 +325,34 @@ static ts_status add_log(ts_measured_t *m, const char *name, const char *path, t
     return ts_measured_add(m, name, x, path, err);
 }
 
+/* Whether in, a file read, is out. */
+static int is_output(const char *in, const char *out)
+{
+    struct stat sb;
+    return stat(in, &sb) == 0 && S_ISREG(sb.st_mode) && ts_same_file(in, out);
+}
+
+ts_status ts_measured_check_output(const ts_measured_t *m, const char *cmd, const char *flag,
+                                   const char *out, ts_error_t *err)
+{
+    const char *hit = NULL;
+    for (size_t i = 0; out && !hit && i < m->n; i++)
+        for (size_t j = 0; !hit && j < m->set[i].n; j++)
+            if (is_output(m->set[i].sources[j], out))
+                hit = m->set[i].sources[j];
+    for (size_t i = 0; out && !hit && i < m->nrej; i++)
+        if (is_output(m->rej[i].source, out))
+            hit = m->rej[i].source;
+    for (size_t i = 0; out && !hit && i < m->nfiles; i++)
+        if (is_output(m->files[i], out))
+            hit = m->files[i];
+    return hit ? ts_error_set(err, TS_EUSAGE,
+                              "%s: %s is both an input (a measured run's file) and an output "
+                              "(%s %s): writing it would destroy the input",
+                              cmd, hit, flag, out)
+               : TS_OK;
+}
+
 ts_status ts_measured_check_rejected(const ts_measured_t *m, ts_error_t *err)
 {
     for (size_t i = 0; i < m->nrej; i++)

@@ -53,6 +53,10 @@ void ts_measured_set_max_clock_ratio(ts_measured_t *m, double ratio);
 double ts_measured_max_clock_ratio(const ts_measured_t *m); /* 0 when not set */
 size_t ts_measured_rejected_count(const ts_measured_t *m);
 const ts_measured_rejected_t *ts_measured_rejected(const ts_measured_t *m, size_t i);
+/* TS_EUSAGE naming the file when out (an output of cmd, given as flag) is one of the files
+ * read: a log (kept or left out), a CSV or a manifest. NULL out: TS_OK. */
+ts_status ts_measured_check_output(const ts_measured_t *m, const char *cmd, const char *flag,
+                                   const char *out, ts_error_t *err);
 /* TS_EARG naming the setting when every run of a setting was left out. */
 ts_status ts_measured_check_rejected(const ts_measured_t *m, ts_error_t *err);
 
