@@ -5,6 +5,7 @@
  * "4 nodes x 36 ranks = 144", IMB's "#processes = 2"). */
 #include "bench_parse.h"
 
+#include "../common/numparse.h"
 #include "../common/infile.h"
 
 #include <ctype.h>
@@ -64,6 +65,7 @@ typedef struct pstate_s {
     ts_bench_series_t cur;
     int have;      /* cur is open */
     int columns;   /* the column header was seen */
+    int ncols;     /* IMB: the columns its header names, each row's (0: OSU, the probe) */
     int value_col; /* 1-based column of the value */
     int loc_given; /* the probe said where the pair sits */
     int skipping;  /* inside a section no fit reads (the probe's per-call costs) */
@@ -150,16 +152,17 @@ static int ucx_words(pstate_t *ps, const char *body, int line)
 {
     for (const char *p = body; (p = strstr(p, "UCX_")) != NULL;) {
         size_t n = strcspn(p, " ;|)");
-        if (p == body || !isalnum((unsigned char)p[-1])) {
-            char word[128];
-            if (n < sizeof word && memchr(p, '=', n)) {
-                memcpy(word, p, n);
-                word[n] = '\0';
-                while (n > 0 && word[n - 1] == ',') /* "UCX_X=v, more words" */
-                    word[--n] = '\0';
-                if (append_words(&ps->ucx, &ps->ucx_line, word, &line, 1))
-                    return -1;
-            }
+        if ((p == body || !isalnum((unsigned char)p[-1])) && memchr(p, '=', n)) {
+            char *word = strndup(p, n); /* whole: a long UCX_TLS list is no less a setting */
+            if (!word)
+                return -1;
+            size_t k = n;
+            while (k > 0 && word[k - 1] == ',') /* "UCX_X=v, more words" */
+                word[--k] = '\0';
+            int bad = append_words(&ps->ucx, &ps->ucx_line, word, &line, 1);
+            free(word);
+            if (bad)
+                return -1;
         }
         p += n;
     }
@@ -258,6 +261,7 @@ static ts_status begin(pstate_t *ps, int line, const char *title, ts_bench_kind 
     ps->have = 1;
     ps->skipping = 0;
     ps->columns = 0;
+    ps->ncols = 0;
     ps->value_col = value_col;
     ps->scale = 1;
     ps->loc_given = 0;
@@ -297,6 +301,11 @@ static ts_status probe_keys(pstate_t *ps, int line, const char *body, ts_error_t
 {
     ts_bench_series_t *s = &ps->cur;
     char buf[1024];
+    /* cut, the line would lose its last keys, or read nodes=12 as nodes=1 */
+    if (strlen(body) >= sizeof buf)
+        return ts_error_set(err, TS_ECORRUPT,
+                            "%s:%d: a tunesim-probe line of %zu characters: expected at most %zu",
+                            ps->name, line, strlen(body), sizeof buf - 1);
     snprintf(buf, sizeof buf, "%s", body);
     for (char *save = NULL, *w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
         char *eq = strchr(w, '=');
@@ -460,6 +469,11 @@ static ts_status data_line(pstate_t *ps, int line, const char *raw, ts_error_t *
                             ps->name, line, ts_shown(t, sw, sizeof sw));
     if (*t == '#') { /* IMB's column header: "#bytes #repetitions t[usec] ..." */
         ps->columns = 1;
+        ps->ncols = 0;
+        for (const char *w = t; *w; w += strcspn(w, " \t")) {
+            w += strspn(w, " \t");
+            ps->ncols += *w != '\0';
+        }
         return TS_OK;
     }
     if (!ps->columns)
@@ -482,6 +496,13 @@ static ts_status data_line(pstate_t *ps, int line, const char *raw, ts_error_t *
         return ts_error_set(err, TS_ECORRUPT,
                             "%s:%d: expected %d columns (size ... value), got '%s'", ps->name, line,
                             ps->value_col, ts_shown(t, sw, sizeof sw));
+    /* IMB prints every column of its header on every row: fewer is a row cut short (a file
+     * cut inside it), whose value would be a prefix of the measured one. */
+    if (ps->ncols && n != ps->ncols)
+        return ts_error_set(err, TS_ECORRUPT,
+                            "%s:%d: expected the %d columns of IMB's header, got %d in '%s' (a "
+                            "line cut short?)",
+                            ps->name, line, ps->ncols, n, ts_shown(t, sw, sizeof sw));
     char *end;
     errno = 0;
     unsigned long long size = strtoull(tok[0], &end, 10);
@@ -503,12 +524,19 @@ static ts_status data_line(pstate_t *ps, int line, const char *raw, ts_error_t *
      * the fit leaves such a point out (calibrate_predict.c). */
     int diff = ts_bench_kind_is_diff(ps->cur.kind);
     errno = 0;
-    double v = strtod(vs, &end);
+    double v = ts_strtod_dec(vs, &end);
     if (end == vs || *end || isnan(v) || (v < 0 && !diff))
         return ts_error_set(err, TS_ECORRUPT, "%s:%d: expected a %s%s, got '%s'", ps->name, line,
                             diff ? "" : "non-negative ", what, ts_shown(vs, sw, sizeof sw));
+    /* OSU's -c: a Validation column after the value */
+    if (n > ps->value_col && strcmp(tok[ps->value_col], "Fail") == 0)
+        return ts_error_set(err, TS_ECORRUPT,
+                            "%s:%d: OSU's validation failed at %llu bytes: the benchmark's data "
+                            "was wrong, so is its time",
+                            ps->name, line, size);
     /* "1.7 ms": the unit would be dropped and the number read in the header's unit. */
-    if (n > ps->value_col && isalpha((unsigned char)tok[ps->value_col][0])) {
+    if (n > ps->value_col && isalpha((unsigned char)tok[ps->value_col][0]) &&
+        strcmp(tok[ps->value_col], "Pass") != 0) {
         char both[96];
         snprintf(both, sizeof both, "%s %s", vs, tok[ps->value_col]);
         return ts_error_set(err, TS_ECORRUPT,

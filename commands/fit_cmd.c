@@ -98,8 +98,10 @@ static ts_status fit_opt(void *ctx, int opt, const char *v, ts_error_t *err)
         return TS_OK;
     case FO_TIME_SD:
     case FO_FUNC_SD:
-        if (ts_parse_double(v, &pct) || !(pct > 0) || pct > 100)
-            return ts_error_set(err, TS_EUSAGE, "fit: --%s expects a percentage above 0, got '%s'",
+        /* below 0.001 % no timer resolves a run, and residuals in such units leave print */
+        if (ts_parse_double(v, &pct) || !(pct >= 0.001) || pct > 100)
+            return ts_error_set(err, TS_EUSAGE,
+                                "fit: --%s expects a percentage from 0.001 to 100, got '%s'",
                                 FIT_OPTS[opt].name, v);
         *(opt == FO_TIME_SD ? &o->time_sd_pct : &o->func_sd_pct) = pct;
         return TS_OK;
@@ -234,7 +236,16 @@ static ts_status read_measured(fit_t *f, ts_error_t *err)
                                     "fit: %s: measured time of '%s' is %g s: "
                                     "expected a positive number of seconds",
                                     ms->sources[r], ms->name, ms->seconds[r]);
+        const ts_runstats_t *rs = &f->s[k].meas;
         ts_runstats_compute(ms->seconds, ms->n, &f->s[k].meas);
+        /* Half the spread is the measurement's standard deviation: repeats further apart (a
+         * mistyped or failed run among them) would let any prediction explain them. */
+        if (rs->max > FIT_MAX_REPEAT_RATIO * rs->min)
+            return ts_error_set(err, TS_EARG,
+                                "fit: measured setting '%s': its %zu runs range from %g s to %g "
+                                "s, more than a factor of %g apart: a mistyped or failed run "
+                                "among them? (leave it out)",
+                                ms->name, ms->n, rs->min, rs->max, FIT_MAX_REPEAT_RATIO);
     }
     if (!f->s[0].meas.n)
         return ts_error_set(err, TS_EARG,

@@ -24,6 +24,12 @@
 /* A measured run whose fitted time stays further than this many standard deviations from its
  * measurement is not explained by the model. */
 #define FIT_UNEXPLAINED_SD 3.0
+/* The repeats of one setting may differ by at most this factor: beyond it half their spread,
+ * the measurement's standard deviation, would let any prediction explain them. Runs of one
+ * setting on a cluster differ by a few per cent (the seed's asis: 0.7 %); on this project's
+ * noisy 2-core machine one recording took 49 % longer than the least of four
+ * (docs/recording-noise.md). */
+#define FIT_MAX_REPEAT_RATIO 2.0
 
 typedef struct fit_opts_s {
     const char *trace, *sets, *platform, *profile, *out, *params, *free, *model;

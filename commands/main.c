@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "../common/numparse.h"
 #include "../common/outfile.h"
 #include "../common/status.h"
 #include "../common/tmpfiles.h"
@@ -484,7 +485,7 @@ static int cmd_convert(int argc, char **argv)
     double fps = 1e9;
     if (a.fps) {
         char *end;
-        fps = strtod(a.fps, &end);
+        fps = ts_strtod_dec(a.fps, &end);
         /* A core's rate: beyond 1e15 a long burst's flops leave the numbers TI files hold. */
         if (*end || end == a.fps || !(fps >= 1 && fps <= 1e15))
             return usage_error("convert: --flops-per-second expects a rate from 1 to 1e15, "

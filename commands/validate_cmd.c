@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/numparse.h"
 #include "../common/jsontext.h"
 #include "../common/infile.h"
 #include "../common/outfile.h"
@@ -92,7 +93,17 @@ ts_status ts_predictions_read(const char *path, ts_predictions_t *out, ts_error_
     enum json_tokener_error jerr = json_tokener_get_error(tok);
     size_t at = json_tokener_get_parse_end(tok);
     json_tokener_free(tok);
+    size_t rest = at; /* after the document only white space: two documents pasted are not one */
+    while (root && rest < len && text[rest] && strchr(" \t\r\n", text[rest]))
+        rest++;
     free(text);
+    if (root && jerr == json_tokener_success && rest < len) {
+        json_object_put(root);
+        return ts_error_set(err, TS_ECORRUPT,
+                            "%s: more after its JSON document, at byte %zu; expected the one "
+                            "JSON document of tunesim sweep --json",
+                            path, rest);
+    }
     if (!root || jerr != json_tokener_success) {
         json_object_put(root);
         if (jerr == json_tokener_continue)
@@ -588,7 +599,7 @@ static ts_status validate_opt(void *ctx, int opt, const char *v, ts_error_t *err
         if (opt != VO_MAX_CLOCK_RATIO)
             return TS_OK;
         char *end = NULL;
-        double r = strtod(v, &end);
+        double r = ts_strtod_dec(v, &end);
         if (!end || end == v || *end || !(r >= 1) || !isfinite(r))
             return ts_error_set(err, TS_EUSAGE,
                                 "validate: --max-clock-ratio expects a number >= 1, got '%s'", v);

@@ -471,8 +471,8 @@ ts_status ts_check_files(const char *cmd, const ts_file_use_t *f, int n, ts_erro
                                     cmd, in->path, in->flag, out->flag, out->path);
             } else if (ts_in_archive(in->path, out->path)) {
                 return ts_error_set(err, TS_EUSAGE,
-                                    "%s: %s %s is a file of the trace %s (%s): writing it would "
-                                    "destroy the input",
+                                    "%s: %s %s is a file of the trace's archive %s (%s): writing "
+                                    "it would destroy the input",
                                     cmd, out->flag, out->path, in->path, in->flag);
             }
         }

@@ -3,6 +3,7 @@
  * by models/CMakeLists.txt), so an installed tunesim needs no source tree to validate. */
 #include "model_file.h"
 
+#include "../common/jsontext.h"
 #include "../common/infile.h"
 
 #include <errno.h>
@@ -171,6 +172,37 @@ const char *ts_model_created_from(const ts_model_t *m)
 
 /* ---- writing -------------------------------------------------------------------------- */
 
+/* A copy of s that XML 1.0 can hold: a control character other than tab and line ends, or a
+ * byte that starts no UTF-8 sequence (a Latin-1 file name), becomes '?'. libxml2 writes such
+ * bytes as they are, and the file would not load. NULL when out of memory. */
+static xmlChar *xml_text(const char *s)
+{
+    size_t n = strlen(s);
+    unsigned char *t = malloc(n + 1);
+    for (size_t i = 0; t && i < n;) {
+        const unsigned char *c = (const unsigned char *)s + i;
+        size_t k = *c < 0x80 ? 1 : ts_utf8_seq_len(c);
+        if (k == 0 || (*c < 0x20 && *c != '\t' && *c != '\n' && *c != '\r')) {
+            t[i++] = '?';
+            continue;
+        }
+        memcpy(t + i, c, k);
+        i += k;
+    }
+    if (t)
+        t[n] = '\0';
+    return t;
+}
+
+/* xmlNewProp with its value made XML text. */
+static int set_prop(xmlNodePtr n, const char *name, const char *value)
+{
+    xmlChar *v = xml_text(value);
+    int ok = v && xmlNewProp(n, BAD_CAST name, v);
+    free(v);
+    return ok;
+}
+
 ts_status ts_model_write(const ts_model_t *m, const char *path, ts_error_t *err)
 {
     xmlDocPtr doc = xmlNewDoc(BAD_CAST "1.0");
@@ -180,18 +212,19 @@ ts_status ts_model_write(const ts_model_t *m, const char *path, ts_error_t *err)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
     }
     xmlDocSetRootElement(doc, root);
-    int ok = xmlNewProp(root, BAD_CAST "platform", BAD_CAST m->platform) &&
-             xmlNewProp(root, BAD_CAST "created-from", BAD_CAST m->created_from) &&
-             xmlNewProp(root, BAD_CAST "version", BAD_CAST "1");
-    for (size_t i = 0; ok && i < m->nnotes; i++)
-        ok = xmlNewTextChild(root, NULL, BAD_CAST "note", BAD_CAST m->notes[i]) != NULL;
+    int ok = set_prop(root, "platform", m->platform) &&
+             set_prop(root, "created-from", m->created_from) && set_prop(root, "version", "1");
+    for (size_t i = 0; ok && i < m->nnotes; i++) {
+        xmlChar *t = xml_text(m->notes[i]);
+        ok = t && xmlNewTextChild(root, NULL, BAD_CAST "note", t) != NULL;
+        free(t);
+    }
     for (size_t i = 0; ok && i < m->nparams; i++) {
         const entry_t *e = &m->params[i];
         xmlNodePtr n = xmlNewChild(root, NULL, BAD_CAST "param", NULL);
-        ok = n && xmlNewProp(n, BAD_CAST "name", BAD_CAST e->name) &&
-             xmlNewProp(n, BAD_CAST "value", BAD_CAST e->value) &&
-             (!e->stderr_text || xmlNewProp(n, BAD_CAST "stderr", BAD_CAST e->stderr_text)) &&
-             xmlNewProp(n, BAD_CAST "source", BAD_CAST e->source);
+        ok = n && set_prop(n, "name", e->name) && set_prop(n, "value", e->value) &&
+             (!e->stderr_text || set_prop(n, "stderr", e->stderr_text)) &&
+             set_prop(n, "source", e->source);
     }
     xmlChar *buf = NULL;
     int len = 0;

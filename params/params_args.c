@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/numparse.h"
 #include "model_file.h"
 #include "params_impl.h"
 
@@ -82,7 +83,7 @@ static ts_status apply_whatif(ts_params_t *p, const char *param, const char *val
     size_t n = strlen(value);
     if (strcmp(param, "model.cpu.balance") == 0 && n > 1 && n < sizeof buf && value[n - 1] == '%') {
         char *end;
-        double v = strtod(value, &end);
+        double v = ts_strtod_dec(value, &end);
         if (end == value + n - 1) {
             snprintf(buf, sizeof buf, "%.15g", v / 100);
             value = buf;

@@ -364,6 +364,96 @@ static void test_ninth_pass_outputs(void)
     expect_cli(0, NULL, "sweep '%s' " RUN9 " --json '%s/pred.json'", tr, sets, tr);
 }
 
+/* Ninth pass, the measurements: each read as written or refused at its line. */
+static void test_ninth_pass_readers(void)
+{
+    static const char osu[] = "# OSU MPI Latency Test v7.5.1\n# 2 nodes, 1 rank per node\n"
+                              "# Size Latency (us)%s\n"
+                              "0 1.60%s\n1 1.61%s\n8 1.62%s\n";
+    char text[4096];
+    /* OSU's -c column: Pass read, Fail refused */
+    snprintf(text, sizeof text, osu, " Validation", " Pass", " Pass", " Pass");
+    const char *pass = write_tmp("ninth-pass.txt", text);
+    expect_cli(0, NULL, "calibrate '%s' -o '%s'", pass, tu_path("ninth-pass.xml"));
+    snprintf(text, sizeof text, osu, " Validation", " Pass", " Fail", " Pass");
+    expect_cli(1, "OSU's validation failed at 1 bytes", "calibrate '%s' -o '%s'",
+               write_tmp("ninth-fail.txt", text), tu_path("ninth-fail.xml"));
+    /* a name with an escape and a Latin-1 byte: the model file still loads */
+    char odd[1200];
+    snprintf(odd, sizeof odd, "%s/lat\x1b[1m\xe9.txt", tu_tmpdir());
+    FILE *fp = fopen(odd, "w");
+    CU_ASSERT_FATAL(fp != NULL);
+    snprintf(text, sizeof text, osu, "", "", "", "");
+    fputs(text, fp);
+    fclose(fp);
+    const char *xml = tu_path("ninth-odd.xml");
+    expect_cli(0, NULL, "calibrate '%s' -o '%s'", odd, xml);
+    expect_cli(0, NULL, "params --check --model '%s'", xml);
+    /* hex floats are no measurement */
+    snprintf(text, sizeof text, osu, "", "", " ", "");
+    char *one = strstr(text, "1 1.61");
+    CU_ASSERT_FATAL(one != NULL);
+    memcpy(one + 2, "0x1p0", 5);
+    expect_cli(1, "expected a non-negative time (us), got '0x1p0'", "calibrate '%s' -o '%s'",
+               write_tmp("ninth-hex.txt", text), tu_path("ninth-hex.xml"));
+    /* IMB's row cut short; a probe line longer than its reader holds; a long UCX_TLS word */
+    expect_cli(1, "expected the 4 columns of IMB's header, got 3", "calibrate '%s' -o '%s'",
+               write_tmp("ninth-imb.txt", "# Benchmarking PingPong\n# #processes = 2\n"
+                                          "       #bytes #repetitions t[usec] Mbytes/sec\n"
+                                          "            0 1000 1.66 0.00\n"
+                                          "    268435456            1     2195"),
+               tu_path("ninth-imb.xml"));
+    char line[1400] = "# tunesim-probe: version=1 ranks=2 nodes=1 hosts=";
+    memset(line + strlen(line), 'x', 1100);
+    line[sizeof line - 1] = '\0';
+    snprintf(line + 1100 + 50, sizeof line - 1150, " locality=cross-socket");
+    snprintf(text, sizeof text,
+             "# OSU MPI Latency Test v7.5.1\n%s\n# Size Latency (us)\n"
+             "0 0.70\n1 0.69\n8 0.68\n",
+             line);
+    expect_cli(1, "a tunesim-probe line of", "calibrate '%s' -o '%s'",
+               write_tmp("ninth-probe.txt", text), tu_path("ninth-probe.xml"));
+    char tls[400] = "UCX_TLS=";
+    for (int i = 0; i < 30; i++)
+        strcat(tls, "bogus,");
+    snprintf(text, sizeof text,
+             "# OSU MPI Latency Test v7.5.1\n# %s\n# Size Latency (us)\n"
+             "0 0.70\n1 0.69\n8 0.68\n",
+             tls);
+    expect_cli(1, "unknown transport 'bogus'", "calibrate '%s' -o '%s'",
+               write_tmp("ninth-tls.txt", text), tu_path("ninth-tls.xml"));
+    /* measured runs: a BOM, a failed OpenFOAM run, two JSON documents, repeats far apart */
+    const char *bom = write_tmp("ninth-bom.csv", "\xEF\xBB\xBFsetting,seconds\nucx,13.5\n"
+                                                 "ob1,14.1\n");
+    const char *pred =
+        TS_SOURCE_DIR "/tests/data/validation-localhost/run-1130-quiet/predicted.json";
+    expect_cli(0, NULL, "validate --measured-csv '%s' --predicted '%s'", bom, pred);
+    CU_ASSERT_EQUAL_FATAL(mkdir(tu_path("ninth-fatal"), 0755), 0);
+    CU_ASSERT_EQUAL_FATAL(mkdir(tu_path("ninth-fatal/ucx"), 0755), 0);
+    write_tmp("ninth-fatal/ucx/r.log", "ExecutionTime = 0.61 s  ClockTime = 1 s\n\n"
+                                       "--> FOAM FATAL ERROR: (openfoam-1912)\n");
+    expect_cli(1, "the run failed (FOAM FATAL ERROR)", "validate --logs '%s' --predicted '%s'",
+               tu_path("ninth-fatal"), pred);
+    char *json = tu_read_file(pred, NULL);
+    CU_ASSERT_FATAL(json != NULL);
+    char *two = malloc(2 * strlen(json) + 1);
+    CU_ASSERT_FATAL(two != NULL);
+    strcpy(two, json);
+    strcat(two, json);
+    expect_cli(1, "more after its JSON document", "validate --measured-csv '%s' --predicted '%s'",
+               bom, write_tmp("ninth-two.json", two));
+    free(two);
+    free(json);
+    char tr[1300];
+    snprintf(tr, sizeof tr, "%s/ninth/trace", tu_tmpdir());
+    const char *sets = write_tmp("ninth-r.sets", "[a]\n[b]\n-x UCX_RNDV_THRESH=0b\n");
+    expect_cli(1, "its 3 runs range from 0.164 s to 16.4 s",
+               "fit '%s' " RUN9 " --measured-csv '%s'", tr, sets,
+               write_tmp("ninth-r.csv", "a,0.143\nb,0.164\nb,0.165\nb,16.4\n"));
+    expect_cli(2, "a percentage from 0.001 to 100",
+               "fit '%s' " RUN9 " --measured-csv x --time-sd 1e-300", tr, sets);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -377,5 +467,6 @@ int main(void)
     CU_add_test(s, "seventh pass: closed streams, failed replays, ulimits", test_seventh_pass);
     CU_add_test(s, "ninth pass: outputs into a trace's archive, logs, validate's sweep",
                 test_ninth_pass_outputs);
+    CU_add_test(s, "ninth pass: measurements read as written or refused", test_ninth_pass_readers);
     return tu_run_all();
 }

@@ -59,11 +59,16 @@ static void test_log_parsing(void)
 
     /* No ExecutionTime line: an error naming the file. */
     const char *none = tmp_path("none.log");
-    write_file(none, "Exec   : simpleFoam -parallel\nTime = 1\n--> FOAM FATAL ERROR:\n");
+    write_file(none, "Exec   : simpleFoam -parallel\nTime = 1\n");
     CU_ASSERT_EQUAL(ts_foam_execution_time(none, &x, &err), TS_ECORRUPT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, none));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "no 'ExecutionTime = X s' line"));
     CU_ASSERT_PTR_NULL(strchr(err.msg, '\n'));
+    /* A run that failed, before or after its timing lines: its time is no run's. */
+    write_file(none, "Exec   : simpleFoam -parallel\nTime = 1\nExecutionTime = 0.61 s  ClockTime "
+                     "= 1 s\n\n--> FOAM FATAL ERROR:\n");
+    CU_ASSERT_EQUAL(ts_foam_execution_time(none, &x, &err), TS_ECORRUPT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "none.log:5: the run failed (FOAM FATAL ERROR)"));
 
     /* A garbled value: file:line. */
     const char *bad = tmp_path("bad.log");

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "../common/grow.h"
+#include "../common/numparse.h"
 #include "../common/infile.h"
 
 struct ts_score_s {
@@ -77,7 +78,7 @@ static int parse_real(const char *tok, double *out)
         return -1;
     char *end;
     errno = 0;
-    double v = strtod(buf, &end);
+    double v = ts_strtod_dec(buf, &end);
     if (*end || errno || !isfinite(v) || v < 0 || v > 1e12)
         return -1;
     *out = v;

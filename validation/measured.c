@@ -2,6 +2,7 @@
  * CSV files, and their summary statistics (see measured.h). */
 #include "measured.h"
 
+#include "../common/numparse.h"
 #include "../common/grow.h"
 #include "../common/infile.h"
 #include "../common/outfile.h"
@@ -114,6 +115,8 @@ ts_status ts_measured_add(ts_measured_t *m, const char *name, double seconds, co
                             name);
     if (!(seconds >= 0) || !isfinite(seconds))
         return ts_error_set(err, TS_EARG, "%s: expected a non-negative time in seconds", source);
+    if (seconds == 0)
+        seconds = 0; /* -0 reads as 0: reports would print "-0.000" */
     ts_measured_setting_t *s = (ts_measured_setting_t *)ts_measured_find(m, name);
     if (!s) {
         if (TS_GROW(m->set, m->n, m->cap, 8) != 0)
@@ -163,6 +166,15 @@ ts_status ts_foam_times(const char *path, double *seconds, double *clock, ts_err
         const char *s = line;
         while (*s == ' ' || *s == '\t')
             s++;
+        /* "--> FOAM FATAL ERROR:" (or FATAL IO ERROR): the run stopped there, and its last
+         * ExecutionTime is the time it had run, not the run's */
+        if (strstr(s, "FOAM FATAL") && strstr(s, "ERROR")) {
+            st = ts_error_set(err, TS_ECORRUPT,
+                              "%s:%ld: the run failed (FOAM FATAL ERROR): its time is no "
+                              "measurement of the run (leave the log out)",
+                              path, lineno);
+            break;
+        }
         if (strncmp(s, KEY, sizeof KEY - 1) != 0)
             continue;
         s += sizeof KEY - 1;
@@ -173,7 +185,7 @@ ts_status ts_foam_times(const char *path, double *seconds, double *clock, ts_err
         s++;
         char *end;
         errno = 0;
-        double x = strtod(s, &end);
+        double x = ts_strtod_dec(s, &end);
         while (*end == ' ')
             end++;
         if (end == s || errno || !(x >= 0) || !isfinite(x) || *end != 's') {
@@ -199,7 +211,7 @@ ts_status ts_foam_times(const char *path, double *seconds, double *clock, ts_err
             while (*c == ' ')
                 c++;
             if (*c == '=') {
-                double y = strtod(c + 1, &end);
+                double y = ts_strtod_dec(c + 1, &end);
                 if (end != c + 1 && y >= 0 && isfinite(y))
                     found_clock = y;
             }
@@ -418,6 +430,12 @@ static ts_status note_file(ts_measured_t *m, const char *path, ts_error_t *err)
                : ts_error_set(err, TS_ENOMEM, "out of memory");
 }
 
+/* The first line's text after a UTF-8 byte order mark (spreadsheets' "CSV UTF-8" writes one). */
+static char *after_bom(char *line, long lineno)
+{
+    return lineno == 1 && strncmp(line, "\xEF\xBB\xBF", 3) == 0 ? line + 3 : line;
+}
+
 ts_status ts_measured_read_manifest(ts_measured_t *m, const char *path, ts_error_t *err)
 {
     ts_status cs = ts_check_input(path, "a manifest of measured runs", 0, err);
@@ -448,11 +466,12 @@ ts_status ts_measured_read_manifest(ts_measured_t *m, const char *path, ts_error
                               lineno);
             break;
         }
-        char *hash = strchr(line, '#');
+        char *text = after_bom(line, lineno);
+        char *hash = strchr(text, '#');
         if (hash)
             *hash = '\0';
         char *w[256];
-        size_t n = split_words(line, w, 256);
+        size_t n = split_words(text, w, 256);
         if (n == 0)
             continue;
         if (n == 1) {
@@ -518,10 +537,11 @@ ts_status ts_measured_read_csv(ts_measured_t *m, const char *path, ts_error_t *e
                               lineno);
             break;
         }
-        char *hash = strchr(line, '#');
+        char *text = after_bom(line, lineno);
+        char *hash = strchr(text, '#');
         if (hash)
             *hash = '\0';
-        char *s = trim(line);
+        char *s = trim(text);
         if (!*s)
             continue;
         char *comma = strchr(s, ',');
@@ -538,7 +558,7 @@ ts_status ts_measured_read_csv(ts_measured_t *m, const char *path, ts_error_t *e
         rows++;
         char *end;
         errno = 0;
-        double x = strtod(val, &end);
+        double x = ts_strtod_dec(val, &end);
         if (end == val || *end || errno || !(x >= 0) || !isfinite(x) || x > TS_MEASURED_MAX_S) {
             st = ts_error_set(err, TS_ECORRUPT,
                               "%s:%ld: expected a non-negative number of seconds%s, got '%s'", path,

@@ -33,9 +33,11 @@
 #define _GNU_SOURCE /* sched_getcpu, dl_iterate_phdr (CMake defines it already) */
 #endif
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <link.h>
 #include <mpi.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +51,17 @@
 #define WINDOW        64
 
 extern char **environ;
+
+/* The output being written, removed when mpirun passes on an interruption (SIGTERM after the
+ * user's SIGINT) so that no OUT.tmp.PID is left. */
+static char tmp_out[4096];
+
+static void remove_tmp_and_die(int sig)
+{
+    unlink(tmp_out);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
 
 typedef struct rinfo_s {
     char host[MPI_MAX_PROCESSOR_NAME];
@@ -720,11 +733,15 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
-    char tmp[4096] = "";
+    char *tmp = tmp_out;
     p.out = stdout;
     if (p.rank == 0 && path) {
-        snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
-        p.out = fopen(tmp, "w");
+        snprintf(tmp, sizeof tmp_out, "%s.tmp.%d", path, (int)getpid());
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666); /* never another's file */
+        p.out = fd >= 0 ? fdopen(fd, "w") : NULL;
+        static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+        for (size_t i = 0; p.out && i < sizeof sigs / sizeof sigs[0]; i++)
+            signal(sigs[i], remove_tmp_and_die);
         if (!p.out) {
             fprintf(stderr, "tunesim-probe: %s: cannot create\n", path);
             MPI_Abort(MPI_COMM_WORLD, 1);
