@@ -7,7 +7,10 @@
  *   foam       RANKS ITERS OUT: the halo iteration followed by one 8 B Allreduce, the ratio
  *              of simpleFoam's steady window (about one Allreduce per Waitall);
  *   alltoall   RANKS CALLS OUT SIZE: MPI_Alltoall of SIZE bytes per peer, back to back (the
- *              OSU latency loop); allreduce also takes SIZE (default 8).
+ *              OSU latency loop); allreduce also takes SIZE (default 8);
+ *   lonecoll   RANKS CALLS OUT: rank 0 alone calls MPI_Allreduce, and
+ *   lonesend   RANKS CALLS OUT: rank 0 alone sends (2 KB to rank 1, which never receives):
+ *              traces that cannot complete, for tests/play.sh.
  * Usage: gen_coll_trace KIND RANKS COUNT OUT [SIZE] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,8 +100,8 @@ static int halo(gen_t *g, int32_t r, int32_t n)
 int main(int argc, char **argv)
 {
     if (argc != 5 && argc != 6) {
-        fprintf(stderr, "usage: gen_coll_trace allreduce|alltoall|halo|foam RANKS COUNT OUT "
-                        "[SIZE]\n");
+        fprintf(stderr, "usage: gen_coll_trace allreduce|alltoall|halo|foam|lonecoll|lonesend "
+                        "RANKS COUNT OUT [SIZE]\n");
         return 2;
     }
     const char *kind = argv[1];
@@ -108,7 +111,7 @@ int main(int argc, char **argv)
     gen_t g = {.size = osu ? strtoull(argv[5], NULL, 10) : 8, .gap_ns = osu ? 0 : 1000};
     if (n < 2 || n > 65536 || count < 1 ||
         (strcmp(kind, "allreduce") && strcmp(kind, "alltoall") && strcmp(kind, "halo") &&
-         strcmp(kind, "foam"))) {
+         strcmp(kind, "foam") && strcmp(kind, "lonecoll") && strcmp(kind, "lonesend"))) {
         fprintf(stderr, "gen_coll_trace: bad arguments\n");
         return 2;
     }
@@ -133,8 +136,16 @@ int main(int argc, char **argv)
     for (int32_t r = 0; r < n; r++)
         for (long c = 0; c < count; c++) {
             int rc = 0;
-            if (strcmp(kind, "allreduce") == 0)
+            if (strcmp(kind, "allreduce") == 0 || (strcmp(kind, "lonecoll") == 0 && r == 0))
                 rc = allreduce(&g, r, n);
+            else if (strcmp(kind, "lonesend") == 0 && r == 0)
+                rc = put(&g, r, (ts_event_t){.kind = TS_EV_ENTER, .func = (uint16_t)g.f_isend}) ||
+                     put(&g, r,
+                         (ts_event_t){
+                             .kind = TS_EV_ISEND, .peer = 1, .bytes = 2048, .req = (uint64_t)c}) ||
+                     put(&g, r, (ts_event_t){.kind = TS_EV_LEAVE});
+            else if (kind[0] == 'l')
+                continue;
             else if (strcmp(kind, "alltoall") == 0)
                 rc = coll(&g, r, n, TS_COLL_ALLTOALL, g.f_alltoall, g.size);
             else

@@ -533,8 +533,12 @@ static int cmd_convert(int argc, char **argv)
         ts_ti_report_t rep;
         st = ts_ti_write(t, out, fps, &rep, &err);
         if (st == TS_OK) {
+            char dir[4200]; /* "out/" as a shell completes it: out */
+            snprintf(dir, sizeof dir, "%s", out);
+            for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/';)
+                dir[--n] = '\0';
             printf("wrote %s/ti.txt and %d rank files: %llu actions\n",
-                   ts_shown(out, shown, sizeof shown), (int)ts_trace_nranks(t),
+                   ts_shown(dir, shown, sizeof shown), (int)ts_trace_nranks(t),
                    (unsigned long long)rep.lines);
             if (rep.skipped_subcomm)
                 printf("note: %llu collectives on sub-communicators left out (TI replay "

@@ -422,7 +422,11 @@ static ts_status check_writable(const char *cmd, const ts_file_use_t *f, ts_erro
             return TS_OK;
     } else if (errno != ENOENT) /* a link loop, a name too long: the write would fail too */
         return ts_error_set(err, TS_EIO, "%s: %s %s: %s", cmd, f->flag, f->path, strerror(errno));
-    const char *slash = strrchr(f->path, '/');
+    /* the directory it goes in: "out/" (a directory output as a shell completes it) is out */
+    size_t len = strlen(f->path);
+    while (len > 1 && f->path[len - 1] == '/')
+        len--;
+    const char *slash = memrchr(f->path, '/', len);
     char dir[4096];
     snprintf(dir, sizeof dir, "%.*s", slash ? (slash == f->path ? 1 : (int)(slash - f->path)) : 1,
              slash ? f->path : ".");
@@ -544,17 +548,47 @@ static ts_status check_replaceable(const char *path, const ts_outdir_kind_t *kin
     return rc;
 }
 
-ts_status ts_outdir_open(const char *path, const ts_outdir_kind_t *kind, ts_outdir_t **out,
+/* path without its trailing slashes ("out/" as a shell completes it names out, whose
+ * temporary goes beside it, not into it); NULL when out of memory. */
+static char *trimmed_dir(const char *path)
+{
+    char *p = strdup(path);
+    size_t n = p ? strlen(p) : 0;
+    while (n > 1 && p[n - 1] == '/')
+        p[--n] = '\0';
+    return p;
+}
+
+ts_status ts_outdir_open(const char *given, const ts_outdir_kind_t *kind, ts_outdir_t **out,
                          ts_error_t *err)
 {
     *out = NULL;
+    char *path = trimmed_dir(given);
+    if (!path)
+        return ts_error_set(err, TS_ENOMEM, "%s: out of memory", given);
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    /* "." or "..": a directory that cannot be replaced by renaming onto it */
+    if (!strcmp(base, ".") || !strcmp(base, "..") || !strcmp(path, "/")) {
+        ts_status st = ts_error_set(err, TS_EARG,
+                                    "%s: expected the output directory by its own name, not . "
+                                    "or .. or /",
+                                    given);
+        free(path);
+        return st;
+    }
     ts_status rc = check_replaceable(path, kind, err);
-    if (rc != TS_OK)
+    if (rc != TS_OK) {
+        free(path);
         return rc;
+    }
     ts_outdir_t *d = calloc(1, sizeof *d);
-    if (!d || !(d->path = strdup(path)) || !(d->tmp = tmp_name(path, ".tmp.XXXXXX"))) {
+    if (d)
+        d->path = path;
+    else
+        free(path);
+    if (!d || !(d->tmp = tmp_name(path, ".tmp.XXXXXX"))) {
         ts_outdir_abort(d);
-        return ts_error_set(err, TS_ENOMEM, "%s: out of memory", path);
+        return ts_error_set(err, TS_ENOMEM, "%s: out of memory", given);
     }
     if (!mkdtemp(d->tmp)) {
         ts_status st = ts_error_set(err, TS_EIO, "%s: cannot create output directory: %s", path,

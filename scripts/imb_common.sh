@@ -29,6 +29,17 @@ study_stack+=(--set "model.ucx.rndv_busy_cost=$busy_cost")
 # reductions never send by rendezvous.
 study_stack+=(--set model.ucx.rndv_written_cost=6us)
 
+# The benchmarks a script was given (BENCH): the study's four, else one line and exit 1.
+check_benches() { # SCRIPT BENCHES
+    local b
+    [ -n "${2// /}" ] || { echo "$1: BENCH is empty (expected e.g. Alltoall)" >&2; exit 1; }
+    for b in $2; do
+        case $b in Alltoall | Allgather | Allreduce | Exchange) ;;
+        *) echo "$1: BENCH=$2: expected Alltoall, Allgather, Allreduce or Exchange, got '$b'" >&2; exit 1 ;;
+        esac
+    done
+}
+
 # The study's largest size 2^X by benchmark and node count.
 maxlog() { # BENCH NODES
     case $1 in

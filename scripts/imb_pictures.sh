@@ -29,6 +29,7 @@ trap 'rm -rf "$work"' EXIT
 
 # shellcheck source=scripts/imb_common.sh
 . "$root/scripts/imb_common.sh"
+check_benches imb_pictures "$benches"
 
 # picture NODES BENCH NAME SETS: tunesim imb over the sets, plotted as
 # $out/NODESx36-NAME-BENCH.{png,svg} (tunesim imb --plot adds the benchmark), numbers in .csv.

@@ -52,12 +52,6 @@ case $ties in prior | first) ;; *) echo "imb_study: TIES=$ties: expected prior o
 shapes=${SHAPES-"1x8 1x16 1x32 1x36 2x8 2x16 2x32 2x36 4x8 4x16 4x32 4x36 8x8 8x16 8x32 8x36"}
 benches=${BENCH-"Alltoall Allgather Allreduce Exchange"}
 [ -n "${shapes// /}" ] || { echo "imb_study: SHAPES is empty (expected e.g. \"1x36 2x36\")" >&2; exit 1; }
-for b in $benches; do
-    case $b in Alltoall | Allgather | Allreduce | Exchange) ;;
-    *) echo "imb_study: BENCH=$benches: expected Alltoall, Allgather, Allreduce or Exchange, got '$b'" >&2; exit 1 ;;
-    esac
-done
-[ -n "${benches// /}" ] || { echo "imb_study: BENCH is empty (expected e.g. Alltoall)" >&2; exit 1; }
 [ -x "$build/tunesim" ] || { echo "imb_study: $build/tunesim not built" >&2; exit 1; }
 [ -f "$model" ] || { echo "imb_study: no model file $model" >&2; exit 1; }
 # The outputs before the study: a directory made if missing, the table and the steps beside
@@ -77,6 +71,7 @@ tls_list="all self,sm,rc self,sm,ud self,sm,dc"
 
 # shellcheck source=scripts/imb_common.sh
 . "$root/scripts/imb_common.sh"
+check_benches imb_study "$benches"
 
 # winner BENCH NODES PPN SETS TITLE: tunesim imb over the sets; prints the winning set's name
 # and its ties, the sets file's order (tunesim imb's rule, docs/imb.md); its comparison table

@@ -21,7 +21,10 @@ motorbike_scale() {
     json=$("$tunesim" info "$tss" --json) || return 1 # tunesim has said what is wrong
     niter=$(printf '%s\n' "$json" |
         awk '/"iterations": \{/ { f = 1 } f && /"count":/ && v == "" { v = $2; gsub(",", "", v) } END { print v }')
-    [ -n "$niter" ] || { echo "motorbike_scale: $tss: no iterations found" >&2; return 1; }
+    [[ $niter =~ ^[1-9][0-9]*$ ]] || {
+        echo "motorbike_scale: $tss: no complete iteration (expected a time-stepping run's trace: tunesim info says why)" >&2
+        return 1
+    }
     "$tunesim" info "$tss" --json --window "1:$niter" >"$work/info.json"
     compute=$(sed -n 's/^  "compute_time_s": \([0-9.e+-]*\).*/\1/p' "$work/info.json")
     # The profile's compute (time outside MPI, summed over ranks): its simpleFoam row. Rows are
@@ -45,11 +48,18 @@ motorbike_scale() {
     prof_isend=$(awk '$1 == "MPI" && $NF == "MPI_Isend" { gsub(",", "", $3); print $3 }' "$profile")
     win_isend=$(awk '/^    "MPI_Isend": \{/ { f = 1 } f && /"visits":/ { v = $2; gsub(",", "", v); print v; exit }' \
         "$work/info.json")
-    if [ -z "$prof_isend" ] || [ -z "$win_isend" ]; then
-        echo "motorbike_scale: no MPI_Isend visits in $profile or $tss" >&2
+    if ! awk -v p="$prof_isend" -v w="$win_isend" 'BEGIN { exit !(p + 0 > 0 && w + 0 > 0) }'; then
+        echo "motorbike_scale: no MPI_Isend visits in $profile ('${prof_isend}') or in $tss's window ('${win_isend}'): expected the halo exchanges of both" >&2
         return 1
     fi
     windows=$(awk -v p="$prof_isend" -v w="$win_isend" 'BEGIN { printf "%.6f", p / w }')
+    # The CPU scaling: the profile's compute per window over the window's traced compute, both
+    # positive (a profile whose compute is all Score-P's own, or a window without compute, gives
+    # none).
+    if ! awk -v c="$compute" -v pc="$prof_compute" 'BEGIN { exit !(c + 0 > 0 && pc + 0 > 0) }'; then
+        echo "motorbike_scale: $profile: compute outside MPI $prof_compute s (less Score-P's own), the window's $compute s: expected both positive" >&2
+        return 1
+    fi
     ratio=$(awk -v c="$compute" -v n="$windows" -v pc="$prof_compute" \
         'BEGIN { printf "%.6f", (pc / n) / c }')
 }

@@ -492,6 +492,12 @@ plot "$work/gain.dat" using 1:3:xtic(2) with boxes lc rgb "#4477aa" title "predi
 EOF_PLOT
     mv "$work/gain.png" "$png_out"
     echo "predict_motorbike: wrote $png_out"
+elif [ -e "$png_out" ]; then
+    # an earlier run's picture beside this run's table would show another prediction
+    rm -f -- "$png_out"
+    echo "predict_motorbike: gnuplot is not installed: no picture; $png_out (an earlier prediction's) removed"
+else
+    echo "predict_motorbike: gnuplot is not installed: no picture"
 fi
 mv "$work/pred.csv" "$csv_out"
 mv "$work/table.md" "$out"

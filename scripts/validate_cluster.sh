@@ -73,8 +73,25 @@ awk -v model="$model" '{ print } /^\[/ { if (model != "") print "--model " model
                                          print "model.cpu.speed_ratio=1" }' "$sets" >"$work/sets"
 echo "validate_cluster: predicting $(grep -c '^\[' "$sets") sets on $platform ($nodes x $ppn)"
 (cd "$root" && "$tunesim" sweep "$work/trace.tss" --sets "$work/sets" --platform "$platform" \
-    --nodes "$nodes" --ppn "$ppn" --json "$work/predicted.json") >"$out/sweep.txt"
-sed "s|$work/trace.tss|$trace|" "$work/predicted.json" >"$out/predicted.json"
+    --nodes "$nodes" --ppn "$ppn" --json "$work/predicted.json") >"$work/sweep.txt"
+# The outputs name the user's trace, not the temporary store: replaced as literal text (a name
+# may hold & or |, which sed would read), in the JSON as a JSON string.
+literally() { # FILE FROM TO: every FROM in FILE as TO
+    FROM=$2 TO=$3 awk '{ while ((i = index($0, ENVIRON["FROM"])) > 0)
+                             $0 = substr($0, 1, i - 1) ENVIRON["TO"] substr($0, i + length(ENVIRON["FROM"]))
+                         print }' "$1"
+}
+json_trace=$(T=$trace awk 'BEGIN { s = ENVIRON["T"]
+    for (i = 1; i <= length(s); i++) {
+        c = substr(s, i, 1)
+        if (c == "\\" || c == "\"") o = o "\\" c
+        else if (c == "\n") o = o "\\n"
+        else if (c == "\t") o = o "\\t"
+        else o = o c
+    }
+    printf "\"%s\"", o }')
+literally "$work/predicted.json" "\"$work/trace.tss\"" "$json_trace" >"$out/predicted.json"
+literally "$work/sweep.txt" "$work/trace.tss" "$trace" >"$out/sweep.txt"
 
 # Each set's mpirun words as the file writes them (the sweep has checked the file): -x and
 # --mca words as they are, KEY = VALUE as -x (UCX_*) or --mca (the others), model parameters

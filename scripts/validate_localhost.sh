@@ -41,13 +41,14 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=../traces/foam_case.sh
 . "$root/traces/foam_case.sh"
-work=${WORK:-/tmp/tunesim-validate}
-out=${OUT:-$root/tests/data/validation-localhost/run-$(date -u +%m%d-%H%M)}
-tunesim=${TUNESIM:-$root/build-val/tunesim}
+work=$(realpath -m -- "${WORK:-/tmp/tunesim-validate}")
+# Absolute: the phases cd into the case and $root.
+out=$(realpath -m -- "${OUT:-$root/tests/data/validation-localhost/run-$(date -u +%m%d-%H%M)}")
+tunesim=$(realpath -m -- "${TUNESIM:-$root/build-val/tunesim}")
 end_time=${END_TIME:-100}
 reps=${REPS:-5}
 anchor=${ANCHOR:-ob1}
-model=${MODEL:-}
+model=${MODEL:+$(realpath -m -- "$MODEL")}
 if [ -z "$model" ]; then
     for f in "$root/platforms/calibrations/localhost.xml" "$root/models/calibrations/localhost.xml"; do
         if [ -f "$f" ]; then model=$f; break; fi

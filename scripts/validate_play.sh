@@ -24,14 +24,15 @@
 # tunesim-play beside it), MODEL=platforms/calibrations/localhost.xml.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-tunesim=${TUNESIM:-$root/build/tunesim}
+# Paths made absolute here: the predictions run from $root, after the measuring.
+tunesim=$(realpath -m -- "${TUNESIM:-$root/build/tunesim}")
 play=$(dirname "$tunesim")/tunesim-play
-trace=${1:-/tmp/tunesim-play-val/trace}
-out=${2:-$root/tests/data/validation-play/run-$(date -u +%m%d-%H%M)}
+trace=$(realpath -m -- "${1:-/tmp/tunesim-play-val/trace}")
+out=$(realpath -m -- "${2:-$root/tests/data/validation-play/run-$(date -u +%m%d-%H%M)}")
 rounds=${ROUNDS:-5}
 repeat=${REPEAT:-6}
 anchor=${ANCHOR:-ob1}
-model=${MODEL:-$root/platforms/calibrations/localhost.xml}
+model=$(realpath -m -- "${MODEL:-$root/platforms/calibrations/localhost.xml}")
 
 die() {
     echo "validate_play: $*" >&2

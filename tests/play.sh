@@ -3,12 +3,14 @@
 # it replays to the end, each pass lasts at least the traced compute of a mean rank (the bursts
 # are busy loops), --compute-scale 0 drops that compute, and a rank count that disagrees with
 # the trace is a one-line error with a non-zero exit, as are bad options and an output that is a
-# file of the trace's archive, before the run. Then scripts/validate_cluster.sh on this
+# file of the trace's archive, before the run. A trace that cannot complete ends with one
+# line: a send no receive matches before the run, a collective one rank alone calls by the
+# watchdog (no progress past --patience). Then scripts/validate_cluster.sh on this
 # machine as the "cluster": each set's words reach mpirun as written, model lines do not, every
 # set is measured every round, validate's table comes out; a grid, and sets that all need
 # other NPS than the nodes have, are refused. Exit 77 (skipped) without mpirun.
 set -euo pipefail
-tunesim=$1 play=$2 mpiexec=$3 src=$4
+tunesim=$1 play=$2 mpiexec=$3 src=$4 gen=$5
 if [ ! -x "$mpiexec" ]; then
     echo "play: SKIPPED: mpirun is not installed"
     exit 77
@@ -49,6 +51,13 @@ refused "expected a file name, got an empty one" 2 "$trace" -o ""
 refused "no directory $work/none to write it in" 1 "$trace" -o "$work/none/x.txt"
 refused "--compute-scale expects a factor from 0 to 1000" 2 "$trace" --compute-scale 1e300
 refused "--repeat expects a count from 1 to 1000000" 2 "$trace" --repeat 5x
+
+# Traces that cannot complete: refused, or stopped by the watchdog, never a hang.
+"$gen" lonesend 2 1 "$work/lonesend.tss"
+refused "1 sends and 0 receives match no call" 1 "$work/lonesend.tss"
+"$gen" lonecoll 2 1 "$work/lonecoll.tss"
+refused "rank 0: no progress for [0-9]* s after 2 events" 1 "$work/lonecoll.tss" --patience 1
+refused "--patience expects seconds from 1 to 1e6" 2 "$trace" --patience 0
 
 # validate_cluster.sh, two ob1 sets (ob1 runs wherever Open MPI does).
 cat >"$work/c.sets" <<'EOF_SETS'

@@ -43,7 +43,7 @@ static int sample(ts_event_t *ev)
     ev[n++] = (ts_event_t){.kind = TS_EV_COMPUTE, .time = 0};
     ev[n++] = (ts_event_t){.kind = TS_EV_ENTER, .func = 65535, .time = 1700};
     ev[n++] = (ts_event_t){
-        .kind = TS_EV_IRECV_DONE, .peer = 2, .comm = 3, .tag = 99, .bytes = UINT64_MAX, .req = 4};
+        .kind = TS_EV_IRECV_DONE, .peer = 2, .comm = 3, .tag = 99, .bytes = TS_BYTES_MAX, .req = 4};
     ev[n++] = (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = 10};
     ev[n++] = (ts_event_t){.kind = TS_EV_CANCELLED, .req = 11};
     ev[n++] = (ts_event_t){.kind = TS_EV_REQ_TEST, .req = 12};
@@ -645,6 +645,16 @@ static void test_time_bounds(void)
           {.kind = TS_EV_COMPUTE, .time = 2}},
          3,
          2},
+        /* Bytes past TS_BYTES_MAX: 2^63 as a message, 2^64 - 1 (-1 written unsigned) as a
+         * collective's sizeReceived. */
+        {"a message of more than 2^40 bytes",
+         {{.kind = TS_EV_SEND, .bytes = TS_BYTES_MAX}, {.kind = TS_EV_SEND, .bytes = 1ULL << 63}},
+         2,
+         1},
+        {"a collective of more than 2^40 bytes",
+         {{.kind = TS_EV_COLL, .bytes = 8, .bytes2 = UINT64_MAX}},
+         1,
+         0},
         /* An implied ENTER time (after a burst) past the latest. */
         {"beyond 1e6 s",
          {{.kind = TS_EV_LEAVE, .time = TS_TIME_MAX_NS - 1},

@@ -329,6 +329,10 @@ INLINE int decode(ts_codec_reader_t *r, ts_event_t *ev, int fast)
         if (get_i32(r, l & 3, &ev->peer, fast) || get_i32(r, (l >> 2) & 3, &ev->comm, fast) ||
             get_i32(r, w2, &ev->tag, fast) || get_w(r, w1, &ev->bytes, fast))
             return TS_ECORRUPT;
+        if (ev->bytes > TS_BYTES_MAX) {
+            r->why = "a message of more than 2^40 bytes (expected a traced run's)";
+            return TS_ECORRUPT;
+        }
         if ((kind == TS_EV_ISEND || kind == TS_EV_IRECV_DONE) &&
             get_req(r, (l >> 4) & 3, &ev->req, fast))
             return TS_ECORRUPT;
@@ -352,6 +356,10 @@ INLINE int decode(ts_codec_reader_t *r, ts_event_t *ev, int fast)
             get_i32(r, (l >> 2) & 3, &ev->peer, fast) || get_w(r, w1, &ev->bytes, fast) ||
             get_w(r, w2, &ev->bytes2, fast))
             return TS_ECORRUPT;
+        if (ev->bytes > TS_BYTES_MAX || ev->bytes2 > TS_BYTES_MAX) {
+            r->why = "a collective of more than 2^40 bytes (expected a traced run's)";
+            return TS_ECORRUPT;
+        }
         if (kind == TS_EV_ICOLL_DONE && get_req(r, (l >> 4) & 3, &ev->req, fast))
             return TS_ECORRUPT;
         if ((ev->peer != TS_ROOT_NONE && (uint32_t)ev->peer >= (uint32_t)r->nranks) ||

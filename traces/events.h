@@ -91,6 +91,11 @@ typedef struct ts_event_s {
  * to: 1e6 s (11.6 days), beyond any traced run, so that a rank's times and their sums over
  * a rank stay far inside int64_t. The readers refuse what is beyond, and times that go back. */
 #define TS_TIME_MAX_NS 1000000000000000LL
+/* The most bytes one record may carry (a message, or a collective's sizeSent / sizeReceived,
+ * which Score-P writes as the per-rank block times the ranks): 1 TiB, more than a node's
+ * memory (BM.Optimized3.36: 512 GB), so that sums over a rank's records stay far inside 64
+ * bits. 2^63 or a negative size written as unsigned is damage; the readers refuse it. */
+#define TS_BYTES_MAX ((uint64_t)1 << 40)
 
 /* Name of an event kind ("ISEND") and of a collective op ("Allreduce"); never NULL. */
 const char *ts_event_kind_name(int kind);

@@ -240,6 +240,10 @@ static OTF2_CallbackCode p2p(loc_state_t *ls, OTF2_TimeStamp time, uint8_t kind,
     int rc = mpi_record(ls, time, implied, &synthetic);
     if (rc <= 0)
         return rc < 0 ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
+    if (len > TS_BYTES_MAX)
+        return fail_event(ls, TS_ECORRUPT,
+                          "a message of %llu bytes (expected at most 2^40, a traced run's)",
+                          (unsigned long long)len);
     ts_event_t ev = {.kind = kind, .tag = (int32_t)tag, .bytes = len, .req = req};
     if (translate(ls, comm, peer, 0, &ev.comm, &ev.peer))
         return OTF2_CALLBACK_INTERRUPT;
@@ -272,6 +276,11 @@ static OTF2_CallbackCode coll(loc_state_t *ls, OTF2_TimeStamp time, uint8_t kind
         return rc < 0 ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
     if (op >= TS_COLL__COUNT)
         return fail_event(ls, TS_ECORRUPT, "unknown collective operation %u", (unsigned)op);
+    if (sent > TS_BYTES_MAX || recvd > TS_BYTES_MAX)
+        return fail_event(ls, TS_ECORRUPT,
+                          "a collective of %llu bytes sent, %llu received (expected at most "
+                          "2^40 each, a traced run's)",
+                          (unsigned long long)sent, (unsigned long long)recvd);
     ts_event_t ev = {.kind = kind, .op = op, .bytes = sent, .bytes2 = recvd, .req = req};
     if (translate(ls, comm, root, 1, &ev.comm, &ev.peer))
         return OTF2_CALLBACK_INTERRUPT;

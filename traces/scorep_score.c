@@ -233,6 +233,7 @@ ts_status ts_score_parse(const char *text, size_t len, const char *name, ts_scor
         size_t l = nl ? (size_t)(nl - p) : strlen(p);
         char buf[512], *tok[16], *starts[16];
         snprintf(buf, sizeof buf, "%.*s", (int)(l < sizeof buf ? l : sizeof buf - 1), p);
+        buf[strcspn(buf, "\r")] = '\0'; /* a CRLF file: the header's last word is "region" */
         lineno++;
         if (is_header(tok, split(buf, tok, 16, starts)))
             header_line = lineno;

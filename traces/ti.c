@@ -184,7 +184,11 @@ static ts_status write_rank(const ts_trace_t *t, int32_t rank, FILE *fp, double 
     ts_cursor_t *c = NULL;
     /* Which occurrence of its request id each post and completion is. */
     ts_u64map_t *post_seq = ts_u64map_new(), *done_seq = ts_u64map_new();
-    if (st == TS_OK && (!post_seq || !done_seq || ts_cursor_open(t, rank, &c) != TS_OK))
+    /* Receives posted and not yet completed, per request id (count + 1, as seq_next keeps):
+     * a completion of one never posted has no TI action to wait for (SMPI aborts on the
+     * wait), and tunesim replay refuses such a trace. */
+    ts_u64map_t *open = ts_u64map_new();
+    if (st == TS_OK && (!post_seq || !done_seq || !open || ts_cursor_open(t, rank, &c) != TS_OK))
         st = ts_error_set(err, TS_ENOMEM, "out of memory");
     fprintf(fp, "%d init\n", rank);
     rep->lines++;
@@ -212,11 +216,30 @@ static ts_status write_rank(const ts_trace_t *t, int32_t rank, FILE *fp, double 
                 rep->skipped_other++;
                 continue;
             }
+            if (seq_next(open, ev.req, &seq) != 0) {
+                st = ts_error_set(err, TS_ENOMEM, "out of memory");
+                continue;
+            }
             fprintf(fp, "%d irecv %d %d %" PRIu64 "\n", rank, ri->peer, ri->tag, ri->bytes);
             break;
-        case TS_EV_IRECV_DONE:
+        case TS_EV_IRECV_DONE: {
+            uintptr_t posted = (uintptr_t)ts_u64map_get(open, ev.req);
+            if (posted <= 1) {
+                char sp[4200];
+                st = ts_error_set(err, TS_ECORRUPT,
+                                  "%s: rank %d: a receive completes request %llu, which was "
+                                  "never posted (expected an MPI_Irecv before its completion)",
+                                  ts_shown(ts_trace_path(t), sp, sizeof sp), (int)rank,
+                                  (unsigned long long)ev.req);
+                continue;
+            }
+            if (ts_u64map_put(open, ev.req, (void *)(posted - 1)) != 0) {
+                st = ts_error_set(err, TS_ENOMEM, "out of memory");
+                continue;
+            }
             fprintf(fp, "%d wait %d %d %d\n", rank, ev.peer, rank, ev.tag);
             break;
+        }
         case TS_EV_ISEND_DONE:
             ri = seq_next(done_seq, ev.req, &seq) == 0 ? req_find(&sends, ev.req, seq) : NULL;
             if (!ri) {
@@ -249,6 +272,7 @@ static ts_status write_rank(const ts_trace_t *t, int32_t rank, FILE *fp, double 
     ts_cursor_close(c);
     ts_u64map_free(post_seq);
     ts_u64map_free(done_seq);
+    ts_u64map_free(open);
     free(recvs.v);
     free(sends.v);
     return st;

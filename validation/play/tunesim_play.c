@@ -22,6 +22,8 @@
  * other than MPI_COMM_WORLD are rebuilt from their members with MPI_Comm_create_group. */
 #include <limits.h>
 #include <mpi.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +37,7 @@
 #include "common/status.h"
 #include "common/u64map.h"
 #include "traces/recv_ahead.h"
+#include "traces/stats.h"
 #include "traces/trace.h"
 
 enum { MAXBLK = 16 };
@@ -72,8 +75,12 @@ static void die(const play_t *p, const char *fmt, ...)
     va_start(ap, fmt);
     if (strcmp(fmt, "%s") == 0)
         fputs("tunesim-play: ", stderr);
-    else
-        fprintf(stderr, "tunesim-play: %s: rank %d: ", ts_trace_path(p->t), p->rank);
+    else {
+        char shown[4200];
+        fprintf(stderr,
+                "tunesim-play: %s: rank %d: ", ts_shown(ts_trace_path(p->t), shown, sizeof shown),
+                p->rank);
+    }
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
@@ -88,9 +95,14 @@ static void *xmalloc(const play_t *p, size_t n)
     return m;
 }
 
+/* What one call may send, and what one collective's buffers may hold (a gather's root holds
+ * every rank's block): a trace past them is not one this player reproduces on a node. */
+#define PLAY_MAX_CALL   ((uint64_t)1 << 30)
+#define PLAY_MAX_BUFFER ((uint64_t)4 << 30)
+
 static int mpi_count(const play_t *p, uint64_t bytes)
 {
-    if (bytes > (uint64_t)1 << 30)
+    if (bytes > PLAY_MAX_CALL)
         die(p, "%llu bytes in one call: more than this player sends", (unsigned long long)bytes);
     return (int)bytes;
 }
@@ -214,7 +226,11 @@ static void collective(play_t *p, const ts_event_t *ev)
     int dbl = b % 8 == 0;
     MPI_Datatype ty = dbl ? MPI_DOUBLE : MPI_BYTE;
     MPI_Op op = dbl ? MPI_SUM : MPI_BOR;
-    int cnt = mpi_count(p, dbl ? b / 8 : b);
+    int cnt = mpi_count(p, b); /* the limit is on bytes, whatever type carries them */
+    cnt = dbl ? cnt / 8 : cnt;
+    if (total > (size_t)PLAY_MAX_BUFFER)
+        die(p, "%zu bytes of buffers for one collective: more than this player allocates (%llu)",
+            total, (unsigned long long)PLAY_MAX_BUFFER);
     char *s = send_buffer(p, total + 8);
     char *r = grown(p, &p->cbuf, &p->cbuf_size, total + 8);
     switch (ev->op) {
@@ -261,6 +277,56 @@ static void collective(play_t *p, const ts_event_t *ev)
     }
 }
 
+/* The watchdog. A trace that cannot complete under the player's MPI (a deadlock the
+ * recording's eager sends hid, a collective one rank never calls) would wait for ever: each
+ * rank counts the events it has played, and one that plays none for longer than the whole trace
+ * could take (its duration at the compute scale, plus --patience seconds) ends the job with a
+ * line that says so. */
+static atomic_ulong played;
+static int watch_done; /* under watch_lock; set, with watch_wake signalled, when play is over */
+static pthread_mutex_t watch_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t watch_wake = PTHREAD_COND_INITIALIZER;
+
+typedef struct watch_s {
+    const play_t *p;
+    double limit_s;
+} watch_t;
+
+static void *watch(void *arg)
+{
+    const watch_t *w = arg;
+    unsigned long last = atomic_load(&played);
+    struct timespec since, mono;
+    clock_gettime(CLOCK_MONOTONIC, &since);
+    pthread_mutex_lock(&watch_lock);
+    while (!watch_done) {
+        struct timespec at;
+        clock_gettime(CLOCK_REALTIME, &at);
+        at.tv_sec += 1;
+        pthread_cond_timedwait(&watch_wake, &watch_lock, &at);
+        if (watch_done)
+            break;
+        unsigned long now = atomic_load(&played);
+        clock_gettime(CLOCK_MONOTONIC, &mono);
+        if (now != last)
+            since = mono;
+        last = now;
+        double idle = (double)(mono.tv_sec - since.tv_sec) + 1e-9 * (mono.tv_nsec - since.tv_nsec);
+        if (idle > w->limit_s) {
+            char shown[4200];
+            fprintf(stderr,
+                    "tunesim-play: %s: rank %d: no progress for %.0f s after %lu events: the "
+                    "trace cannot complete under these settings (a deadlock, or a call other "
+                    "ranks never make; does tunesim replay finish it?)\n",
+                    ts_shown(ts_trace_path(w->p->t), shown, sizeof shown), w->p->rank, idle, now);
+            fflush(stderr);
+            _exit(1); /* no MPI call from this thread: mpirun ends the other ranks */
+        }
+    }
+    pthread_mutex_unlock(&watch_lock);
+    return NULL;
+}
+
 /* One pass over this rank's events. */
 static void play_once(play_t *p)
 {
@@ -272,6 +338,7 @@ static void play_once(play_t *p)
     ts_event_t ev;
     int rc;
     while ((rc = ts_cursor_next(cur, &ev, &err)) == 1) {
+        atomic_fetch_add(&played, 1);
         pending_t *q;
         switch (ev.kind) {
         case TS_EV_COMPUTE:
@@ -376,6 +443,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &p.size);
     const char *path = NULL, *out = NULL, *bad = NULL;
     int repeat = 1;
+    double patience = 60;
     for (int i = 1; i < argc && !bad; i++) {
         /* A rank's bursts add up to 1e15 ns at most (TS_TIME_MAX_NS): scaled by 1000 they
          * stay inside int64_t. */
@@ -385,6 +453,9 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--compute-scale") == 0 && i + 1 < argc) {
             if (ts_parse_double(argv[++i], &p.scale) != 0 || !(p.scale >= 0 && p.scale <= 1000))
                 bad = "--compute-scale expects a factor from 0 to 1000";
+        } else if (strcmp(argv[i], "--patience") == 0 && i + 1 < argc) {
+            if (ts_parse_double(argv[++i], &patience) != 0 || !(patience >= 1 && patience <= 1e6))
+                bad = "--patience expects seconds from 1 to 1e6";
         } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
             out = argv[++i];
         } else if (argv[i][0] != '-' && !path) {
@@ -397,7 +468,7 @@ int main(int argc, char **argv)
         if (p.rank == 0)
             fprintf(stderr,
                     "tunesim-play: %s (usage: mpirun [settings] -np N tunesim-play TRACE "
-                    "[--repeat R] [--compute-scale F] [-o FILE])\n",
+                    "[--repeat R] [--compute-scale F] [--patience S] [-o FILE])\n",
                     bad ? bad : "expected TRACE");
         MPI_Finalize();
         return 2;
@@ -432,8 +503,35 @@ int main(int argc, char **argv)
     p.t = t;
     if (ts_trace_nranks(t) != p.size) {
         if (p.rank == 0)
-            fprintf(stderr, "tunesim-play: %s: the trace has %d ranks, mpirun started %d\n", path,
-                    (int)ts_trace_nranks(t), p.size);
+            fprintf(stderr, "tunesim-play: %s: the trace has %d ranks, mpirun started %d\n",
+                    ts_shown(path, (char[4200]){0}, 4200), (int)ts_trace_nranks(t), p.size);
+        ts_trace_close(t);
+        MPI_Finalize();
+        return 1;
+    }
+    /* A message no call consumes would leave its sender or receiver waiting: refused before
+     * anything is played, as tunesim replay refuses it. */
+    char why[600] = "";
+    if (p.rank == 0) {
+        ts_stats_t *st = NULL;
+        if (ts_stats_compute(t, &st, &err) != TS_OK) {
+            snprintf(why, sizeof why, "tunesim-play: %s", err.msg);
+        } else {
+            const ts_match_summary_t *m = ts_stats_match(st);
+            if (m->unmatched_sends || m->unmatched_recvs)
+                snprintf(why, sizeof why,
+                         "tunesim-play: %s: %llu sends and %llu receives match no call: the "
+                         "trace cannot complete (tunesim info shows its matching)",
+                         ts_shown(path, (char[4200]){0}, 4200),
+                         (unsigned long long)m->unmatched_sends,
+                         (unsigned long long)m->unmatched_recvs);
+        }
+        ts_stats_free(st);
+    }
+    MPI_Bcast(why, sizeof why, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (why[0]) {
+        if (p.rank == 0)
+            fprintf(stderr, "%s\n", why);
         ts_trace_close(t);
         MPI_Finalize();
         return 1;
@@ -443,26 +541,41 @@ int main(int argc, char **argv)
         die(&p, "out of memory");
     build_comms(&p);
     double *times = xmalloc(&p, (size_t)repeat * sizeof *times);
+    double scale = p.scale > 1 ? p.scale : 1;
+    watch_t w = {&p, (double)ts_trace_duration_ns(t) * 1e-9 * scale + patience};
+    pthread_t watcher;
+    if (pthread_create(&watcher, NULL, watch, &w) != 0)
+        die(&p, "cannot start the watchdog thread");
     for (int k = 0; k < repeat; k++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
         play_once(&p);
         MPI_Barrier(MPI_COMM_WORLD);
+        atomic_fetch_add(&played, 1);
         times[k] = MPI_Wtime() - t0;
     }
+    pthread_mutex_lock(&watch_lock);
+    watch_done = 1;
+    pthread_cond_signal(&watch_wake);
+    pthread_mutex_unlock(&watch_lock);
+    pthread_join(watcher, NULL);
     int rc = 0;
     if (p.rank == 0) {
-        char tmp[4096];
+        /* through ts_outfile as tunesim's outputs: a link written through, a FIFO or a device
+         * written directly, a file replaced only when complete */
+        ts_outfile_t *of = NULL;
         FILE *fp = stdout;
         if (out) {
-            snprintf(tmp, sizeof tmp, "%s.tmp.%d", out, (int)getpid());
-            if (!(fp = fopen(tmp, "w"))) {
-                fprintf(stderr, "tunesim-play: %s: cannot create\n", out);
+            if (ts_outfile_open(out, &of, &err) != TS_OK) {
+                fprintf(stderr, "tunesim-play: %s\n", err.msg);
                 MPI_Abort(MPI_COMM_WORLD, 1);
             }
+            fp = ts_outfile_stream(of);
         }
         double sum = 0, lo = times[0], hi = times[0];
-        fprintf(fp, "# tunesim-play %s: %d ranks, %d repetitions\n", path, p.size, repeat);
+        char shown[4200];
+        fprintf(fp, "# tunesim-play %s: %d ranks, %d repetitions\n",
+                ts_shown(path, shown, sizeof shown), p.size, repeat);
         for (int k = 0; k < repeat; k++) {
             fprintf(fp, "repeat %d: %.6f s\n", k + 1, times[k]);
             sum += times[k];
@@ -470,9 +583,8 @@ int main(int argc, char **argv)
             hi = times[k] > hi ? times[k] : hi;
         }
         fprintf(fp, "mean %.6f s\nmin %.6f s\nmax %.6f s\n", sum / repeat, lo, hi);
-        if (out && (fclose(fp) != 0 || rename(tmp, out) != 0)) {
-            fprintf(stderr, "tunesim-play: %s: cannot write\n", out);
-            unlink(tmp);
+        if (of ? ts_outfile_commit(of, &err) != TS_OK : fflush(stdout) != 0) {
+            fprintf(stderr, "tunesim-play: %s\n", of ? err.msg : "standard output: cannot write");
             rc = 1;
         }
     }
