@@ -585,8 +585,10 @@ static ts_status open_sets(imb_t *m, const ts_params_t *base, ts_sets_t **sets, 
                               ts_sets_name(*sets, i));
         if (sp->nps)
             sj.place.nps = sp->nps;
-        if (sp->map_by)
+        if (sp->map_by) {
             ts_map_by_parse(sp->map_by, &sj.place.map_by, NULL); /* checked when parsed */
+            ts_map_by_ppr(sp->map_by, &sj.place);
+        }
         if (st != TS_OK) {
             ts_params_free(p);
             break;

@@ -77,8 +77,9 @@ typedef struct cmd_doc_s {
     "  --profile SCORE.txt   scale the window to the full run with this scorep-score profile\n"    \
     "                        (its time outside MPI and its visits; docs/extrapolation.md)\n"       \
     "  --scale-by compute|visits  how the window's MPI time is scaled (default compute)\n"         \
-    "  --iterations N        the full run's iterations (with --profile: instead of the "           \
-    "estimate)\n"
+    "  --iterations N        the full run's iterations: N x the window's time per iteration\n"     \
+    "                        (with --profile the profile sets the length; N only checks its\n"     \
+    "                        visits per iteration)\n"
 
 static const cmd_doc_t CMDS[] = {
     {"info", "TRACE [--json] [--window FIRST:LAST]",

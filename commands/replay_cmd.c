@@ -428,6 +428,12 @@ int ts_replay_cmd(int argc, char **argv, ts_error_t *err)
     }
     if ((st = parse_opts(argc, argv, params, &o, err)) != TS_OK)
         goto done;
+    if (o.scale == TS_XP_BY_VISITS && !o.profile) { /* it would be ignored */
+        st = ts_error_set(err, TS_EUSAGE,
+                          "replay: --scale-by visits scales a window with --profile's visits: "
+                          "give the profile");
+        goto done;
+    }
     /* Its inputs by type, none of them the file standard output writes. */
     const ts_file_use_t uses[] = {{"TRACE", o.trace, 0, "a trace", 1},
                                   {"--profile", o.profile, 0, "a scorep-score profile", 0}};

@@ -575,8 +575,10 @@ void ts_sets_place_over(const ts_sets_t *s, int i, ts_placement_opts_t *place)
         place->ppn = sp->ppn;
     if (sp->nps)
         place->nps = sp->nps;
-    if (sp->map_by)
+    if (sp->map_by) {
         ts_map_by_parse(sp->map_by, &place->map_by, NULL); /* checked when parsed */
+        ts_map_by_ppr(sp->map_by, place);
+    }
 }
 
 int ts_sets_job_line(const ts_sets_t *s, int i, const ts_trace_t *t, const char *trace_name,

@@ -50,8 +50,103 @@ static ts_status add_set(ts_sets_t *s, const section_t *sec, const char *name, c
     return TS_OK;
 }
 
+/* The k-th key an item sets ("UCX_TLS", "btl_vader_eager_limit", "model.net.latency",
+ * "nps"), into buf; 0 past the last. An MCA name is compared without OMPI_MCA_. */
+static int item_key(const item_t *it, int k, char *buf, size_t n)
+{
+    static const char *const place[] = {"nodes", "ppn", "nps", "map-by"};
+    if (it->pkey != PL_NONE) {
+        snprintf(buf, n, "%s", k ? "" : place[it->pkey]);
+        return k == 0;
+    }
+    for (int i = 0; i < it->nwords; i++) {
+        const char *w = it->words[i], *key = NULL;
+        if ((!strcmp(w, "--set") || !strcmp(w, "-x") || !strcmp(w, "--mca") ||
+             !strcmp(w, "-mca")) &&
+            i + 1 < it->nwords)
+            key = it->words[++i];
+        else if (!strncmp(w, "-x", 2) && w[2] && w[2] != '-')
+            key = w + 2;
+        if (!key || k--)
+            continue;
+        if (!strncmp(key, "OMPI_MCA_", 9))
+            key += 9;
+        snprintf(buf, n, "%.*s", (int)strcspn(key, "="), key);
+        return 1;
+    }
+    return 0;
+}
+
+/* Items by what they set: placement, then words. */
+static int cmp_items(const void *a, const void *b)
+{
+    const item_t *x = *(const item_t *const *)a, *y = *(const item_t *const *)b;
+    if (x->pkey != y->pkey)
+        return x->pkey < y->pkey ? -1 : 1;
+    if (x->pkey != PL_NONE)
+        return x->ptext && y->ptext ? strcmp(x->ptext, y->ptext)
+                                    : (x->pint > y->pint) - (x->pint < y->pint);
+    if (x->nwords != y->nwords)
+        return x->nwords < y->nwords ? -1 : 1;
+    for (int w = 0; w < x->nwords; w++) {
+        int c = strcmp(x->words[w], y->words[w]);
+        if (c)
+            return c;
+    }
+    return 0;
+}
+
+/* A grid's axis takes each key once, and nothing else in the section sets it: a later line
+ * would make the axis dead (its sets all alike), an earlier one is overridden by it; a value
+ * given twice in one axis makes two sets alike. */
+static ts_status check_grid(ts_sets_t *s, const section_t *sec)
+{
+    ts_status st = TS_OK;
+    for (int a = 0; a < sec->nentries && st == TS_OK; a++) {
+        const entry_t *ax = &sec->entries[a];
+        if (ax->nvalues < 2)
+            continue;
+        /* sorted, so that an axis of 100,000 values is checked in n log n */
+        const item_t **v = malloc((size_t)ax->nvalues * sizeof *v);
+        if (!v)
+            return TS_ENOMEM;
+        memcpy(v, ax->values, (size_t)ax->nvalues * sizeof *v);
+        qsort(v, (size_t)ax->nvalues, sizeof *v, cmp_items);
+        for (int i = 1; i < ax->nvalues && st == TS_OK; i++)
+            if (cmp_items(&v[i - 1], &v[i]) == 0)
+                st = ts_sets_add_error(
+                    s, "%s:%d: [grid %s] a value repeated in the axis: two sets alike", s->path,
+                    ax->values[0]->line, sec->name);
+        free(v);
+        char key[160], other[160];
+        if (st != TS_OK || !item_key(ax->values[0], 0, key, sizeof key))
+            continue;
+        for (int e = 0; e < sec->nentries && st == TS_OK; e++)
+            for (int k = 0;
+                 e != a && !(e < a && sec->entries[e].nvalues > 1) &&
+                 /* said once */ item_key(sec->entries[e].values[0], k, other, sizeof other);
+                 k++)
+                if (!strcmp(key, other)) {
+                    st = ts_sets_add_error(s,
+                                           "%s:%d: [grid %s] %s is an axis at line %d: set it once "
+                                           "in a grid (a second line would make the axis dead or "
+                                           "be overridden by it)",
+                                           s->path, sec->entries[e].values[0]->line, sec->name, key,
+                                           ax->values[0]->line);
+                    break;
+                }
+    }
+    return st;
+}
+
 static ts_status expand(ts_sets_t *s, const section_t *sec)
 {
+    if (sec->grid) {
+        int before = s->nerrors;
+        ts_status st = check_grid(s, sec);
+        if (st != TS_OK || s->nerrors > before)
+            return st;
+    }
     int naxes = 0;
     double total = 1;
     for (int e = 0; e < sec->nentries; e++)

@@ -128,6 +128,10 @@ static ts_status parse_opts(int argc, char **argv, sweep_opts_t *o, ts_error_t *
         return ts_error_set(err, TS_EUSAGE, "sweep: missing TRACE");
     if (!o->sets)
         return ts_error_set(err, TS_EUSAGE, "sweep: missing --sets FILE");
+    if (o->scale == TS_XP_BY_VISITS && !o->profile) /* it would be ignored */
+        return ts_error_set(err, TS_EUSAGE,
+                            "sweep: --scale-by visits scales a window with --profile's visits: "
+                            "give the profile");
     if ((o->window || o->profile || o->iterations) && o->emit)
         return ts_error_set(err, TS_EUSAGE,
                             "sweep: --window, --profile and --iterations are not passed on to "

@@ -52,6 +52,21 @@ static int is_ppr(const char *text)
     return 0;
 }
 
+enum { PPR_NODE = 1, PPR_SOCKET, PPR_NUMA };
+
+void ts_map_by_ppr(const char *text, ts_placement_opts_t *o)
+{
+    o->ppr_n = o->ppr_obj = 0;
+    if (!is_ppr(text))
+        return;
+    const char *obj = strchr(text + 4, ':') + 1;
+    size_t n = strcspn(obj, ":");
+    o->ppr_n = atoi(text + 4);
+    o->ppr_obj = word_is(obj, n, "node")   ? PPR_NODE
+                 : word_is(obj, n, "numa") ? PPR_NUMA
+                                           : PPR_SOCKET;
+}
+
 ts_status ts_map_by_parse(const char *text, ts_map_by *out, ts_error_t *err)
 {
     if (is_ppr(text)) {
@@ -117,8 +132,23 @@ static ts_status resolve(const ts_platform_t *pf, const ts_placement_opts_t *o, 
                             pl->nodes, name);
     if (pl->nodes > 1000000)
         return ts_error_set(err, TS_EARG, "placement: %d nodes is too many", pl->nodes);
-    if (o->ppn) {
-        pl->ppn = o->ppn;
+    int ppn = o->ppn;
+    if (o->ppr_n > 0) { /* ppr:N:OBJ puts N ranks on each object of a node */
+        static const char *const objs[] = {"", "node", "socket", "numa"};
+        int per = o->ppr_obj == PPR_NODE   ? 1
+                  : o->ppr_obj == PPR_NUMA ? pl->sockets * pl->nps
+                                           : pl->sockets;
+        long long want = (long long)o->ppr_n * per;
+        if (want > cores || (ppn && ppn != want))
+            return ts_error_set(err, TS_EARG,
+                                "placement: map-by ppr:%d:%s places %lld ranks a node: %s",
+                                o->ppr_n, objs[o->ppr_obj], want,
+                                want > cores ? "more than the node's cores"
+                                             : "not the ranks per node given (--ppn)");
+        ppn = (int)want;
+    }
+    if (ppn) {
+        pl->ppn = ppn;
         if (pl->ppn > cores)
             return ts_error_set(err, TS_EARG,
                                 "placement: %d ranks per node do not fit on %s's %d cores per "

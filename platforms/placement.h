@@ -39,7 +39,13 @@ typedef struct ts_placement_opts_s {
     ts_map_by map_by;   /* block (default) or cyclic */
     int nodes_per_leaf; /* nodes under one leaf switch: pass model.net.nodes_per_leaf
                            (ts_params_int); 0: every node under one leaf */
+    int ppr_n, ppr_obj; /* map-by ppr:N:OBJ (ts_map_by_ppr): N ranks per object; 0: none */
 } ts_placement_opts_t;
+
+/* For Open MPI's ppr:N:OBJ: sets o->ppr_n = N and o->ppr_obj (its object: a node, a socket
+ * or package, a NUMA domain), so that the placement puts N ranks on each (its ranks per node
+ * follow, and a --ppn that says otherwise is refused); other words clear them. */
+void ts_map_by_ppr(const char *text, ts_placement_opts_t *o);
 
 /* Where one rank runs. numa counts the node's domains 0..sockets*nps-1 (socket s holds
  * s*nps..s*nps+nps-1); core counts the node's cores 0..cores_per_node-1. */

@@ -284,7 +284,8 @@ step_row() { # step_row LABEL BASE NAME: one row of the mechanism table
     echo "\`--model $model_rel\` and"
     echo "\`model.cpu.speed_ratio=$ratio\`, and extrapolated to the full run with the asis profile"
     echo "(\`$(basename "$profile")\`, \`tunesim sweep --profile\`): the profile's compute per rank"
-    echo "($(awk -v c="$prof_compute" 'BEGIN { printf "%.3f", c / 72 }') s) plus the window's simulated MPI time scaled by compute."
+    # the compute the sweep scaled with (Score-P's own time at the model's cost per visit)
+    echo "($(awk '$1 == "compute" && $3 == "s" { print $2; exit }' "$work/nominal.txt") s) plus the window's simulated MPI time scaled by compute."
     if [ -n "$fitted" ]; then
         echo "The model's uncertain parameters are fitted to the two training runs, asis 17.85 s and t0"
         echo "15.91 s (10.9 % less) with both profiles (\`tunesim fit\`, \`scripts/fit_motorbike.sh\`,"

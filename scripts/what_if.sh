@@ -7,7 +7,7 @@
 #     peer 20 times back to back (bench/gen_coll_trace), nothing else.
 # Prints the two tables as markdown and writes docs/what-if-{reference,alltoall}.{csv,png,svg}.
 #
-#   scripts/what_if.sh [BUILD]        (BUILD defaults to build/; about 2 minutes on 2 cores)
+#   scripts/what_if.sh [BUILD]        (BUILD defaults to build/; about 10 s on 2 cores, docs/what-if.md)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}

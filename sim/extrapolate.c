@@ -405,8 +405,11 @@ void ts_xp_print(const ts_xp_t *x, FILE *fp)
     if (x->estimated)
         fprintf(fp, "about %.0f iterations by %s%s)\n", x->iterations, x->estimated_from,
                 by_compute ? "" : "'s visits");
-    else
-        fprintf(fp, "%.0f iterations)\n", x->iterations);
+    else /* the length is the profile's; the count given only checks visits per iteration */
+        fprintf(fp,
+                "%.0f iterations as given: they check its visits per iteration; its %s sets "
+                "the run's length)\n",
+                x->iterations, by_compute ? "compute" : "visits");
     fprintf(fp,
             "  compute    %.3f s per rank: the profile's time outside MPI (ALL %.2f s - MPI "
             "%.2f s - PTHREAD %.2f s",

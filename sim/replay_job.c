@@ -215,6 +215,9 @@ static ts_status own_params(ts_job_t *job, ts_error_t *err)
  * and clock what-ifs scale each burst's memory-bound part (model.cpu.memory_bound) and the
  * rest, and the memory links of the nodes with the memory. Without any, the caller's
  * settings are used as they are. */
+#define WHATIF_MIN_FACTOR 0.01
+#define WHATIF_MAX_FACTOR 100.0
+
 static ts_status apply_platform(ts_job_t *job, ts_error_t *err)
 {
     const ts_params_t *p = job->user;
@@ -228,6 +231,25 @@ static ts_status apply_platform(ts_job_t *job, ts_error_t *err)
         return no_reference(job, "model.cpu.clock", "core_clock", err);
     double mem_speedup = mem > 0 ? mem / ts_platform_memory_bandwidth(job->pf) : 1;
     double clock_speedup = clock > 0 ? clock / ts_platform_core_clock(job->pf) : 1;
+    double link_speedup = link > 0 ? link * 8 / ts_platform_link_rate(job->pf) : 1;
+    /* A what-if is another machine of this kind, within a factor of 100 of the platform: a
+     * bare 56 (bytes/s, where 56 Gbps was meant) or a clock of 1e-320 GHz is no machine, and
+     * made a two-rank replay last hours or SimGrid abort. */
+    static const struct {
+        const char *param, *option, *unit;
+    } what[] = {{"model.net.link_speed", "--link-speed", "B/s"},
+                {"model.cpu.memory_bandwidth", "--memory-bandwidth", "B/s"},
+                {"model.cpu.clock", "--cpu-clock", "GHz"}};
+    const double speedup[] = {link_speedup, mem_speedup, clock_speedup},
+                 given[] = {link, mem, clock / 1e9},
+                 ref[] = {ts_platform_link_rate(job->pf) / 8, ts_platform_memory_bandwidth(job->pf),
+                          ts_platform_core_clock(job->pf) / 1e9};
+    for (int i = 0; i < 3; i++)
+        if (!(speedup[i] >= WHATIF_MIN_FACTOR && speedup[i] <= WHATIF_MAX_FACTOR))
+            return ts_error_set(
+                err, TS_EARG, "%s (%s) %g %s: expected within a factor of 100 of %s's %g %s%s",
+                what[i].param, what[i].option, given[i], what[i].unit, ts_platform_name(job->pf),
+                ref[i], what[i].unit, i < 2 ? " (a bandwidth with its unit: 56Gbps, 7GB/s)" : "");
     double f = TS_PARAM_DOUBLE(p, CPU_MEMORY_BOUND);
     job->whatif_compute = f / mem_speedup + (1 - f) / clock_speedup;
     if (ts_platform_param_count(job->pf) == 0 && link <= 0 && mem <= 0)
@@ -236,9 +258,8 @@ static ts_status apply_platform(ts_job_t *job, ts_error_t *err)
     if (st == TS_OK)
         st = ts_platform_apply_params(job->pf, job->own, err);
     if (st == TS_OK && link > 0)
-        st = ts_params_set_number(
-            job->own, TS_P_NET_BW,
-            TS_PARAM_BW(job->own, NET_BW) * link * 8 / ts_platform_link_rate(job->pf), err);
+        st = ts_params_set_number(job->own, TS_P_NET_BW,
+                                  TS_PARAM_BW(job->own, NET_BW) * link_speedup, err);
     if (st == TS_OK && mem > 0)
         st = ts_params_set_number(job->own, TS_P_NODE_MEM_BW,
                                   TS_PARAM_BW(job->own, NODE_MEM_BW) * mem_speedup, err);

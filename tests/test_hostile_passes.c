@@ -458,6 +458,20 @@ static void test_ninth_pass_readers(void)
                "fit '%s' " RUN9 " --measured-csv x --time-sd 1e-300", tr, sets);
 }
 
+/* Tenth pass (replay's and sweep's options): options that changed nothing, or a machine of
+ * no kind, now say so. The grid's keys are test_sets', ppr's test_platforms', the what-if
+ * factors test_whatif's. */
+static void test_tenth_pass(void)
+{
+    expect_cli(2, "--scale-by visits scales a window with --profile's visits",
+               "replay '%s' --scale-by visits", tu_bundled());
+    expect_cli(1, "model.cpu.clock (--cpu-clock)", "replay '%s' --cpu-clock 1e-320", tu_bundled());
+    expect_cli(1, "model.net.link_speed (--link-speed) 56 B/s", "replay '%s' --link-speed 56",
+               tu_bundled());
+    expect_cli(1, "map-by ppr:36:node places 36 ranks a node: not the ranks per node given",
+               "replay '%s' --map-by ppr:36:node --ppn 1", tu_bundled());
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -472,5 +486,7 @@ int main(void)
     CU_add_test(s, "ninth pass: outputs into a trace's archive, logs, validate's sweep",
                 test_ninth_pass_outputs);
     CU_add_test(s, "ninth pass: measurements read as written or refused", test_ninth_pass_readers);
+    CU_add_test(s, "tenth pass: options that changed nothing, machines of no kind",
+                test_tenth_pass);
     return tu_run_all();
 }

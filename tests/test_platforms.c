@@ -321,6 +321,33 @@ static void test_block_nps1(void)
     ts_platform_close(pf);
 }
 
+/* map-by ppr:N:OBJ: N ranks on each object, so N x objects ranks a node; a --ppn or a node
+ * that says otherwise is refused (Open MPI would place 36/36/0 or refuse too). */
+static void test_ppr(void)
+{
+    ts_platform_t *pf = open_bm();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pf);
+    static const struct {
+        const char *map;
+        int nodes, ppn, nps, want_ppn; /* want_ppn 0: refused */
+    } cases[] = {{"ppr:36:node", 3, 0, 0, 36}, {"ppr:18:package", 0, 0, 0, 36},
+                 {"ppr:9:numa", 0, 0, 2, 36},  {"ppr:8:numa", 4, 0, 2, 32},
+                 {"ppr:1:node", 0, 0, 0, 0},   {"ppr:36:node", 0, 30, 0, 0},
+                 {"ppr:40:node", 0, 0, 0, 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ts_placement_opts_t o = {.nodes = cases[i].nodes, .ppn = cases[i].ppn, .nps = cases[i].nps};
+        ts_map_by_ppr(cases[i].map, &o);
+        ts_placement_t *pl = NULL;
+        ts_error_t err;
+        ts_status st = ts_placement_open(pf, &o, 72, &pl, &err);
+        CU_ASSERT_EQUAL(st == TS_OK, cases[i].want_ppn > 0);
+        if (pl)
+            CU_ASSERT_EQUAL(ts_placement_ppn(pl), cases[i].want_ppn);
+        ts_placement_close(pl);
+    }
+    ts_platform_close(pf);
+}
+
 static void test_block_nps2(void)
 {
     ts_platform_t *pf = open_bm();
@@ -763,6 +790,7 @@ int main(void)
     s = CU_add_suite("placement", NULL, NULL);
     CU_add_test(s, "72 ranks, block, NPS1", test_block_nps1);
     CU_add_test(s, "block, NPS2 and half-full nodes", test_block_nps2);
+    CU_add_test(s, "map-by ppr:N:OBJ", test_ppr);
     CU_add_test(s, "cyclic, NPS1 and NPS2", test_cyclic);
     CU_add_test(s, "map-by node: round-robin over the nodes", test_map_by_node);
     CU_add_test(s, "errors: 73 ranks on 2 x 36 and others", test_placement_errors);

@@ -234,13 +234,14 @@ static void test_all_errors_at_once(void)
     CU_ASSERT(found);
     ts_sets_free(s);
     /* Grids within the limit that together pass it: said once, as the file's total. */
-    char three[1024] = "";
+    char three[1536] = "";
     for (int g = 0; g < 3; g++) {
         size_t l = strlen(three);
         snprintf(three + l, sizeof three - l,
                  "[grid g%d]\nUCX_RNDV_THRESH = 1|2|3|4|5|6|7|8|9|10\nUCX_ZCOPY_THRESH = "
                  "1|2|3|4|5|6|7|8|9|10\nUCX_BCOPY_THRESH = 1|2|3|4|5|6|7|8|9|10\n"
-                 "nps = 1|2|1|2|1|2|1|2|1|2\nnodes = 1|2|3|4|5\n",
+                 "nps = 1|2\nnodes = 1|2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|"
+                 "22|23|24|25\n",
                  g);
     }
     s = parse(three);
@@ -319,6 +320,37 @@ static void test_reference_sets(void)
     ts_sets_free(s);
 }
 
+/* A grid's key set twice (an axis and another line, in any spelling) or an axis value given
+ * twice made sets alike under different names: refused at the line. */
+static void test_grid_keys_once(void)
+{
+    static const struct {
+        const char *text, *want;
+    } bad[] = {
+        {"[grid g]\nUCX_TLS = all | tcp\nUCX_TLS = rc | tcp\n",
+         "test.sets:3: [grid g] UCX_TLS is an axis at line 2"},
+        {"[grid g]\nUCX_TLS = all | tcp\n-x UCX_TLS=rc\n",
+         "test.sets:3: [grid g] UCX_TLS is an axis at line 2"},
+        {"[grid g]\n--mca btl_vader_eager_limit 4096\nbtl_vader_eager_limit = 1024 | 8192\n",
+         "test.sets:2: [grid g] btl_vader_eager_limit is an axis at line 3"},
+        {"[grid g]\nnps = 1 | 2\nnps = 2\n", "test.sets:3: [grid g] nps is an axis at line 2"},
+        {"[grid g]\nUCX_TLS = tcp | rc | tcp\n",
+         "test.sets:2: [grid g] a value repeated in the axis"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ts_sets_t *s = parse(bad[i].text);
+        CU_ASSERT(s && ts_sets_nerrors(s) == 1 && strstr(ts_sets_error(s, 0), bad[i].want));
+        if (s && ts_sets_nerrors(s) >= 1 && !strstr(ts_sets_error(s, 0), bad[i].want))
+            printf("\n  %s", ts_sets_error(s, 0));
+        ts_sets_free(s);
+    }
+    /* different keys, and the same key in two sections: fine */
+    ts_sets_t *s = parse("[grid g]\nUCX_TLS = all | tcp\n-x UCX_RNDV_THRESH=8kb\n[h]\n"
+                         "UCX_TLS = rc\n");
+    CU_ASSERT(s && ts_sets_nerrors(s) == 0 && ts_sets_count(s) == 3);
+    ts_sets_free(s);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -330,5 +362,6 @@ int main(void)
     CU_add_test(s, "every mistake at once, with file and line", test_all_errors_at_once);
     CU_add_test(s, "issue 12 defect 1: long set names", test_long_names);
     CU_add_test(s, "the reference sweep sets/motorbike-72.sets", test_reference_sets);
+    CU_add_test(s, "a grid sets each key once", test_grid_keys_once);
     return tu_run_all();
 }

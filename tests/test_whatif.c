@@ -159,6 +159,17 @@ static void test_link_speed(void)
     CU_ASSERT_FATAL(full.ok && half.ok);
     CU_ASSERT(half.makespan >= full.makespan);
     CU_ASSERT(half.makespan - full.makespan < 0.01 * full.makespan);
+
+    /* No machine of the kind: a bandwidth without its unit (56 B/s), a clock of 1e-320 GHz
+     * (SimGrid aborted), memory 500 times the platform's: refused, naming the option. */
+    static const char *const absurd[][2] = {
+        {"--link-speed 56", "model.net.link_speed (--link-speed) 56 B/s: expected within a factor"},
+        {"--cpu-clock 1e-320", "model.cpu.clock (--cpu-clock)"},
+        {"--memory-bandwidth 100TB/s", "model.cpu.memory_bandwidth (--memory-bandwidth) 1e+14"}};
+    for (size_t i = 0; i < sizeof absurd / sizeof absurd[0]; i++) {
+        outcome_t o = replay(small, "bm-optimized3.36", 2, 1, absurd[i][0]);
+        CU_ASSERT(!o.ok && strstr(o.msg, absurd[i][1]));
+    }
     ts_trace_close(small);
 
     /* A platform that states no link rate: refused, naming the key. */
