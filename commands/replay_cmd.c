@@ -141,8 +141,10 @@ static ts_status parse_opts(int argc, char **argv, ts_params_t *params, replay_o
             o->place.nodes = info.nodes;
         if (st == TS_OK && info.note[0])
             fprintf(stderr, "tunesim: note: --mpirun: %s\n", info.note);
-        if (st == TS_OK && info.map_by[0] && strncmp(info.map_by, "ppr:", 4) != 0)
+        if (st == TS_OK && info.map_by[0]) { /* ppr:N:OBJ as --map-by reads it */
             st = ts_map_by_parse(info.map_by, &o->place.map_by, err);
+            ts_map_by_ppr(info.map_by, &o->place);
+        }
     }
     return st;
 }

@@ -598,8 +598,11 @@ int ts_sets_job_line(const ts_sets_t *s, int i, const ts_trace_t *t, const char 
             o.place.ppn = jo->place.ppn;
         else if (k == 2)
             o.place.nps = jo->place.nps;
-        else
+        else {
             o.place.map_by = jo->place.map_by;
+            o.place.ppr_n = jo->place.ppr_n;
+            o.place.ppr_obj = jo->place.ppr_obj;
+        }
         ts_job_t *job = NULL;
         ts_error_t e;
         if (ts_job_prepare(t, trace_name, params, &o, &job, &e) == TS_OK)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../common/grow.h"
+#include "../params/params_args.h"
 #include "sets_impl.h"
 
 static ts_status add_set(ts_sets_t *s, const section_t *sec, const char *name, const int *pick)
@@ -65,6 +66,8 @@ static int item_key(const item_t *it, int k, char *buf, size_t n)
              !strcmp(w, "-mca")) &&
             i + 1 < it->nwords)
             key = it->words[++i];
+        else if (ts_params_whatif_param(w) && i + 1 < it->nwords) /* --link-speed FDR */
+            key = ts_params_whatif_param(w), i++;
         else if (!strncmp(w, "-x", 2) && w[2] && w[2] != '-')
             key = w + 2;
         if (!key || k--)

@@ -308,6 +308,8 @@ ts_status ts_report_check(FILE *fp, const char *after, ts_error_t *err)
         return TS_OK;
     if (errno)
         e = errno;
+    else if (e != EIO && e != ENOSPC && e != EFBIG && e != EPIPE && e != EBADF && e != EDQUOT)
+        e = 0; /* not a write's failure: another call's, left over */
     int fd = fp == stdout ? 1 : fp == stderr ? 2 : -1;
     return ts_error_set(err, TS_EIO, "%s: writing the report failed: %s%s",
                         fd == 1   ? "standard output"
@@ -356,19 +358,36 @@ static int clobbers(const char *in, const char *out)
     return ts_same_file(in, out);
 }
 
-/* Whether ro, a resolved path, is the resolved OTF2 anchor ra (STEM.otf2), STEM.def or a file
- * under STEM/: the files its reader opens. */
-static int archive_holds(const char *ra, const char *ro)
+/* Whether out (an existing regular file) is one of the files the OTF2 reader opens for the
+ * anchor named STEM.otf2: the anchor, STEM.def or a file of STEM/. Named as the reader names
+ * them, from the path given (not resolved: a linked anchor's archive is the one beside the
+ * link), and compared by device and inode, so that a link to any of them counts too. */
+static int archive_holds(const char *anchor, const char *out)
 {
-    size_t n = strlen(ra);
-    if (n < 5 || strcmp(ra + n - 5, ".otf2") != 0)
+    size_t n = strlen(anchor);
+    if (n < 5 || strcmp(anchor + n - 5, ".otf2") != 0)
         return 0;
-    size_t stem = n - 5;
-    if (strcmp(ro, ra) == 0)
-        return 1;
-    if (strncmp(ro, ra, stem) != 0)
+    char *stem = strndup(anchor, n - 5), *def = NULL;
+    if (!stem || asprintf(&def, "%s.def", stem) < 0) {
+        free(stem);
         return 0;
-    return strcmp(ro + stem, ".def") == 0 || ro[stem] == '/';
+    }
+    struct stat sb;
+    int hit = (stat(anchor, &sb) == 0 && ts_same_file(anchor, out)) ||
+              (stat(def, &sb) == 0 && ts_same_file(def, out));
+    DIR *d = hit ? NULL : opendir(stem);
+    struct dirent *de;
+    while (d && !hit && (de = readdir(d))) {
+        char *f = NULL;
+        if (de->d_name[0] != '.' && asprintf(&f, "%s/%s", stem, de->d_name) >= 0)
+            hit = stat(f, &sb) == 0 && S_ISREG(sb.st_mode) && ts_same_file(f, out);
+        free(f);
+    }
+    if (d)
+        closedir(d);
+    free(def);
+    free(stem);
+    return hit;
 }
 
 int ts_in_archive(const char *in, const char *out)
@@ -376,28 +395,23 @@ int ts_in_archive(const char *in, const char *out)
     struct stat si, so;
     if (stat(in, &si) != 0 || stat(out, &so) != 0 || !S_ISREG(so.st_mode))
         return 0;
-    char *ri = realpath(in, NULL), *ro = realpath(out, NULL);
+    if (S_ISREG(si.st_mode))
+        return archive_holds(in, out);
+    if (!S_ISDIR(si.st_mode))
+        return 0;
+    DIR *d = opendir(in);
+    struct dirent *de;
     int hit = 0;
-    if (ri && ro && S_ISREG(si.st_mode)) {
-        hit = archive_holds(ri, ro);
-    } else if (ri && ro && S_ISDIR(si.st_mode)) {
-        DIR *d = opendir(ri);
-        struct dirent *de;
-        while (d && !hit && (de = readdir(d))) {
-            size_t n = strlen(de->d_name);
-            char *a = NULL;
-            if (n > 5 && strcmp(de->d_name + n - 5, ".otf2") == 0 &&
-                asprintf(&a, "%s/%s", ri, de->d_name) >= 0) {
-                struct stat sa;
-                hit = stat(a, &sa) == 0 && S_ISREG(sa.st_mode) && archive_holds(a, ro);
-            }
-            free(a);
-        }
-        if (d)
-            closedir(d);
+    while (d && !hit && (de = readdir(d))) {
+        size_t n = strlen(de->d_name);
+        char *a = NULL;
+        if (n > 5 && strcmp(de->d_name + n - 5, ".otf2") == 0 &&
+            asprintf(&a, "%s/%s", in, de->d_name) >= 0)
+            hit = archive_holds(a, out);
+        free(a);
     }
-    free(ri);
-    free(ro);
+    if (d)
+        closedir(d);
     return hit;
 }
 
@@ -422,9 +436,10 @@ static ts_status check_writable(const char *cmd, const ts_file_use_t *f, ts_erro
             return TS_OK;
     } else if (errno != ENOENT) /* a link loop, a name too long: the write would fail too */
         return ts_error_set(err, TS_EIO, "%s: %s %s: %s", cmd, f->flag, f->path, strerror(errno));
-    /* the directory it goes in: "out/" (a directory output as a shell completes it) is out */
+    /* the directory it goes in: "out/" (a directory output as a shell completes it) is out;
+     * a file's name ending in '/' names a directory that must exist */
     size_t len = strlen(f->path);
-    while (len > 1 && f->path[len - 1] == '/')
+    while (f->dir_ok && len > 1 && f->path[len - 1] == '/')
         len--;
     const char *slash = memrchr(f->path, '/', len);
     char dir[4096];

@@ -172,9 +172,9 @@ const char *ts_model_created_from(const ts_model_t *m)
 
 /* ---- writing -------------------------------------------------------------------------- */
 
-/* A copy of s that XML 1.0 can hold: a control character other than tab and line ends, or a
- * byte that starts no UTF-8 sequence (a Latin-1 file name), becomes '?'. libxml2 writes such
- * bytes as they are, and the file would not load. NULL when out of memory. */
+/* A copy of s that XML 1.0 can hold: a control character other than tab and line ends, a
+ * byte that starts no UTF-8 sequence (a Latin-1 file name) or U+FFFE / U+FFFF becomes '?'. libxml2
+ * writes such bytes as they are, and the file would not load. NULL when out of memory. */
 static xmlChar *xml_text(const char *s)
 {
     size_t n = strlen(s);
@@ -182,7 +182,8 @@ static xmlChar *xml_text(const char *s)
     for (size_t i = 0; t && i < n;) {
         const unsigned char *c = (const unsigned char *)s + i;
         size_t k = *c < 0x80 ? 1 : ts_utf8_seq_len(c);
-        if (k == 0 || (*c < 0x20 && *c != '\t' && *c != '\n' && *c != '\r')) {
+        int nonchar = k == 3 && c[0] == 0xEF && c[1] == 0xBF && c[2] >= 0xBE; /* U+FFFE, U+FFFF */
+        if (k == 0 || nonchar || (*c < 0x20 && *c != '\t' && *c != '\n' && *c != '\r')) {
             t[i++] = '?';
             continue;
         }

@@ -76,6 +76,14 @@ static const struct {
     {"--balance", "model.cpu.balance"},
 };
 
+const char *ts_params_whatif_param(const char *option)
+{
+    for (size_t k = 0; k < sizeof WHATIF / sizeof WHATIF[0]; k++)
+        if (strcmp(option, WHATIF[k].option) == 0)
+            return WHATIF[k].param;
+    return NULL;
+}
+
 /* One what-if option's value (a percentage for --balance; link names are the parameter's). */
 static ts_status apply_whatif(ts_params_t *p, const char *param, const char *value, ts_error_t *err)
 {

@@ -19,6 +19,9 @@
  * consumed[i] is set to 1 for each word used (consumed has argc entries). consumed may be
  * NULL: then an unknown word is an error (TS_EUSAGE). A bad name or value is TS_EARG. On
  * error p is unchanged. */
+/* The parameter a what-if option sets ("--link-speed": "model.net.link_speed"), or NULL. */
+const char *ts_params_whatif_param(const char *option);
+
 ts_status ts_params_parse_args(ts_params_t *p, int argc, char **argv, unsigned char *consumed,
                                ts_error_t *err);
 

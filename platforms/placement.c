@@ -10,6 +10,7 @@
 struct ts_placement_s {
     int nranks, nodes, ppn, nps, nodes_per_leaf, leaves;
     int sockets, cores_per_socket;
+    int ppr_n, ppr_obj; /* map-by ppr:N:OBJ, 0: none */
     ts_map_by map_by;
     ts_rank_place_t *ranks;
     char *hosts; /* nranks names of HOST_NAME_SIZE bytes */
@@ -139,13 +140,15 @@ static ts_status resolve(const ts_platform_t *pf, const ts_placement_opts_t *o, 
                   : o->ppr_obj == PPR_NUMA ? pl->sockets * pl->nps
                                            : pl->sockets;
         long long want = (long long)o->ppr_n * per;
-        if (want > cores || (ppn && ppn != want))
-            return ts_error_set(err, TS_EARG,
-                                "placement: map-by ppr:%d:%s places %lld ranks a node: %s",
-                                o->ppr_n, objs[o->ppr_obj], want,
-                                want > cores ? "more than the node's cores"
-                                             : "not the ranks per node given (--ppn)");
+        int fits = (long long)o->ppr_n * per <= cores && o->ppr_n <= cores / per;
+        if (!fits || (ppn && ppn != want))
+            return ts_error_set(
+                err, TS_EARG, "placement: map-by ppr:%d:%s places %lld ranks a node: %s", o->ppr_n,
+                objs[o->ppr_obj], want,
+                !fits ? "more than its objects' cores" : "not the ranks per node given (--ppn)");
         ppn = (int)want;
+        pl->ppr_n = o->ppr_n;
+        pl->ppr_obj = o->ppr_obj;
     }
     if (ppn) {
         pl->ppn = ppn;
@@ -199,6 +202,18 @@ ts_status ts_placement_open(const ts_platform_t *pf, const ts_placement_opts_t *
         if (pl->map_by == TS_MAP_NODE) { /* round-robin over the nodes, then block */
             local_slot(TS_MAP_BLOCK, r / pl->nodes, per_domain, domains, &domain, &slot);
             p->node = r % pl->nodes;
+        } else if (pl->ppr_n && pl->ppr_obj != PPR_NODE && pl->map_by == TS_MAP_BLOCK) {
+            /* ppr:N:numa / ppr:N:package: N ranks on each object, its cores in order */
+            int i = r % pl->ppn, n = pl->ppr_n;
+            if (pl->ppr_obj == PPR_NUMA) {
+                domain = i / n;
+                slot = i % n;
+            } else {
+                int j = i % n;
+                domain = i / n * pl->nps + j / per_domain;
+                slot = j % per_domain;
+            }
+            p->node = r / pl->ppn;
         } else {
             local_slot(pl->map_by, r % pl->ppn, per_domain, domains, &domain, &slot);
             p->node = r / pl->ppn;

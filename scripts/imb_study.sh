@@ -56,6 +56,9 @@ benches=${BENCH-"Alltoall Allgather Allreduce Exchange"}
 [ -f "$model" ] || { echo "imb_study: no model file $model" >&2; exit 1; }
 # The outputs before the study: a directory made if missing, the table and the steps beside
 # it, neither the model nor the prior.
+# shellcheck source=scripts/imb_common.sh
+. "$root/scripts/imb_common.sh"
+check_benches imb_study "$benches"
 mkdir -p "$(dirname "$out")"
 # shellcheck source=scripts/outputs.sh
 . "$root/scripts/outputs.sh"
@@ -68,10 +71,6 @@ tunesim=$work/tunesim
 steps=$work/steps.txt
 sizes="4kb 8kb 16kb 32kb 64kb 128kb"
 tls_list="all self,sm,rc self,sm,ud self,sm,dc"
-
-# shellcheck source=scripts/imb_common.sh
-. "$root/scripts/imb_common.sh"
-check_benches imb_study "$benches"
 
 # winner BENCH NODES PPN SETS TITLE: tunesim imb over the sets; prints the winning set's name
 # and its ties, the sets file's order (tunesim imb's rule, docs/imb.md); its comparison table

@@ -82,11 +82,11 @@ literally() { # FILE FROM TO: every FROM in FILE as TO
                          print }' "$1"
 }
 json_trace=$(T=$trace awk 'BEGIN { s = ENVIRON["T"]
+    for (i = 1; i < 32; i++) ctl[sprintf("%c", i)] = sprintf("\\u%04x", i)
     for (i = 1; i <= length(s); i++) {
         c = substr(s, i, 1)
         if (c == "\\" || c == "\"") o = o "\\" c
-        else if (c == "\n") o = o "\\n"
-        else if (c == "\t") o = o "\\t"
+        else if (c in ctl) o = o ctl[c]
         else o = o c
     }
     printf "\"%s\"", o }')

@@ -56,7 +56,7 @@ refused "--repeat expects a count from 1 to 1000000" 2 "$trace" --repeat 5x
 "$gen" lonesend 2 1 "$work/lonesend.tss"
 refused "1 sends and 0 receives match no call" 1 "$work/lonesend.tss"
 "$gen" lonecoll 2 1 "$work/lonecoll.tss"
-refused "rank 0: no progress for [0-9]* s after 2 events" 1 "$work/lonecoll.tss" --patience 1
+refused "no progress for [0-9]* s after" 1 "$work/lonecoll.tss" --patience 1 # either rank says it first
 refused "--patience expects seconds from 1 to 1e6" 2 "$trace" --patience 0
 
 # validate_cluster.sh, two ob1 sets (ob1 runs wherever Open MPI does).

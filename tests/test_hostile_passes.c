@@ -390,9 +390,9 @@ static void test_ninth_pass_readers(void)
     snprintf(text, sizeof text, osu, " Validation", " Pass", " Fail", " Pass");
     expect_cli(1, "OSU's validation failed at 1 bytes", "calibrate '%s' -o '%s'",
                write_tmp("ninth-fail.txt", text), tu_path("ninth-fail.xml"));
-    /* a name with an escape and a Latin-1 byte: the model file still loads */
+    /* a name with an escape, a Latin-1 byte and U+FFFE: the model file still loads */
     char odd[1200];
-    snprintf(odd, sizeof odd, "%s/lat\x1b[1m\xe9.txt", tu_tmpdir());
+    snprintf(odd, sizeof odd, "%s/lat\x1b[1m\xe9\xef\xbf\xbe.txt", tu_tmpdir());
     FILE *fp = fopen(odd, "w");
     CU_ASSERT_FATAL(fp != NULL);
     snprintf(text, sizeof text, osu, "", "", "", "");

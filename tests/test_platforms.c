@@ -345,6 +345,25 @@ static void test_ppr(void)
             CU_ASSERT_EQUAL(ts_placement_ppn(pl), cases[i].want_ppn);
         ts_placement_close(pl);
     }
+    /* N on each object, its cores in order: ppr:9:package puts rank 9 on socket 1's first
+     * core (18), ppr:4:numa under NPS2 rank 4 on domain 1's (9) and rank 12 on domain 3's. */
+    ts_placement_opts_t o = {0};
+    ts_map_by_ppr("ppr:9:package", &o);
+    ts_placement_t *pl = NULL;
+    ts_error_t err;
+    CU_ASSERT_EQUAL_FATAL(ts_placement_open(pf, &o, 36, &pl, &err), TS_OK);
+    CU_ASSERT_EQUAL(ts_placement_ppn(pl), 18);
+    CU_ASSERT(at(pl, 8, 0, 0, 0, 8));
+    CU_ASSERT(at(pl, 9, 0, 1, 1, 18));
+    CU_ASSERT(at(pl, 18, 1, 0, 0, 0));
+    ts_placement_close(pl);
+    o = (ts_placement_opts_t){.nps = 2};
+    ts_map_by_ppr("ppr:4:numa", &o);
+    CU_ASSERT_EQUAL_FATAL(ts_placement_open(pf, &o, 32, &pl, &err), TS_OK);
+    CU_ASSERT_EQUAL(ts_placement_ppn(pl), 16);
+    CU_ASSERT(at(pl, 4, 0, 0, 1, 9));
+    CU_ASSERT(at(pl, 12, 0, 1, 3, 27));
+    ts_placement_close(pl);
     ts_platform_close(pf);
 }
 

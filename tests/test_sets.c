@@ -334,6 +334,8 @@ static void test_grid_keys_once(void)
         {"[grid g]\n--mca btl_vader_eager_limit 4096\nbtl_vader_eager_limit = 1024 | 8192\n",
          "test.sets:2: [grid g] btl_vader_eager_limit is an axis at line 3"},
         {"[grid g]\nnps = 1 | 2\nnps = 2\n", "test.sets:3: [grid g] nps is an axis at line 2"},
+        {"[grid g]\nmodel.net.link_speed = FDR | EDR\n--link-speed HDR\n",
+         "test.sets:3: [grid g] model.net.link_speed is an axis at line 2"},
         {"[grid g]\nUCX_TLS = tcp | rc | tcp\n",
          "test.sets:2: [grid g] a value repeated in the axis"},
     };

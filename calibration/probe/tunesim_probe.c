@@ -33,6 +33,7 @@
 #define _GNU_SOURCE /* sched_getcpu, dl_iterate_phdr (CMake defines it already) */
 #endif
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <link.h>
 #include <mpi.h>
@@ -743,7 +744,8 @@ int main(int argc, char **argv)
         for (size_t i = 0; p.out && i < sizeof sigs / sizeof sigs[0]; i++)
             signal(sigs[i], remove_tmp_and_die);
         if (!p.out) {
-            fprintf(stderr, "tunesim-probe: %s: cannot create\n", path);
+            fprintf(stderr, "tunesim-probe: %s: cannot create %s: %s\n", path, tmp,
+                    strerror(errno));
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
     }
