@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/outfile.h"
 #include "../common/tmpfiles.h"
 
 /* gnuplot's path by $PATH (unset or empty: "/usr/bin:/bin") into exe; 1 when found. The
@@ -159,6 +160,27 @@ static void remove_scratch(const char *dir)
     ts_tmp_forget(dir);
 }
 
+/* A picture written to an output that is no plain file (a link: through it; a FIFO or a
+ * device: into it) the way ts_outfile writes every other output, not renamed over it. */
+static ts_status copy_into(const char *from, const char *to, ts_error_t *err)
+{
+    FILE *in = fopen(from, "rb");
+    if (!in)
+        return ts_error_set(err, TS_EIO, "%s: cannot read: %s", from, strerror(errno));
+    ts_outfile_t *of;
+    ts_status st = ts_outfile_open(to, &of, err);
+    if (st == TS_OK) {
+        char buf[65536];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+            fwrite(buf, 1, n, ts_outfile_stream(of));
+        st = ferror(in) ? (ts_outfile_abort(of), ts_error_set(err, TS_EIO, "%s: read error", from))
+                        : ts_outfile_commit(of, err);
+    }
+    fclose(in);
+    return st;
+}
+
 ts_status ts_gnuplot_render(const char *who, const char *prefix, ts_gnuplot_write_fn write,
                             void *ctx, const char *const (*outputs)[2], int noutputs,
                             ts_error_t *err)
@@ -196,7 +218,10 @@ ts_status ts_gnuplot_render(const char *who, const char *prefix, ts_gnuplot_writ
             snprintf(to, sizeof to, "%s%s", prefix, outputs[i][1]);
             struct stat sb;
             if (pass == 1) {
-                if (rename(from, to) != 0)
+                struct stat lb;
+                if (lstat(to, &lb) == 0 && !S_ISREG(lb.st_mode))
+                    st = copy_into(from, to, err); /* a link, FIFO or device: as --csv's */
+                else if (rename(from, to) != 0)
                     st = ts_error_set(err, TS_EIO, "%s: cannot write: %s", to, strerror(errno));
             } else if (stat(from, &sb) != 0 || sb.st_size == 0)
                 st = ts_error_set(err, TS_ECHILD, "%s: gnuplot wrote no %s", who, outputs[i][0]);

@@ -295,7 +295,16 @@ static void print_comparison(const imb_t *m, int bench, FILE *fp)
     for (int s = 0; s < m->nsets; s++)
         fprintf(fp, " %14.14s", m->sets[s].name);
     fputc('\n', fp);
-    const itask_t *first = task_of(m, bench, 0);
+    /* The sizes from a set that replayed (a failed one's are not filled in); no winner
+     * where any set failed: its missing sizes would make it look like a tie. */
+    const itask_t *first = NULL;
+    int failed = 0;
+    for (int s = 0; s < m->nsets; s++) {
+        const itask_t *tk = task_of(m, bench, s);
+        if (tk && tk->ok && !first)
+            first = tk;
+        failed += !tk || !tk->ok;
+    }
     int ns = first ? first->nsizes : 0;
     for (int i = 0; i < ns; i++) {
         fprintf(fp, "%12llu", (unsigned long long)first->sizes[i].bytes);
@@ -307,6 +316,10 @@ static void print_comparison(const imb_t *m, int bench, FILE *fp)
                 fprintf(fp, " %14s", "-");
         }
         fputc('\n', fp);
+    }
+    if (failed) {
+        fprintf(fp, "# no winner: %d of %d sets failed (above)\n", failed, m->nsets);
+        return;
     }
     verdict_t v;
     if (judge(m, bench, &v) == 0) {

@@ -359,6 +359,12 @@ static ts_status convert_opt(void *ctx, int opt, const char *v, ts_error_t *err)
     return TS_OK;
 }
 
+/* How far after is from before, in per cent of before, as a magnitude ("less" or "more"
+ * says which way): the median of a class can exceed the gaps' sum as well as fall below it. */
+static double pct_change(double before, double after)
+{
+    return before > 0 ? 100.0 * fabs(1 - after / before) : 0.0;
+}
 /* convert --min-of: t replaced by its compute bursts' least over the other recordings, with
  * a line on how well each matched. */
 static ts_status min_of(const main_args_t *a, ts_trace_t **t, ts_error_t *err)
@@ -380,9 +386,9 @@ static ts_status min_of(const main_args_t *a, ts_trace_t **t, ts_error_t *err)
         printf(", the least in %llu gaps\n", (unsigned long long)ds.lowered[j]);
     }
     if (st == TS_OK) {
-        printf("min-of: compute %.6f s -> %.6f s summed over ranks (%.1f %% less)\n",
-               ds.compute_before, ds.compute_after,
-               ds.compute_before > 0 ? 100.0 * (1 - ds.compute_after / ds.compute_before) : 0.0);
+        printf("min-of: compute %.6f s -> %.6f s summed over ranks (%.1f %% %s)\n",
+               ds.compute_before, ds.compute_after, pct_change(ds.compute_before, ds.compute_after),
+               ds.compute_after > ds.compute_before ? "more" : "less");
         ts_trace_close(*t);
         *t = w;
     }
@@ -404,10 +410,11 @@ static ts_status class_median(ts_trace_t **t, ts_error_t *err)
     if (st != TS_OK)
         return st;
     printf("class-median: %llu of %llu gaps in %llu classes of %d or more; compute %.6f s -> "
-           "%.6f s summed over ranks (%.1f %% less)\n",
+           "%.6f s summed over ranks (%.1f %% %s)\n",
            (unsigned long long)cs.gaps_classed, (unsigned long long)cs.gaps,
            (unsigned long long)cs.classes, CLASS_MIN_MEMBERS, cs.compute_before, cs.compute_after,
-           cs.compute_before > 0 ? 100.0 * (1 - cs.compute_after / cs.compute_before) : 0.0);
+           pct_change(cs.compute_before, cs.compute_after),
+           cs.compute_after > cs.compute_before ? "more" : "less");
     ts_trace_close(*t);
     *t = w;
     return TS_OK;
@@ -506,6 +513,14 @@ static int cmd_convert(int argc, char **argv)
     ts_status cs = ts_check_files("convert", uses, 2 + a.nmin_of, &err);
     if (cs != TS_OK)
         return cs == TS_EUSAGE ? usage_error("%s", err.msg) : fail(&err);
+    /* The least of one recording and itself is that recording: said, not reported as a
+     * least of two. */
+    for (int j = 0; j < a.nmin_of; j++)
+        for (int k = -1; k < j; k++)
+            if (ts_same_file(a.min_of[j], k < 0 ? path : a.min_of[k]))
+                return usage_error("convert: --min-of %s is the same recording as %s: give "
+                                   "other recordings of the run",
+                                   a.min_of[j], k < 0 ? "TRACE" : a.min_of[k]);
     /* A store replaces only an earlier store: -o pointed at the trace's own anchor, or any
      * other file, would be lost. (A TI directory is checked the same way by ts_ti_write.) */
     struct stat sb;
@@ -517,6 +532,9 @@ static int cmd_convert(int argc, char **argv)
                      out);
         return fail(&err);
     }
+    /* a TI directory as a store is checked above: before the work, not after it */
+    if (strcmp(to, "ti") == 0 && ts_ti_check(out, &err) != TS_OK)
+        return fail(&err);
     ts_trace_t *t;
     if (ts_trace_open(path, &t, &err) != TS_OK)
         return fail(&err);

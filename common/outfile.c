@@ -574,28 +574,44 @@ static char *trimmed_dir(const char *path)
     return p;
 }
 
+/* given's directory name, trimmed, once checked as ts_outdir_check says; NULL with err set
+ * otherwise. */
+static char *checked_dir(const char *given, const ts_outdir_kind_t *kind, ts_error_t *err)
+{
+    char *path = trimmed_dir(given);
+    if (!path) {
+        ts_error_set(err, TS_ENOMEM, "%s: out of memory", given);
+        return NULL;
+    }
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    /* "." or "..": a directory that cannot be replaced by renaming onto it */
+    if (!strcmp(base, ".") || !strcmp(base, "..") || !strcmp(path, "/")) {
+        ts_error_set(err, TS_EARG,
+                     "%s: expected the output directory by its own name, not . or .. or /", given);
+        free(path);
+        return NULL;
+    }
+    if (check_replaceable(path, kind, err) != TS_OK) {
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+ts_status ts_outdir_check(const char *given, const ts_outdir_kind_t *kind, ts_error_t *err)
+{
+    char *path = checked_dir(given, kind, err);
+    free(path);
+    return path ? TS_OK : err ? err->code : TS_EARG;
+}
+
 ts_status ts_outdir_open(const char *given, const ts_outdir_kind_t *kind, ts_outdir_t **out,
                          ts_error_t *err)
 {
     *out = NULL;
-    char *path = trimmed_dir(given);
+    char *path = checked_dir(given, kind, err);
     if (!path)
-        return ts_error_set(err, TS_ENOMEM, "%s: out of memory", given);
-    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    /* "." or "..": a directory that cannot be replaced by renaming onto it */
-    if (!strcmp(base, ".") || !strcmp(base, "..") || !strcmp(path, "/")) {
-        ts_status st = ts_error_set(err, TS_EARG,
-                                    "%s: expected the output directory by its own name, not . "
-                                    "or .. or /",
-                                    given);
-        free(path);
-        return st;
-    }
-    ts_status rc = check_replaceable(path, kind, err);
-    if (rc != TS_OK) {
-        free(path);
-        return rc;
-    }
+        return err ? err->code : TS_EARG;
     ts_outdir_t *d = calloc(1, sizeof *d);
     if (d)
         d->path = path;

@@ -74,6 +74,8 @@ typedef struct ts_outdir_kind_s {
     int (*owns)(const char *name); /* whether such an output writes a file of this name */
 } ts_outdir_kind_t;
 typedef struct ts_outdir_s ts_outdir_t;
+/* The checks ts_outdir_open makes, alone: for a command to make them before its work. */
+ts_status ts_outdir_check(const char *path, const ts_outdir_kind_t *kind, ts_error_t *err);
 /* Fails with TS_EARG and nothing touched when path exists and is not empty nor such an output;
  * the check is repeated by ts_outdir_commit. */
 ts_status ts_outdir_open(const char *path, const ts_outdir_kind_t *kind, ts_outdir_t **out,

@@ -194,13 +194,21 @@ static void expect_refused(const char *words, int code, const char *needle)
     free(e);
 }
 
-/* The bundled pitzDaily recording against itself: nothing lowered, the same events; and the
- * command's report. */
+/* The bundled pitzDaily recording against a copy of itself: nothing lowered, the same
+ * events; and the command's report. The same file given twice is refused (the least of one
+ * recording is no least of two). */
 static void test_cli(void)
 {
-    char args[4096], out[1024], *o = NULL, *e = NULL;
+    char args[4096], out[1024], copy[1024], *o = NULL, *e = NULL;
     snprintf(out, sizeof out, "%s/pd-min.tss", tu_tmpdir());
+    snprintf(copy, sizeof copy, "%s/pd-copy", tu_tmpdir());
+    CU_ASSERT_EQUAL_FATAL(tu_copy_dir(tu_bundled(), copy), 0); /* a file or an archive */
     snprintf(args, sizeof args, "convert %s -o %s --min-of %s", tu_bundled(), out, tu_bundled());
+    CU_ASSERT_EQUAL(tu_run_cli(args, &o, &e), 2);
+    CU_ASSERT_PTR_NOT_NULL(e && strstr(e, "is the same recording as TRACE"));
+    free(o);
+    free(e);
+    snprintf(args, sizeof args, "convert %s -o %s --min-of %s", tu_bundled(), out, copy);
     CU_ASSERT_EQUAL(tu_run_cli(args, &o, &e), 0);
     unsigned long long matched = 0, calls = 1;
     const char *m = o ? strstr(o, "matched ") : NULL;

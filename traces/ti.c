@@ -295,6 +295,11 @@ static int ti_owns(const char *name)
 
 static const ts_outdir_kind_t ti_kind = {"TI export", "ti.txt", ti_owns};
 
+ts_status ts_ti_check(const char *dir, ts_error_t *err)
+{
+    return ts_outdir_check(dir, &ti_kind, err);
+}
+
 ts_status ts_ti_write(const ts_trace_t *t, const char *dir, double fps, ts_ti_report_t *rep,
                       ts_error_t *err)
 {

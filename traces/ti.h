@@ -14,6 +14,10 @@ typedef struct ts_ti_report_s {
     uint64_t skipped_other;   /* records TI cannot express (cancel, persistent reuse) */
 } ts_ti_report_t;
 
+/* Whether dir may receive a TI export (new, empty, or an earlier export): checked before the
+ * work that precedes the export, as ts_ti_write checks it again. */
+ts_status ts_ti_check(const char *dir, ts_error_t *err);
+
 /* Write dir/ti.txt (the list of per-rank files) and dir/rank-N.txt (one per rank)
  * atomically. Compute bursts become `compute F` with F = seconds x flops_per_second, so the
  * replaying platform's hosts must run at that speed for the traced durations to hold. */
