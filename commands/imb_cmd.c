@@ -541,19 +541,41 @@ static ts_status add_set(imb_t *m, const char *name, ts_params_t *p, const ts_jo
     if (st == TS_OK)
         st = ts_proto_model_new(p, jo->place.nodes * jo->place.ppn, &s->pm, err);
     /* A step's grid often names transports that resolve alike (UCX_TLS=all and self,sm,rc
-     * here): such sets are replayed once, which the report says. */
-    for (int g = 0; st == TS_OK && g < me; g++) {
+     * here): such sets are replayed once, which the report says. The group and the alike set
+     * are looked up by hash; a hash shared by another key or model (a collision) falls back
+     * to the scan. */
+    if (st == TS_OK && ((!m->heads && !(m->heads = ts_u64map_new())) ||
+                        (!m->alike && !(m->alike = ts_u64map_new()))))
+        st = ts_error_set(err, TS_ENOMEM, "out of memory");
+    if (st != TS_OK)
+        return st;
+    uint64_t ahash = (s->khash ^ ts_proto_model_hash(s->pm)) * 1099511628211ull;
+    int g = (int)(intptr_t)ts_u64map_get(m->heads, s->khash) - 1;
+    if (g >= 0 && strcmp(m->sets[g].key, s->key) != 0)
+        for (g = 0; g < me && (m->sets[g].group_first != g || m->sets[g].khash != s->khash ||
+                               strcmp(m->sets[g].key, s->key) != 0);
+             g++)
+            ;
+    if (g < 0 || g >= me) { /* the first of its key */
+        if (!ts_u64map_get(m->heads, s->khash) &&
+            ts_u64map_put(m->heads, s->khash, (void *)(intptr_t)(me + 1)))
+            return ts_error_set(err, TS_ENOMEM, "out of memory");
+    } else {
         iset_t *head = &m->sets[g];
-        if (head->group_first != g || head->khash != s->khash || strcmp(head->key, s->key) != 0)
-            continue;
-        for (int j = g; j >= 0 && s->same_as < 0; j = m->sets[j].group_next)
-            if (m->sets[j].same_as < 0 && ts_proto_model_same(m->sets[j].pm, s->pm))
-                s->same_as = j;
+        int j = (int)(intptr_t)ts_u64map_get(m->alike, ahash) - 1;
+        if (j >= 0 && m->sets[j].group_first == g && ts_proto_model_same(m->sets[j].pm, s->pm))
+            s->same_as = j;
+        else if (j >= 0) /* a collision: the scan */
+            for (j = g; j >= 0 && s->same_as < 0; j = m->sets[j].group_next)
+                if (m->sets[j].same_as < 0 && ts_proto_model_same(m->sets[j].pm, s->pm))
+                    s->same_as = j;
         s->group_first = g;
         m->sets[head->group_last].group_next = me;
         head->group_last = me;
-        break;
     }
+    if (s->same_as < 0 && !ts_u64map_get(m->alike, ahash) &&
+        ts_u64map_put(m->alike, ahash, (void *)(intptr_t)(me + 1)))
+        return ts_error_set(err, TS_ENOMEM, "out of memory");
     return st;
 }
 
@@ -781,6 +803,8 @@ int ts_imb_cmd(int argc, char **argv, ts_error_t *err)
         free(m.sets[i].key);
     }
     free(m.sets);
+    ts_u64map_free(m.heads);
+    ts_u64map_free(m.alike);
     for (int b = 0; b < TS_IMB__COUNT; b++)
         for (int k = 0; k < MAX_SIZES; k++)
             if (m.trace[b][k])

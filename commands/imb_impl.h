@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "../common/u64map.h"
 #include "../common/status.h"
 #include "../models/protocol.h"
 #include "../params/params.h"
@@ -82,6 +83,9 @@ typedef struct imb_s {
     ts_imb_spec_t spec[TS_IMB__COUNT];
     iset_t *sets;
     int nsets;
+    /* index + 1 of the first set of each key hash (the group heads), and of the first set of
+     * each (key, protocol model) hash: looked up, so a grid's sets group in linear time */
+    ts_u64map_t *heads, *alike;
     itask_t *tasks;
     int ntasks;
     iunit_t *units;

@@ -173,6 +173,10 @@ static int stands_for(const imb_t *m, const iunit_t *v, int j, int s)
 static int decide(imb_t *m, iunit_t *u)
 {
     int s = m->tasks[u->task].set, first = m->sets[s].group_first;
+    /* The group's first set goes first: until it has run, nothing of its group has, and the
+     * scan below would find nothing (for each of a grid's thousands of sets, every round). */
+    if (s != first && peer(m, u, first)->state != U_RUN)
+        return 0;
     const iunit_t *probe = NULL;
     int group_known = 0;
     for (int j = first; j >= 0; j = m->sets[j].group_next) {

@@ -146,6 +146,17 @@ int ts_proto_model_same(const ts_proto_model_t *a, const ts_proto_model_t *b)
     return memcmp(&x, &y, sizeof x) == 0;
 }
 
+uint64_t ts_proto_model_hash(const ts_proto_model_t *m)
+{
+    ts_proto_model_t x = *m; /* the same bytes ts_proto_model_same compares */
+    x.tls = 0;
+    uint64_t h = 14695981039346656037ull; /* FNV-1a */
+    const unsigned char *b = (const unsigned char *)&x;
+    for (size_t i = 0; i < sizeof x; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
 /* Field by field: plans are built as locals, so their padding is not comparable. */
 static int plans_equal(const ts_msg_plan_t *a, const ts_msg_plan_t *b)
 {

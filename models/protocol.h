@@ -151,6 +151,9 @@ int ts_proto_reg_reuse(const ts_proto_model_t *m);
  * resolved to the same transports (UCX_TLS=all and self,sm,rc on a node whose network
  * transport is rc). A sweep may replay such sets once. */
 int ts_proto_model_same(const ts_proto_model_t *a, const ts_proto_model_t *b);
+/* A hash of what ts_proto_model_same compares: equal for models that plan alike, so that
+ * thousands of sets are grouped by looking up, not by comparing each with every other. */
+uint64_t ts_proto_model_hash(const ts_proto_model_t *m);
 
 /* The kinds of message a replay asks the model to plan (ts_proto_plan_kind). */
 enum {
