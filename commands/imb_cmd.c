@@ -602,17 +602,16 @@ static ts_status open_sets(imb_t *m, const ts_params_t *base, ts_sets_t **sets, 
         return ts_error_set(err, TS_EARG, "imb: %s holds no set", m->o.sets);
     if (!(m->sets = calloc((size_t)n, sizeof *m->sets)))
         return ts_error_set(err, TS_ENOMEM, "out of memory");
-    for (int i = 0; i < n && st == TS_OK; i++) {
+    /* Every set's mistake listed, one line each, as sweep lists them; nothing runs. */
+    int bad = 0;
+    for (int i = 0; i < n && st != TS_ENOMEM; i++) {
         ts_params_t *p;
         if (ts_params_copy(base, &p) != TS_OK)
             return ts_error_set(err, TS_ENOMEM, "out of memory");
-        if ((st = ts_sets_apply(*sets, i, p, err)) != TS_OK) {
-            ts_params_free(p);
-            break;
-        }
+        st = ts_sets_apply(*sets, i, p, err);
         const ts_set_place_t *sp = ts_sets_place(*sets, i);
         ts_job_opts_t sj = jo;
-        if (sp->nodes || sp->ppn)
+        if (st == TS_OK && (sp->nodes || sp->ppn))
             st = ts_error_set(err, TS_EARG,
                               "%s:%d: [%s] imb takes the shape from --nodes and --ppn, not "
                               "from a set",
@@ -624,20 +623,35 @@ static ts_status open_sets(imb_t *m, const ts_params_t *base, ts_sets_t **sets, 
             ts_map_by_parse(sp->map_by, &sj.place.map_by, NULL); /* checked when parsed */
             ts_map_by_ppr(sp->map_by, &sj.place);
         }
-        if (st != TS_OK) {
+        if (st == TS_OK) { /* add_set keeps p, even when it fails */
+            if ((st = add_set(m, ts_sets_name(*sets, i), p, &sj, err)) != TS_OK &&
+                st != TS_ENOMEM) {
+                char msg[sizeof err->msg];
+                snprintf(msg, sizeof msg, "%s", err->msg);
+                st = ts_error_set(
+                    err, st, "%s:%d: [%s] %s", m->o.sets,
+                    ts_sets_job_line(*sets, i, m->trace[m->bench[0]][0], "imb", p, &jo),
+                    ts_sets_name(*sets, i), msg);
+                iset_t *f = &m->sets[--m->nsets]; /* the failed set leaves no trace */
+                ts_params_free(f->params);
+                ts_proto_model_free(f->pm);
+                free(f->settings);
+                free(f->key);
+            }
+        } else {
             ts_params_free(p);
-            break;
         }
-        /* add_set keeps p, even when it fails. */
-        if ((st = add_set(m, ts_sets_name(*sets, i), p, &sj, err)) != TS_OK && st != TS_ENOMEM) {
-            char msg[sizeof err->msg];
-            snprintf(msg, sizeof msg, "%s", err->msg);
-            st = ts_error_set(err, st, "%s:%d: [%s] %s", m->o.sets,
-                              ts_sets_job_line(*sets, i, m->trace[m->bench[0]][0], "imb", p, &jo),
-                              ts_sets_name(*sets, i), msg);
+        if (st != TS_OK && st != TS_ENOMEM) {
+            fprintf(stderr, "tunesim: %s\n", err->msg);
+            bad++;
         }
     }
-    return st;
+    if (st == TS_ENOMEM)
+        return st;
+    if (bad)
+        return ts_error_set(err, TS_EARG, "imb: %d mistake%s in %s (listed above); nothing was run",
+                            bad, bad == 1 ? "" : "s", m->o.sets);
+    return TS_OK;
 }
 
 /* ---- the command --------------------------------------------------------------------------- */

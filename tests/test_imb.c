@@ -596,11 +596,14 @@ static void test_bad_input(void)
         free(err);
     }
     /* A set the platform cannot place names the file, the set and the line that asks for it,
-     * not the set's header. */
-    static const char *const body[] = {"[a]\nUCX_TLS = rc\n\nnps = 3\n", "[b]\n\nppn = 3\n"};
+     * not the set's header; every such set is listed, then how many (as sweep lists them). */
+    static const char *const body[] = {"[a]\nUCX_TLS = rc\n\nnps = 3\n", "[b]\n\nppn = 3\n",
+                                       "[c]\nnps = 3\n[d]\n[e]\nnps = 4\n"};
     static const char *const want[] = {":4: [a] placement: NPS 3 is not offered",
-                                       ":3: [b] imb takes the shape from --nodes and --ppn"};
-    for (int k = 0; k < 2; k++) {
+                                       ":3: [b] imb takes the shape from --nodes and --ppn",
+                                       ":5: [e] placement: NPS 4 is not offered"};
+    static const int nlines[] = {2, 2, 3};
+    for (int k = 0; k < 3; k++) {
         char sets[1024], args[2048];
         snprintf(sets, sizeof sets, "%s/place%d.sets", tu_tmpdir(), k);
         FILE *fp = fopen(sets, "w");
@@ -611,8 +614,12 @@ static void test_bad_input(void)
                  "imb --nodes 2 --ppn 2 --bench allreduce --msglog 0:1 --sets %s", sets);
         char *out = NULL, *err = NULL;
         CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
-        CU_ASSERT_TRUE(tu_one_line(err));
+        int lines = 0;
+        for (const char *c = err; c && *c; c++)
+            lines += *c == '\n';
+        CU_ASSERT_EQUAL(lines, nlines[k]);
         CU_ASSERT_PTR_NOT_NULL(err && strstr(err, sets) && strstr(err, want[k]));
+        CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "nothing was run"));
         if (!err || !strstr(err, want[k]))
             printf("\n  %s: %s\n", args, err ? err : "(nothing)");
         free(out);
