@@ -14,14 +14,16 @@
 #include "testutil.h"
 
 /* A recording of nranks ranks, each the same: gap k's compute events (up to 2, 0 = none)
- * then a call of funcs[k]; after the last call, tail ns of compute. Functions are interned
- * in the order of order[] first, so that two recordings can number them differently. */
+ * then a call of funcs[k], inside it a completed receive of recv[k][i] bytes from rank 0
+ * for each nonzero one; after the last call, tail ns of compute. Functions are interned in
+ * the order of order[] first, so that two recordings can number them differently. */
 typedef struct spec_s {
     int ncalls;
     const char *funcs[4];
     int64_t gap[4][2];
     int64_t tail;
     const char *order[3];
+    uint64_t recv[4][2];
 } spec_t;
 
 static ts_trace_t *build(const char *name, int32_t nranks, const spec_t *sp)
@@ -49,6 +51,16 @@ static ts_trace_t *build(const char *name, int32_t nranks, const spec_t *sp)
                                 .time = now};
             ts_event_t leave = {.kind = TS_EV_LEAVE, .time = now += 10};
             ts_codec_put(b, &enter);
+            for (int i = 0; i < 2; i++)
+                if (sp->recv[k][i]) {
+                    ts_event_t done = {.kind = TS_EV_IRECV_DONE,
+                                       .peer = 0,
+                                       .tag = 7,
+                                       .bytes = sp->recv[k][i],
+                                       .req = (uint64_t)i + 1};
+                    ts_codec_put(b, &done);
+                    t->ranks[r].nevents++;
+                }
             ts_codec_put(b, &leave);
             t->ranks[r].nevents += 2;
         }
@@ -81,7 +93,8 @@ static const spec_t BASE = {3,
                             {"MPI_Allreduce", "MPI_Waitall", "MPI_Allreduce"},
                             {{100, 0}, {50, 30}, {200, 0}},
                             40,
-                            {"MPI_Allreduce", "MPI_Waitall", NULL}};
+                            {"MPI_Allreduce", "MPI_Waitall", NULL},
+                            {{0, 0}}};
 
 static void test_least(void)
 {
@@ -90,7 +103,8 @@ static void test_least(void)
                 {"MPI_Allreduce", "MPI_Waitall", "MPI_Allreduce"},
                 {{80, 0}, {100, 0}, {150, 0}},
                 10,
-                {"MPI_Allreduce", "MPI_Waitall", NULL}};
+                {"MPI_Allreduce", "MPI_Waitall", NULL},
+                {{0, 0}}};
     spec_t b = a;
     b.gap[0][0] = 120;
     b.gap[1][0] = 60;
@@ -176,6 +190,42 @@ static void test_errors(void)
     CU_ASSERT_EQUAL(ts_denoise(base, others, 0, &out, &st, &err), TS_EARG);
     ts_trace_close(t2);
     ts_trace_close(tc);
+    ts_trace_close(base);
+}
+
+/* The records of a call are part of the match: the same receives completed in another order
+ * match; one 64 times larger is another run from the call after it on. */
+static void test_records(void)
+{
+    spec_t sb = BASE;
+    sb.recv[1][0] = 2048;
+    sb.recv[1][1] = 8;
+    spec_t sa = sb, sl = sb;
+    sa.recv[1][0] = 8; /* the Waitall's two requests completed the other way round */
+    sa.recv[1][1] = 2048;
+    sa.gap[2][0] = 150;
+    sl.recv[1][0] = 64 * 2048;
+    sl.gap[2][0] = 150;
+    ts_trace_t *base = build("base", 1, &sb), *ta = build("a", 1, &sa), *tl = build("l", 1, &sl);
+    const ts_trace_t *others[] = {ta, tl};
+    ts_trace_t *out;
+    ts_denoise_stats_t st;
+    ts_error_t err;
+    CU_ASSERT_FATAL(ts_denoise(base, others, 2, &out, &st, &err) == TS_OK);
+    CU_ASSERT_EQUAL(st.matched[0], 3);
+    CU_ASSERT_EQUAL(st.diverged_rank[0], -1);
+    CU_ASSERT_EQUAL(st.matched[1], 2); /* calls 0 and 1; the gap before call 2 follows the
+                                          Waitall whose receive differs */
+    CU_ASSERT_EQUAL(st.diverged_rank[1], 0);
+    CU_ASSERT_EQUAL(st.diverged_call[1], 2);
+    int64_t got[8];
+    CU_ASSERT_EQUAL_FATAL(computes(out, got, 8), 5); /* 100, 50, 30, 150, 40 */
+    CU_ASSERT_EQUAL(got[3], 150); /* A's: it matched, and its 150 is below the base's 200 */
+    CU_ASSERT_EQUAL(st.lowered[0], 1);
+    CU_ASSERT_EQUAL(st.lowered[1], 0);
+    ts_trace_close(out);
+    ts_trace_close(tl);
+    ts_trace_close(ta);
     ts_trace_close(base);
 }
 
@@ -400,6 +450,7 @@ int main(void)
     CU_pSuite s = CU_add_suite("denoise", NULL, NULL);
     CU_add_test(s, "the least gap of several recordings, hand-derived", test_least);
     CU_add_test(s, "other runs and rank counts refused", test_errors);
+    CU_add_test(s, "a call's records in the match", test_records);
     CU_add_test(s, "convert --min-of on the bundled trace", test_cli);
     CU_add_test(s, "convert --window: a shorter run, or one line", test_cli_window);
     CU_add_test(s, "imbalance between synchronisations, hand-derived", test_imbalance);

@@ -7,6 +7,29 @@
 #include "../common/grow.h"
 #include "trace_impl.h"
 
+static const uint64_t fnv_basis = 1469598103934665603ULL;
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    /* FNV-1a over the value's bytes: the same calls give the same key in every run. */
+    for (int i = 0; i < 8; i++)
+        h = (h ^ ((v >> (8 * i)) & 0xff)) * 1099511628211ULL;
+    return h;
+}
+
+/* h extended by what a record inside a call says: its kind, peer, tag and sizes. */
+static uint64_t mix_record(uint64_t h, const ts_event_t *ev)
+{
+    return mix(mix(mix(mix(mix(h, ev->kind), (uint64_t)ev->peer), (uint64_t)ev->tag), ev->bytes),
+               ev->bytes2 ^ ((uint64_t)ev->op << 56));
+}
+
+/* A record that is part of a call (not its compute, Enter or Leave). */
+static int is_record(const ts_event_t *ev)
+{
+    return ev->kind != TS_EV_COMPUTE && ev->kind != TS_EV_ENTER && ev->kind != TS_EV_LEAVE;
+}
+
 /* One other recording on one rank: its cursor, its function indices in the base's table
  * (-1: a name the base lacks), and whether it still matches. */
 typedef struct other_s {
@@ -16,16 +39,21 @@ typedef struct other_s {
     int alive;
 } other_t;
 
-/* Advance o to its next call: *gap gets the compute before it, *func the call's function in
- * the base's table. 1, 0 at its end, or a negative status. */
-static int next_call(other_t *o, int64_t *gap, int32_t *func, ts_error_t *err)
+/* Advance o to its next call: *gap gets the compute before it, *recs the records of the call
+ * before it (their mix_record keys summed, so that the order in which a Waitall's requests
+ * completed does not matter), *func the call's function in the base's table. 1, 0 at its
+ * end, or a negative status. */
+static int next_call(other_t *o, int64_t *gap, uint64_t *recs, int32_t *func, ts_error_t *err)
 {
     ts_event_t ev;
     int k;
     *gap = 0;
+    *recs = 0;
     while ((k = ts_cursor_next(o->c, &ev, err)) > 0) {
         if (ev.kind == TS_EV_COMPUTE)
             *gap += ev.time;
+        else if (is_record(&ev))
+            *recs += mix_record(fnv_basis, &ev);
         else if (ev.kind == TS_EV_ENTER) {
             *func = o->fmap[ev.func];
             return 1;
@@ -66,9 +94,13 @@ static ts_status flush_gap(rank_ctx_t *x, int32_t r, uint64_t call, int32_t func
                            ts_error_t *err)
 {
     int64_t have = 0;
-    for (size_t i = 0; i < x->ngap; i++)
+    uint64_t recs = 0;
+    for (size_t i = 0; i < x->ngap; i++) {
         if (x->gap[i].kind == TS_EV_COMPUTE)
             have += x->gap[i].time;
+        else if (is_record(&x->gap[i]))
+            recs += mix_record(fnv_basis, &x->gap[i]);
+    }
     int64_t want = have;
     int least = -1;
     for (int j = 0; j < x->n && !last; j++) {
@@ -76,11 +108,12 @@ static ts_status flush_gap(rank_ctx_t *x, int32_t r, uint64_t call, int32_t func
         if (!o->alive)
             continue;
         int64_t g;
+        uint64_t rs;
         int32_t f = -1;
-        int k = next_call(o, &g, &f, err);
+        int k = next_call(o, &g, &rs, &f, err);
         if (k < 0)
             return (ts_status)k;
-        if (k == 0 || f != func) {
+        if (k == 0 || f != func || rs != recs) {
             o->alive = 0;
             if (x->stats->diverged_rank[j] < 0) {
                 x->stats->diverged_rank[j] = r;
@@ -221,14 +254,6 @@ typedef struct gapk_s {
     uint32_t idx; /* the gap's position in the rank's stream */
 } gapk_t;
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-    /* FNV-1a over the value's bytes: the same calls give the same key in every run. */
-    for (int i = 0; i < 8; i++)
-        h = (h ^ ((v >> (8 * i)) & 0xff)) * 1099511628211ULL;
-    return h;
-}
-
 static int cmp_gapk(const void *a, const void *b)
 {
     const gapk_t *x = a, *y = b;
@@ -262,7 +287,7 @@ static ts_status classify_rank(const ts_trace_t *t, int32_t r, gapk_t **gk, size
             break;
         case TS_EV_ENTER:
             in_call = 1;
-            sig = mix(1469598103934665603ULL, ev->func);
+            sig = mix(fnv_basis, ev->func);
             break;
         case TS_EV_LEAVE:
             if (in_call) { /* the gap before this call, keyed by its two calls */
@@ -278,9 +303,7 @@ static ts_status classify_rank(const ts_trace_t *t, int32_t r, gapk_t **gk, size
             break;
         default: /* a record inside the call: part of what the call is */
             if (in_call)
-                sig = mix(mix(mix(mix(mix(sig, ev->kind), (uint64_t)ev->peer), (uint64_t)ev->tag),
-                              ev->bytes),
-                          ev->bytes2 ^ ((uint64_t)ev->op << 56));
+                sig = mix_record(sig, ev);
             break;
         }
     }
