@@ -103,10 +103,16 @@ static void print_iterations(const ts_trace_t *t, FILE *fp)
                 in->calls, in->collectives, in->rel,
                 in->clean ? "" : "  (cannot be cut: a request or message crosses it)");
     }
-    fprintf(fp,
-            "steady     %d:%d (iterations after the first within %.0f %% of their median "
-            "events; spread %.1f %%)\n",
-            (int)a, (int)b, 100.0 * TS_ITERS_STEADY_SPREAD, 100.0 * spread);
+    if (ts_iters_steady_all(it))
+        fprintf(fp,
+                "steady     %d:%d (no two iterations after the first within %.0f %% of their "
+                "median events: all of them; spread %.1f %%)\n",
+                (int)a, (int)b, 100.0 * TS_ITERS_STEADY_SPREAD, 100.0 * spread);
+    else
+        fprintf(fp,
+                "steady     %d:%d (iterations after the first within %.0f %% of their median "
+                "events; spread %.1f %%)\n",
+                (int)a, (int)b, 100.0 * TS_ITERS_STEADY_SPREAD, 100.0 * spread);
     ts_iters_free(it);
 }
 
@@ -130,6 +136,7 @@ static json_object *iterations_json(const ts_trace_t *t)
     json_object_object_add(o, "steady_first", json_object_new_int(a));
     json_object_object_add(o, "steady_last", json_object_new_int(b));
     json_object_object_add(o, "steady_spread", json_object_new_double(spread));
+    json_object_object_add(o, "steady_all", json_object_new_boolean(ts_iters_steady_all(it)));
     json_object *arr = json_object_new_array();
     for (int32_t k = 1; k <= n; k++) {
         const ts_iter_info_t *in = ts_iters_get(it, k);

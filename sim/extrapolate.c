@@ -394,6 +394,7 @@ void ts_xp_interval(double nominal, const double *each, int n, double *lo, doubl
     double half = gsl_cdf_tdist_Pinv(0.975, n - 1) * sqrt(ss / (n - 1)) / sqrt((double)n);
     *lo = nominal - half < *lo ? nominal - half : *lo;
     *hi = nominal + half > *hi ? nominal + half : *hi;
+    *lo = *lo < 0 ? 0 : *lo; /* two iterations apart (t is 12.7 at n = 2) reach below it */
 }
 
 void ts_xp_print(const ts_xp_t *x, FILE *fp)

@@ -129,7 +129,7 @@ const char *ts_xp_warning(const ts_xp_t *x, int i);
  * mean; its 95 % interval is nominal +- t(0.975, n-1) x s / sqrt(n), s their standard
  * deviation (Student's t: with 3 iterations t is 4.30, so a small window says so by a wide
  * interval). Widened where needed to hold every single iteration's prediction and nominal
- * itself. n < 2: no spread, the interval is [min, max] of what there is. */
+ * itself, and never below 0. n < 2: no spread, the interval is [min, max] of what there is. */
 void ts_xp_interval(double nominal, const double *each, int n, double *lo, double *hi);
 
 /* The "what was scaled by what" table, the assumption, the warnings and the totals. */

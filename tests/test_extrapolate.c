@@ -257,6 +257,10 @@ static void test_interval(void)
     ts_xp_interval(8.0, (const double[]){9.0, 10.0, 11.0}, 3, &lo, &hi);
     CU_ASSERT_DOUBLE_EQUAL(lo, 8.0 - 2.484138, 1e-6);
     CU_ASSERT_DOUBLE_EQUAL(hi, 11.0, 1e-12); /* widened to the highest iteration */
+    /* 1 and 3 about 2: s = sqrt(2), t(0.975, 1) = 12.7062, half 12.7062: never below 0 */
+    ts_xp_interval(2.0, (const double[]){1.0, 3.0}, 2, &lo, &hi);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 2.0 + 12.706205, 1e-5);
     /* one iteration: no spread, [nominal, it] */
     ts_xp_interval(10.0, (const double[]){12.0}, 1, &lo, &hi);
     CU_ASSERT_DOUBLE_EQUAL(lo, 10.0, 0.0);
@@ -353,11 +357,13 @@ static void test_cli(void)
         free(out);
         free(err);
     }
-    /* --iterations alone: the steady window (iteration 3) times 10. */
+    /* --iterations alone: the steady window (iterations 2-3: no two agree) times 10 / 2; the
+     * interval of two iterations this far apart reaches 0, not below. */
     snprintf(args, sizeof args, "replay %s --nodes 2 --ppn 1 --iterations 10", pd);
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "full run (10 iterations)"));
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "/ 1 iteration"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "/ 2 iterations"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, ", interval 0.000-"));
     free(out);
     free(err);
     /* sweep: every set scaled; another run's profile refused before anything runs. */
@@ -416,7 +422,7 @@ static void test_cli(void)
     snprintf(args, sizeof args, "sweep %s --sets %s --nodes 2 --ppn 1 -j 1 --iterations 10", pd,
              sets);
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "full run (10 iterations: each set's makespan / 1"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "full run (10 iterations: each set's makespan / 2"));
     free(out);
     free(err);
     snprintf(args, sizeof args, "sweep %s --sets %s --profile %s", pd, sets, bundled_profile());
@@ -430,7 +436,8 @@ static void test_cli(void)
     snprintf(args, sizeof args, "info %s", pd);
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "iterations 3 ("));
-    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "steady     3:3"));
+    CU_ASSERT_PTR_NOT_NULL(
+        out && strstr(out, "steady     2:3 (no two iterations after the first within 25 %"));
     free(out);
     free(err);
     /* info of a window: its own iterations and visits; a bad window is a usage error. */

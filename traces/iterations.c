@@ -50,6 +50,7 @@ struct ts_iters_s {
     uint64_t startup_events, tail_events;
     int32_t steady_first, steady_last;
     double steady_spread;
+    int steady_all; /* no two agreed: the window is every iteration after the first */
 };
 
 static int is_clock_comm(const ts_trace_t *t, int32_t comm)
@@ -264,9 +265,12 @@ static void find_steady(ts_iters_t *it)
         }
         k = j + 1;
     }
-    if (best_len == 0) { /* cannot happen with the lower median, but stay defined */
-        best_first = b;
-        best_len = 1;
+    if (best_len <= 1) {
+        /* No two iterations agree: none of them is the steady state (pitzDaily's last is 0.4
+         * of the one before), so the window is all of them after the first, their mean. */
+        it->steady_all = b > a;
+        best_first = a;
+        best_len = b - a + 1;
     }
     it->steady_first = best_first;
     it->steady_last = best_first + best_len - 1;
@@ -431,6 +435,11 @@ uint64_t ts_iters_startup_events(const ts_iters_t *it)
 uint64_t ts_iters_tail_events(const ts_iters_t *it)
 {
     return it->tail_events;
+}
+
+int ts_iters_steady_all(const ts_iters_t *it)
+{
+    return it->steady_all;
 }
 
 void ts_iters_steady(const ts_iters_t *it, int32_t *first, int32_t *last, double *spread)

@@ -28,7 +28,8 @@ typedef struct ts_iters_s ts_iters_t;
 
 /* The steady window: iterations after the first (which carries the start-up's last
  * point-to-point calls and starts from the initial fields) whose events lie within this
- * fraction of their median; the longest run of consecutive ones, the later on a tie. */
+ * fraction of their median; the longest run of consecutive ones, the later on a tie. Where
+ * no two consecutive ones do, all the iterations after the first. */
 #define TS_ITERS_STEADY_SPREAD 0.25
 
 /* One iteration (numbered from 1), counts summed over ranks. */
@@ -60,6 +61,10 @@ uint64_t ts_iters_startup_events(const ts_iters_t *it);
 uint64_t ts_iters_tail_events(const ts_iters_t *it);
 /* The steady window [*first, *last] and its spread (largest / smallest events - 1). */
 void ts_iters_steady(const ts_iters_t *it, int32_t *first, int32_t *last, double *spread);
+
+/* 1 when no two consecutive iterations after the first agreed, so that the steady window is
+ * all of them (TS_ITERS_STEADY_SPREAD). */
+int ts_iters_steady_all(const ts_iters_t *it);
 
 /* Parse "FIRST:LAST" (or "K" for K:K) against count iterations. 0 on success, -1 when it is
  * not two integers, 1 <= FIRST <= LAST <= count. */
