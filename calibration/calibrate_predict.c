@@ -285,7 +285,7 @@ ts_status cal_apply_settings(const ts_bench_series_t *s, ts_params_t *p, char **
         }
         ts_error_t e2;
         ts_error_clear(&e2);
-        if (ts_params_set(p, w, eq + 1, &e2) != TS_OK)
+        if (ts_params_set_user(p, w, eq + 1, &e2) != TS_OK)
             st = ts_error_set(err, TS_EARG, "%s:%d: %s", s->file,
                               s->settings_line ? s->settings_line[k] : s->line, e2.msg);
     }

@@ -106,7 +106,7 @@ static ts_status check_param(const char *name, const char *value, ts_error_t *er
     ts_params_t *scratch;
     if (ts_params_new(&scratch) != TS_OK)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
-    ts_status st = ts_params_set(scratch, name, value, err);
+    ts_status st = ts_params_set_user(scratch, name, value, err);
     ts_params_free(scratch);
     return st;
 }

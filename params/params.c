@@ -380,6 +380,24 @@ ts_status ts_params_set(ts_params_t *p, const char *name, const char *value, ts_
     return ts__params_set_id(p, (ts_param_id)id, value, err);
 }
 
+ts_status ts_params_set_user(ts_params_t *p, const char *name, const char *value, ts_error_t *err)
+{
+    int id = ts_param_find(name);
+    size_t n = strlen(value);
+    pvalue_t v;
+    if (id >= 0 && DEFS[id].type == TS_PT_TIME && n > 0 &&
+        (isdigit((unsigned char)value[n - 1]) || value[n - 1] == '.') &&
+        ts__params_parse_value((ts_param_id)id, value, &v, NULL) == TS_OK && v.num != 0) {
+        char sv[72];
+        ts_shown(value, sv, sizeof sv);
+        return ts_error_set(err, TS_EARG,
+                            "%s: bad value '%s' (a time needs its unit: %ss, %sms, %sus or %sns; "
+                            "only 0 goes without)",
+                            DEFS[id].name, sv, sv, sv, sv, sv);
+    }
+    return ts_params_set(p, name, value, err);
+}
+
 /* ---- typed reads ------------------------------------------------------------------------ */
 
 /* The slot of id if it exists and has type t (or t2), else NULL. */
@@ -560,7 +578,8 @@ static void print_markdown(FILE *fp)
           "constants with `--set NAME=VALUE`.\n"
           "\n"
           "Values outside a parameter's valid range (`auto` and `inf` aside) are refused; the "
-          "ranges are in params/params_range.h.\n"
+          "ranges are in params/params_range.h. A time says its unit (`--set "
+          "model.net.latency=1.5us`; a bare `1` would be one second): only `0` goes without.\n"
           "\n"
           "| name | type | default | valid range | unit | meaning | default from |\n"
           "|---|---|---|---|---|---|---|\n",

@@ -91,6 +91,12 @@ void ts_params_free(ts_params_t *p);
  * was expected. On error p is unchanged. */
 ts_status ts_params_set(ts_params_t *p, const char *name, const char *value, ts_error_t *err);
 
+/* ts_params_set for text a person wrote (--set, --mca, sets, model, platform and calibration
+ * files): a time must also say its unit, since a bare 1 for a latency is one second and
+ * never what was meant (0 may go without). The code's own numbers go through ts_params_set,
+ * where no unit is the base unit. */
+ts_status ts_params_set_user(ts_params_t *p, const char *name, const char *value, ts_error_t *err);
+
 /* Typed reads. For SIZE2, inter selects the off-host value. A read of the wrong type (or an
  * id out of range) returns 0 / NULL; use the TS_PARAM_* macros below, which check the type
  * at compile time, so that this cannot happen. */

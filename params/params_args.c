@@ -61,7 +61,7 @@ static ts_status apply_pair(ts_params_t *p, const char *word, ts_error_t *err)
     char *key = strndup(word, (size_t)(eq - word));
     if (!key)
         return ts_error_set(err, TS_ENOMEM, "out of memory");
-    ts_status st = ts_params_set(p, key, eq + 1, err);
+    ts_status st = ts_params_set_user(p, key, eq + 1, err);
     free(key);
     return st;
 }
@@ -121,7 +121,7 @@ static ts_status settings_option(ts_params_t *p, int argc, char **argv, int i, i
         if (i + 2 >= argc)
             return ts_error_set(err, TS_EUSAGE, "%s expects KEY VALUE", a);
         *used = 3;
-        return ts_params_set(p, argv[i + 1], argv[i + 2], err);
+        return ts_params_set_user(p, argv[i + 1], argv[i + 2], err);
     }
     for (size_t k = 0; allow_set && k < sizeof WHATIF / sizeof WHATIF[0]; k++)
         if (strcmp(a, WHATIF[k].option) == 0) {

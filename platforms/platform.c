@@ -249,7 +249,7 @@ static ts_status param_line(parse_t *ps, ts_platform_t *pf, const char *key, con
     if (!ps->scratch && ts_params_new(&ps->scratch) != TS_OK)
         return ts_error_set(err, TS_ENOMEM, "%s: out of memory", ps->path);
     ts_error_t e;
-    if (ts_params_set(ps->scratch, key, value, &e) != TS_OK)
+    if (ts_params_set_user(ps->scratch, key, value, &e) != TS_OK)
         return ts_error_set(err, TS_EARG, "%s:%d: %s", ps->path, lineno, e.msg);
     char **nn = realloc(pf->param_name, ((size_t)pf->nparams + 1) * sizeof *nn);
     if (nn)

@@ -241,6 +241,21 @@ static void test_time(void)
         if (strcmp(bad[k], "") != 0)
             CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "expected a time"));
     }
+    /* What a person writes must say its unit: a bare number is seconds (the code's own
+     * values above), which no one means for a latency; 0 needs none. */
+    static const char *const bare[] = {"1", "0.5", "1e-6", ".5", "2."};
+    CU_ASSERT_EQUAL(ts_params_set_user(p, "model.net.latency", "1us", &err), TS_OK);
+    for (size_t k = 0; k < sizeof bare / sizeof bare[0]; k++) {
+        CU_ASSERT_EQUAL(ts_params_set_user(p, "model.net.latency", bare[k], &err), TS_EARG);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "a time needs its unit"));
+        CU_ASSERT_TRUE(CLOSE(ts_params_seconds(p, TS_P_NET_LATENCY), 1e-6)); /* unchanged */
+    }
+    static const char *const user_good[] = {"0", "0.0", "2us", "1.5ms", "0s"};
+    for (size_t k = 0; k < sizeof user_good / sizeof user_good[0]; k++)
+        CU_ASSERT_EQUAL(ts_params_set_user(p, "model.net.latency", user_good[k], &err), TS_OK);
+    CU_ASSERT_EQUAL(ts_params_set_user(p, "model.net.latency", "abc", &err), TS_EARG);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "expected a time"));
+    CU_ASSERT_EQUAL(ts_params_set_user(p, "model.coll.datatype_size", "4", &err), TS_OK);
     ts_params_free(p);
 }
 

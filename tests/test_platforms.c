@@ -222,8 +222,12 @@ static void test_bad_files(void)
     expect_error(GOOD_BODY "link_rate = fast\n",
                  ":9: bad value 'fast' for link_rate (expected a number of bits/s in 1 .. 1e15, "
                  "e.g. 100e9)");
-    expect_error(GOOD_BODY "model.net.latency = 1\nmodel.net.latency = 2us\n",
+    expect_error(GOOD_BODY "model.net.latency = 1us\nmodel.net.latency = 2us\n",
                  ":10: duplicate parameter 'model.net.latency'");
+    /* A time without its unit is a second: refused in a file, as on the command line. */
+    expect_error(GOOD_BODY "model.net.latency = 1\n",
+                 ":9: model.net.latency: bad value '1' (a time needs its unit: 1s, 1ms, 1us or "
+                 "1ns; only 0 goes without)");
     expect_error(GOOD_BODY "UCX_RNDV_THRESH = lots\n",
                  ":9: UCX_RNDV_THRESH: bad value 'lots' (expected a size (8192, 16kb, 1mb, inf or "
                  "auto) or intra:SIZE,inter:SIZE)");
