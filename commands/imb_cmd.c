@@ -474,8 +474,9 @@ static char *describe(const ts_params_t *p, const ts_params_t *base, const ts_jo
         fputc(*c == '\n' ? ' ' : *c, ms);
     free(ch);
     const ts_placement_t *pl = ts_job_placement(job);
+    char map[32];
     fprintf(ms, "(%d nodes x %d, NPS%d, %s)", ts_placement_nodes(pl), ts_placement_ppn(pl),
-            ts_placement_nps(pl), ts_map_by_name(ts_placement_map_by(pl)));
+            ts_placement_nps(pl), ts_placement_map_text(pl, map, sizeof map));
     fclose(ms);
     return buf;
 }
@@ -510,8 +511,9 @@ static char *set_key(const ts_params_t *p, const ts_job_opts_t *jo)
             fprintf(ms, "%s\n", line);
     }
     free(ch);
-    fprintf(ms, "%s %d %d %d %d\n", jo->platform ? jo->platform : "", jo->place.nodes,
-            jo->place.ppn, jo->place.nps, (int)jo->place.map_by);
+    fprintf(ms, "%s %d %d %d %d %d %d %d\n", jo->platform ? jo->platform : "", jo->place.nodes,
+            jo->place.ppn, jo->place.nps, (int)jo->place.map_by, jo->place.ppr_n, jo->place.ppr_obj,
+            jo->place.pe);
     fclose(ms);
     return buf;
 }
@@ -621,7 +623,7 @@ static ts_status open_sets(imb_t *m, const ts_params_t *base, ts_sets_t **sets, 
             sj.place.nps = sp->nps;
         if (sp->map_by) {
             ts_map_by_parse(sp->map_by, &sj.place.map_by, NULL); /* checked when parsed */
-            ts_map_by_ppr(sp->map_by, &sj.place);
+            ts_map_by_layout(sp->map_by, &sj.place);
         }
         if (st == TS_OK) { /* add_set keeps p, even when it fails */
             if ((st = add_set(m, ts_sets_name(*sets, i), p, &sj, err)) != TS_OK &&

@@ -59,7 +59,7 @@ typedef struct cmd_doc_s {
     "  --nps 1|2             NUMA domains per socket, the nodes' BIOS setting (default 1)\n"       \
     "  --map-by block|cyclic|node  ranks to cores: consecutive ranks on one socket, or\n"          \
     "                        alternating sockets, or round-robin over the nodes (default block;\n" \
-    "                        Open MPI's --map-by words are accepted)\n"
+    "                        Open MPI's --map-by words are accepted, ppr:N:OBJ and :PE=n too)\n"
 #define HELP_PARAMS                                                                                \
     "  -x KEY=VALUE          a UCX variable or model parameter, as mpirun -x (tunesim params\n"    \
     "                        lists them all with defaults, ranges and sources)\n"                  \

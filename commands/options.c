@@ -119,7 +119,7 @@ ts_status ts_opts_place(const char *cmd, int which, const char *v, ts_placement_
         return TS_OK;
     default: { /* TS_PLACE_MAP_BY: a bad value on the command line is a usage mistake */
         ts_status st = ts_map_by_parse(v, &place->map_by, err);
-        ts_map_by_ppr(v, place);
+        ts_map_by_layout(v, place);
         if (st != TS_OK && err)
             err->code = TS_EUSAGE;
         return st != TS_OK ? TS_EUSAGE : TS_OK;

@@ -143,7 +143,7 @@ static ts_status parse_opts(int argc, char **argv, ts_params_t *params, replay_o
             fprintf(stderr, "tunesim: note: --mpirun: %s\n", info.note);
         if (st == TS_OK && info.map_by[0]) { /* ppr:N:OBJ as --map-by reads it */
             st = ts_map_by_parse(info.map_by, &o->place.map_by, err);
-            ts_map_by_ppr(info.map_by, &o->place);
+            ts_map_by_layout(info.map_by, &o->place);
         }
     }
     return st;

@@ -577,7 +577,7 @@ void ts_sets_place_over(const ts_sets_t *s, int i, ts_placement_opts_t *place)
         place->nps = sp->nps;
     if (sp->map_by) {
         ts_map_by_parse(sp->map_by, &place->map_by, NULL); /* checked when parsed */
-        ts_map_by_ppr(sp->map_by, place);
+        ts_map_by_layout(sp->map_by, place);
     }
 }
 
@@ -602,6 +602,7 @@ int ts_sets_job_line(const ts_sets_t *s, int i, const ts_trace_t *t, const char 
             o.place.map_by = jo->place.map_by;
             o.place.ppr_n = jo->place.ppr_n;
             o.place.ppr_obj = jo->place.ppr_obj;
+            o.place.pe = jo->place.pe;
         }
         ts_job_t *job = NULL;
         ts_error_t e;

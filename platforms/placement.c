@@ -2,8 +2,10 @@
  * are in placement.h), and the locality of two ranks. */
 #include "placement.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define HOST_NAME_SIZE 24 /* "n<node>c<core>" with node <= 10^6, core < 10^6 */
 
@@ -11,6 +13,7 @@ struct ts_placement_s {
     int nranks, nodes, ppn, nps, nodes_per_leaf, leaves;
     int sockets, cores_per_socket;
     int ppr_n, ppr_obj; /* map-by ppr:N:OBJ, 0: none */
+    int pe;             /* cores per rank (map-by PE=n), at least 1 */
     ts_map_by map_by;
     ts_rank_place_t *ranks;
     char *hosts; /* nranks names of HOST_NAME_SIZE bytes */
@@ -53,11 +56,28 @@ static int is_ppr(const char *text)
     return 0;
 }
 
+/* The n of a PE=n modifier among text's ':'-separated words: 0 for none, -1 for a malformed
+ * one (not 1 to 999999 cores). */
+static int pe_of(const char *text)
+{
+    for (const char *w = strchr(text, ':'); w; w = strchr(w + 1, ':')) {
+        if (strncasecmp(w + 1, "PE=", 3) != 0)
+            continue;
+        const char *d = w + 4;
+        size_t digits = strspn(d, "0123456789");
+        if (digits == 0 || digits > 6 || (d[digits] != '\0' && d[digits] != ':') || atoi(d) < 1)
+            return -1;
+        return atoi(d);
+    }
+    return 0;
+}
+
 enum { PPR_NODE = 1, PPR_SOCKET, PPR_NUMA };
 
-void ts_map_by_ppr(const char *text, ts_placement_opts_t *o)
+void ts_map_by_layout(const char *text, ts_placement_opts_t *o)
 {
     o->ppr_n = o->ppr_obj = 0;
+    o->pe = pe_of(text) > 0 ? pe_of(text) : 0;
     if (!is_ppr(text))
         return;
     const char *obj = strchr(text + 4, ':') + 1;
@@ -70,6 +90,9 @@ void ts_map_by_ppr(const char *text, ts_placement_opts_t *o)
 
 ts_status ts_map_by_parse(const char *text, ts_map_by *out, ts_error_t *err)
 {
+    if (pe_of(text) < 0)
+        return ts_error_set(err, TS_EARG,
+                            "map-by '%s': PE= expects the cores of each rank, 1 to 999999", text);
     if (is_ppr(text)) {
         *out = TS_MAP_BLOCK;
         return TS_OK;
@@ -86,19 +109,21 @@ ts_status ts_map_by_parse(const char *text, ts_map_by *out, ts_error_t *err)
                         text);
 }
 
-/* Domain and slot within it of local rank i among ppn ranks on u domains. */
-static void local_slot(ts_map_by m, int i, int per_domain, int u, int *domain, int *slot)
+/* Domain and first core within it of local rank i among ppn ranks on u domains, each rank
+ * taking pe cores. */
+static void local_slot(ts_map_by m, int i, int per_domain, int u, int pe, int *domain, int *slot)
 {
     if (m == TS_MAP_CYCLIC) {
         *domain = i % u;
-        *slot = i / u;
+        *slot = i / u * pe;
         return;
     }
     /* Block fills the cores in order, as ppr:18:package (ppr:9:numa under NPS2) with
      * --rank-by fill does: a domain is full before the next one gets a rank, so a half-full
-     * node keeps its ranks on socket 0. */
-    *domain = i / per_domain;
-    *slot = i % per_domain;
+     * node keeps its ranks on socket 0. A rank of pe cores that straddles two domains counts
+     * in its first core's. */
+    *domain = i * pe / per_domain;
+    *slot = i * pe % per_domain;
 }
 
 /* Resolve and check the options; fills pl's scalar fields. */
@@ -122,6 +147,10 @@ static ts_status resolve(const ts_platform_t *pf, const ts_placement_opts_t *o, 
     pl->cores_per_socket = ts_platform_cores_per_socket(pf);
     pl->nodes = o->nodes ? o->nodes : ts_platform_nodes(pf);
     pl->nps = o->nps ? o->nps : ts_platform_nps(pf);
+    pl->pe = o->pe > 0 ? o->pe : 1;
+    if (pl->pe > cores)
+        return ts_error_set(err, TS_EARG, "placement: map-by PE=%d: more than %s's %d cores a node",
+                            pl->pe, name, cores);
     if (!ts_platform_nps_offered(pf, pl->nps))
         return ts_error_set(err, TS_EARG,
                             "placement: NPS %d is not offered by %s (nps_options "
@@ -140,12 +169,14 @@ static ts_status resolve(const ts_platform_t *pf, const ts_placement_opts_t *o, 
                   : o->ppr_obj == PPR_NUMA ? pl->sockets * pl->nps
                                            : pl->sockets;
         long long want = (long long)o->ppr_n * per;
-        int fits = (long long)o->ppr_n * per <= cores && o->ppr_n <= cores / per;
+        int fits = want * pl->pe <= cores && (long long)o->ppr_n * pl->pe <= cores / per;
         if (!fits || (ppn && ppn != want))
-            return ts_error_set(
-                err, TS_EARG, "placement: map-by ppr:%d:%s places %lld ranks a node: %s", o->ppr_n,
-                objs[o->ppr_obj], want,
-                !fits ? "more than its objects' cores" : "not the ranks per node given (--ppn)");
+            return ts_error_set(err, TS_EARG,
+                                "placement: map-by ppr:%d:%s places %lld ranks a node: %s",
+                                o->ppr_n, objs[o->ppr_obj], want,
+                                !fits ? (pl->pe > 1 ? "more than its objects' cores at PE"
+                                                    : "more than its objects' cores")
+                                      : "not the ranks per node given (--ppn)");
         ppn = (int)want;
         pl->ppr_n = o->ppr_n;
         pl->ppr_obj = o->ppr_obj;
@@ -169,6 +200,17 @@ static ts_status resolve(const ts_platform_t *pf, const ts_placement_opts_t *o, 
                                 "placement: %d ranks on %d nodes need %d ranks per node, but %s "
                                 "has %d cores per node",
                                 nranks, pl->nodes, pl->ppn, name, cores);
+    }
+    if (pl->pe > 1) { /* each rank takes pe cores: of the node, or dealt over its domains */
+        int domains = pl->sockets * pl->nps, cyc = pl->map_by == TS_MAP_CYCLIC;
+        long long need = cyc ? ((long long)pl->ppn + domains - 1) / domains * pl->pe
+                             : (long long)pl->ppn * pl->pe;
+        if (need > (cyc ? cores / domains : cores))
+            return ts_error_set(err, TS_EARG,
+                                "placement: %d ranks per node of %d cores each (map-by PE=%d) do "
+                                "not fit on %s's %d cores per node%s",
+                                pl->ppn, pl->pe, pl->pe, name, cores,
+                                cyc ? ", dealt over its NUMA domains" : "");
     }
     pl->nodes_per_leaf = o->nodes_per_leaf ? o->nodes_per_leaf : pl->nodes;
     pl->leaves = (pl->nodes + pl->nodes_per_leaf - 1) / pl->nodes_per_leaf;
@@ -200,22 +242,22 @@ ts_status ts_placement_open(const ts_platform_t *pf, const ts_placement_opts_t *
         ts_rank_place_t *p = &pl->ranks[r];
         int domain, slot;
         if (pl->map_by == TS_MAP_NODE) { /* round-robin over the nodes, then block */
-            local_slot(TS_MAP_BLOCK, r / pl->nodes, per_domain, domains, &domain, &slot);
+            local_slot(TS_MAP_BLOCK, r / pl->nodes, per_domain, domains, pl->pe, &domain, &slot);
             p->node = r % pl->nodes;
         } else if (pl->ppr_n && pl->ppr_obj != PPR_NODE && pl->map_by == TS_MAP_BLOCK) {
             /* ppr:N:numa / ppr:N:package: N ranks on each object, its cores in order */
             int i = r % pl->ppn, n = pl->ppr_n;
             if (pl->ppr_obj == PPR_NUMA) {
                 domain = i / n;
-                slot = i % n;
+                slot = i % n * pl->pe;
             } else {
-                int j = i % n;
-                domain = i / n * pl->nps + j / per_domain;
-                slot = j % per_domain;
+                int c = i % n * pl->pe;
+                domain = i / n * pl->nps + c / per_domain;
+                slot = c % per_domain;
             }
             p->node = r / pl->ppn;
         } else {
-            local_slot(pl->map_by, r % pl->ppn, per_domain, domains, &domain, &slot);
+            local_slot(pl->map_by, r % pl->ppn, per_domain, domains, pl->pe, &domain, &slot);
             p->node = r / pl->ppn;
         }
         p->numa = domain;
@@ -256,6 +298,18 @@ int ts_placement_nodes_used(const ts_placement_t *pl)
 int ts_placement_ppn(const ts_placement_t *pl)
 {
     return pl->ppn;
+}
+int ts_placement_pe(const ts_placement_t *pl)
+{
+    return pl->pe;
+}
+const char *ts_placement_map_text(const ts_placement_t *pl, char *buf, size_t n)
+{
+    if (pl->pe > 1)
+        snprintf(buf, n, "%s PE=%d", ts_map_by_name(pl->map_by), pl->pe);
+    else
+        snprintf(buf, n, "%s", ts_map_by_name(pl->map_by));
+    return buf;
 }
 int ts_placement_nps(const ts_placement_t *pl)
 {

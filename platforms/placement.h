@@ -26,7 +26,8 @@ typedef enum ts_map_by { TS_MAP_BLOCK = 0, TS_MAP_CYCLIC, TS_MAP_NODE } ts_map_b
 const char *ts_map_by_name(ts_map_by m);
 /* Parse "block" or "cyclic", or an Open MPI --map-by value: core, slot, hwthread and
  * ppr:N:package|socket|numa|node fill cores in order (block); numa deals ranks round-robin over
- * the NUMA domains (cyclic). Modifiers after ':' (core:PE=1) are ignored. Open MPI's package /
+ * the NUMA domains (cyclic). Of the modifiers after ':', PE=n (cores per rank, 1 to 999999)
+ * is read by ts_map_by_layout, a malformed one refused; others are ignored. Open MPI's package /
  * socket round-robin is refused: it alternates sockets, not NUMA domains, and differs from
  * cyclic under NPS2. A one-line error otherwise. */
 ts_status ts_map_by_parse(const char *text, ts_map_by *out, ts_error_t *err);
@@ -39,13 +40,18 @@ typedef struct ts_placement_opts_s {
     ts_map_by map_by;   /* block (default) or cyclic */
     int nodes_per_leaf; /* nodes under one leaf switch: pass model.net.nodes_per_leaf
                            (ts_params_int); 0: every node under one leaf */
-    int ppr_n, ppr_obj; /* map-by ppr:N:OBJ (ts_map_by_ppr): N ranks per object; 0: none */
+    int ppr_n, ppr_obj; /* map-by ppr:N:OBJ (ts_map_by_layout): N ranks per object; 0: none */
+    int pe;             /* map-by modifier PE=n (ts_map_by_layout): cores per rank; 0: 1 */
 } ts_placement_opts_t;
 
-/* For Open MPI's ppr:N:OBJ: sets o->ppr_n = N and o->ppr_obj (its object: a node, a socket
+/* What an Open MPI --map-by value says beyond its policy (ts_map_by_parse reads that), for a
+ * text that parsed. ppr:N:OBJ sets o->ppr_n = N and o->ppr_obj (its object: a node, a socket
  * or package, a NUMA domain), so that the placement puts N ranks on each (its ranks per node
- * follow, and a --ppn that says otherwise is refused); other words clear them. */
-void ts_map_by_ppr(const char *text, ts_placement_opts_t *o);
+ * follow, and a --ppn that says otherwise is refused). PE=n sets o->pe: each rank takes n
+ * consecutive cores, so ranks are n cores apart (core:PE=2 puts 18 ranks on both sockets of
+ * a 36-core node, not on the first), and n x the ranks must fit on their objects' cores.
+ * What the text lacks is cleared. */
+void ts_map_by_layout(const char *text, ts_placement_opts_t *o);
 
 /* Where one rank runs. numa counts the node's domains 0..sockets*nps-1 (socket s holds
  * s*nps..s*nps+nps-1); core counts the node's cores 0..cores_per_node-1. */
@@ -71,6 +77,11 @@ int ts_placement_nodes(const ts_placement_t *pl);
  * most ts_placement_nodes; fewer when the trace has fewer ranks than nodes x ppn. */
 int ts_placement_nodes_used(const ts_placement_t *pl);
 int ts_placement_ppn(const ts_placement_t *pl);
+/* Cores each rank takes (map-by PE=n), 1 without it. */
+int ts_placement_pe(const ts_placement_t *pl);
+/* The mapping as reports name it: "block", "cyclic" or "node", with " PE=n" where each rank
+ * takes n cores; the text lives in buf (n bytes, 32 are enough), which is returned. */
+const char *ts_placement_map_text(const ts_placement_t *pl, char *buf, size_t n);
 int ts_placement_nps(const ts_placement_t *pl);
 ts_map_by ts_placement_map_by(const ts_placement_t *pl);
 int ts_placement_nodes_per_leaf(const ts_placement_t *pl); /* resolved: >= 1 */

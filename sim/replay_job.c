@@ -541,9 +541,10 @@ void ts_job_print_text(const ts_job_t *job, FILE *fp)
     char shown[4200];
     fprintf(fp, "trace       %s (%d ranks)\n", ts_shown(job->trace_name, shown, sizeof shown),
             (int)ts_trace_nranks(t));
+    char map[32];
     fprintf(fp, "platform    %s: %d nodes x %d ranks, %s, NPS%d, %d leaf switch%s\n",
             ts_shown(ts_platform_name(pf), shown, sizeof shown), ts_placement_nodes(pl),
-            ts_placement_ppn(pl), ts_map_by_name(ts_placement_map_by(pl)), ts_placement_nps(pl),
+            ts_placement_ppn(pl), ts_placement_map_text(pl, map, sizeof map), ts_placement_nps(pl),
             ts_placement_leaves(pl), ts_placement_leaves(pl) == 1 ? "" : "es");
     fprintf(fp, "settings   ");
     char *buf = NULL;
@@ -605,8 +606,9 @@ json_object *ts_job_json(const ts_job_t *job)
     json_object_object_add(root, "nodes", json_object_new_int(ts_placement_nodes(pl)));
     json_object_object_add(root, "ppn", json_object_new_int(ts_placement_ppn(pl)));
     json_object_object_add(root, "nps", json_object_new_int(ts_placement_nps(pl)));
+    char map[32];
     json_object_object_add(root, "map_by",
-                           json_object_new_string(ts_map_by_name(ts_placement_map_by(pl))));
+                           json_object_new_string(ts_placement_map_text(pl, map, sizeof map)));
     json_object_object_add(root, "predicted_time_s", json_object_new_double(r->makespan));
     json_object_object_add(root, "rank0_elapsed_s", json_object_new_double(r->rank0_elapsed));
     json_object_object_add(root, "compute_time_s", json_object_new_double(r->compute_time));

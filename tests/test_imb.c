@@ -536,7 +536,10 @@ static void test_bruck_cpu(void)
  * is a pair from two domains (0.75 + 1.5 - 0.75 = 1.50 a step) and the node level crosses
  * the sockets (0.75 + 2 - 0.75 = 2.00): 2 x (1.50 + 2.00) = 7.00 us. With the cross-domain
  * latency set below NPS1's on-socket one (0.5 us) a pair of two domains still pays NPS1's
- * 1 us: PingPong 1.00, the Allreduce's socket steps 1.00, 2 x (1.00 + 2.00) = 6.00 us. */
+ * 1 us: PingPong 1.00, the Allreduce's socket steps 1.00, 2 x (1.00 + 2.00) = 6.00 us.
+ * core:PE=9 puts the four ranks 9 cores apart, one in each domain (cores 0, 9, 18, 27): as
+ * cyclic; core:PE=2 keeps them in the first (cores 0, 2, 4, 6): as block. In one --sets run
+ * the two are two placements, not one set replayed once (they were, the key lacking PE). */
 static void test_nps2_domains(void)
 {
     static const struct {
@@ -545,7 +548,9 @@ static void test_nps2_domains(void)
     } c[] = {{"--nps 1 --map-by block", 1.00, 2.00},
              {"--nps 2 --map-by block", 0.75, 1.50},
              {"--nps 2 --map-by cyclic", 1.50, 7.00},
-             {"--nps 2 --map-by cyclic --set model.shm.cross_numa_latency=0.5us", 1.00, 6.00}};
+             {"--nps 2 --map-by cyclic --set model.shm.cross_numa_latency=0.5us", 1.00, 6.00},
+             {"--nps 2 --map-by core:PE=9", 1.50, 7.00},
+             {"--nps 2 --map-by core:PE=2", 0.75, 1.50}};
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
         char *out = NULL, *err = NULL, args[2048];
         snprintf(args, sizeof args,
@@ -562,6 +567,27 @@ static void test_nps2_domains(void)
         free(out);
         free(err);
     }
+    char sets[1024], *out = NULL, *err = NULL, args[2048];
+    snprintf(sets, sizeof sets, "%s/pe.sets", tu_tmpdir());
+    FILE *f = fopen(sets, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs("[pe2]\nmap_by = core:PE=2\n[pe9]\nmap_by = core:PE=9\n", f);
+    fclose(f);
+    snprintf(args, sizeof args,
+             "imb --nodes 1 --ppn 4 --nps 2 --bench pingpong --msglog 0:0 " ZERO
+             " --set model.shm.latency=1us --set model.shm.nps2_domain_gain=0.25us"
+             " --set model.shm.cross_numa_latency=1.5us --set model.shm.cross_socket_latency=2us"
+             " --sets %s",
+             sets);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    const char *row = out ? strstr(out, "# PingPong, t_max[usec] per set") : NULL;
+    row = row ? strstr(row, "\n           1 ") : NULL;
+    double pe2 = 0, pe9 = 0;
+    CU_ASSERT_FATAL(row && sscanf(row, " 1 %lf %lf", &pe2, &pe9) == 2);
+    CU_ASSERT_DOUBLE_EQUAL(pe2, 0.75, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(pe9, 1.50, 1e-9);
+    free(out);
+    free(err);
 }
 
 static void test_bad_input(void)

@@ -340,7 +340,7 @@ static void test_ppr(void)
                  {"ppr:40:node", 0, 0, 0, 0}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ts_placement_opts_t o = {.nodes = cases[i].nodes, .ppn = cases[i].ppn, .nps = cases[i].nps};
-        ts_map_by_ppr(cases[i].map, &o);
+        ts_map_by_layout(cases[i].map, &o);
         ts_placement_t *pl = NULL;
         ts_error_t err;
         ts_status st = ts_placement_open(pf, &o, 72, &pl, &err);
@@ -352,7 +352,7 @@ static void test_ppr(void)
     /* N on each object, its cores in order: ppr:9:package puts rank 9 on socket 1's first
      * core (18), ppr:4:numa under NPS2 rank 4 on domain 1's (9) and rank 12 on domain 3's. */
     ts_placement_opts_t o = {0};
-    ts_map_by_ppr("ppr:9:package", &o);
+    ts_map_by_layout("ppr:9:package", &o);
     ts_placement_t *pl = NULL;
     ts_error_t err;
     CU_ASSERT_EQUAL_FATAL(ts_placement_open(pf, &o, 36, &pl, &err), TS_OK);
@@ -362,12 +362,72 @@ static void test_ppr(void)
     CU_ASSERT(at(pl, 18, 1, 0, 0, 0));
     ts_placement_close(pl);
     o = (ts_placement_opts_t){.nps = 2};
-    ts_map_by_ppr("ppr:4:numa", &o);
+    ts_map_by_layout("ppr:4:numa", &o);
     CU_ASSERT_EQUAL_FATAL(ts_placement_open(pf, &o, 32, &pl, &err), TS_OK);
     CU_ASSERT_EQUAL(ts_placement_ppn(pl), 16);
     CU_ASSERT(at(pl, 4, 0, 0, 1, 9));
     CU_ASSERT(at(pl, 12, 0, 1, 3, 27));
     ts_placement_close(pl);
+    ts_platform_close(pf);
+}
+
+/* map-by ...:PE=n: each rank takes n cores, so ranks are n cores apart. */
+static void test_pe(void)
+{
+    ts_platform_t *pf = open_bm();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(pf);
+    ts_placement_t *pl = NULL;
+    ts_error_t err;
+    /* core:PE=2, 18 ranks on a node: ranks 0-8 on socket 0's even cores, 9 on socket 1's
+     * first (core 18) where block alone keeps all 18 on socket 0. */
+    ts_placement_opts_t o = {.nodes = 1};
+    ts_map_by_layout("core:PE=2", &o);
+    CU_ASSERT_EQUAL(o.pe, 2);
+    CU_ASSERT_EQUAL_FATAL(ts_placement_open(pf, &o, 18, &pl, &err), TS_OK);
+    CU_ASSERT_EQUAL(ts_placement_pe(pl), 2);
+    CU_ASSERT(at(pl, 8, 0, 0, 0, 16));
+    CU_ASSERT(at(pl, 9, 0, 1, 1, 18));
+    CU_ASSERT(at(pl, 17, 0, 1, 1, 34));
+    ts_placement_close(pl);
+    /* numa:PE=2 under NPS2: dealt over the four domains of 9 cores, two cores each; rank 5 is
+     * domain 1's second (core 9 + 2). */
+    o = (ts_placement_opts_t){.nodes = 1, .nps = 2};
+    ts_map_by_layout("numa:PE=2", &o);
+    CU_ASSERT_EQUAL(ts_map_by_parse("numa:PE=2", &o.map_by, &err), TS_OK);
+    CU_ASSERT_EQUAL_FATAL(ts_placement_open(pf, &o, 8, &pl, &err), TS_OK);
+    CU_ASSERT(at(pl, 1, 0, 0, 1, 9));
+    CU_ASSERT(at(pl, 4, 0, 0, 0, 2));
+    CU_ASSERT(at(pl, 5, 0, 0, 1, 11));
+    ts_placement_close(pl);
+    /* ppr:4:numa:PE=2: rank 1 two cores after rank 0, rank 5 two after domain 1's first. */
+    o = (ts_placement_opts_t){.nodes = 1, .nps = 2};
+    ts_map_by_layout("ppr:4:numa:PE=2", &o);
+    CU_ASSERT_EQUAL_FATAL(ts_placement_open(pf, &o, 16, &pl, &err), TS_OK);
+    CU_ASSERT(at(pl, 1, 0, 0, 0, 2));
+    CU_ASSERT(at(pl, 5, 0, 0, 1, 11));
+    ts_placement_close(pl);
+    /* What does not fit, and malformed modifiers. */
+    o = (ts_placement_opts_t){.nodes = 1};
+    ts_map_by_layout("core:PE=3", &o);
+    CU_ASSERT_EQUAL(ts_placement_open(pf, &o, 18, &pl, &err), TS_EARG);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "18 ranks per node of 3 cores each (map-by PE=3)"));
+    o = (ts_placement_opts_t){.nodes = 1, .nps = 2};
+    ts_map_by_layout("numa:PE=3", &o);
+    CU_ASSERT_EQUAL(ts_map_by_parse("numa:PE=3", &o.map_by, &err), TS_OK);
+    CU_ASSERT_EQUAL(ts_placement_open(pf, &o, 16, &pl, &err), TS_EARG); /* 4 x 3 > 9 */
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "dealt over its NUMA domains"));
+    o = (ts_placement_opts_t){.nodes = 1};
+    ts_map_by_layout("ppr:9:socket:PE=3", &o);
+    CU_ASSERT_EQUAL(ts_placement_open(pf, &o, 18, &pl, &err), TS_EARG); /* 27 > 18 */
+    ts_map_by m;
+    static const char *const bad[] = {"core:PE=0", "core:PE=x", "core:PE=", "slot:PE=2x",
+                                      "core:PE=1234567"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CU_ASSERT_EQUAL(ts_map_by_parse(bad[i], &m, &err), TS_EARG);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "PE= expects the cores of each rank"));
+    }
+    CU_ASSERT_EQUAL(ts_map_by_parse("core:PE=1", &m, &err), TS_OK);
+    CU_ASSERT_EQUAL(m, TS_MAP_BLOCK);
     ts_platform_close(pf);
 }
 
@@ -814,6 +874,7 @@ int main(void)
     CU_add_test(s, "72 ranks, block, NPS1", test_block_nps1);
     CU_add_test(s, "block, NPS2 and half-full nodes", test_block_nps2);
     CU_add_test(s, "map-by ppr:N:OBJ", test_ppr);
+    CU_add_test(s, "map-by PE=n: cores per rank", test_pe);
     CU_add_test(s, "cyclic, NPS1 and NPS2", test_cyclic);
     CU_add_test(s, "map-by node: round-robin over the nodes", test_map_by_node);
     CU_add_test(s, "errors: 73 ranks on 2 x 36 and others", test_placement_errors);
