@@ -10,7 +10,9 @@
  *              OSU latency loop); allreduce also takes SIZE (default 8);
  *   lonecoll   RANKS CALLS OUT: rank 0 alone calls MPI_Allreduce, and
  *   lonesend   RANKS CALLS OUT: rank 0 alone sends (2 KB to rank 1, which never receives):
- *              traces that cannot complete, for tests/play.sh.
+ *              traces that cannot complete, for tests/play.sh;
+ *   alltoallw  RANKS CALLS OUT: every rank calls MPI_Alltoallw, which tunesim-play does not
+ *              replay (tests/play.sh).
  * Usage: gen_coll_trace KIND RANKS COUNT OUT [SIZE] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +26,7 @@ typedef struct gen_s {
     ts_trace_t *t;
     uint64_t size;
     int64_t gap_ns;
-    int32_t f_allreduce, f_alltoall, f_isend, f_irecv, f_waitall;
+    int32_t f_allreduce, f_alltoall, f_alltoallw, f_isend, f_irecv, f_waitall;
     uint64_t *req;
 } gen_t;
 
@@ -100,8 +102,9 @@ static int halo(gen_t *g, int32_t r, int32_t n)
 int main(int argc, char **argv)
 {
     if (argc != 5 && argc != 6) {
-        fprintf(stderr, "usage: gen_coll_trace allreduce|alltoall|halo|foam|lonecoll|lonesend "
-                        "RANKS COUNT OUT [SIZE]\n");
+        fprintf(stderr,
+                "usage: gen_coll_trace allreduce|alltoall|alltoallw|halo|foam|lonecoll|lonesend "
+                "RANKS COUNT OUT [SIZE]\n");
         return 2;
     }
     const char *kind = argv[1];
@@ -110,8 +113,9 @@ int main(int argc, char **argv)
     int osu = argc == 6; /* the OSU loop: given size, calls back to back */
     gen_t g = {.size = osu ? strtoull(argv[5], NULL, 10) : 8, .gap_ns = osu ? 0 : 1000};
     if (n < 2 || n > 65536 || count < 1 ||
-        (strcmp(kind, "allreduce") && strcmp(kind, "alltoall") && strcmp(kind, "halo") &&
-         strcmp(kind, "foam") && strcmp(kind, "lonecoll") && strcmp(kind, "lonesend"))) {
+        (strcmp(kind, "allreduce") && strcmp(kind, "alltoall") && strcmp(kind, "alltoallw") &&
+         strcmp(kind, "halo") && strcmp(kind, "foam") && strcmp(kind, "lonecoll") &&
+         strcmp(kind, "lonesend"))) {
         fprintf(stderr, "gen_coll_trace: bad arguments\n");
         return 2;
     }
@@ -130,6 +134,7 @@ int main(int argc, char **argv)
     ts__trace_add_comm(g.t, "MPI_COMM_WORLD", n, 0, world);
     g.f_allreduce = ts__trace_intern_func(g.t, "MPI_Allreduce");
     g.f_alltoall = ts__trace_intern_func(g.t, "MPI_Alltoall");
+    g.f_alltoallw = ts__trace_intern_func(g.t, "MPI_Alltoallw");
     g.f_isend = ts__trace_intern_func(g.t, "MPI_Isend");
     g.f_irecv = ts__trace_intern_func(g.t, "MPI_Irecv");
     g.f_waitall = ts__trace_intern_func(g.t, "MPI_Waitall");
@@ -148,6 +153,8 @@ int main(int argc, char **argv)
                 continue;
             else if (strcmp(kind, "alltoall") == 0)
                 rc = coll(&g, r, n, TS_COLL_ALLTOALL, g.f_alltoall, g.size);
+            else if (strcmp(kind, "alltoallw") == 0)
+                rc = coll(&g, r, n, TS_COLL_ALLTOALLW, g.f_alltoallw, g.size);
             else
                 rc = halo(&g, r, n) || (kind[0] == 'f' && allreduce(&g, r, n));
             if (rc) {

@@ -4,8 +4,8 @@
 # are busy loops), --compute-scale 0 drops that compute, and a rank count that disagrees with
 # the trace is a one-line error with a non-zero exit, as are bad options and an output that is a
 # file of the trace's archive, before the run. A trace that cannot complete ends with one
-# line: a send no receive matches before the run, a collective one rank alone calls by the
-# watchdog (no progress past --patience). Then scripts/validate_cluster.sh on this
+# line: a send no receive matches, or a collective the player cannot play, before the run, a
+# collective one rank alone calls by the watchdog (no progress past --patience). Then scripts/validate_cluster.sh on this
 # machine as the "cluster": each set's words reach mpirun as written, model lines do not, every
 # set is measured every round, validate's table comes out; a grid, and sets that all need
 # other NPS than the nodes have, are refused. Exit 77 (skipped) without mpirun.
@@ -55,6 +55,9 @@ refused "--repeat expects a count from 1 to 1000000" 2 "$trace" --repeat 5x
 # Traces that cannot complete: refused, or stopped by the watchdog, never a hang.
 "$gen" lonesend 2 1 "$work/lonesend.tss"
 refused "1 sends and 0 receives match no call" 1 "$work/lonesend.tss"
+"$gen" alltoallw 2 3 "$work/alltoallw.tss" # every rank would stop at it: said once, before
+refused "6 calls of MPI_Alltoallw, which tunesim-play does not replay" 1 "$work/alltoallw.tss"
+[ "$(grep -c '^tunesim-play' "$work/log")" = 1 ] || fail "not one line: $(cat "$work/log")"
 "$gen" lonecoll 2 1 "$work/lonecoll.tss"
 refused "no progress for [0-9]* s after" 1 "$work/lonecoll.tss" --patience 1 # either rank says it first
 refused "--patience expects seconds from 1 to 1e6" 2 "$trace" --patience 0

@@ -277,6 +277,32 @@ static void collective(play_t *p, const ts_event_t *ev)
     }
 }
 
+/* The collectives play_coll replays (the rest end the job there). */
+static int coll_played(int op)
+{
+    switch (op) {
+    case TS_COLL_BARRIER:
+    case TS_COLL_BCAST:
+    case TS_COLL_ALLREDUCE:
+    case TS_COLL_REDUCE:
+    case TS_COLL_SCAN:
+    case TS_COLL_EXSCAN:
+    case TS_COLL_ALLGATHER:
+    case TS_COLL_ALLGATHERV:
+    case TS_COLL_ALLTOALL:
+    case TS_COLL_ALLTOALLV:
+    case TS_COLL_GATHER:
+    case TS_COLL_GATHERV:
+    case TS_COLL_SCATTER:
+    case TS_COLL_SCATTERV:
+    case TS_COLL_REDUCE_SCATTER:
+    case TS_COLL_REDUCE_SCATTER_BLOCK:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* The watchdog. A trace that cannot complete under the player's MPI (a deadlock the
  * recording's eager sends hid, a collective one rank never calls) would wait for ever: each
  * rank counts the events it has played, and one that plays none for longer than the whole trace
@@ -518,7 +544,21 @@ int main(int argc, char **argv)
             snprintf(why, sizeof why, "tunesim-play: %s", err.msg);
         } else {
             const ts_match_summary_t *m = ts_stats_match(st);
-            if (m->unmatched_sends || m->unmatched_recvs)
+            /* A collective every rank calls and none can play would end the job on every
+             * rank at once, one line each: said once, here. */
+            for (int op = 0; op < TS_COLL__COUNT && !why[0]; op++) {
+                const ts_hist_t *h = coll_played(op) ? NULL : ts_stats_coll_hist(st, op);
+                uint64_t calls = 0;
+                for (int k = 0; h && k < TS_HIST_BUCKETS; k++)
+                    calls += h->count[k];
+                if (calls)
+                    snprintf(why, sizeof why,
+                             "tunesim-play: %s: %llu calls of MPI_%s, which tunesim-play does not "
+                             "replay",
+                             ts_shown(path, (char[4200]){0}, 4200), (unsigned long long)calls,
+                             ts_coll_op_name(op));
+            }
+            if (!why[0] && (m->unmatched_sends || m->unmatched_recvs))
                 snprintf(why, sizeof why,
                          "tunesim-play: %s: %llu sends and %llu receives match no call: the "
                          "trace cannot complete (tunesim info shows its matching)",
