@@ -190,11 +190,13 @@ static char *make_key(const sset_t *s, const char *platform, const ts_placement_
         free(set);
         return NULL;
     }
-    if (asprintf(
-            &key, "%s|%s|%s|nodes=%d|ppn=%d|nps=%d|map_by=%s|ranks=%d|events=%llu|trace=%08x|%s",
-            KEY_VERSION, s->name, platform, ts_placement_nodes(pl), ts_placement_ppn(pl),
-            ts_placement_nps(pl), ts_map_by_name(ts_placement_map_by(pl)), (int)ts_trace_nranks(t),
-            (unsigned long long)ts_trace_nevents(t), (unsigned)fingerprint, set) < 0)
+    char map[32];
+    if (asprintf(&key,
+                 "%s|%s|%s|nodes=%d|ppn=%d|nps=%d|map_by=%s|ranks=%d|events=%llu|trace=%08x|%s",
+                 KEY_VERSION, s->name, platform, ts_placement_nodes(pl), ts_placement_ppn(pl),
+                 ts_placement_nps(pl), ts_placement_map_text(pl, map, sizeof map),
+                 (int)ts_trace_nranks(t), (unsigned long long)ts_trace_nevents(t),
+                 (unsigned)fingerprint, set) < 0)
         key = NULL;
     free(set);
     return key;

@@ -305,10 +305,11 @@ int ts_placement_pe(const ts_placement_t *pl)
 }
 const char *ts_placement_map_text(const ts_placement_t *pl, char *buf, size_t n)
 {
-    if (pl->pe > 1)
-        snprintf(buf, n, "%s PE=%d", ts_map_by_name(pl->map_by), pl->pe);
-    else
-        snprintf(buf, n, "%s", ts_map_by_name(pl->map_by));
+    static const char *const objs[] = {"", "node", "socket", "numa"};
+    int k = pl->ppr_n ? snprintf(buf, n, "ppr:%d:%s", pl->ppr_n, objs[pl->ppr_obj])
+                      : snprintf(buf, n, "%s", ts_map_by_name(pl->map_by));
+    if (pl->pe > 1 && k >= 0 && (size_t)k < n)
+        snprintf(buf + k, n - (size_t)k, " PE=%d", pl->pe);
     return buf;
 }
 int ts_placement_nps(const ts_placement_t *pl)

@@ -79,8 +79,9 @@ int ts_placement_nodes_used(const ts_placement_t *pl);
 int ts_placement_ppn(const ts_placement_t *pl);
 /* Cores each rank takes (map-by PE=n), 1 without it. */
 int ts_placement_pe(const ts_placement_t *pl);
-/* The mapping as reports name it: "block", "cyclic" or "node", with " PE=n" where each rank
- * takes n cores; the text lives in buf (n bytes, 32 are enough), which is returned. */
+/* The mapping as reports name it: "block", "cyclic", "node" or "ppr:N:OBJ", with " PE=n"
+ * where each rank takes n cores; the text lives in buf (n bytes, 32 are enough), which is
+ * returned. */
 const char *ts_placement_map_text(const ts_placement_t *pl, char *buf, size_t n);
 int ts_placement_nps(const ts_placement_t *pl);
 ts_map_by ts_placement_map_by(const ts_placement_t *pl);

@@ -607,6 +607,32 @@ static void test_plot(void)
  * before running), and with every MPI cost at nothing the bundled trace takes less than asis
  * and at least its mean compute per rank (no rank can finish before its own compute); and
  * asis does pay for what the floor leaves out: a tenfold receive CPU makes it slower. */
+/* A result belongs to its placement: a set whose map-by changes from block to core:PE=2
+ * (the same nodes, ranks per node and policy) runs again rather than resuming block's. */
+static void test_resume_placement(void)
+{
+    const char *d = tu_tmpdir();
+    char args[8192], sets[2048], res[2048];
+    char *out = NULL, *err = NULL;
+    snprintf(sets, sizeof sets, "%s/place.sets", d);
+    snprintf(res, sizeof res, "%s/place.results.jsonl", d);
+    const char *maps[] = {"block", "core:PE=2", "core:PE=2"};
+    for (int k = 0; k < 3; k++) {
+        FILE *f = fopen(sets, "w");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        fprintf(f, "[s]\nmap_by = %s\n", maps[k]);
+        fclose(f);
+        snprintf(args, sizeof args, "sweep '%s' --sets '%s' --nodes 1 --results '%s'", g_trace,
+                 sets, res);
+        CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+        /* runs 1 and 2 replay (a line each), run 3 finds PE=2's result (no line) */
+        CU_ASSERT_EQUAL(count_lines(res), k < 2 ? k + 1 : 2);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, k ? "NPS1, block PE=2)" : "NPS1, block)"));
+        free(out);
+        free(err);
+    }
+}
+
 static void test_floor_sets(void)
 {
     const char *d = tu_tmpdir();
@@ -661,6 +687,7 @@ int main(void)
     CU_add_test(s, "resume after a killed worker", test_resume_after_killed_worker);
     CU_add_test(s, "resume after a killed sweep", test_resume_after_killed_sweep);
     CU_add_test(s, "invalid sets all at once, nothing run", test_invalid_sets);
+    CU_add_test(s, "a result belongs to its placement", test_resume_placement);
     CU_add_test(s, "Slurm job array: syntax, tasks, merge", test_slurm);
     CU_add_test(s, "issue 30 item 11: --emit-slurm quotes paths, keeps the user's files",
                 test_slurm_quoting);
