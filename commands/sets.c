@@ -610,6 +610,21 @@ int ts_sets_job_line(const ts_sets_t *s, int i, const ts_trace_t *t, const char 
             best = lines[k];
         ts_job_close(job);
     }
+    /* A model file made for another platform: its --model line, when the job goes without
+     * the model's platform. */
+    ts_params_t *bare = NULL;
+    if (!best && ts_params_model_platform(params)[0] && ts_params_copy(params, &bare) == TS_OK) {
+        ts_job_t *job = NULL;
+        ts_error_t e;
+        ts_params_note_model(bare, "", "");
+        if (ts_job_prepare(t, trace_name, bare, jo, &job, &e) == TS_OK)
+            for (int k = 0; k < s->sets[i].nitems; k++)
+                for (int w = 0; w + 1 < s->sets[i].items[k]->nwords; w++)
+                    if (strcmp(s->sets[i].items[k]->words[w], "--model") == 0)
+                        best = s->sets[i].items[k]->line; /* the last one applies */
+        ts_job_close(job);
+        ts_params_free(bare);
+    }
     return best ? best : ts_sets_line(s, i);
 }
 

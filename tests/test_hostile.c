@@ -484,6 +484,16 @@ static void test_smaller_ones(void)
                "replay '%s' --nodes 2 --ppn 1 --model '%s'", tu_bundled(), other);
     expect_cli(0, NULL, "replay '%s' --platform localhost --nodes 1 --ppn 2 --model '%s'",
                tu_bundled(), other);
+    /* In a sets file the mistake is the --model line's, not the section's. */
+    char msets[1200];
+    snprintf(msets, sizeof msets, "[a]\nUCX_TLS=self,sm,rc\n--model %s\n", other);
+    const char *ms = write_tmp("model.sets", msets);
+    char margs[4096], *mo = NULL, *me = NULL;
+    snprintf(margs, sizeof margs, "sweep '%s' --nodes 2 --ppn 1 --sets '%s'", tu_bundled(), ms);
+    CU_ASSERT_EQUAL(tu_run_cli(margs, &mo, &me), 1);
+    CU_ASSERT_PTR_NOT_NULL(me && strstr(me, "model.sets:3: [a] "));
+    free(mo);
+    free(me);
     const char *v2 = write_tmp(
         "v2.xml", "<?xml version=\"1.0\"?>\n<tunesim-model platform=\"bm-optimized3.36\" "
                   "created-from=\"hand\" version=\"2\">\n  <param name=\"model.net.latency\" "
