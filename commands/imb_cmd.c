@@ -597,20 +597,23 @@ static ts_status open_sets(imb_t *m, const ts_params_t *base, ts_sets_t **sets, 
     int n = ts_sets_count(*sets), nbad = ts_sets_nerrors(*sets);
     for (int i = 0; i < nbad; i++)
         fprintf(stderr, "tunesim: %s\n", ts_sets_error(*sets, i));
-    if (nbad)
-        return ts_error_set(err, TS_EARG, "imb: %d mistake%s in %s (listed above); nothing was run",
-                            nbad, nbad == 1 ? "" : "s", m->o.sets);
-    if (!n)
+    if (!n && !nbad)
         return ts_error_set(err, TS_EARG, "imb: %s holds no set", m->o.sets);
-    if (!(m->sets = calloc((size_t)n, sizeof *m->sets)))
+    if (n && !(m->sets = calloc((size_t)n, sizeof *m->sets)))
         return ts_error_set(err, TS_ENOMEM, "out of memory");
-    /* Every set's mistake listed, one line each, as sweep lists them; nothing runs. */
-    int bad = 0;
+    /* Every set's mistake listed, one line each, as sweep lists them: the file's own (above),
+     * then the placement and model-platform ones of the other sets; nothing runs. */
+    int bad = nbad;
     for (int i = 0; i < n && st != TS_ENOMEM; i++) {
         ts_params_t *p;
         if (ts_params_copy(base, &p) != TS_OK)
             return ts_error_set(err, TS_ENOMEM, "out of memory");
         st = ts_sets_apply(*sets, i, p, err);
+        if (st != TS_OK && st != TS_ENOMEM && nbad) { /* the set's mistake is listed above */
+            ts_params_free(p);
+            st = TS_OK;
+            continue;
+        }
         const ts_set_place_t *sp = ts_sets_place(*sets, i);
         ts_job_opts_t sj = jo;
         if (st == TS_OK && (sp->nodes || sp->ppn))
