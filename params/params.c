@@ -183,9 +183,10 @@ typedef struct pslot {
 
 struct ts_params_s {
     pslot_t slot[TS_P__COUNT];
-    /* The model file applied last and the platform it was made for ("" if none): a replay on
-     * another platform is refused (ts_params_model_platform). */
-    char model_file[4096], model_platform[64];
+    /* The model file applied last (owned, NULL if none: a grid holds a set per value, so no
+     * room is kept for a name few sets have) and the platform it was made for ("" if none): a
+     * replay on another platform is refused (ts_params_model_platform). */
+    char *model_file, model_platform[64];
 };
 
 ts_status ts_params_new(ts_params_t **out)
@@ -212,6 +213,7 @@ ts_status ts_params_copy(const ts_params_t *src, ts_params_t **out)
     if (!p)
         return TS_ENOMEM;
     *p = *src;
+    p->model_file = NULL;
     for (int i = 0; i < TS_P__COUNT; i++)
         if (src->slot[i].text && !(p->slot[i].text = strdup(src->slot[i].text))) {
             for (int k = i + 1; k < TS_P__COUNT; k++)
@@ -219,6 +221,10 @@ ts_status ts_params_copy(const ts_params_t *src, ts_params_t **out)
             ts_params_free(p);
             return TS_ENOMEM;
         }
+    if (src->model_file && !(p->model_file = strdup(src->model_file))) {
+        ts_params_free(p);
+        return TS_ENOMEM;
+    }
     *out = p;
     return TS_OK;
 }
@@ -229,6 +235,7 @@ void ts_params_free(ts_params_t *p)
         return;
     for (int i = 0; i < TS_P__COUNT; i++)
         free(p->slot[i].text);
+    free(p->model_file);
     free(p);
 }
 
@@ -485,13 +492,14 @@ unsigned ts_params_tls(const ts_params_t *p)
 
 void ts_params_note_model(ts_params_t *p, const char *file, const char *platform)
 {
-    snprintf(p->model_file, sizeof p->model_file, "%s", file);
+    free(p->model_file);
+    p->model_file = file[0] ? strdup(file) : NULL; /* NULL also when out of memory: unnamed */
     snprintf(p->model_platform, sizeof p->model_platform, "%s", platform);
 }
 
 const char *ts_params_model_file(const ts_params_t *p)
 {
-    return p->model_file;
+    return p->model_file ? p->model_file : "";
 }
 const char *ts_params_model_platform(const ts_params_t *p)
 {

@@ -117,8 +117,9 @@ ts_status ts_params_set_number(ts_params_t *p, ts_param_id id, double v, ts_erro
 const char *ts_params_str(const ts_params_t *p, ts_param_id id);
 unsigned ts_params_tls(const ts_params_t *p); /* ts_tl bits */
 /* The model file applied last (--model FILE) and the platform it was made for; "" when
- * none. ts_model_apply_file records them with ts_params_note_model (texts copied, truncated
- * to 4095 / 63 characters), so that a replay can refuse a model made for another platform. */
+ * none. ts_model_apply_file records them with ts_params_note_model (texts copied, the
+ * platform's truncated to 63 characters; out of memory the file's name is lost, not the
+ * platform), so that a replay can refuse a model made for another platform. */
 void ts_params_note_model(ts_params_t *p, const char *file, const char *platform);
 const char *ts_params_model_file(const ts_params_t *p);
 const char *ts_params_model_platform(const ts_params_t *p);
