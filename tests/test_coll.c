@@ -164,9 +164,23 @@ static void test_ring_and_rabenseifner_exact(void)
         ROUND_IS(&s, k, "S3:64 R1:64 +64");
     for (int k = 4; k < 8; k++)
         ROUND_IS(&s, k, "S3:64 R1:64");
-    /* Fewer elements than ranks: Open MPI's ring runs recursive doubling. */
+    /* Fewer elements than ranks: Open MPI's ring runs recursive doubling; as many (5 doubles)
+     * still ring, one double a block. */
     sched_of(m, TS_COLL_ALLREDUCE, TS_CALG_RING, 5, 2, -1, 16, &s);
     CU_ASSERT(s.rounds == 2);
+    sched_of(m, TS_COLL_ALLREDUCE, TS_CALG_RING, 5, 2, -1, 40, &s);
+    CU_ASSERT(s.rounds == 8);
+    for (int k = 0; k < 4; k++)
+        ROUND_IS(&s, k, "S3:8 R1:8 +8");
+    for (int k = 4; k < 8; k++)
+        ROUND_IS(&s, k, "S3:8 R1:8");
+    /* Rabenseifner with as many elements as its power-of-two core (8 doubles on 8 ranks):
+     * still halving, down to one double. */
+    sched_of(m, TS_COLL_ALLREDUCE, TS_CALG_RABENSEIFNER, 8, 0, -1, 64, &s);
+    CU_ASSERT(s.rounds == 6);
+    ROUND_IS(&s, 0, "S1:32 R1:32 +32");
+    ROUND_IS(&s, 1, "S2:16 R2:16 +16");
+    ROUND_IS(&s, 2, "S4:8 R4:8 +8");
     /* Rabenseifner on 8 ranks, 1024 doubles: halving 4096, 2048, 1024 B, doubling back. */
     sched_of(m, TS_COLL_ALLREDUCE, TS_CALG_RABENSEIFNER, 8, 0, -1, 8192, &s);
     CU_ASSERT(s.rounds == 6);

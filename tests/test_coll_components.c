@@ -93,6 +93,8 @@ static void test_hcoll_large_allreduce(void)
     ts_coll_choice_t ch;
     ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 65535, &ch);
     CU_ASSERT(ch.comp == TS_CCOMP_HCOLL && ch.alg == TS_CALG_HIER);
+    ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 65536, &ch); /* from 64 KiB, itself included */
+    CU_ASSERT(ch.comp == TS_CCOMP_HCOLL && ch.alg == TS_CALG_KN_SRA);
     ts_coll_select(m, TS_COLL_ALLREDUCE, 72, 2, 73728, &ch);
     CU_ASSERT_FATAL(ch.comp == TS_CCOMP_HCOLL && ch.alg == TS_CALG_KN_SRA);
     ts_csched_t s = {0};

@@ -37,6 +37,20 @@ static void test_parse_int(void)
     CU_ASSERT_EQUAL(ts_parse_int("64", 1, 64, &v), 0); /* bounds are inclusive */
     CU_ASSERT_EQUAL(v, 64);
     CU_ASSERT_EQUAL(ts_parse_int(" 3", 1, 64, &v), 0); /* leading blanks, as strtol reads */
+    /* Decimal only: what strtod also reads (hex floats, inf, nan) is no number here. */
+    double d = 7;
+    static const char *const not_decimal[] = {"0x10", "0X1p3", "0xC.Cp0", "inf", "nan", "-inf"};
+    for (size_t i = 0; i < sizeof not_decimal / sizeof not_decimal[0]; i++) {
+        CU_ASSERT_EQUAL(ts_parse_double(not_decimal[i], &d), -1);
+        char *end = NULL;
+        CU_ASSERT_EQUAL(ts_strtod_dec(not_decimal[i], &end), 0.0);
+        CU_ASSERT_PTR_EQUAL(end, not_decimal[i]);
+    }
+    CU_ASSERT_EQUAL(d, 7); /* untouched */
+    CU_ASSERT_EQUAL(ts_parse_double("-1.5e3", &d), 0);
+    CU_ASSERT_EQUAL(d, -1500);
+    CU_ASSERT_EQUAL(ts_parse_double("0", &d), 0);
+    CU_ASSERT_EQUAL(d, 0);
     CU_ASSERT_EQUAL(v, 3);
 }
 

@@ -441,6 +441,20 @@ static void test_class_median(void)
     ts_trace_close(w);
     CU_ASSERT_EQUAL(ts_denoise_classes(t, 0, &w, &cs, &err), TS_EARG);
     ts_trace_close(t);
+
+    /* An even class whose middle two differ by 2: B's gaps 10, 11, 12, 14, 16, 100 take the
+     * mean of the middle two, 13 (not 12, the lower one); the split gap 100 becomes 7 (60 %
+     * of 13, rounded down) and 6 (the rest). */
+    static const int64_t even[12] = {5, 10, 20, 12, 0, 100, 22, 11, 21, 16, 500, 14};
+    t = classes_trace(even, 5);
+    CU_ASSERT_EQUAL_FATAL(ts_denoise_classes(t, 5, &w, &cs, &err), TS_OK);
+    n = computes(w, got, 16);
+    const int64_t want_even[] = {5, 13, 20, 13, 7, 6, 22, 13, 21, 13, 500, 13, 777};
+    CU_ASSERT_EQUAL_FATAL(n, 13);
+    for (int i = 0; i < n; i++)
+        CU_ASSERT_EQUAL(got[i], want_even[i]);
+    ts_trace_close(w);
+    ts_trace_close(t);
 }
 
 int main(void)

@@ -664,6 +664,31 @@ static void test_second_pass(void)
         free(out);
         free(err);
     }
+    /* Two verified records of one set (a sweep resumed twice into one file): the last one
+     * counts, 2 s here, not the first one's 1 s. */
+    char args[4096];
+    const char *r = sweep_with_results("[a]\n", "twice.jsonl", args);
+    reseal_field(r, "\"predicted_time_s\":", "1");
+    char *first = tu_read_file(r, NULL);
+    reseal_field(r, "\"predicted_time_s\":", "2");
+    char *second = tu_read_file(r, NULL);
+    CU_ASSERT_FATAL(first && second);
+    FILE *fp = fopen(r, "wb");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    fprintf(fp, "%s%s", first, second);
+    fclose(fp);
+    char jargs[4200], *out = NULL, *err = NULL;
+    snprintf(jargs, sizeof jargs, "%s --json '%s'", args, tu_path("twice.json"));
+    CU_ASSERT_EQUAL(tu_run_cli(jargs, &out, &err), 0);
+    CU_ASSERT_EQUAL(count_lines(r), 2); /* nothing ran again */
+    char *json = tu_read_file(tu_path("twice.json"), NULL);
+    CU_ASSERT_PTR_NOT_NULL(json && strstr(json, "\"predicted_time_s\": 2,"));
+    CU_ASSERT_PTR_NULL(json ? strstr(json, "\"predicted_time_s\": 1,") : "");
+    free(json);
+    free(first);
+    free(second);
+    free(out);
+    free(err);
 }
 
 int main(void)

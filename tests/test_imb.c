@@ -55,6 +55,14 @@ static void test_reps_and_sizes(void)
     CU_ASSERT_EQUAL(ts_imb_reps_replayed(&big, 8), 1);
     big.no_sync = 1;
     CU_ASSERT_EQUAL(ts_imb_reps_replayed(&big, 8), 2);
+    /* Where the budget binds Allreduce: 1,024 ranks, 2 x 1,024 x 10 = 20,480 messages a call
+     * and 1,024 x 10 = 10,240 for the barrier: 400,000 / 30,720 = 13. Alltoall's every pair
+     * is n (n - 1), not n^2: 2 ranks without -sync send 2 a call, 10 / 2 = 5. */
+    ts_imb_spec_t ar1k = {.bench = TS_IMB_ALLREDUCE, .nranks = 1024, .minlog = 0, .maxlog = 3};
+    CU_ASSERT_EQUAL(ts_imb_reps_replayed(&ar1k, 8), 13);
+    ts_imb_spec_t two = {
+        .bench = TS_IMB_ALLTOALL, .nranks = 2, .maxlog = 3, .no_sync = 1, .msg_budget = 10};
+    CU_ASSERT_EQUAL(ts_imb_reps_replayed(&two, 8), 5);
     CU_ASSERT_EQUAL(ts_imb_parse("allreduce"), TS_IMB_ALLREDUCE);
     CU_ASSERT_EQUAL(ts_imb_parse("PINGPONG"), TS_IMB_PINGPONG);
     CU_ASSERT_EQUAL(ts_imb_parse("bcast"), -1);
@@ -204,6 +212,26 @@ static void test_tables(void)
     CU_ASSERT_PTR_NOT_NULL(
         text && strstr(text, "benchmark,set,ranks,bytes,repetitions,replayed,t_min_us,"));
     CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "PingPong,settings,2,8,1000,1000,"));
+    free(text);
+    free(out);
+    free(err);
+
+    /* Three nodes: PingPong's third rank idles and is not in its t_min or t_avg (2.00 us,
+     * not 0 and 1.33); Exchange's bandwidth counts the four messages of each rank, 4 x 4 B in
+     * 2.0003 us = 7.99 MB/s. */
+    snprintf(args, sizeof args,
+             "imb --nodes 3 --ppn 1 --bench pingpong,exchange --msglog 2:3 "
+             "--set model.net.latency=2us " ZERO " --csv %s",
+             csv);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_DOUBLE_EQUAL(cell(out, "Exchange", 4, 6), 7.99, 0.011);
+    text = tu_read_file(csv, NULL);
+    const char *pp = text ? strstr(text, "\nPingPong,settings,2,8,1000,1000,") : NULL;
+    double tmin = 0, tmax = 0, tavg = 0;
+    CU_ASSERT_FATAL(pp && sscanf(pp, "\nPingPong,settings,2,8,1000,1000,%lf,%lf,%lf", &tmin, &tmax,
+                                 &tavg) == 3);
+    CU_ASSERT_DOUBLE_EQUAL(tmin, 2.0, 0.001);
+    CU_ASSERT_DOUBLE_EQUAL(tavg, 2.0, 0.001);
     free(text);
     free(out);
     free(err);

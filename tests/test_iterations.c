@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 #include "testutil.h"
+#include "traces/codec.h"
 #include "traces/iterations.h"
+#include "traces/trace_impl.h"
 #include "traces/window.h"
 
 static char mb_path[1024];
@@ -181,6 +183,132 @@ static void test_window_splice(void)
     ts_trace_close(t);
 }
 
+/* A synthetic two-rank run: a start-up Allreduce of 16 B, four iterations of an MPI_Bcast
+ * from rank 0 (the loop head) and an Allreduce of 8 B, then MPI_Finalize's barrier. What
+ * crosses a boundary: a request open across the one after iteration open_at (rank 1's Irecv,
+ * which rank 0's message matches in the next iteration: each iteration's sends and receives
+ * balance), or a message sent in iteration split_at and received in the next (rank 0's Isend
+ * completes at once; rank 1 posts and waits after the boundary). 0: none. */
+typedef struct syn_s {
+    ts_trace_t *t;
+    int32_t f_bcast, f_allreduce, f_finalize, f_isend, f_irecv, f_wait;
+} syn_t;
+
+static void syn_put(syn_t *s, int32_t r, ts_event_t ev)
+{
+    CU_ASSERT_FATAL(ts_codec_put(&s->t->ranks[r].buf, &ev) == TS_OK);
+    s->t->ranks[r].nevents++;
+}
+
+static void syn_call(syn_t *s, int32_t r, int32_t f, ts_event_t rec)
+{
+    syn_put(s, r, (ts_event_t){.kind = TS_EV_ENTER, .func = (uint16_t)f});
+    syn_put(s, r, rec);
+    syn_put(s, r, (ts_event_t){.kind = TS_EV_LEAVE});
+}
+
+static void syn_coll(syn_t *s, int32_t f, int op, int32_t root, uint64_t bytes)
+{
+    for (int32_t r = 0; r < 2; r++)
+        syn_call(s, r, f,
+                 (ts_event_t){.kind = TS_EV_COLL,
+                              .op = (uint8_t)op,
+                              .peer = root,
+                              .bytes = bytes,
+                              .bytes2 = bytes});
+}
+
+static ts_trace_t *synthetic_run(int open_at, int split_at)
+{
+    syn_t s;
+    CU_ASSERT_FATAL(ts__trace_new("synthetic", TS_FORMAT_OTF2, 2, &s.t) == TS_OK);
+    ts__trace_add_node(s.t, "n0");
+    ts__trace_add_comm(s.t, "MPI_COMM_WORLD", 2, 0, (int32_t[2]){0, 1});
+    s.f_bcast = ts__trace_intern_func(s.t, "MPI_Bcast");
+    s.f_allreduce = ts__trace_intern_func(s.t, "MPI_Allreduce");
+    s.f_finalize = ts__trace_intern_func(s.t, "MPI_Finalize");
+    s.f_isend = ts__trace_intern_func(s.t, "MPI_Isend");
+    s.f_irecv = ts__trace_intern_func(s.t, "MPI_Irecv");
+    s.f_wait = ts__trace_intern_func(s.t, "MPI_Wait");
+    const ts_event_t isend = {.kind = TS_EV_ISEND, .peer = 1, .tag = 1, .bytes = 8, .req = 5},
+                     sdone = {.kind = TS_EV_ISEND_DONE, .req = 5},
+                     post = {.kind = TS_EV_IRECV_POST, .req = 6},
+                     rdone = {.kind = TS_EV_IRECV_DONE, .peer = 0, .tag = 1, .bytes = 8, .req = 6};
+    syn_coll(&s, s.f_allreduce, TS_COLL_ALLREDUCE, TS_ROOT_NONE, 16);
+    for (int k = 1; k <= 4; k++) {
+        syn_coll(&s, s.f_bcast, TS_COLL_BCAST, 0, 8);
+        /* the receive posted in iteration open_at is matched here */
+        if (open_at && k == open_at + 1) {
+            syn_call(&s, 0, s.f_isend, isend);
+            syn_call(&s, 0, s.f_wait, sdone);
+            syn_call(&s, 1, s.f_wait, rdone);
+        }
+        /* the message sent in iteration split_at arrives here */
+        if (split_at && k == split_at + 1) {
+            syn_call(&s, 1, s.f_irecv, post);
+            syn_call(&s, 1, s.f_wait, rdone);
+        }
+        if (k == open_at)
+            syn_call(&s, 1, s.f_irecv, post);
+        if (k == split_at) {
+            syn_call(&s, 0, s.f_isend, isend);
+            syn_call(&s, 0, s.f_wait, sdone);
+        }
+        syn_coll(&s, s.f_allreduce, TS_COLL_ALLREDUCE, TS_ROOT_NONE, 8);
+    }
+    syn_coll(&s, s.f_finalize, TS_COLL_BARRIER, TS_ROOT_NONE, 0);
+    ts__trace_seal(s.t);
+    return s.t;
+}
+
+/* Which iterations can be cut out: a request open across a boundary makes the iterations on
+ * both sides unclean, as does a message sent in one and received in the next; a splice
+ * (start-up and end kept) also needs iteration 1's and the last one's seams clean, a cut
+ * needs only its own. */
+static void test_clean_cuts(void)
+{
+    ts_error_t err;
+    ts_iters_t *it = NULL;
+    ts_trace_t *t = synthetic_run(0, 0), *w = NULL;
+    CU_ASSERT_EQUAL_FATAL(ts_iters_find(t, &it, &err), TS_OK);
+    CU_ASSERT_EQUAL_FATAL(ts_iters_count(it), 4);
+    for (int k = 1; k <= 4; k++)
+        CU_ASSERT_TRUE(ts_iters_get(it, k)->clean);
+    ts_iters_free(it);
+    ts_trace_close(t);
+
+    t = synthetic_run(1, 0); /* open across the boundary between 1 and 2 */
+    CU_ASSERT_EQUAL_FATAL(ts_iters_find(t, &it, &err), TS_OK);
+    CU_ASSERT_EQUAL_FATAL(ts_iters_count(it), 4);
+    const int open12[] = {0, 0, 1, 1};
+    for (int k = 1; k <= 4; k++)
+        CU_ASSERT_EQUAL(ts_iters_get(it, k)->clean, open12[k - 1]);
+    ts_iters_free(it);
+    ts_trace_close(t);
+
+    t = synthetic_run(0, 2); /* sent in 2, received in 3: no request open at the boundary */
+    CU_ASSERT_EQUAL_FATAL(ts_iters_find(t, &it, &err), TS_OK);
+    CU_ASSERT_EQUAL_FATAL(ts_iters_count(it), 4);
+    const int split23[] = {1, 0, 0, 1};
+    for (int k = 1; k <= 4; k++)
+        CU_ASSERT_EQUAL(ts_iters_get(it, k)->clean, split23[k - 1]);
+    ts_iters_free(it);
+    ts_trace_close(t);
+
+    t = synthetic_run(3, 0); /* iterations 3 and 4 unclean: 1 alone cuts, but not splices */
+    CU_ASSERT_EQUAL_FATAL(ts_iters_find(t, &it, &err), TS_OK);
+    CU_ASSERT_FALSE(ts_iters_get(it, 4)->clean);
+    CU_ASSERT_TRUE(ts_iters_get(it, 1)->clean);
+    CU_ASSERT_EQUAL(ts_window_cut(t, it, 1, 1, &w, &err), TS_OK);
+    ts_trace_close(w);
+    w = NULL;
+    CU_ASSERT_EQUAL(ts_window_splice(t, it, 1, 1, &w, &err), TS_EARG);
+    CU_ASSERT_PTR_NULL(w);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "iteration 4 cannot be cut out"));
+    ts_iters_free(it);
+    ts_trace_close(t);
+}
+
 static void test_parse_window(void)
 {
     int32_t a = 0, b = 0;
@@ -210,5 +338,6 @@ int main(void)
     CU_add_test(s, "a splice keeps the start-up and the end", test_window_splice);
     CU_add_test(s, "window cut and the no-iteration error", test_window_cut);
     CU_add_test(s, "FIRST:LAST parsing", test_parse_window);
+    CU_add_test(s, "clean cuts: open requests and crossing messages", test_clean_cuts);
     return tu_run_all();
 }

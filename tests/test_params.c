@@ -108,6 +108,8 @@ static void test_size(void)
         {"1mb", MB},
         {"1M", MB},
         {"2gb", 2 * GB},
+        {"1g", GB},
+        {"3G", 3 * GB},
         {"inf", TS_SIZE_INF},
         {"INF", TS_SIZE_INF},
         {"infinity", TS_SIZE_INF},

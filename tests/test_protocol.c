@@ -122,6 +122,21 @@ static void test_rendezvous_plan(void)
     CU_ASSERT_EQUAL(pl.recv_copy, 3000);
     CU_ASSERT_EQUAL(pl.completes_locally, 1);
     ts_proto_model_free(m);
+    /* A bcopy of several 8 KiB segments: the first at model.ucx.overhead_single (5 ns), each
+     * further one at overhead_multi (10 ns); every other per-message cost at nothing. */
+    const char *const bc[][2] = {{"UCX_BCOPY_THRESH", "0"},
+                                 {"UCX_ZCOPY_THRESH", "inf"},
+                                 {"UCX_RNDV_THRESH", "inf"},
+                                 {"model.ucx.overhead_single", "5ns"},
+                                 {"model.ucx.overhead_multi", "10ns"}};
+    m = model_with(bc, 5);
+    ts_proto_plan(m, 8192, TS_LOC_SAME_LEAF, 0, &pl);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_EAGER_BCOPY);
+    CU_ASSERT_DOUBLE_EQUAL(pl.send_cpu, 5e-9, 1e-15);
+    ts_proto_plan(m, 24576, TS_LOC_SAME_LEAF, 0, &pl);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_EAGER_BCOPY);
+    CU_ASSERT_DOUBLE_EQUAL(pl.send_cpu, 25e-9, 1e-15);
+    ts_proto_model_free(m);
 }
 
 /* Where an unexpected eager message waits (UCP keeps the transport's receive descriptor when
@@ -289,6 +304,15 @@ static void test_on_host_and_transports(void)
     ts_proto_plan(m, 1 << 22, TS_LOC_SAME_NUMA, 0, &pl);
     CU_ASSERT_EQUAL(pl.proto, TS_PROTO_RNDV_RKEY_PTR);
     CU_ASSERT_EQUAL(pl.transport, TS_TR_XPMEM);
+    ts_proto_model_free(m);
+    /* Not even where zcopy is asked for from 0 B and rendezvous never (v1, where zcopy has a
+     * range of its own): on-host lanes copy, off-host ones take zcopy. */
+    const char *const zc[][2] = {
+        {"UCX_PROTO_ENABLE", "n"}, {"UCX_ZCOPY_THRESH", "0"}, {"UCX_RNDV_THRESH", "inf"}};
+    m = model_with(zc, 3);
+    for (int loc = TS_LOC_SELF; loc <= TS_LOC_CROSS_SOCKET; loc++)
+        CU_ASSERT_NOT_EQUAL(proto_at(m, 65536, (ts_locality)loc, 0), TS_PROTO_EAGER_ZCOPY);
+    CHECK_PROTO(m, 65536, TS_LOC_SAME_LEAF, 0, TS_PROTO_EAGER_ZCOPY);
     ts_proto_model_free(m);
 
     /* ud has no RDMA: a rendezvous (forced here by a set threshold; with auto, eager zcopy's
