@@ -277,7 +277,8 @@ static void collective(play_t *p, const ts_event_t *ev)
     }
 }
 
-/* The collectives play_coll replays (the rest end the job there). */
+/* The collectives collective() issues (of the rest, handle records are skipped and the
+ * others end the job there). */
 static int coll_played(int op)
 {
     switch (op) {
@@ -301,6 +302,39 @@ static int coll_played(int op)
     default:
         return 0;
     }
+}
+
+/* The collective calls of t that collective() would end the job at, as it tells them (on a
+ * communicator of more than one rank, not a handle record), summed over ranks; *op the first
+ * one's operation. A negative status when the trace cannot be read. */
+static int64_t unplayable(const ts_trace_t *t, int *op, ts_error_t *err)
+{
+    int64_t n = 0;
+    for (int32_t r = 0; r < ts_trace_nranks(t); r++) {
+        ts_cursor_t *c;
+        if (ts_cursor_open(t, r, &c) != TS_OK) {
+            ts_error_set(err, TS_ENOMEM, "out of memory");
+            return TS_ENOMEM;
+        }
+        const ts_event_t *evs;
+        int k;
+        while ((k = ts_cursor_next_batch(c, &evs, err)) > 0)
+            for (int i = 0; i < k; i++) {
+                const ts_event_t *ev = &evs[i];
+                if (ev->kind != TS_EV_COLL && ev->kind != TS_EV_ICOLL_DONE)
+                    continue;
+                const ts_comm_info_t *ci = ts_trace_comm(t, ev->comm);
+                if (!ci || ci->is_self || ci->size <= 1 || ev->op >= TS_COLL_CREATE_HANDLE ||
+                    coll_played(ev->op))
+                    continue;
+                if (!n++)
+                    *op = ev->op;
+            }
+        ts_cursor_close(c);
+        if (k < 0)
+            return k;
+    }
+    return n;
 }
 
 /* The watchdog. A trace that cannot complete under the player's MPI (a deadlock the
@@ -546,18 +580,16 @@ int main(int argc, char **argv)
             const ts_match_summary_t *m = ts_stats_match(st);
             /* A collective every rank calls and none can play would end the job on every
              * rank at once, one line each: said once, here. */
-            for (int op = 0; op < TS_COLL__COUNT && !why[0]; op++) {
-                const ts_hist_t *h = coll_played(op) ? NULL : ts_stats_coll_hist(st, op);
-                uint64_t calls = 0;
-                for (int k = 0; h && k < TS_HIST_BUCKETS; k++)
-                    calls += h->count[k];
-                if (calls)
-                    snprintf(why, sizeof why,
-                             "tunesim-play: %s: %llu calls of MPI_%s, which tunesim-play does not "
-                             "replay",
-                             ts_shown(path, (char[4200]){0}, 4200), (unsigned long long)calls,
-                             ts_coll_op_name(op));
-            }
+            int op = 0;
+            int64_t calls = unplayable(t, &op, &err);
+            if (calls < 0)
+                snprintf(why, sizeof why, "tunesim-play: %s", err.msg);
+            else if (calls > 0)
+                snprintf(why, sizeof why,
+                         "tunesim-play: %s: %lld collective calls it does not replay (the "
+                         "first: MPI_%s)",
+                         ts_shown(path, (char[4200]){0}, 4200), (long long)calls,
+                         ts_coll_op_name(op));
             if (!why[0] && (m->unmatched_sends || m->unmatched_recvs))
                 snprintf(why, sizeof why,
                          "tunesim-play: %s: %llu sends and %llu receives match no call: the "
