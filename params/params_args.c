@@ -44,7 +44,7 @@ static ts_status apply_export(ts_params_t *p, const char *word, ts_error_t *err)
             st = ts_error_set(err, TS_EARG, "-x %s: not set in this environment",
                               ts_shown(key, sw, sizeof sw));
         else
-            st = ts__params_set_id(p, (ts_param_id)id, value, err);
+            st = ts_params_set_user(p, key, value, err);
     }
     free(key);
     return st;

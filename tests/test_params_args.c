@@ -146,6 +146,15 @@ static void test_parse_args(void)
                            "unknown parameter 'OMPI_MCA_pmll' (did you mean OMPI_MCA_pml?)");
     char *typo3[] = {"--mca", "coll_hcoll_enabel", "0"};
     CU_ASSERT_EQUAL(ts_params_parse_args(q, 3, typo3, NULL, &err), TS_EARG);
+    /* A time in any of the three spellings says its unit: a bare 1 would be a second. */
+    static const char *const time_words[][3] = {{"--set", "model.net.latency=1", NULL},
+                                                {"-x", "model.net.latency=1", NULL},
+                                                {"--mca", "model.net.latency", "1"}};
+    for (int k = 0; k < 3; k++) {
+        int n = time_words[k][2] ? 3 : 2;
+        CU_ASSERT_EQUAL(ts_params_parse_args(q, n, (char **)time_words[k], NULL, &err), TS_EARG);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "a time needs its unit"));
+    }
 
     /* Missing operands. */
     char *miss1[] = {"-x"};
