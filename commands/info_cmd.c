@@ -105,8 +105,8 @@ static void print_iterations(const ts_trace_t *t, FILE *fp)
     }
     if (ts_iters_steady_all(it))
         fprintf(fp,
-                "steady     %d:%d (no two iterations after the first within %.0f %% of their "
-                "median events: all of them; spread %.1f %%)\n",
+                "steady     %d:%d (no two consecutive iterations after the first within %.0f %% "
+                "of their median events: all of them; spread %.1f %%)\n",
                 (int)a, (int)b, 100.0 * TS_ITERS_STEADY_SPREAD, 100.0 * spread);
     else
         fprintf(fp,

@@ -379,7 +379,14 @@ static ts_status parse_pair(ts_sets_t *s, section_t *sec, char *line, int lineno
 {
     char *eq = strchr(line, '=');
     char *key, *value;
-    if (eq) {
+    /* "map-by core:PE=2": a placement line's value may hold '=' itself */
+    size_t kw = strcspn(line, " \t");
+    char after = line[kw];
+    line[kw] = '\0';
+    int plain = placement_key(line) != PL_NONE && after &&
+                line[kw + 1 + strspn(line + kw + 1, " \t")] != '=';
+    line[kw] = after;
+    if (eq && !plain) {
         *eq = '\0';
         key = trim(line);
         value = trim(eq + 1);
@@ -610,14 +617,16 @@ int ts_sets_job_line(const ts_sets_t *s, int i, const ts_trace_t *t, const char 
             best = lines[k];
         ts_job_close(job);
     }
-    /* A model file made for another platform: its --model line, when the job goes without
-     * the model's platform. */
+    /* A model file made for another platform: its --model line, when the job with all of the
+     * set's placement goes through without the model's platform. */
     ts_params_t *bare = NULL;
     if (!best && ts_params_model_platform(params)[0] && ts_params_copy(params, &bare) == TS_OK) {
         ts_job_t *job = NULL;
         ts_error_t e;
+        ts_job_opts_t o = *jo;
+        ts_sets_place_over(s, i, &o.place);
         ts_params_note_model(bare, "", "");
-        if (ts_job_prepare(t, trace_name, bare, jo, &job, &e) == TS_OK)
+        if (ts_job_prepare(t, trace_name, bare, &o, &job, &e) == TS_OK)
             for (int k = 0; k < s->sets[i].nitems; k++)
                 for (int w = 0; w + 1 < s->sets[i].items[k]->nwords; w++)
                     if (strcmp(s->sets[i].items[k]->words[w], "--model") == 0)

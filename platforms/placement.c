@@ -170,13 +170,14 @@ static ts_status resolve(const ts_platform_t *pf, const ts_placement_opts_t *o, 
                                            : pl->sockets;
         long long want = (long long)o->ppr_n * per;
         int fits = want * pl->pe <= cores && (long long)o->ppr_n * pl->pe <= cores / per;
+        char pe[32] = "";
+        if (pl->pe > 1)
+            snprintf(pe, sizeof pe, " of %d cores each", pl->pe);
         if (!fits || (ppn && ppn != want))
-            return ts_error_set(err, TS_EARG,
-                                "placement: map-by ppr:%d:%s places %lld ranks a node: %s",
-                                o->ppr_n, objs[o->ppr_obj], want,
-                                !fits ? (pl->pe > 1 ? "more than its objects' cores at PE"
-                                                    : "more than its objects' cores")
-                                      : "not the ranks per node given (--ppn)");
+            return ts_error_set(
+                err, TS_EARG, "placement: map-by ppr:%d:%s places %lld ranks a node%s: %s",
+                o->ppr_n, objs[o->ppr_obj], want, pe,
+                !fits ? "more than its objects' cores" : "not the ranks per node given (--ppn)");
         ppn = (int)want;
         pl->ppr_n = o->ppr_n;
         pl->ppr_obj = o->ppr_obj;

@@ -14,8 +14,8 @@
 #include "testutil.h"
 
 /* A recording of nranks ranks, each the same: gap k's compute events (up to 2, 0 = none)
- * then a call of funcs[k], inside it a completed receive of recv[k][i] bytes from rank 0
- * for each nonzero one; after the last call, tail ns of compute. Functions are interned in
+ * then a call of funcs[k], inside it an MPI_Isend record of sent[k][i] bytes to rank 0 for
+ * each nonzero one; after the last call, tail ns of compute. Functions are interned in
  * the order of order[] first, so that two recordings can number them differently. */
 typedef struct spec_s {
     int ncalls;
@@ -23,7 +23,7 @@ typedef struct spec_s {
     int64_t gap[4][2];
     int64_t tail;
     const char *order[3];
-    uint64_t recv[4][2];
+    uint64_t sent[4][2];
 } spec_t;
 
 static ts_trace_t *build(const char *name, int32_t nranks, const spec_t *sp)
@@ -52,13 +52,13 @@ static ts_trace_t *build(const char *name, int32_t nranks, const spec_t *sp)
             ts_event_t leave = {.kind = TS_EV_LEAVE, .time = now += 10};
             ts_codec_put(b, &enter);
             for (int i = 0; i < 2; i++)
-                if (sp->recv[k][i]) {
-                    ts_event_t done = {.kind = TS_EV_IRECV_DONE,
-                                       .peer = 0,
-                                       .tag = 7,
-                                       .bytes = sp->recv[k][i],
-                                       .req = (uint64_t)i + 1};
-                    ts_codec_put(b, &done);
+                if (sp->sent[k][i]) {
+                    ts_event_t snd = {.kind = TS_EV_ISEND,
+                                      .peer = 0,
+                                      .tag = 7,
+                                      .bytes = sp->sent[k][i],
+                                      .req = (uint64_t)i + 1};
+                    ts_codec_put(b, &snd);
                     t->ranks[r].nevents++;
                 }
             ts_codec_put(b, &leave);
@@ -193,18 +193,19 @@ static void test_errors(void)
     ts_trace_close(base);
 }
 
-/* The records of a call are part of the match: the same receives completed in another order
- * match; one 64 times larger is another run from the call after it on. */
+/* What a call sends is part of the match: the same two sends in another order match; one 64
+ * times larger is another run from the call after it on. */
 static void test_records(void)
 {
     spec_t sb = BASE;
-    sb.recv[1][0] = 2048;
-    sb.recv[1][1] = 8;
+    sb.funcs[1] = "MPI_Isend";
+    sb.sent[1][0] = 2048;
+    sb.sent[1][1] = 8;
     spec_t sa = sb, sl = sb;
-    sa.recv[1][0] = 8; /* the Waitall's two requests completed the other way round */
-    sa.recv[1][1] = 2048;
+    sa.sent[1][0] = 8; /* the two sends the other way round */
+    sa.sent[1][1] = 2048;
     sa.gap[2][0] = 150;
-    sl.recv[1][0] = 64 * 2048;
+    sl.sent[1][0] = 64 * 2048;
     sl.gap[2][0] = 150;
     ts_trace_t *base = build("base", 1, &sb), *ta = build("a", 1, &sa), *tl = build("l", 1, &sl);
     const ts_trace_t *others[] = {ta, tl};
@@ -215,7 +216,7 @@ static void test_records(void)
     CU_ASSERT_EQUAL(st.matched[0], 3);
     CU_ASSERT_EQUAL(st.diverged_rank[0], -1);
     CU_ASSERT_EQUAL(st.matched[1], 2); /* calls 0 and 1; the gap before call 2 follows the
-                                          Waitall whose receive differs */
+                                          call whose send differs */
     CU_ASSERT_EQUAL(st.diverged_rank[1], 0);
     CU_ASSERT_EQUAL(st.diverged_call[1], 2);
     int64_t got[8];

@@ -437,7 +437,7 @@ static void test_cli(void)
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "iterations 3 ("));
     CU_ASSERT_PTR_NOT_NULL(
-        out && strstr(out, "steady     2:3 (no two iterations after the first within 25 %"));
+        out && strstr(out, "steady     2:3 (no two consecutive iterations after the first"));
     free(out);
     free(err);
     /* info of a window: its own iterations and visits; a bad window is a usage error. */

@@ -92,6 +92,20 @@ static void test_sections(void)
     expect_changes(s, 2, "UCX_TLS=self,sm,ud\n");
     CU_ASSERT_EQUAL(ts_sets_place(s, 2)->nps, 2);
     ts_sets_free(s);
+
+    /* A placement line's value may hold '=' (Open MPI's PE=n), in each spelling. */
+    static const char *const pe[] = {"map-by core:PE=2", "map_by core:PE=2", "map-by = core:PE=2",
+                                     "map-by=core:PE=2", "--map-by core:PE=2"};
+    for (size_t k = 0; k < sizeof pe / sizeof pe[0]; k++) {
+        char text[128];
+        snprintf(text, sizeof text, "[a]\n%s\n", pe[k]);
+        s = parse(text);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+        CU_ASSERT_EQUAL(ts_sets_nerrors(s), 0);
+        const ts_set_place_t *pp = ts_sets_place(s, 0);
+        CU_ASSERT(pp->map_by && strcmp(pp->map_by, "core:PE=2") == 0);
+        ts_sets_free(s);
+    }
 }
 
 /* The what-ifs (docs/what-if.md) as option words and as parameters, in a grid too. */

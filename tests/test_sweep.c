@@ -603,10 +603,6 @@ static void test_plot(void)
     }
 }
 
-/* sets/floor.sets, as shipped: every parameter it names exists (the sweep refuses unknown ones
- * before running), and with every MPI cost at nothing the bundled trace takes less than asis
- * and at least its mean compute per rank (no rank can finish before its own compute); and
- * asis does pay for what the floor leaves out: a tenfold receive CPU makes it slower. */
 /* A result belongs to its placement: a set whose map-by changes from block to core:PE=2
  * (the same nodes, ranks per node and policy) runs again rather than resuming block's. */
 static void test_resume_placement(void)
@@ -633,6 +629,10 @@ static void test_resume_placement(void)
     }
 }
 
+/* sets/floor.sets, as shipped: every parameter it names exists (the sweep refuses unknown ones
+ * before running), and with every MPI cost at nothing the bundled trace takes less than asis
+ * and at least its mean compute per rank (no rank can finish before its own compute); and
+ * asis does pay for what the floor leaves out: a tenfold receive CPU makes it slower. */
 static void test_floor_sets(void)
 {
     const char *d = tu_tmpdir();

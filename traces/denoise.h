@@ -10,8 +10,10 @@
  * Alignment: the recordings must make the same MPI calls in the same order on every rank
  * (the same run, the same decomposition). The gap before each call of the base recording (all
  * its compute since the previous call) is matched with the gap before the same call of each
- * other recording, by function name and by the records of the call before it (their kinds,
- * peers, tags and sizes, in any order: a run with other message sizes is another run); where
+ * other recording, by function name and by what the call before it sends (its messages'
+ * peers, tags and sizes, its collective's operation and sizes, in any order: a run with
+ * other message sizes is another run; completions, which depend on timing, are not
+ * compared); where
  * a recording stops, calls something else or sends something else, it is left out for the
  * rest of that rank (a shorter recording ends earlier; counted in the
  * stats). The base's events stay as they are but for the compute durations, scaled within
