@@ -21,6 +21,9 @@
 #   NP=                           ranks (default: the trace's)
 #   NPS=1          the NPS the nodes are booted in: sets that ask for another one are
 #                  predicted but not measured (NPS is a BIOS setting, not an mpirun word)
+#                  A set's map-by goes to mpirun as --map-by (block as core, cyclic as numa,
+#                  Open MPI's words as written) where MPIRUN names none; where it does, the
+#                  set is predicted but not measured (mpirun takes one mapping).
 #   PLATFORM=bm-optimized3.36 NODES=2 PPN=36 MODEL=platforms/calibrations/bm-optimized3.36.xml
 #                  what tunesim predicts for (MODEL empty: the parameter table's defaults)
 #   ROUNDS=3 REPEAT=4             rounds of every set, passes over the trace per run (the
@@ -96,15 +99,19 @@ literally "$work/sweep.txt" "$work/trace.tss" "$trace" >"$out/sweep.txt"
 # Each set's mpirun words as the file writes them (the sweep has checked the file): -x and
 # --mca words as they are, KEY = VALUE as -x (UCX_*) or --mca (the others), model parameters
 # (--model, --set, model.*) left to the prediction; placement words give the set's NPS.
-# "name|nps|words" per set. Grids are refused: list their sets by name instead.
+# "name|nps|map-by|words" per set. Grids are refused: list their sets by name instead.
 awk -v file="$sets" '
-    function flush() { if (name != "") print name "|" nps "|" words }
+    function flush() { if (name != "") print name "|" nps "|" map "|" words }
+    function place(k, v) {
+        if (k == "nps") nps = v
+        else if (k == "map-by" || k == "map_by") map = v == "block" ? "core" : v == "cyclic" ? "numa" : v
+    }
     { sub(/(^|[ \t])#.*/, "") }
     /^[ \t]*$/ { next }
     /^[ \t]*\[/ {
         flush(); name = $0; gsub(/^[ \t]*\[[ \t]*|[ \t]*\][ \t]*$/, "", name)
         if (name ~ /^grid[ \t]/) { print file ": [" name "]: grids are not supported here: write each set out" > "/dev/stderr"; bad = 1; exit }
-        nps = 1; words = ""; next
+        nps = 1; map = ""; words = ""; next
     }
     {
         line = $0; gsub(/[ \t]*=[ \t]*/, "=", line); n = split(line, w, /[ \t]+/)
@@ -113,12 +120,13 @@ awk -v file="$sets" '
             if (w[i] == "-x") { words = words " -x " w[++i]; continue }
             if (w[i] == "--mca") { words = words " --mca " w[i + 1] " " w[i + 2]; i += 2; continue }
             if (w[i] == "--model" || w[i] == "--set") { i++; continue }
-            if (w[i] == "--nps") { nps = w[++i]; continue }
-            if (w[i] ~ /^--(nodes|ppn|map-by)$/) { i++; continue }
+            if (w[i] ~ /^--(nps|map-by)$/) { place(substr(w[i], 3), w[i + 1]); i++; continue }
+            if (w[i] ~ /^--(nodes|ppn)$/) { i++; continue }
             k = w[i]; v = ""
+            if (k ~ /^(nodes|ppn|nps|map-by|map_by)$/) { place(k, w[++i]); continue } # "nps 2"
             if (index(k, "=")) { v = substr(k, index(k, "=") + 1); k = substr(k, 1, index(k, "=") - 1) }
-            if (k == "nps") nps = v
-            else if (k ~ /^(nodes|ppn|map-by|map_by)$/ || k ~ /^model\./) continue
+            if (k ~ /^(nps|map-by|map_by)$/) place(k, v)
+            else if (k ~ /^(nodes|ppn)$/ || k ~ /^model\./) continue
             else if (k ~ /^UCX_/) words = words " -x " k "=" v
             else words = words " --mca " k " " v
         }
@@ -130,11 +138,21 @@ awk -v file="$sets" '
 echo "setting,seconds" >"$out/measured.csv"
 : >"$out/runs.txt"
 for ((r = 1; r <= rounds; r++)); do
-    while IFS='|' read -r name set_nps words; do
+    while IFS='|' read -r name set_nps set_map words; do
         if [ "$set_nps" != "$nps" ]; then
             [ "$r" -gt 1 ] || echo "validate_cluster: $name needs NPS$set_nps nodes (these are NPS$nps): predicted, not measured" |
                 tee -a "$out/runs.txt"
             continue
+        fi
+        if [ -n "$set_map" ]; then
+            case " $mpirun_words " in
+            *" --map-by "* | *" -map-by "*)
+                [ "$r" -gt 1 ] || echo "validate_cluster: $name maps by $set_map, MPIRUN by its own --map-by: predicted, not measured" |
+                    tee -a "$out/runs.txt"
+                continue
+                ;;
+            esac
+            words=" --map-by $set_map$words"
         fi
         # shellcheck disable=SC2086 # the launcher's and the set's words
         $mpirun_words -np "$np" $words "$play" "$work/trace.tss" --repeat "$repeat" \

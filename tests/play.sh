@@ -70,6 +70,10 @@ model.ucx.send_call=0.05us
 [ob1-eager1k]
 --mca pml ob1
 btl_vader_eager_limit = 1024
+[ob1-core]
+--mca pml ob1
+map-by block
+nps 1
 EOF_SETS
 vc() {
     SETS=$1 MPIRUN="$mpiexec --allow-run-as-root --oversubscribe" PLATFORM=localhost NODES=1 PPN=2 \
@@ -82,6 +86,9 @@ vc "$work/c.sets" "$work/vc" >"$work/vc.log" 2>&1 || fail "validate_cluster: $(t
 grep -q '^round 1 ob1-eager1k .*: --mca pml ob1 --mca btl_vader_eager_limit 1024$' "$work/vc/runs.txt" ||
     fail "ob1-eager1k's words: $(cat "$work/vc/runs.txt")"
 grep -q '^round 2 ob1 .*: --mca pml ob1$' "$work/vc/runs.txt" || fail "ob1's words: $(cat "$work/vc/runs.txt")"
+# placement lines in their plain form: block goes to mpirun as core, nps is no mpirun word
+grep -q '^round 1 ob1-core .*: --map-by core --mca pml ob1$' "$work/vc/runs.txt" ||
+    fail "ob1-core's words: $(cat "$work/vc/runs.txt")"
 grep -q '"name": "ob1-eager1k"' "$work/vc/predicted.json" || fail "no prediction of ob1-eager1k"
 grep -q '^mean absolute error: ' "$work/vc/table.txt" || fail "no table: $(cat "$work/vc/table.txt")"
 printf '[grid g]\nbtl_vader_eager_limit = 1024 | 4096\n' >"$work/g.sets"
