@@ -49,6 +49,11 @@ static int sample(ts_event_t *ev)
     ev[n++] = (ts_event_t){.kind = TS_EV_REQ_TEST, .req = 12};
     ev[n++] = (ts_event_t){.kind = TS_EV_SEND, .peer = 0, .comm = 1, .tag = 0, .bytes = 0};
     ev[n++] = (ts_event_t){.kind = TS_EV_RECV, .peer = 1, .comm = 1, .tag = 1, .bytes = 8};
+    /* values at each width's first value above it: 2^8, 2^16, 2^32 take the next width */
+    ev[n++] = (ts_event_t){.kind = TS_EV_SEND, .peer = 99, .comm = 1, .tag = 256, .bytes = 256};
+    ev[n++] = (ts_event_t){.kind = TS_EV_SEND, .peer = 98, .comm = 1, .tag = 65536, .bytes = 65536};
+    ev[n++] = (ts_event_t){
+        .kind = TS_EV_SEND, .peer = 97, .comm = 1, .tag = 65535, .bytes = 4294967296ull};
     ev[n++] = (ts_event_t){.kind = TS_EV_COLL,
                            .op = TS_COLL_ALLREDUCE,
                            .peer = TS_ROOT_NONE,

@@ -352,6 +352,44 @@ static ts_trace_t *three_ranks(const int64_t gap[3][2], const int calls[3])
  * (3000, 2000): 6000 / 4000 = 1.5. Ranks' compute in their intervals 4000, 3000, 5000:
  * 5000 / 4000 = 1.25 (the tails of 999 ns and the pair's Bcast change neither). Rank 2 one
  * Allreduce short: not defined. */
+/* Matching (ts_stats_match, what info and tunesim-play count): rank 0 sends two 8 B messages
+ * on tag 0, which rank 1 receives once (one unmatched send; the bytes of unequal counts are
+ * no byte mismatch), and one 16 B message on tag 1 that rank 1 receives as 8 B (counts equal,
+ * bytes not: one byte mismatch). */
+static void test_matching(void)
+{
+    ts_trace_t *t;
+    CU_ASSERT_FATAL(ts__trace_new("matching", TS_FORMAT_OTF2, 2, &t) == TS_OK);
+    ts__trace_add_node(t, "node-a");
+    ts__trace_add_comm(t, "MPI_COMM_WORLD", 2, 0, (int32_t[2]){0, 1});
+    uint16_t fs = (uint16_t)ts__trace_intern_func(t, "MPI_Send");
+    uint16_t fr = (uint16_t)ts__trace_intern_func(t, "MPI_Recv");
+    const struct {
+        int32_t rank, tag;
+        uint64_t bytes;
+        uint16_t f;
+    } calls[] = {{0, 0, 8, fs}, {0, 0, 8, fs}, {0, 1, 16, fs}, {1, 0, 8, fr}, {1, 1, 8, fr}};
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+        put1(t, calls[i].rank, (ts_event_t){.kind = TS_EV_ENTER, .func = calls[i].f});
+        put1(t, calls[i].rank,
+             (ts_event_t){.kind = calls[i].f == fs ? TS_EV_SEND : TS_EV_RECV,
+                          .peer = 1 - calls[i].rank,
+                          .tag = calls[i].tag,
+                          .bytes = calls[i].bytes});
+        put1(t, calls[i].rank, (ts_event_t){.kind = TS_EV_LEAVE});
+    }
+    ts__trace_seal(t);
+    ts_stats_t *s = NULL;
+    ts_error_t err;
+    CU_ASSERT_EQUAL_FATAL(ts_stats_compute(t, &s, &err), TS_OK);
+    const ts_match_summary_t *m = ts_stats_match(s);
+    CU_ASSERT_EQUAL(m->unmatched_sends, 1);
+    CU_ASSERT_EQUAL(m->unmatched_recvs, 0);
+    CU_ASSERT_EQUAL(m->byte_mismatches, 1);
+    ts_stats_free(s);
+    ts_trace_close(t);
+}
+
 static void test_imbalance(void)
 {
     static const int64_t gap[3][2] = {{1000, 3000}, {2000, 1000}, {3000, 2000}};
@@ -469,6 +507,7 @@ int main(void)
     CU_add_test(s, "convert --min-of on the bundled trace", test_cli);
     CU_add_test(s, "convert --window: a shorter run, or one line", test_cli_window);
     CU_add_test(s, "imbalance between synchronisations, hand-derived", test_imbalance);
+    CU_add_test(s, "unmatched messages and byte mismatches, hand-derived", test_matching);
     CU_add_test(s, "each burst the median of its class, hand-derived", test_class_median);
     return tu_run_all();
 }
