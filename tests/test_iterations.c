@@ -261,41 +261,33 @@ static ts_trace_t *synthetic_run(int open_at, int split_at)
     return s.t;
 }
 
+/* The synthetic run's four iterations are found, and iteration k is clean as want[k - 1]. */
+static void expect_clean(int open_at, int split_at, const int want[4])
+{
+    ts_error_t err;
+    ts_iters_t *it = NULL;
+    ts_trace_t *t = synthetic_run(open_at, split_at);
+    CU_ASSERT_EQUAL_FATAL(ts_iters_find(t, &it, &err), TS_OK);
+    CU_ASSERT_EQUAL_FATAL(ts_iters_count(it), 4);
+    for (int k = 1; k <= 4; k++)
+        CU_ASSERT_EQUAL(ts_iters_get(it, k)->clean, want[k - 1]);
+    ts_iters_free(it);
+    ts_trace_close(t);
+}
+
 /* Which iterations can be cut out: a request open across a boundary makes the iterations on
  * both sides unclean, as does a message sent in one and received in the next; a splice
  * (start-up and end kept) also needs iteration 1's and the last one's seams clean, a cut
  * needs only its own. */
 static void test_clean_cuts(void)
 {
+    expect_clean(0, 0, (const int[4]){1, 1, 1, 1});
+    expect_clean(1, 0, (const int[4]){0, 0, 1, 1}); /* open across the boundary of 1 and 2 */
+    /* sent in 2, received in 3: no request open at the boundary, the counts unbalanced */
+    expect_clean(0, 2, (const int[4]){1, 0, 0, 1});
     ts_error_t err;
     ts_iters_t *it = NULL;
-    ts_trace_t *t = synthetic_run(0, 0), *w = NULL;
-    CU_ASSERT_EQUAL_FATAL(ts_iters_find(t, &it, &err), TS_OK);
-    CU_ASSERT_EQUAL_FATAL(ts_iters_count(it), 4);
-    for (int k = 1; k <= 4; k++)
-        CU_ASSERT_TRUE(ts_iters_get(it, k)->clean);
-    ts_iters_free(it);
-    ts_trace_close(t);
-
-    t = synthetic_run(1, 0); /* open across the boundary between 1 and 2 */
-    CU_ASSERT_EQUAL_FATAL(ts_iters_find(t, &it, &err), TS_OK);
-    CU_ASSERT_EQUAL_FATAL(ts_iters_count(it), 4);
-    const int open12[] = {0, 0, 1, 1};
-    for (int k = 1; k <= 4; k++)
-        CU_ASSERT_EQUAL(ts_iters_get(it, k)->clean, open12[k - 1]);
-    ts_iters_free(it);
-    ts_trace_close(t);
-
-    t = synthetic_run(0, 2); /* sent in 2, received in 3: no request open at the boundary */
-    CU_ASSERT_EQUAL_FATAL(ts_iters_find(t, &it, &err), TS_OK);
-    CU_ASSERT_EQUAL_FATAL(ts_iters_count(it), 4);
-    const int split23[] = {1, 0, 0, 1};
-    for (int k = 1; k <= 4; k++)
-        CU_ASSERT_EQUAL(ts_iters_get(it, k)->clean, split23[k - 1]);
-    ts_iters_free(it);
-    ts_trace_close(t);
-
-    t = synthetic_run(3, 0); /* iterations 3 and 4 unclean: 1 alone cuts, but not splices */
+    ts_trace_t *w = NULL, *t = synthetic_run(3, 0); /* 3 and 4 unclean: 1 cuts, not splices */
     CU_ASSERT_EQUAL_FATAL(ts_iters_find(t, &it, &err), TS_OK);
     CU_ASSERT_FALSE(ts_iters_get(it, 4)->clean);
     CU_ASSERT_TRUE(ts_iters_get(it, 1)->clean);
