@@ -259,6 +259,64 @@ static void expect_refused(const char *csv_text, const char *extra, int rc, cons
     free(e);
 }
 
+/* A setting measured more than once: its mean, and as its standard deviation half the spread
+ * of its repeats where that is above the --time-sd floor (0.150 and 0.165 s: 0.1575 +- 0.0075
+ * s), the floor where not (one run of 0.1637 s: 0.5 % of it, 0.000819 s); each run's residual
+ * in those units. */
+static void test_repeats(void)
+{
+    const char *sets = tu_path("rep.sets"), *csv = tu_path("rep.csv");
+    write_text(sets, "[a]\n[b]\n-x UCX_RNDV_THRESH=0b\n");
+    write_text(csv, "setting,seconds\na,0.150\na,0.165\nb,0.1637\n");
+    char args[2048], *o = NULL, *e = NULL;
+    snprintf(args, sizeof args,
+             "fit %s --sets %s --measured-csv %s " PLACE " --params model.ucx.recv_call -o %s",
+             tu_bundled(), sets, csv, tu_path("rep.xml"));
+    CU_ASSERT_EQUAL(tu_run_cli(args, &o, &e), 0);
+    const char *a = o ? strstr(o, "\na ") : NULL, *b = o ? strstr(o, "\nb ") : NULL;
+    CU_ASSERT_FATAL(a && b);
+    double m, sd, before, fitted, z;
+    CU_ASSERT_EQUAL_FATAL(sscanf(a + 2, "%lf %lf %lf %lf %lf", &m, &sd, &before, &fitted, &z), 5);
+    CU_ASSERT_DOUBLE_EQUAL(m, 0.1575, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(sd, 0.0075, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(z, (fitted - m) / sd, 0.006); /* the table's two decimals */
+    CU_ASSERT_EQUAL_FATAL(sscanf(b + 2, "%lf %lf", &m, &sd), 2);
+    CU_ASSERT_DOUBLE_EQUAL(sd, 0.005 * 0.1637, 1e-6);
+    free(o);
+    free(e);
+}
+
+/* A run's own profile constrains each function's change against the first set: two sets of
+ * the same settings whose profiles are the same file change nothing, measured or predicted
+ * (0.0 %, not the ratio's 100 %), and the fit is explained. */
+static void test_run_profile(void)
+{
+    const char *sets = tu_path("rp.sets"), *csv = tu_path("rp.csv"), *prof = tu_path("rp.txt");
+    write_text(sets, "[a]\n[b]\n-x UCX_TLS=all\n");
+    write_text(csv, "setting,seconds\na,3.40\nb,3.40\n");
+    write_text(prof, "flt type max_buf[B] visits time[s] time[%] time/visit[us] region\n"
+                     " ALL 1 1 10.00 100.0 1.00 ALL\n"
+                     " MPI 1 1 4.00 40.0 1.00 MPI\n"
+                     " MPI 1 2 0.50 5.0 1.00 MPI_Init_thread\n"
+                     " MPI 1 1,064,000 3.00 30.0 1.00 MPI_Allreduce\n"
+                     " MPI 1 1,341,000 0.50 5.0 1.00 MPI_Waitall\n");
+    char args[4096], *o = NULL, *e = NULL;
+    snprintf(args, sizeof args,
+             "fit %s --sets %s --measured-csv %s " PLACE
+             " --params model.ucx.recv_call --profile %s --run-profile b=%s -o %s",
+             tu_bundled(), sets, csv, prof, prof, tu_path("rp.xml"));
+    CU_ASSERT_EQUAL(tu_run_cli(args, &o, &e), 0);
+    CU_ASSERT_PTR_NOT_NULL(o && strstr(o, "2 per-function constraints"));
+    const char *row = o ? strstr(o, "\nb                MPI_Allreduce") : NULL;
+    double meas = 1, before = 1, fitted = 1;
+    CU_ASSERT_FATAL(row && sscanf(row + 31, " %lf%% %lf%% %lf%%", &meas, &before, &fitted) == 3);
+    CU_ASSERT_DOUBLE_EQUAL(meas, 0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(before, 0, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(fitted, 0, 1e-9);
+    free(o);
+    free(e);
+}
+
 static void test_bad_input(void)
 {
     expect_refused("a,0.1428\n", "", 1, "at least 2 are needed");
@@ -288,6 +346,8 @@ int main(void)
     CU_add_test(s, "the solver on a linear model", test_linear);
     CU_add_test(s, "true parameters recovered from synthetic runs", test_recovers);
     CU_add_test(s, "a value outside its prior recovered with --free", test_free);
+    CU_add_test(s, "repeats: their mean and half their spread", test_repeats);
+    CU_add_test(s, "a run's own profile: per-function changes", test_run_profile);
     CU_add_test(s, "bad input refused, nothing written", test_bad_input);
     return tu_run_all();
 }
