@@ -622,13 +622,8 @@ static ts_status open_sets(imb_t *m, const ts_params_t *base, ts_sets_t **sets, 
                               "from a set",
                               m->o.sets, sp->nodes ? sp->nodes_line : sp->ppn_line,
                               ts_sets_name(*sets, i));
-        if (sp->nps)
-            sj.place.nps = sp->nps;
-        if (sp->map_by) {
-            ts_map_by_parse(sp->map_by, &sj.place.map_by, NULL); /* checked when parsed */
-            ts_map_by_layout(sp->map_by, &sj.place);
-        }
-        if (st == TS_OK) { /* add_set keeps p, even when it fails */
+        ts_sets_place_over(*sets, i, &sj.place); /* its nodes or ppn refused above */
+        if (st == TS_OK) {                       /* add_set keeps p, even when it fails */
             if ((st = add_set(m, ts_sets_name(*sets, i), p, &sj, err)) != TS_OK &&
                 st != TS_ENOMEM) {
                 char msg[sizeof err->msg];

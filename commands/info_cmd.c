@@ -103,16 +103,12 @@ static void print_iterations(const ts_trace_t *t, FILE *fp)
                 in->calls, in->collectives, in->rel,
                 in->clean ? "" : "  (cannot be cut: a request or message crosses it)");
     }
-    if (ts_iters_steady_all(it))
-        fprintf(fp,
-                "steady     %d:%d (no two consecutive iterations after the first within %.0f %% "
-                "of their median events: all of them; spread %.1f %%)\n",
-                (int)a, (int)b, 100.0 * TS_ITERS_STEADY_SPREAD, 100.0 * spread);
-    else
-        fprintf(fp,
-                "steady     %d:%d (iterations after the first within %.0f %% of their median "
-                "events; spread %.1f %%)\n",
-                (int)a, (int)b, 100.0 * TS_ITERS_STEADY_SPREAD, 100.0 * spread);
+    int all = ts_iters_steady_all(it);
+    fprintf(fp,
+            "steady     %d:%d (%siterations after the first within %.0f %% of their median "
+            "events%s; spread %.1f %%)\n",
+            (int)a, (int)b, all ? "no two consecutive " : "", 100.0 * TS_ITERS_STEADY_SPREAD,
+            all ? ": all of them" : "", 100.0 * spread);
     ts_iters_free(it);
 }
 

@@ -118,8 +118,7 @@ ts_status ts_opts_place(const char *cmd, int which, const char *v, ts_placement_
             return ts_error_set(err, TS_EUSAGE, "%s: --nps expects 1 or 2, got '%s'", cmd, v);
         return TS_OK;
     default: { /* TS_PLACE_MAP_BY: a bad value on the command line is a usage mistake */
-        ts_status st = ts_map_by_parse(v, &place->map_by, err);
-        ts_map_by_layout(v, place);
+        ts_status st = ts_map_by_layout(v, place, err);
         if (st != TS_OK && err)
             err->code = TS_EUSAGE;
         return st != TS_OK ? TS_EUSAGE : TS_OK;

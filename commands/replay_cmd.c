@@ -141,10 +141,8 @@ static ts_status parse_opts(int argc, char **argv, ts_params_t *params, replay_o
             o->place.nodes = info.nodes;
         if (st == TS_OK && info.note[0])
             fprintf(stderr, "tunesim: note: --mpirun: %s\n", info.note);
-        if (st == TS_OK && info.map_by[0]) { /* ppr:N:OBJ as --map-by reads it */
-            st = ts_map_by_parse(info.map_by, &o->place.map_by, err);
-            ts_map_by_layout(info.map_by, &o->place);
-        }
+        if (st == TS_OK && info.map_by[0]) /* ppr:N:OBJ and PE=n as --map-by reads them */
+            st = ts_map_by_layout(info.map_by, &o->place, err);
     }
     return st;
 }

@@ -582,10 +582,8 @@ void ts_sets_place_over(const ts_sets_t *s, int i, ts_placement_opts_t *place)
         place->ppn = sp->ppn;
     if (sp->nps)
         place->nps = sp->nps;
-    if (sp->map_by) {
-        ts_map_by_parse(sp->map_by, &place->map_by, NULL); /* checked when parsed */
-        ts_map_by_layout(sp->map_by, place);
-    }
+    if (sp->map_by)
+        ts_map_by_layout(sp->map_by, place, NULL); /* checked when parsed */
 }
 
 int ts_sets_job_line(const ts_sets_t *s, int i, const ts_trace_t *t, const char *trace_name,

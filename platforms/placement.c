@@ -74,18 +74,23 @@ static int pe_of(const char *text)
 
 enum { PPR_NODE = 1, PPR_SOCKET, PPR_NUMA };
 
-void ts_map_by_layout(const char *text, ts_placement_opts_t *o)
+ts_status ts_map_by_layout(const char *text, ts_placement_opts_t *o, ts_error_t *err)
 {
+    ts_status st = ts_map_by_parse(text, &o->map_by, err);
+    if (st != TS_OK)
+        return st;
+    int pe = pe_of(text); /* parsed: not malformed */
     o->ppr_n = o->ppr_obj = 0;
-    o->pe = pe_of(text) > 0 ? pe_of(text) : 0;
+    o->pe = pe;
     if (!is_ppr(text))
-        return;
+        return TS_OK;
     const char *obj = strchr(text + 4, ':') + 1;
     size_t n = strcspn(obj, ":");
     o->ppr_n = atoi(text + 4);
     o->ppr_obj = word_is(obj, n, "node")   ? PPR_NODE
                  : word_is(obj, n, "numa") ? PPR_NUMA
                                            : PPR_SOCKET;
+    return TS_OK;
 }
 
 ts_status ts_map_by_parse(const char *text, ts_map_by *out, ts_error_t *err)

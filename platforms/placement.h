@@ -44,14 +44,15 @@ typedef struct ts_placement_opts_s {
     int pe;             /* map-by modifier PE=n (ts_map_by_layout): cores per rank; 0: 1 */
 } ts_placement_opts_t;
 
-/* What an Open MPI --map-by value says beyond its policy (ts_map_by_parse reads that), for a
- * text that parsed. ppr:N:OBJ sets o->ppr_n = N and o->ppr_obj (its object: a node, a socket
+/* Everything an Open MPI --map-by value says: its policy into o->map_by (ts_map_by_parse,
+ * whose one-line error it returns, o then unchanged), and beyond it: ppr:N:OBJ sets
+ * o->ppr_n = N and o->ppr_obj (its object: a node, a socket
  * or package, a NUMA domain), so that the placement puts N ranks on each (its ranks per node
  * follow, and a --ppn that says otherwise is refused). PE=n sets o->pe: each rank takes n
  * consecutive cores, so ranks are n cores apart (core:PE=2 puts 18 ranks on both sockets of
  * a 36-core node, not on the first), and n x the ranks must fit on their objects' cores.
  * What the text lacks is cleared. */
-void ts_map_by_layout(const char *text, ts_placement_opts_t *o);
+ts_status ts_map_by_layout(const char *text, ts_placement_opts_t *o, ts_error_t *err);
 
 /* Where one rank runs. numa counts the node's domains 0..sockets*nps-1 (socket s holds
  * s*nps..s*nps+nps-1); core counts the node's cores 0..cores_per_node-1. */

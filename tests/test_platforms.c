@@ -340,7 +340,7 @@ static void test_ppr(void)
                  {"ppr:40:node", 0, 0, 0, 0}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ts_placement_opts_t o = {.nodes = cases[i].nodes, .ppn = cases[i].ppn, .nps = cases[i].nps};
-        ts_map_by_layout(cases[i].map, &o);
+        ts_map_by_layout(cases[i].map, &o, NULL);
         ts_placement_t *pl = NULL;
         ts_error_t err;
         ts_status st = ts_placement_open(pf, &o, 72, &pl, &err);
@@ -352,7 +352,7 @@ static void test_ppr(void)
     /* N on each object, its cores in order: ppr:9:package puts rank 9 on socket 1's first
      * core (18), ppr:4:numa under NPS2 rank 4 on domain 1's (9) and rank 12 on domain 3's. */
     ts_placement_opts_t o = {0};
-    ts_map_by_layout("ppr:9:package", &o);
+    ts_map_by_layout("ppr:9:package", &o, NULL);
     ts_placement_t *pl = NULL;
     ts_error_t err;
     CU_ASSERT_EQUAL_FATAL(ts_placement_open(pf, &o, 36, &pl, &err), TS_OK);
@@ -362,7 +362,7 @@ static void test_ppr(void)
     CU_ASSERT(at(pl, 18, 1, 0, 0, 0));
     ts_placement_close(pl);
     o = (ts_placement_opts_t){.nps = 2};
-    ts_map_by_layout("ppr:4:numa", &o);
+    ts_map_by_layout("ppr:4:numa", &o, NULL);
     CU_ASSERT_EQUAL_FATAL(ts_placement_open(pf, &o, 32, &pl, &err), TS_OK);
     CU_ASSERT_EQUAL(ts_placement_ppn(pl), 16);
     CU_ASSERT(at(pl, 4, 0, 0, 1, 9));
@@ -381,7 +381,7 @@ static void test_pe(void)
     /* core:PE=2, 18 ranks on a node: ranks 0-8 on socket 0's even cores, 9 on socket 1's
      * first (core 18) where block alone keeps all 18 on socket 0. */
     ts_placement_opts_t o = {.nodes = 1};
-    ts_map_by_layout("core:PE=2", &o);
+    ts_map_by_layout("core:PE=2", &o, NULL);
     CU_ASSERT_EQUAL(o.pe, 2);
     CU_ASSERT_EQUAL_FATAL(ts_placement_open(pf, &o, 18, &pl, &err), TS_OK);
     CU_ASSERT_EQUAL(ts_placement_pe(pl), 2);
@@ -392,7 +392,7 @@ static void test_pe(void)
     /* numa:PE=2 under NPS2: dealt over the four domains of 9 cores, two cores each; rank 5 is
      * domain 1's second (core 9 + 2). */
     o = (ts_placement_opts_t){.nodes = 1, .nps = 2};
-    ts_map_by_layout("numa:PE=2", &o);
+    ts_map_by_layout("numa:PE=2", &o, NULL);
     CU_ASSERT_EQUAL(ts_map_by_parse("numa:PE=2", &o.map_by, &err), TS_OK);
     CU_ASSERT_EQUAL_FATAL(ts_placement_open(pf, &o, 8, &pl, &err), TS_OK);
     CU_ASSERT(at(pl, 1, 0, 0, 1, 9));
@@ -401,23 +401,23 @@ static void test_pe(void)
     ts_placement_close(pl);
     /* ppr:4:numa:PE=2: rank 1 two cores after rank 0, rank 5 two after domain 1's first. */
     o = (ts_placement_opts_t){.nodes = 1, .nps = 2};
-    ts_map_by_layout("ppr:4:numa:PE=2", &o);
+    ts_map_by_layout("ppr:4:numa:PE=2", &o, NULL);
     CU_ASSERT_EQUAL_FATAL(ts_placement_open(pf, &o, 16, &pl, &err), TS_OK);
     CU_ASSERT(at(pl, 1, 0, 0, 0, 2));
     CU_ASSERT(at(pl, 5, 0, 0, 1, 11));
     ts_placement_close(pl);
     /* What does not fit, and malformed modifiers. */
     o = (ts_placement_opts_t){.nodes = 1};
-    ts_map_by_layout("core:PE=3", &o);
+    ts_map_by_layout("core:PE=3", &o, NULL);
     CU_ASSERT_EQUAL(ts_placement_open(pf, &o, 18, &pl, &err), TS_EARG);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "18 ranks per node of 3 cores each (map-by PE=3)"));
     o = (ts_placement_opts_t){.nodes = 1, .nps = 2};
-    ts_map_by_layout("numa:PE=3", &o);
+    ts_map_by_layout("numa:PE=3", &o, NULL);
     CU_ASSERT_EQUAL(ts_map_by_parse("numa:PE=3", &o.map_by, &err), TS_OK);
     CU_ASSERT_EQUAL(ts_placement_open(pf, &o, 16, &pl, &err), TS_EARG); /* 4 x 3 > 9 */
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "dealt over its NUMA domains"));
     o = (ts_placement_opts_t){.nodes = 1};
-    ts_map_by_layout("ppr:9:socket:PE=3", &o);
+    ts_map_by_layout("ppr:9:socket:PE=3", &o, NULL);
     CU_ASSERT_EQUAL(ts_placement_open(pf, &o, 18, &pl, &err), TS_EARG); /* 27 > 18 */
     ts_map_by m;
     static const char *const bad[] = {"core:PE=0", "core:PE=x", "core:PE=", "slot:PE=2x",
