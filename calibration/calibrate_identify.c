@@ -7,10 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_blas.h>
-#include <gsl/gsl_matrix.h>
-#include <gsl/gsl_multifit_nlinear.h>
-#include <gsl/gsl_vector.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_fit.h>
 
 #include "calibrate_int.h"
 
@@ -234,52 +232,29 @@ ts_status cal_identify(ts_calib_t *c, fitctx_t *fc, double **jac_out, ts_error_t
     return TS_OK;
 }
 
-/* The piecewise view of one series: per region, t = a + g * size fitted on its points. */
-typedef struct linctx_s {
-    const double *s, *t;
-    size_t n;
-} linctx_t;
-
-static int lin_f(const gsl_vector *x, void *params, gsl_vector *f)
-{
-    const linctx_t *l = params;
-    for (size_t i = 0; i < l->n; i++)
-        gsl_vector_set(f, i, (gsl_vector_get(x, 0) + gsl_vector_get(x, 1) * l->s[i]) / l->t[i] - 1);
-    return GSL_SUCCESS;
-}
-
+/* The piecewise view of one series: per region, t = a + g * size on its points, by least
+ * squares on relative residuals ((a + g s) / t - 1, as the main fit weighs them), which is a
+ * linear fit weighted by 1 / t^2: GSL's closed form. GSL's covariance treats the weights as
+ * known variances; the standard errors scale it by the residual variance, chi^2 / (n - 2), as
+ * the main fit's do (none with two points: the line is exact). */
 static void region_fit(region_fit_t *rf, const double *s, const double *t, size_t n)
 {
     rf->n = n;
     rf->ok = 0;
-    linctx_t l = {s, t, n};
-    gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
-    gsl_multifit_nlinear_workspace *w =
-        gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, n, 2);
-    gsl_vector *x0 = gsl_vector_alloc(2);
-    gsl_matrix *cov = gsl_matrix_alloc(2, 2);
-    if (w && x0 && cov) {
-        gsl_multifit_nlinear_fdf fdf = {.f = lin_f, .n = n, .p = 2, .params = &l};
-        double smax = s[n - 1] > 0 ? s[n - 1] : 1;
-        gsl_vector_set(x0, 0, t[0]);
-        gsl_vector_set(x0, 1, (t[n - 1] - t[0]) / smax);
-        int info;
-        if (gsl_multifit_nlinear_init(x0, &fdf, w) == GSL_SUCCESS) {
-            gsl_multifit_nlinear_driver(500, 1e-8, 6e-6, 0.0, NULL, NULL, &info, w);
-            const gsl_vector *xs = gsl_multifit_nlinear_position(w);
-            double fn = gsl_blas_dnrm2(gsl_multifit_nlinear_residual(w));
-            gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 0.0, cov);
-            rf->a = gsl_vector_get(xs, 0);
-            rf->g = gsl_vector_get(xs, 1);
-            double var = n > 2 ? fn * fn / (double)(n - 2) : -1;
-            rf->sa = var >= 0 ? sqrt(gsl_matrix_get(cov, 0, 0) * var) : -1;
-            rf->sg = var >= 0 ? sqrt(gsl_matrix_get(cov, 1, 1) * var) : -1;
-            rf->ok = 1;
-        }
+    double *w = malloc(n * sizeof *w);
+    if (!w)
+        return;
+    for (size_t i = 0; i < n; i++)
+        w[i] = t[i] > 0 ? 1 / (t[i] * t[i]) : 0;
+    double c00, c01, c11, chi2;
+    if (gsl_fit_wlinear(s, 1, w, 1, t, 1, n, &rf->a, &rf->g, &c00, &c01, &c11, &chi2) ==
+        GSL_SUCCESS) {
+        double var = n > 2 ? chi2 / (double)(n - 2) : -1;
+        rf->sa = var >= 0 ? sqrt(c00 * var) : -1;
+        rf->sg = var >= 0 ? sqrt(c11 * var) : -1;
+        rf->ok = 1;
     }
-    gsl_matrix_free(cov);
-    gsl_vector_free(x0);
-    gsl_multifit_nlinear_free(w);
+    free(w);
 }
 
 ts_status cal_piecewise(ts_calib_t *c, ts_error_t *err)

@@ -528,6 +528,61 @@ static void test_fit_busy(void)
     }
 }
 
+/* The report's piecewise view fits t = a + size / B on each region's points, by least squares
+ * on relative residuals: a linear fit weighted by 1 / t^2. Computed here from the normal
+ * equations on the same points, its standard errors scaled by chi^2 / (n - 2): the probe's
+ * nine eager-short latencies on one socket (0.70 us, 1.9 GB/s) print as the report does. */
+static void test_piecewise_view(void)
+{
+    ts_bench_set_t set = {0};
+    ts_error_t err;
+    CU_ASSERT_EQUAL_FATAL(ts_bench_parse_file(&set, PROBE_DIR "/ucx.txt", &err), TS_OK);
+    ts_params_t *base = defaults();
+    CU_ASSERT_EQUAL_FATAL(ts_params_set(base, "UCX_TLS", "self,posix,sysv,cma,tcp", &err), TS_OK);
+    CU_ASSERT_EQUAL_FATAL(ts_params_set(base, "UCX_PROTO_ENABLE", "n", &err), TS_OK);
+    ts_calib_t *cal = NULL;
+    CU_ASSERT_EQUAL_FATAL(ts_calibrate(&set, base, &cal, &err), TS_OK);
+    double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, x[64], y[64];
+    size_t n = 0;
+    for (size_t i = 0; i < ts_calib_npoints(cal) && n < 64; i++) {
+        const ts_calib_point_t *pt = ts_calib_point(cal, i);
+        if (pt->series != &set.series[0] || strcmp(pt->region, "eager short/posix") != 0)
+            continue;
+        x[n] = (double)pt->series->points[pt->index].size;
+        y[n] = pt->measured;
+        double w = 1 / (y[n] * y[n]);
+        sw += w;
+        sx += w * x[n];
+        sy += w * y[n];
+        sxx += w * x[n] * x[n];
+        sxy += w * x[n] * y[n];
+        n++;
+    }
+    CU_ASSERT_EQUAL_FATAL(n, 9);
+    double d = sw * sxx - sx * sx, g = (sw * sxy - sx * sy) / d, a = (sxx * sy - sx * sxy) / d;
+    double chi2 = 0;
+    for (size_t i = 0; i < n; i++)
+        chi2 += (a + g * x[i] - y[i]) * (a + g * x[i] - y[i]) / (y[i] * y[i]);
+    double var = chi2 / (double)(n - 2), sa = sqrt(sxx / d * var), sg = sqrt(sw / d * var);
+    char line[128], *report = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&report, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    ts_calib_report(cal, fp);
+    fclose(fp);
+    snprintf(line, sizeof line, "%.4g +- %.2g", a, sa);
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, line));
+    snprintf(line, sizeof line, "%.5g +- %.2g", 1 / g, sg / (g * g));
+    CU_ASSERT_PTR_NOT_NULL(strstr(report, line));
+    printf("\n    eager short/posix: a %.4g +- %.2g us, B %.5g +- %.2g MB/s", a, sa, 1 / g,
+           sg / (g * g));
+    CU_ASSERT(a > 0.6 && a < 0.8 && 1 / g > 1500 && 1 / g < 2500);
+    free(report);
+    ts_calib_free(cal);
+    ts_params_free(base);
+    ts_bench_set_clear(&set);
+}
+
 /* Two fits that must not be kept, and the one line that says so when nothing else is left:
  * busy-receiver points at 1e10 us lie so far above any cost near the fit's start (1 us) that
  * relative residuals barely move and GSL stops where it began (it used to be reported as
@@ -734,6 +789,7 @@ int main(void)
     CU_add_test(s, "fit: nothing to fit", test_fit_nothing_to_fit);
     CU_add_test(s, "fit: the written-buffer test fits its cost", test_fit_written);
     CU_add_test(s, "fit: the busy-receiver test fits its cost", test_fit_busy);
+    CU_add_test(s, "fit: the report's piecewise view", test_piecewise_view);
     CU_add_test(s, "fit: a fit that cannot move or leaves the valid range is refused",
                 test_fit_refusals);
     CU_add_test(s, "model file round trip", test_model_round_trip);
