@@ -204,6 +204,29 @@ static void test_coll_hcoll_two_nodes(void)
     coll_call(&b, TS_COLL_ALLREDUCE, 4, 8, TS_ROOT_NONE);
     o = replay_ex(&b, TWO_NODES, flows, 0);
     CHECK_TIME(o, (0.5e-6 + 8 / B + 8 / RB) + (L_NET + 16 / B + 8 / RB) + (0.5e-6 + 8 / B));
+    /* The bound is inclusive: at 8b the 8 B messages are flowless again, at 7b flows. */
+    static const char *const at[] = {"model.cpu.reduce_bandwidth",
+                                     "1000MB/s",
+                                     "model.net.flowless_bytes",
+                                     "8b",
+                                     "model.hcoll.sm_levels",
+                                     "pml",
+                                     NULL};
+    b = tb_new(4);
+    coll_call(&b, TS_COLL_ALLREDUCE, 4, 8, TS_ROOT_NONE);
+    o = replay_ex(&b, TWO_NODES, at, 0);
+    CHECK_TIME(o, (0.5e-6 + 8 / B + 8 / RB) + (L_NET + 8 / B + 8 / RB) + (0.5e-6 + 8 / B));
+    static const char *const below[] = {"model.cpu.reduce_bandwidth",
+                                        "1000MB/s",
+                                        "model.net.flowless_bytes",
+                                        "7b",
+                                        "model.hcoll.sm_levels",
+                                        "pml",
+                                        NULL};
+    b = tb_new(4);
+    coll_call(&b, TS_COLL_ALLREDUCE, 4, 8, TS_ROOT_NONE);
+    o = replay_ex(&b, TWO_NODES, below, 0);
+    CHECK_TIME(o, (0.5e-6 + 8 / B + 8 / RB) + (L_NET + 16 / B + 8 / RB) + (0.5e-6 + 8 / B));
 }
 
 int main(void)
