@@ -4,11 +4,12 @@
 # are busy loops), --compute-scale 0 drops that compute, and a rank count that disagrees with
 # the trace is a one-line error with a non-zero exit, as are bad options and an output that is a
 # file of the trace's archive, before the run. A trace that cannot complete ends with one
-# line: a send no receive matches, or a collective the player cannot play, before the run, a
-# collective one rank alone calls by the watchdog (no progress past --patience). Then scripts/validate_cluster.sh on this
-# machine as the "cluster": each set's words reach mpirun as written, model lines do not, every
-# set is measured every round, validate's table comes out; a grid, and sets that all need
-# other NPS than the nodes have, are refused. Exit 77 (skipped) without mpirun.
+# line: a send no receive matches, a collective the player cannot play or a call larger than it
+# sends, before the run, a collective one rank alone calls by the watchdog (no progress past
+# --patience). Then scripts/validate_cluster.sh on this machine as the "cluster": each set's
+# words reach mpirun as written, model lines do not, every set is measured every round,
+# validate's table comes out; a grid, and sets that all need other NPS than the nodes have,
+# are refused. Exit 77 (skipped) without mpirun.
 set -euo pipefail
 tunesim=$1 play=$2 mpiexec=$3 src=$4 gen=$5
 if [ ! -x "$mpiexec" ]; then
@@ -57,6 +58,9 @@ refused "--repeat expects a count from 1 to 1000000" 2 "$trace" --repeat 5x
 refused "1 sends and 0 receives match no call" 1 "$work/lonesend.tss"
 "$gen" alltoallw 2 3 "$work/alltoallw.tss" # every rank would stop at it: said once, before
 refused "6 collective calls it does not replay (the first: MPI_Alltoallw)" 1 "$work/alltoallw.tss"
+[ "$(grep -c '^tunesim-play' "$work/log")" = 1 ] || fail "not one line: $(cat "$work/log")"
+"$gen" allreduce 2 3 "$work/big.tss" 2147483648 # 2 GiB a rank: past one call's 1 GiB
+refused "6 calls larger than it sends in one call (1073741824 bytes) or holds for one collective (4294967296) (the first: rank 0's MPI_Allreduce of 2147483648 bytes a rank)" 1 "$work/big.tss"
 [ "$(grep -c '^tunesim-play' "$work/log")" = 1 ] || fail "not one line: $(cat "$work/log")"
 "$gen" lonecoll 2 1 "$work/lonecoll.tss"
 refused "no progress for [0-9]* s after" 1 "$work/lonecoll.tss" --patience 1 # either rank says it first

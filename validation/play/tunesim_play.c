@@ -304,37 +304,83 @@ static int coll_played(int op)
     }
 }
 
-/* The collective calls of t that collective() would end the job at, as it tells them (on a
- * communicator of more than one rank, not a handle record), summed over ranks; *op the first
- * one's operation. A negative status when the trace cannot be read. */
-static int64_t unplayable(const ts_trace_t *t, int *op, ts_error_t *err)
+/* What the scan before the run finds that would end the job on the ranks that meet it, each
+ * with a line of its own: collective calls collective() does not play (on a communicator of
+ * more than one rank, not a handle record), and calls past PLAY_MAX_CALL or, for a collective,
+ * PLAY_MAX_BUFFER, as mpi_count() and collective() tell them; summed over ranks, with the
+ * first of each. */
+typedef struct scan_s {
+    int64_t unplayed, oversize;
+    int op;               /* the first unplayed call's operation */
+    int32_t big_rank;     /* the first oversize call's rank, */
+    const char *big_call; /* its MPI function less "MPI_" ("Isend", "Allreduce"), */
+    int big_coll;         /* whether a collective, */
+    uint64_t big_bytes;   /* and its bytes (a collective's per rank) */
+} scan_t;
+
+static void scan_event(const ts_trace_t *t, int32_t r, const ts_event_t *ev, scan_t *sc)
 {
-    int64_t n = 0;
+    uint64_t b = 0, total = 0;
+    const char *call = NULL;
+    switch (ev->kind) {
+    case TS_EV_SEND:
+    case TS_EV_ISEND:
+    case TS_EV_RECV:
+    case TS_EV_IRECV_DONE:
+        b = total = ev->bytes;
+        call = ev->kind == TS_EV_SEND    ? "Send"
+               : ev->kind == TS_EV_ISEND ? "Isend"
+               : ev->kind == TS_EV_RECV  ? "Recv"
+                                         : "Irecv";
+        break;
+    case TS_EV_COLL:
+    case TS_EV_ICOLL_DONE: {
+        const ts_comm_info_t *ci = ts_trace_comm(t, ev->comm);
+        if (!ci || ci->is_self || ci->size <= 1 || ev->op >= TS_COLL_CREATE_HANDLE)
+            return;
+        if (!coll_played(ev->op)) {
+            if (!sc->unplayed++)
+                sc->op = ev->op;
+            return;
+        }
+        int32_t me = ts_trace_comm_rank(t, ev->comm, r);
+        b = ts_coll_payload(ev->op, ci->size, ev->peer == r, me < 0 ? 0 : me, ev->bytes,
+                            ev->bytes2);
+        total = b * (uint64_t)ci->size;
+        call = ts_coll_op_name(ev->op);
+        break;
+    }
+    default:
+        return;
+    }
+    if (b <= PLAY_MAX_CALL && total <= PLAY_MAX_BUFFER)
+        return;
+    if (!sc->oversize++) {
+        sc->big_rank = r;
+        sc->big_call = call;
+        sc->big_coll = ev->kind == TS_EV_COLL || ev->kind == TS_EV_ICOLL_DONE;
+        sc->big_bytes = b;
+    }
+}
+
+/* Scan every rank of t (scan_t); a negative status when the trace cannot be read. */
+static ts_status scan_trace(const ts_trace_t *t, scan_t *sc, ts_error_t *err)
+{
+    *sc = (scan_t){0};
     for (int32_t r = 0; r < ts_trace_nranks(t); r++) {
         ts_cursor_t *c;
-        if (ts_cursor_open(t, r, &c) != TS_OK) {
-            ts_error_set(err, TS_ENOMEM, "out of memory");
-            return TS_ENOMEM;
-        }
+        if (ts_cursor_open(t, r, &c) != TS_OK)
+            return ts_error_set(err, TS_ENOMEM, "out of memory");
         const ts_event_t *evs;
         int k;
         while ((k = ts_cursor_next_batch(c, &evs, err)) > 0)
-            for (int i = 0; i < k; i++) {
-                const ts_event_t *ev = &evs[i];
-                if (ev->kind != TS_EV_COLL && ev->kind != TS_EV_ICOLL_DONE)
-                    continue;
-                const ts_comm_info_t *ci = ts_trace_comm(t, ev->comm);
-                if (!ci || ci->is_self || ci->size <= 1 || ev->op >= TS_COLL_CREATE_HANDLE ||
-                    coll_played(ev->op))
-                    continue;
-                if (!n++)
-                    *op = ev->op;
-            }
+            for (int i = 0; i < k; i++)
+                scan_event(t, r, &evs[i], sc);
         ts_cursor_close(c);
         if (k < 0)
-            return k;
+            return (ts_status)k;
     }
-    return n;
+    return TS_OK;
 }
 
 /* The watchdog. A trace that cannot complete under the player's MPI (a deadlock the
@@ -578,24 +624,31 @@ int main(int argc, char **argv)
             snprintf(why, sizeof why, "tunesim-play: %s", err.msg);
         } else {
             const ts_match_summary_t *m = ts_stats_match(st);
-            /* A collective every rank calls and none can play would end the job on every
-             * rank at once, one line each: said once, here. */
-            int op = 0;
-            int64_t calls = unplayable(t, &op, &err);
-            if (calls < 0)
+            /* A call every rank meets alike would end the job on every rank at once, one
+             * line each: said once, here. */
+            scan_t sc;
+            char shown[4200];
+            ts_shown(path, shown, sizeof shown);
+            if (scan_trace(t, &sc, &err) != TS_OK)
                 snprintf(why, sizeof why, "tunesim-play: %s", err.msg);
-            else if (calls > 0)
+            else if (sc.unplayed > 0)
                 snprintf(why, sizeof why,
                          "tunesim-play: %s: %lld collective calls it does not replay (the "
                          "first: MPI_%s)",
-                         ts_shown(path, (char[4200]){0}, 4200), (long long)calls,
-                         ts_coll_op_name(op));
+                         shown, (long long)sc.unplayed, ts_coll_op_name(sc.op));
+            else if (sc.oversize > 0)
+                snprintf(why, sizeof why,
+                         "tunesim-play: %s: %lld calls larger than it sends in one call (%llu "
+                         "bytes) or holds for one collective (%llu) (the first: rank %d's "
+                         "MPI_%s of %llu bytes%s)",
+                         shown, (long long)sc.oversize, (unsigned long long)PLAY_MAX_CALL,
+                         (unsigned long long)PLAY_MAX_BUFFER, (int)sc.big_rank, sc.big_call,
+                         (unsigned long long)sc.big_bytes, sc.big_coll ? " a rank" : "");
             if (!why[0] && (m->unmatched_sends || m->unmatched_recvs))
                 snprintf(why, sizeof why,
                          "tunesim-play: %s: %llu sends and %llu receives match no call: the "
                          "trace cannot complete (tunesim info shows its matching)",
-                         ts_shown(path, (char[4200]){0}, 4200),
-                         (unsigned long long)m->unmatched_sends,
+                         shown, (unsigned long long)m->unmatched_sends,
                          (unsigned long long)m->unmatched_recvs);
         }
         ts_stats_free(st);
