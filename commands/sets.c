@@ -586,50 +586,72 @@ void ts_sets_place_over(const ts_sets_t *s, int i, ts_placement_opts_t *place)
         ts_map_by_layout(sp->map_by, place, NULL); /* checked when parsed */
 }
 
+/* jo with set i's placement words of mask applied (bit k: nodes, ppn, nps, map-by). */
+static ts_job_opts_t place_some(const ts_sets_t *s, int i, const ts_job_opts_t *jo, int mask)
+{
+    ts_job_opts_t o = *jo, all = *jo;
+    ts_sets_place_over(s, i, &all.place);
+    if (mask & 1)
+        o.place.nodes = all.place.nodes;
+    if (mask & 2)
+        o.place.ppn = all.place.ppn;
+    if (mask & 4)
+        o.place.nps = all.place.nps;
+    if (mask & 8) {
+        o.place.map_by = all.place.map_by;
+        o.place.ppr_n = all.place.ppr_n;
+        o.place.ppr_obj = all.place.ppr_obj;
+        o.place.pe = all.place.pe;
+    }
+    return o;
+}
+
+/* Whether the job prepares; if not, err says why. */
+static int job_prepares(const ts_trace_t *t, const char *trace_name, const ts_params_t *params,
+                        const ts_job_opts_t *o, ts_error_t *err)
+{
+    ts_job_t *job = NULL;
+    int ok = ts_job_prepare(t, trace_name, params, o, &job, err) == TS_OK;
+    ts_job_close(job);
+    return ok;
+}
+
 int ts_sets_job_line(const ts_sets_t *s, int i, const ts_trace_t *t, const char *trace_name,
                      const ts_params_t *params, const ts_job_opts_t *jo)
 {
     const ts_set_place_t *sp = ts_sets_place(s, i);
     const int lines[] = {sp->nodes_line, sp->ppn_line, sp->nps_line, sp->map_by_line};
     int best = 0;
-    for (int k = 0; k < 4; k++) {
+    ts_error_t e;
+    for (int k = 0; k < 4; k++) { /* the first word without which the job prepares */
         if (!lines[k] || (best && lines[k] > best))
             continue;
-        ts_job_opts_t o = *jo;
-        ts_sets_place_over(s, i, &o.place);
-        if (k == 0)
-            o.place.nodes = jo->place.nodes;
-        else if (k == 1)
-            o.place.ppn = jo->place.ppn;
-        else if (k == 2)
-            o.place.nps = jo->place.nps;
-        else {
-            o.place.map_by = jo->place.map_by;
-            o.place.ppr_n = jo->place.ppr_n;
-            o.place.ppr_obj = jo->place.ppr_obj;
-            o.place.pe = jo->place.pe;
-        }
-        ts_job_t *job = NULL;
-        ts_error_t e;
-        if (ts_job_prepare(t, trace_name, params, &o, &job, &e) == TS_OK)
+        ts_job_opts_t o = place_some(s, i, jo, 15 & ~(1 << k));
+        if (job_prepares(t, trace_name, params, &o, &e))
             best = lines[k];
-        ts_job_close(job);
     }
+    /* Two words each wrong: the first that alone, over the command line's placement, fails
+     * as the whole set does (the message shown names it). */
+    ts_error_t whole;
+    ts_job_opts_t all = place_some(s, i, jo, 15);
+    if (!best && !job_prepares(t, trace_name, params, &all, &whole))
+        for (int k = 0; k < 4; k++) {
+            if (!lines[k] || (best && lines[k] > best))
+                continue;
+            ts_job_opts_t o = place_some(s, i, jo, 1 << k);
+            if (!job_prepares(t, trace_name, params, &o, &e) && strcmp(e.msg, whole.msg) == 0)
+                best = lines[k];
+        }
     /* A model file made for another platform: its --model line, when the job with all of the
      * set's placement goes through without the model's platform. */
     ts_params_t *bare = NULL;
     if (!best && ts_params_model_platform(params)[0] && ts_params_copy(params, &bare) == TS_OK) {
-        ts_job_t *job = NULL;
-        ts_error_t e;
-        ts_job_opts_t o = *jo;
-        ts_sets_place_over(s, i, &o.place);
         ts_params_note_model(bare, "", "");
-        if (ts_job_prepare(t, trace_name, bare, &o, &job, &e) == TS_OK)
+        if (job_prepares(t, trace_name, bare, &all, &e))
             for (int k = 0; k < s->sets[i].nitems; k++)
                 for (int w = 0; w + 1 < s->sets[i].items[k]->nwords; w++)
                     if (strcmp(s->sets[i].items[k]->words[w], "--model") == 0)
                         best = s->sets[i].items[k]->line; /* the last one applies */
-        ts_job_close(job);
         ts_params_free(bare);
     }
     return best ? best : ts_sets_line(s, i);

@@ -66,8 +66,9 @@ void ts_sets_place_over(const ts_sets_t *s, int i, ts_placement_opts_t *place);
 
 /* The line to name when set i's job (its params, its placement words over the command line's
  * jo) cannot be prepared for trace t: the first of its placement words, in file order, without
- * which the job can (that word's value taken from jo); the set's header line when no single
- * placement word is to blame. */
+ * which the job can (that word's value taken from jo); where none is (two words wrong), the
+ * first that alone over jo fails with the whole set's message; else the --model line of a model
+ * file made for another platform; else the set's header line. */
 int ts_sets_job_line(const ts_sets_t *s, int i, const ts_trace_t *t, const char *trace_name,
                      const ts_params_t *params, const ts_job_opts_t *jo);
 

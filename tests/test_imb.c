@@ -651,15 +651,18 @@ static void test_bad_input(void)
     }
     /* A set the platform cannot place names the file, the set and the line that asks for it,
      * not the set's header; every such set is listed, then how many (as sweep lists them). */
-    static const char *const body[] = {"[a]\nUCX_TLS = rc\n\nnps = 3\n", "[b]\n\nppn = 3\n",
-                                       "[c]\nnps = 3\n[d]\n[e]\nnps = 4\n",
-                                       "[f]\nUCX_TLS = bogus\n[g]\nnps = 3\n"};
+    static const char *const body[] = {
+        "[a]\nUCX_TLS = rc\n\nnps = 3\n", "[b]\n\nppn = 3\n", "[c]\nnps = 3\n[d]\n[e]\nnps = 4\n",
+        "[f]\nUCX_TLS = bogus\n[g]\nnps = 3\n", "[h]\nnps = 3\nmap-by = ppr:30:socket\n"};
     static const char *const want[] = {":4: [a] placement: NPS 3 is not offered",
                                        ":3: [b] imb takes the shape from --nodes and --ppn",
                                        ":5: [e] placement: NPS 4 is not offered",
-                                       ":4: [g] placement: NPS 3 is not offered"};
-    static const int nlines[] = {2, 2, 3, 3}; /* [f]'s own mistake beside [g]'s placement */
-    for (int k = 0; k < 4; k++) {
+                                       ":4: [g] placement: NPS 3 is not offered",
+                                       ":2: [h] placement: NPS 3 is not offered"};
+    /* [f]'s own mistake beside [g]'s placement; [h]'s two lines each wrong, the one named
+     * the one the message names (each alone fails, so neither alone is to blame) */
+    static const int nlines[] = {2, 2, 3, 3, 2};
+    for (int k = 0; k < 5; k++) {
         char sets[1024], args[2048];
         snprintf(sets, sizeof sets, "%s/place%d.sets", tu_tmpdir(), k);
         FILE *fp = fopen(sets, "w");
