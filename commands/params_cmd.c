@@ -8,6 +8,7 @@
 #include "../params/params.h"
 #include "../params/params_args.h"
 #include "../models/protocol.h"
+#include "../platforms/placement.h"
 
 /* The protocol each message size gets per locality class under these settings, the way
  * UCX_PROTO_INFO prints UCX's own choice: what a user checks a threshold change against. */
@@ -35,6 +36,10 @@ static int check(FILE *out, int argc, char **argv, const char *line, ts_error_t 
     ts_mpirun_info_t info;
     ts_status st = line ? ts_params_parse_mpirun(p, line, &info, err)
                         : ts_params_parse_args(p, argc, argv, NULL, err);
+    if (st == TS_OK && line && info.map_by[0]) { /* a --map-by the placement cannot read */
+        ts_placement_opts_t o = {0};
+        st = ts_map_by_layout(info.map_by, &o, err);
+    }
     if (st == TS_OK) {
         if (line) { /* what the line leaves unsaid is shown as "-", not as 0 */
             char r[16] = "-", n[16] = "-";

@@ -100,6 +100,20 @@ static void test_cmd(void)
     CU_ASSERT_EQUAL(run_cmd(3, noppn, &out, &err), TS_OK);
     CU_ASSERT_STRING_EQUAL(out, "# ranks 72, per node -, map-by -\nUCX_TLS=rc\n");
     free(out);
+    /* Its --map-by is read as a replay reads it: one it cannot place is refused. */
+    char pe[] = "mpirun -np 72 --map-by core:PE=2 ./app";
+    char *withpe[] = {"params", "--mpirun", pe};
+    CU_ASSERT_EQUAL(run_cmd(3, withpe, &out, &err), TS_OK);
+    CU_ASSERT_STRING_EQUAL(out, "# ranks 72, per node -, map-by core:PE=2\n# no changes: every "
+                                "parameter keeps its default\n");
+    free(out);
+    char bogus[] = "mpirun -np 72 --map-by core:PE=x ./app";
+    char *badmap[] = {"params", "--mpirun", bogus};
+    CU_ASSERT_EQUAL(run_cmd(3, badmap, &out, &err), TS_EARG);
+    CU_ASSERT_STRING_EQUAL(out, "");
+    CU_ASSERT_STRING_EQUAL(err.msg, "map-by 'core:PE=x': PE= expects the cores of each rank, 1 to "
+                                    "999999");
+    free(out);
 
     /* Errors: a code and one line, nothing printed. */
     char *badval[] = {"params", "--check", "-x", "UCX_RNDV_THRESH=12qb"};
