@@ -178,55 +178,41 @@ static void test_coll_bcast_knomial(void)
     CHECK_TIME(o, 2 * L_NET + 9 * 900 / B);
 }
 
-/* HCOLL's hierarchy in time: fan-in on-host, exchange between node leaders, fan-out, with
- * the on-host levels priced as UCX messages (model.hcoll.sm_levels=pml). */
+/* An 8 B Allreduce of 4 ranks on 2 nodes under HCOLL, its on-host levels priced as UCX
+ * messages (model.hcoll.sm_levels=pml), with model.net.flowless_bytes at flowless (NULL: the
+ * default). */
+static outcome_t hcoll_allreduce(const char *flowless)
+{
+    const char *const extra[] = {"model.cpu.reduce_bandwidth",
+                                 "1000MB/s",
+                                 "model.hcoll.sm_levels",
+                                 "pml",
+                                 flowless ? "model.net.flowless_bytes" : NULL,
+                                 flowless,
+                                 NULL};
+    tb_t b = tb_new(4);
+    coll_call(&b, TS_COLL_ALLREDUCE, 4, 8, TS_ROOT_NONE);
+    return replay_ex(&b, TWO_NODES, extra, 0);
+}
+
+/* HCOLL's hierarchy in time: fan-in on-host, exchange between node leaders, fan-out. */
 static void test_coll_hcoll_two_nodes(void)
 {
     /* 4 ranks on 2 nodes (0,2 on node 0; 1,3 on node 1): HCOLL fans in on each node (one
      * on-host short message, 0.5 us + 8/B, combined), leaders 0 and 1 exchange over the
      * network (2 us + 8/B, combined), then fan out on-host (0.5 us + 8/B). 8 B messages are
      * below model.net.flowless_bytes: they do not share the half-duplex NICs as flows. */
-    static const char *const hc[] = {"model.cpu.reduce_bandwidth", "1000MB/s",
-                                     "model.hcoll.sm_levels", "pml", NULL};
-    tb_t b = tb_new(4);
-    coll_call(&b, TS_COLL_ALLREDUCE, 4, 8, TS_ROOT_NONE);
-    outcome_t o = replay_ex(&b, TWO_NODES, hc, 0);
-    CHECK_TIME(o, (0.5e-6 + 8 / B + 8 / RB) + (L_NET + 8 / B + 8 / RB) + (0.5e-6 + 8 / B));
+    const double host = (0.5e-6 + 8 / B + 8 / RB) + (0.5e-6 + 8 / B);
+    outcome_t o = hcoll_allreduce(NULL);
+    CHECK_TIME(o, host + (L_NET + 8 / B + 8 / RB));
     /* With every message a flow, the two opposite 8 B flows share each NIC: 16/B. */
-    static const char *const flows[] = {"model.cpu.reduce_bandwidth",
-                                        "1000MB/s",
-                                        "model.net.flowless_bytes",
-                                        "0b",
-                                        "model.hcoll.sm_levels",
-                                        "pml",
-                                        NULL};
-    b = tb_new(4);
-    coll_call(&b, TS_COLL_ALLREDUCE, 4, 8, TS_ROOT_NONE);
-    o = replay_ex(&b, TWO_NODES, flows, 0);
-    CHECK_TIME(o, (0.5e-6 + 8 / B + 8 / RB) + (L_NET + 16 / B + 8 / RB) + (0.5e-6 + 8 / B));
+    o = hcoll_allreduce("0b");
+    CHECK_TIME(o, host + (L_NET + 16 / B + 8 / RB));
     /* The bound is inclusive: at 8b the 8 B messages are flowless again, at 7b flows. */
-    static const char *const at[] = {"model.cpu.reduce_bandwidth",
-                                     "1000MB/s",
-                                     "model.net.flowless_bytes",
-                                     "8b",
-                                     "model.hcoll.sm_levels",
-                                     "pml",
-                                     NULL};
-    b = tb_new(4);
-    coll_call(&b, TS_COLL_ALLREDUCE, 4, 8, TS_ROOT_NONE);
-    o = replay_ex(&b, TWO_NODES, at, 0);
-    CHECK_TIME(o, (0.5e-6 + 8 / B + 8 / RB) + (L_NET + 8 / B + 8 / RB) + (0.5e-6 + 8 / B));
-    static const char *const below[] = {"model.cpu.reduce_bandwidth",
-                                        "1000MB/s",
-                                        "model.net.flowless_bytes",
-                                        "7b",
-                                        "model.hcoll.sm_levels",
-                                        "pml",
-                                        NULL};
-    b = tb_new(4);
-    coll_call(&b, TS_COLL_ALLREDUCE, 4, 8, TS_ROOT_NONE);
-    o = replay_ex(&b, TWO_NODES, below, 0);
-    CHECK_TIME(o, (0.5e-6 + 8 / B + 8 / RB) + (L_NET + 16 / B + 8 / RB) + (0.5e-6 + 8 / B));
+    o = hcoll_allreduce("8b");
+    CHECK_TIME(o, host + (L_NET + 8 / B + 8 / RB));
+    o = hcoll_allreduce("7b");
+    CHECK_TIME(o, host + (L_NET + 16 / B + 8 / RB));
 }
 
 int main(void)
