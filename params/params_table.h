@@ -575,7 +575,8 @@
       "calibrated on reference/oracle-imb-bm-optimized3.36.md, 1 x 36 Alltoall: HCOLL slower "     \
       "than no component from 256 KB, which tuned's own linear exchange cannot be; "               \
       "docs/imb-models.md",                                                                        \
-      "with model.hcoll.alltoall=tuned, HCOLL's Alltoall runs pairwise from this size a peer")     \
+      "with model.hcoll.alltoall=tuned, HCOLL's Alltoall runs pairwise from this size a peer "     \
+      "(inf: never)")                                                                              \
     X(HCOLL_SRA_RADIX, "model.hcoll.sra_radix", INT, "0", "",                                      \
       "NVIDIA HPC-X docs, HCOLL: HCOLL_ALLREDUCE_ZCOPY_TUNE=dynamic (the default) tunes the "      \
       "large-data allreduce's radix at run time; auto stands in for that tuner (36 ranks a "       \
@@ -585,11 +586,13 @@
     X(HAN_SEGMENT, "model.han.segment", SIZE, "64kb", "bytes",                                     \
       "reference/openmpi-collectives.md, Components (han segment 64 KiB); Open MPI 5.0.8 "         \
       "coll_han_component.c (allreduce_segsize and bcast_segsize 65536)",                          \
-      "HAN's pipeline segment: its Allreduce's four stages and its leaders' broadcast")            \
+      "HAN's pipeline segment: its Allreduce's four stages and its leaders' broadcast (inf or 0: " \
+      "unsegmented)")                                                                              \
     X(NET_FLOWLESS_BYTES, "model.net.flowless_bytes", SIZE, "256b", "bytes",                       \
       "assumed: 256 B is under 25 ns of any link here, against microseconds of latency",           \
       "eager messages up to this size arrive latency + size/bandwidth after they leave, "          \
-      "without a network flow (they cannot measurably contend; collectives replay ~3x faster)")    \
+      "without a network flow (they cannot measurably contend; collectives replay ~3x faster; "    \
+      "inf: every eager message)")                                                                 \
     X(UCC_RADIX, "model.ucc.radix", INT, "4", "",                                                  \
       "UCC v1.3.0-v1.4.4 sources: cl/basic with tl/ucp serves a host allreduce (no tl/shm), "      \
       "knomial below 4 KiB, UCC_TL_UCP_ALLREDUCE_KN_RADIX=auto resolves to 4 "                     \

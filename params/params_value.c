@@ -15,11 +15,13 @@
 static const struct type_info {
     const char *name, *expected, *doc;
 } TYPES[] = {
-    [TS_PT_SIZE] = {"size", "a size: 8192, 16kb, 1mb, inf or auto",
-                    "bytes as an integer with an optional suffix b, k or kb, m or mb, g or gb "
-                    "(any case; powers of 1024: 16kb = 16384), or `inf` (never) or `auto` "
-                    "(UCX decides; for MXM_ variables, MXM's own default, which tunesim does not "
-                    "know)"},
+    [TS_PT_SIZE] =
+        {"size", "a size: 8192, 16kb, 1mb, inf or auto",
+         "bytes as an integer with an optional suffix b, k or kb, m or mb, g or gb "
+         "(any case; powers of 1024: 16kb = 16384), or for UCX_ and MXM_ variables `inf` "
+         "(never) or `auto` (UCX decides; for MXM_ variables, MXM's own default, which "
+         "tunesim does not know); of the `model.*` sizes only those whose meaning says "
+         "so take `inf`, and Open MPI's MCA sizes neither"},
     [TS_PT_SIZE2] = {"size2", "a size (8192, 16kb, 1mb, inf or auto) or intra:SIZE,inter:SIZE",
                      "a size for both on-host and off-host peers, or `intra:SIZE,inter:SIZE` "
                      "(either order); a part left out is `auto`, and a bare size in the list "
@@ -394,6 +396,23 @@ static int in_range(ts_param_id id, const pvalue_t *v)
     }
 }
 
+/* Whether a size parameter takes "auto" or "inf" (v, one of them): UCX's and MXM's own
+ * parameters as those libraries read sizes (memunits); of tunesim's model constants only those
+ * the models read inf in ("never", "unsegmented": models/coll.c) and flowless_bytes (every eager
+ * message flowless, a what-if), and none takes auto; Open MPI's MCA sizes are plain numbers
+ * (mca_base_var). Elsewhere auto or inf would read as 2^64 - 1 bytes: a header, segment or
+ * short-message limit no one means. */
+static int size_special_ok(ts_param_id id, uint64_t v)
+{
+    const char *name = ts_param_def(id)->name;
+    if (strncmp(name, "UCX_", 4) == 0 || strncmp(name, "MXM_", 4) == 0)
+        return 1;
+    return v == TS_SIZE_INF &&
+           (id == TS_P_HAN_SEGMENT || id == TS_P_HCOLL_SM_FRAGMENT ||
+            id == TS_P_HCOLL_ALLREDUCE_LARGE || id == TS_P_HCOLL_ALLTOALL_PAIRWISE ||
+            id == TS_P_NET_FLOWLESS_BYTES);
+}
+
 /* Parse text as a value of parameter id into *v. On error fills err (may be NULL) with
  * "NAME: bad value 'TEXT' (expected ...)" and returns TS_EARG. */
 ts_status ts__params_parse_value(ts_param_id id, const char *text, pvalue_t *v, ts_error_t *err)
@@ -460,6 +479,16 @@ ts_status ts__params_parse_value(ts_param_id id, const char *text, pvalue_t *v, 
         ok = 1;
         break;
     }
+    if (ok && (d->type == TS_PT_SIZE || d->type == TS_PT_SIZE2))
+        for (int k = 0; k < 2; k++)
+            if (v->size[k] >= TS_SIZE_INF && !size_special_ok(id, v->size[k])) {
+                char range[96];
+                ts_param_range_text(id, range, sizeof range);
+                return ts_error_set(err, TS_EARG, "%s: bad value '%s' (expected a size, %s: %s)",
+                                    d->name, ts_shown(text, sv, sizeof sv), range,
+                                    v->size[k] == TS_SIZE_AUTO ? "it has no auto"
+                                                               : "it has no inf");
+            }
     if (ok && !in_range(id, v)) { /* the range's text only for the message: it costs printf */
         char range[96];
         ts_param_range_text(id, range, sizeof range);

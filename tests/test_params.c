@@ -666,6 +666,17 @@ static void test_out_of_range_refused(void)
     CU_ASSERT_EQUAL(try_set(&p, "model.net.latency", "60s", &err), TS_OK);
     CU_ASSERT_EQUAL(try_set(&p, "model.net.latency", "0", &err), TS_OK);
     CU_ASSERT_EQUAL(try_set(&p, "UCX_RNDV_THRESH", "inf", &err), TS_OK);
+    /* "inf" is allowed whatever the range where the model reads it (model.han.segment's is
+     * 0b .. 1gb: unsegmented); "auto" only for UCX's and MXM's own sizes; Open MPI's MCA sizes
+     * and the model's other constants take neither (2^64 - 1 bytes of header or segment). */
+    CU_ASSERT_EQUAL(try_set(&p, "model.han.segment", "inf", &err), TS_OK);
+    CU_ASSERT_EQUAL(try_set(&p, "model.han.segment", "auto", &err), TS_EARG);
+    CU_ASSERT_STRING_EQUAL(err.msg, "model.han.segment: bad value 'auto' (expected a size, 0b .. "
+                                    "1gb: it has no auto)");
+    CU_ASSERT_EQUAL(try_set(&p, "model.ob1.match_header", "inf", &err), TS_EARG);
+    CU_ASSERT_EQUAL(try_set(&p, "btl_vader_eager_limit", "auto", &err), TS_EARG);
+    CU_ASSERT_EQUAL(try_set(&p, "UCX_RNDV_SEND_NBR_THRESH", "auto", &err), TS_OK);
+    CU_ASSERT_EQUAL(try_set(&p, "UCX_RNDV_THRESH", "intra:16kb,inter:auto", &err), TS_OK);
     CU_ASSERT_EQUAL(try_set(&p, "UCX_BCOPY_BW", "auto", &err), TS_OK);
     ts_params_free(p);
 }
