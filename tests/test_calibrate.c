@@ -736,6 +736,33 @@ static void test_model_rejects(void)
     CU_ASSERT_EQUAL(ts_model_apply_file("/nonexistent/m.xml", p, &err), TS_ENOENT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "/nonexistent/m.xml"));
     ts_params_free(p);
+    /* At most 64 attributes an element, counted before libxml2 reads it: platform and 63
+     * more are 64 (refused later, by the schema), platform and 64 more are 65. */
+    for (int extra = 63; extra <= 64; extra++) {
+        char xml[4096];
+        size_t k = (size_t)snprintf(xml, sizeof xml,
+                                    "<?xml version=\"1.0\"?>\n<tunesim-model "
+                                    "platform=\"x\"");
+        for (int i = 0; i < extra; i++)
+            k += (size_t)snprintf(xml + k, sizeof xml - k, " a%d=\"x\"", i);
+        snprintf(xml + k, sizeof xml - k, "/>\n");
+        const char *f = write_tmp("attrs.xml", xml);
+        p = defaults();
+        CU_ASSERT_EQUAL(ts_model_apply_file(f, p, &err), TS_ECORRUPT);
+        CU_ASSERT_EQUAL(strstr(err.msg, "attrs.xml:2: an element with more than 64 attributes") !=
+                            NULL,
+                        extra == 64);
+        ts_params_free(p);
+    }
+    /* A parameter given twice to a model in memory, as a file cannot (the schema refuses it). */
+    ts_model_t *m = ts_model_new("x", "hand");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    CU_ASSERT_EQUAL(ts_model_add_param(m, "model.net.latency", "1us", NULL, "s", &err), TS_OK);
+    CU_ASSERT_EQUAL(ts_model_add_param(m, "model.net.latency", "2us", NULL, "s", &err), TS_EARG);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "parameter model.net.latency given twice"));
+    CU_ASSERT_EQUAL(ts_model_nparams(m), 1);
+    CU_ASSERT_STRING_EQUAL(ts_model_param(m, 0)->value, "1us");
+    ts_model_free(m);
     /* The compiled-in schema is the shipped one. */
     char *xsd = tu_read_file(TS_SOURCE_DIR "/params/model.xsd", NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(xsd);

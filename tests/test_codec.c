@@ -3,10 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "traces/recv_ahead.h"
 #include "traces/store.h"
+#include "traces/ti.h"
 #include "traces/trace_impl.h"
 #include "common/status.h"
 #include "traces/codec.h"
@@ -548,9 +550,12 @@ static OTF2_TimeStamp post_flush(void *ud, OTF2_FileType ft, OTF2_LocationRef lo
 #define SECOND_ENTER 0x0A0B0C0Dull
 
 /* Writes dir/traces.otf2: 2 ranks, each two MPI_Barrier calls (Enter, CollectiveEnd, Leave)
- * at 100..102 ns and SECOND_ENTER..+2 ns; with back, rank 1's second Enter (its record 4) is
+ * at 100..102 ns and SECOND_ENTER..+2 ns; with back 1, rank 1's second Enter (its record 4) is
  * then rewritten to 50 ns in the file, since OTF2's writer itself refuses to go back (with
- * back 2, to 2e15 ns, beyond TS_TIME_MAX_NS). */
+ * back 2, to 2e15 ns, beyond TS_TIME_MAX_NS). Other values of back write variants instead:
+ * 3, MPI_COMM_WORLD's group lists ranks 0 and 2; 4, the first barrier names root 2; 5, the
+ * clock properties give a length of 1 ns; 6, the second call starts at 102 ns, when the first
+ * ends; 7, measurement is switched off at 103 ns and on at 104 ns, between the calls. */
 static int write_small_otf2(const char *dir, int back)
 {
     OTF2_Archive *ar =
@@ -565,11 +570,15 @@ static int write_small_otf2(const char *dir, int back)
     for (uint64_t r = 0; r < 2; r++) {
         OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(ar, r);
         for (uint64_t k = 0; k < 2; k++) {
-            OTF2_TimeStamp t = k ? SECOND_ENTER : 100;
+            OTF2_TimeStamp t = k ? (back == 6 ? 102 : SECOND_ENTER) : 100;
             OTF2_EvtWriter_Enter(w, NULL, t, 0);
             OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t + 1, OTF2_COLLECTIVE_OP_BARRIER, 0,
-                                            OTF2_UNDEFINED_UINT32, 0, 0);
+                                            back == 4 && !k ? 2 : OTF2_UNDEFINED_UINT32, 0, 0);
             OTF2_EvtWriter_Leave(w, NULL, t + 2, 0);
+            if (back == 7 && !k) {
+                OTF2_EvtWriter_MeasurementOnOff(w, NULL, 103, OTF2_MEASUREMENT_OFF);
+                OTF2_EvtWriter_MeasurementOnOff(w, NULL, 104, OTF2_MEASUREMENT_ON);
+            }
         }
         OTF2_Archive_CloseEvtWriter(ar, w);
     }
@@ -581,7 +590,7 @@ static int write_small_otf2(const char *dir, int back)
     OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(ar);
     static const char *const strings[] = {"",       "MPI_Barrier", "node0",         "node",
                                           "rank 0", "rank 1",      "MPI_COMM_WORLD"};
-    OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000u, 0, SECOND_ENTER + 3,
+    OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000u, 0, back == 5 ? 1 : SECOND_ENTER + 3,
                                               OTF2_UNDEFINED_TIMESTAMP);
     for (uint32_t i = 0; i < sizeof strings / sizeof strings[0]; i++)
         OTF2_GlobalDefWriter_WriteString(g, i, strings[i]);
@@ -593,15 +602,15 @@ static int write_small_otf2(const char *dir, int back)
                                                 OTF2_UNDEFINED_LOCATION_GROUP);
         OTF2_GlobalDefWriter_WriteLocation(g, r, 4 + r, OTF2_LOCATION_TYPE_CPU_THREAD, 6, r);
     }
-    const uint64_t members[2] = {0, 1};
+    const uint64_t members[2] = {0, 1}, ranks[2] = {0, back == 3 ? 2 : 1};
     OTF2_GlobalDefWriter_WriteGroup(g, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
                                     OTF2_GROUP_FLAG_NONE, 2, members);
     OTF2_GlobalDefWriter_WriteGroup(g, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
-                                    OTF2_GROUP_FLAG_NONE, 2, members);
+                                    OTF2_GROUP_FLAG_NONE, 2, ranks);
     OTF2_GlobalDefWriter_WriteComm(g, 0, 6, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
     if (OTF2_Archive_Close(ar) != OTF2_SUCCESS)
         return -1;
-    if (!back)
+    if (back != 1 && back != 2)
         return 0;
     /* Timestamps are stored as full 8-byte integers in the host's byte order. */
     char path[600];
@@ -759,6 +768,152 @@ static void test_otf2_backwards_time(void)
                                            "trace's start"));
 }
 
+/* The reader's rules on small archives (write_small_otf2's variants): a group member or a
+ * root that is no rank of its communicator is refused; the trace lasts at least until its
+ * last record whatever its clock properties say; a call that starts when the one before
+ * ends has no compute gap before it (no empty compute event); measurement switched off
+ * between calls closes nothing. Each rank of the plain archive: compute, Enter, barrier,
+ * Leave, twice, 8 events. */
+static void test_otf2_reader_rules(void)
+{
+    static const struct {
+        int variant;
+        ts_status st;
+        const char *says;
+        uint64_t nevents;
+    } CASES[] = {
+        {0, TS_OK, NULL, 16},
+        {3, TS_ECORRUPT, "communicator 0 member 1 is not an MPI rank (expected a rank below 2)", 0},
+        {4, TS_ECORRUPT, "peer 2 is outside communicator 0 of size 2", 0},
+        {5, TS_OK, NULL, 16},
+        {6, TS_OK, NULL, 14},
+        {7, TS_OK, NULL, 16},
+    };
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "otf2-variant-%d", CASES[i].variant);
+        const char *dir = tu_path(name);
+        CU_ASSERT_EQUAL_FATAL(write_small_otf2(dir, CASES[i].variant), 0);
+        ts_trace_t *t = NULL;
+        ts_error_t err;
+        ts_error_clear(&err);
+        CU_ASSERT_EQUAL(ts_trace_open(dir, &t, &err), CASES[i].st);
+        if (CASES[i].says) {
+            CU_ASSERT_PTR_NULL(t);
+            CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, CASES[i].says));
+            if (!strstr(err.msg, CASES[i].says))
+                printf("\n  variant %d: %s\n", CASES[i].variant, err.msg);
+        } else if (t) {
+            CU_ASSERT_EQUAL(ts_trace_nevents(t), CASES[i].nevents);
+            /* the clock's length, SECOND_ENTER + 3 ns, or the last Leave where that is less */
+            int64_t want = (int64_t)SECOND_ENTER + (CASES[i].variant == 5 ? 2 : 3);
+            CU_ASSERT_EQUAL(ts_trace_duration_ns(t), want);
+        }
+        ts_trace_close(t);
+    }
+}
+
+/* One event on rank r of t. */
+static void put_ev(ts_trace_t *t, int32_t r, ts_event_t ev)
+{
+    CU_ASSERT_EQUAL_FATAL(ts_codec_put(&t->ranks[r].buf, &ev), TS_OK);
+    t->ranks[r].nevents++;
+}
+
+/* A call of f on rank r holding one record. */
+static void put_call(ts_trace_t *t, int32_t r, int32_t f, ts_event_t rec)
+{
+    put_ev(t, r, (ts_event_t){.kind = TS_EV_ENTER, .func = (uint16_t)f});
+    put_ev(t, r, rec);
+    put_ev(t, r, (ts_event_t){.kind = TS_EV_LEAVE});
+}
+
+/* The TI export of a hand-built 2-rank trace, line by line: an Alltoall of 16 B each way on
+ * MPI_COMM_WORLD is 8 B per peer both ways (16 / 2, and 16 % 2 == 0: not in place); a barrier
+ * on a communicator of both ranks in the other order is not WORLD (TI has only WORLD) and is
+ * skipped; rank 1's Isend of 4 B, tag 5, to rank 0, which rank 0 receives with an Irecv, each
+ * completed by a wait on (src, dst, tag). A second completion of a receive request posted
+ * once has no post to wait for: refused. An export directory holds only ti.txt and
+ * rank-N.txt files. */
+static void test_ti_lines(void)
+{
+    ts_trace_t *t;
+    CU_ASSERT_FATAL(ts__trace_new("ti-synthetic", TS_FORMAT_OTF2, 2, &t) == TS_OK);
+    ts__trace_add_node(t, "n0");
+    int32_t world = ts__trace_add_comm(t, "MPI_COMM_WORLD", 2, 0, (int32_t[2]){0, 1});
+    int32_t other = ts__trace_add_comm(t, "swapped", 2, 0, (int32_t[2]){1, 0});
+    int32_t fa = ts__trace_intern_func(t, "MPI_Alltoall"),
+            fb = ts__trace_intern_func(t, "MPI_Barrier"),
+            fi = ts__trace_intern_func(t, "MPI_Irecv"), fs = ts__trace_intern_func(t, "MPI_Isend"),
+            fw = ts__trace_intern_func(t, "MPI_Wait");
+    for (int32_t r = 0; r < 2; r++) {
+        put_call(t, r, fa,
+                 (ts_event_t){.kind = TS_EV_COLL,
+                              .op = TS_COLL_ALLTOALL,
+                              .comm = world,
+                              .peer = TS_ROOT_NONE,
+                              .bytes = 16,
+                              .bytes2 = 16});
+        put_call(
+            t, r, fb,
+            (ts_event_t){
+                .kind = TS_EV_COLL, .op = TS_COLL_BARRIER, .comm = other, .peer = TS_ROOT_NONE});
+    }
+    put_call(t, 0, fi, (ts_event_t){.kind = TS_EV_IRECV_POST, .req = 3});
+    put_call(t, 0, fw,
+             (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = 1, .tag = 5, .bytes = 4, .req = 3});
+    put_call(t, 1, fs,
+             (ts_event_t){.kind = TS_EV_ISEND, .peer = 0, .tag = 5, .bytes = 4, .req = 9});
+    put_call(t, 1, fw, (ts_event_t){.kind = TS_EV_ISEND_DONE, .req = 9});
+    ts__trace_seal(t);
+    const char *dir = tu_path("ti-lines");
+    ts_ti_report_t rep;
+    ts_error_t err;
+    CU_ASSERT_EQUAL_FATAL(ts_ti_write(t, dir, 1e9, &rep, &err), TS_OK);
+    static const char *const want[2] = {
+        "0 init\n0 alltoall 8 8\n0 irecv 1 5 4\n0 wait 1 0 5\n0 finalize\n",
+        "1 init\n1 alltoall 8 8\n1 isend 0 5 4\n1 wait 1 0 5\n1 finalize\n"};
+    for (int r = 0; r < 2; r++) {
+        char name[64];
+        snprintf(name, sizeof name, "ti-lines/rank-%d.txt", r);
+        char *got = tu_read_file(tu_path(name), NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+        if (strcmp(got, want[r]) != 0)
+            printf("\n  rank %d: got\n%s", r, got);
+        CU_ASSERT_STRING_EQUAL(got, want[r]);
+        free(got);
+    }
+    CU_ASSERT_EQUAL(rep.lines, 10);
+    CU_ASSERT_EQUAL(rep.skipped_subcomm, 2);
+    /* The export is an earlier export: it may be replaced; with another file in it, not. */
+    CU_ASSERT_EQUAL(ts_ti_check(dir, &err), TS_OK);
+    const char *odd[] = {"ti-lines/rank-1.txt.bak", "ti-lines/rank-.txt"};
+    for (int i = 0; i < 2; i++) {
+        FILE *fp = fopen(tu_path(odd[i]), "w");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+        fclose(fp);
+        CU_ASSERT_EQUAL(ts_ti_check(dir, &err), TS_EARG);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, strchr(odd[i], '/') + 1));
+        CU_ASSERT_EQUAL(unlink(tu_path(odd[i])), 0);
+    }
+    ts_trace_close(t);
+
+    CU_ASSERT_FATAL(ts__trace_new("twice", TS_FORMAT_OTF2, 2, &t) == TS_OK);
+    ts__trace_add_node(t, "n0");
+    ts__trace_add_comm(t, "MPI_COMM_WORLD", 2, 0, (int32_t[2]){0, 1});
+    fi = ts__trace_intern_func(t, "MPI_Irecv");
+    fw = ts__trace_intern_func(t, "MPI_Wait");
+    put_call(t, 0, fi, (ts_event_t){.kind = TS_EV_IRECV_POST, .req = 3});
+    for (int k = 0; k < 2; k++)
+        put_call(t, 0, fw,
+                 (ts_event_t){.kind = TS_EV_IRECV_DONE, .peer = 1, .tag = 5, .bytes = 4, .req = 3});
+    ts__trace_seal(t);
+    CU_ASSERT_EQUAL(ts_ti_write(t, tu_path("ti-twice"), 1e9, &rep, &err), TS_ECORRUPT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "twice: rank 0: a receive completes request 3, which "
+                                           "was never posted"));
+    ts_trace_close(t);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -770,6 +925,9 @@ int main(void)
     CU_add_test(s, "every truncation: exact events, then end or ECORRUPT", test_truncated);
     CU_add_test(s, "malformed bytes: exact events, then ECORRUPT", test_malformed);
     CU_add_test(s, "collective payload rule", test_coll_payload);
+    CU_add_test(s, "TI export of a hand-built trace, line by line", test_ti_lines);
+    CU_add_test(s, "OTF2 reader: members, roots, length, empty gaps, measurement off",
+                test_otf2_reader_rules);
     CU_add_test(s, "receive look-ahead: kept, direct and reused requests", test_recv_ahead);
     CU_add_test(s, "receive look-ahead past a cursor's reach; peek and skip", test_recv_ahead_far);
     CU_add_test(s, "times that go back or beyond 1e6 s are refused", test_time_bounds);

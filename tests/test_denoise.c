@@ -307,6 +307,57 @@ static void put1(ts_trace_t *t, int32_t r, ts_event_t ev)
     t->ranks[r].nevents++;
 }
 
+/* One rank: ncalls calls of MPI_Allreduce, 100 ns of compute before each. */
+static ts_trace_t *allreduces(const char *name, int ncalls)
+{
+    ts_trace_t *t;
+    CU_ASSERT_FATAL(ts__trace_new(name, TS_FORMAT_OTF2, 1, &t) == TS_OK);
+    ts__trace_add_node(t, "node-a");
+    int32_t world[1] = {0};
+    ts__trace_add_comm(t, "MPI_COMM_WORLD", 1, 0, world);
+    uint16_t f = (uint16_t)ts__trace_intern_func(t, "MPI_Allreduce");
+    for (int k = 0; k < ncalls; k++) {
+        put1(t, 0, (ts_event_t){.kind = TS_EV_COMPUTE, .time = 100});
+        put1(t, 0, (ts_event_t){.kind = TS_EV_ENTER, .func = f, .time = 110 * k + 100});
+        put1(t, 0, (ts_event_t){.kind = TS_EV_LEAVE, .time = 110 * k + 110});
+    }
+    ts__trace_seal(t);
+    return t;
+}
+
+/* The limits, at their edges: a recording that matches exactly a tenth of the base's calls
+ * is taken (1 of 10: "less than a tenth" is refused), 1 of 11 is not; 16 other recordings
+ * (TS_DENOISE_MAX) are taken, 17 are not. */
+static void test_limits(void)
+{
+    ts_trace_t *ten = allreduces("ten", 10), *eleven = allreduces("eleven", 11),
+               *one = allreduces("one.tss", 1), *out = NULL;
+    ts_denoise_stats_t st;
+    ts_error_t err;
+    const ts_trace_t *others[TS_DENOISE_MAX + 1];
+    others[0] = one;
+    CU_ASSERT_EQUAL(ts_denoise(ten, others, 1, &out, &st, &err), TS_OK);
+    CU_ASSERT_EQUAL(st.calls, 10);
+    CU_ASSERT_EQUAL(st.matched[0], 1);
+    ts_trace_close(out);
+    out = NULL;
+    CU_ASSERT_EQUAL(ts_denoise(eleven, others, 1, &out, &st, &err), TS_EARG);
+    CU_ASSERT_PTR_NULL(out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "one.tss: matches 1 of the 11 calls of eleven"));
+    for (int j = 0; j <= TS_DENOISE_MAX; j++)
+        others[j] = ten;
+    CU_ASSERT_EQUAL(ts_denoise(ten, others, TS_DENOISE_MAX, &out, &st, &err), TS_OK);
+    CU_ASSERT_EQUAL(st.matched[TS_DENOISE_MAX - 1], 10);
+    ts_trace_close(out);
+    out = NULL;
+    CU_ASSERT_EQUAL(ts_denoise(ten, others, TS_DENOISE_MAX + 1, &out, &st, &err), TS_EARG);
+    CU_ASSERT_PTR_NULL(out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "expected 1 to 16 other recordings, got 17"));
+    ts_trace_close(one);
+    ts_trace_close(eleven);
+    ts_trace_close(ten);
+}
+
 /* Three ranks: rank r computes gap[r][k] ns, then calls MPI_Allreduce on every rank's
  * communicator, for k < calls[r]; ranks 0 and 1 also make an MPI_Bcast on a communicator of
  * the two of them after their first gap (not a synchronisation of every rank); a tail of
@@ -478,6 +529,24 @@ static void test_class_median(void)
         CU_ASSERT_EQUAL(got[i], want3[i]);
     CU_ASSERT_EQUAL(cs.classes, 2);
     ts_trace_close(w);
+    /* At the edges: a class of exactly min_members gaps is one (A's four with compute at 4,
+     * B's six at 6), one short of it is not (B's at 7). */
+    CU_ASSERT_EQUAL_FATAL(ts_denoise_classes(t, 4, &w, &cs, &err), TS_OK);
+    n = computes(w, got, 16);
+    CU_ASSERT_EQUAL_FATAL(n, 13);
+    for (int i = 0; i < n; i++)
+        CU_ASSERT_EQUAL(got[i], want3[i]);
+    CU_ASSERT_EQUAL(cs.classes, 2);
+    CU_ASSERT_EQUAL(cs.gaps_classed, 10);
+    ts_trace_close(w);
+    CU_ASSERT_EQUAL_FATAL(ts_denoise_classes(t, 6, &w, &cs, &err), TS_OK);
+    CU_ASSERT_EQUAL(cs.classes, 1);
+    CU_ASSERT_EQUAL(cs.gaps_classed, 6);
+    ts_trace_close(w);
+    CU_ASSERT_EQUAL_FATAL(ts_denoise_classes(t, 7, &w, &cs, &err), TS_OK);
+    CU_ASSERT_EQUAL(cs.classes, 0);
+    CU_ASSERT_EQUAL(cs.gaps_classed, 0);
+    ts_trace_close(w);
     CU_ASSERT_EQUAL(ts_denoise_classes(t, 0, &w, &cs, &err), TS_EARG);
     ts_trace_close(t);
 
@@ -503,6 +572,7 @@ int main(void)
     CU_pSuite s = CU_add_suite("denoise", NULL, NULL);
     CU_add_test(s, "the least gap of several recordings, hand-derived", test_least);
     CU_add_test(s, "other runs and rank counts refused", test_errors);
+    CU_add_test(s, "a tenth of the calls, and 16 recordings, at the edges", test_limits);
     CU_add_test(s, "a call's records in the match", test_records);
     CU_add_test(s, "convert --min-of on the bundled trace", test_cli);
     CU_add_test(s, "convert --window: a shorter run, or one line", test_cli_window);

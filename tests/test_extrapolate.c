@@ -62,6 +62,8 @@ static void test_malformed(void)
         {"HEADER ALL 10 20 abc 100.0 0.05 ALL\n", "p.txt:2: time 'abc' is not a number"},
         {"HEADER MPI 10 20 1.00 100.0 0.05\n", "p.txt:2: missing region column"},
         {"HEADER ALL 1,23,456 20 1.00 100.0 0.05 ALL\n", "p.txt:2: max_buf '1,23,456' is not"},
+        /* the last group after a comma short of three digits, with no comma after it */
+        {"HEADER ALL 10 1,23 1.00 100.0 0.05 ALL\n", "p.txt:2: visits '1,23' is not a number"},
         {"HEADER all 10 20 1.00 100.0 0.05 ALL\n", "p.txt:2: type 'all' is not a region type"},
         {"HEADER ALL 10 20 -1.00 100.0 0.05 ALL\n", "p.txt:2: time '-1.00' is not a number"},
         {"HEADER ALL 10 20 1e308 100.0 0.05 ALL\n",
@@ -234,6 +236,15 @@ static void test_arithmetic(void)
     CU_ASSERT_TRUE(tu_one_line(err.msg));
     in.scale = TS_XP_BY_VISITS;
 
+    /* Score-P's own time beyond the time outside MPI (0.1 s x 1,230 visits = 123 s against
+     * 100 - 40 - 4 = 56 s): no compute, never a negative one; MPI by visits as before. */
+    in.visit_outside = 0.1;
+    CU_ASSERT_FATAL(ts_xp_predict(p, "tiny.txt", &in, &x, &err) == TS_OK);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_compute(x), 0.0, 0.0);
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_total(x), 2.596, 1e-12);
+    ts_xp_free(x);
+    in.visit_outside = 0;
+
     /* Another rank count is an error saying both. */
     in.nranks = 8;
     x = NULL;
@@ -243,6 +254,56 @@ static void test_arithmetic(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "the trace has 8 ranks"));
     CU_ASSERT_TRUE(tu_one_line(err.msg));
     ts_score_free(p);
+}
+
+/* Two scaled functions of the profile with as many visits: the iterations are estimated from
+ * the first of them in the profile's order, Allreduce: (1000 / 4) / (80 / 4 / 2) = 25, not
+ * from Isend's (1000 / 4) / (16 / 4 / 2) = 125. Whether the profile has compute: ALL beyond
+ * MPI and PTHREAD; exactly their sum is none. */
+static void test_reference_and_compute(void)
+{
+    const char *tie = "flt type max_buf[B] visits time[s] time[%] time/visit[us] region\n"
+                      " ALL 1,000 1,234 100.00 100.0 1.00 ALL\n"
+                      " MPI 900 1,200 40.00 40.0 1.00 MPI\n"
+                      " MPI 100 1,000 30.00 30.0 30.00 MPI_Allreduce\n"
+                      " MPI 100 1,000 5.00 5.0 1.00 MPI_Isend\n"
+                      " MPI 10 4 4.00 4.0 1.00 MPI_Init_thread\n";
+    ts_score_t *p;
+    ts_error_t err;
+    CU_ASSERT_FATAL(ts_score_parse(tie, strlen(tie), "tie.txt", &p, &err) == TS_OK);
+    ts_xp_in_t in = {.nranks = 4,
+                     .scale = TS_XP_BY_VISITS,
+                     .funcs = WINDOW,
+                     .nfuncs = 4,
+                     .window_iterations = 2};
+    ts_xp_t *x;
+    CU_ASSERT_FATAL(ts_xp_predict(p, "tie.txt", &in, &x, &err) == TS_OK);
+    CU_ASSERT_TRUE(ts_xp_estimated(x));
+    CU_ASSERT_DOUBLE_EQUAL(ts_xp_iterations(x), 25.0, 1e-12);
+    ts_xp_free(x);
+    CU_ASSERT_TRUE(ts_xp_profile_has_compute(p)); /* 100 > 40 */
+    ts_score_free(p);
+
+    static const struct {
+        const char *rows;
+        int want;
+    } cases[] = {
+        {" ALL 1 1 10.00 100.0 1.00 ALL\n MPI 1 1 9.00 90.0 1.00 MPI\n"
+         " PTHREAD 1 1 1.00 10.0 1.00 PTHREAD\n",
+         0},                                                                   /* 10 = 9 + 1 */
+        {" ALL 1 1 10.00 100.0 1.00 ALL\n MPI 1 1 10.00 100.0 1.00 MPI\n", 0}, /* 10 = 10 */
+        {" ALL 1 1 10.00 100.0 1.00 ALL\n MPI 1 1 9.00 90.0 1.00 MPI\n", 1},   /* 10 > 9 */
+        {" ALL 1 1 10.00 100.0 1.00 ALL\n", 1}, /* no MPI group row: cannot tell */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "flt type max_buf[B] visits time[s] time[%%] time/visit[us] region\n%s",
+                 cases[i].rows);
+        CU_ASSERT_FATAL(ts_score_parse(text, strlen(text), "c.txt", &p, &err) == TS_OK);
+        CU_ASSERT_EQUAL(ts_xp_profile_has_compute(p), cases[i].want);
+        ts_score_free(p);
+    }
 }
 
 /* The interval: nominal +- t(0.975, n-1) s / sqrt(n), widened to hold every iteration. */
@@ -468,6 +529,8 @@ int main(void)
     CU_add_test(s, "the bundled scorep-score profile", test_real_profile);
     CU_add_test(s, "malformed profiles", test_malformed);
     CU_add_test(s, "scaling arithmetic, hand-derived", test_arithmetic);
+    CU_add_test(s, "the reference function on a tie; whether a profile has compute",
+                test_reference_and_compute);
     CU_add_test(s, "the interval from the iterations' spread", test_interval);
     CU_add_test(s, "replay --window / --profile / --iterations, info", test_cli);
     return tu_run_all();

@@ -648,13 +648,16 @@ static void test_second_pass(void)
                tu_bundled());
 
     /* A record resealed with a valid checksum around a time of 1e308 s, or around a negative
-     * time of a collective inside it. */
+     * time of a collective inside it, or around an array of times (a "..._s" key) holding a
+     * negative one. */
     static const struct {
-        const char *field, *value;
-    } SEALED[] = {{"\"predicted_time_s\":", "1e308"}, {"\"time_s\":", "-5"}};
+        const char *field, *value, *results;
+    } SEALED[] = {{"\"predicted_time_s\":", "1e308", "one.jsonl"},
+                  {"\"time_s\":", "-5", "two.jsonl"},
+                  {"\"rank0_elapsed_s\":", "[1,-5]", "three-times.jsonl"}};
     for (size_t i = 0; i < sizeof SEALED / sizeof SEALED[0]; i++) {
         char args[4096];
-        const char *r = sweep_with_results("[a]\n", i ? "two.jsonl" : "one.jsonl", args);
+        const char *r = sweep_with_results("[a]\n", SEALED[i].results, args);
         reseal_field(r, SEALED[i].field, SEALED[i].value);
         char *out = NULL, *err = NULL;
         CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);

@@ -102,6 +102,10 @@ static void test_motorbike(void)
     CU_ASSERT_EQUAL(a, 2);
     CU_ASSERT_EQUAL(b, 2);
     CU_ASSERT_FALSE(ts_iters_steady_all(it)); /* one iteration after the first: itself */
+    /* rel against the lower middle of the two, iteration 1's 2,850,069 events: 1 for itself,
+     * 3,521,277 / 2,850,069 for iteration 2 (the upper middle would make that 1). */
+    CU_ASSERT_DOUBLE_EQUAL(ts_iters_get(it, 1)->rel, 1.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ts_iters_get(it, 2)->rel, 3521277.0 / 2850069.0, 1e-12);
     ts_iters_free(it);
     ts_trace_close(t);
 }
@@ -149,6 +153,10 @@ static void test_window_cut(void)
 
     CU_ASSERT_EQUAL(ts_window_open(t, it, 3, 4, &w, &err), TS_EARG);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "outside the trace's iterations 1:3"));
+    w = NULL; /* FIRST after LAST: refused too, not an empty window */
+    CU_ASSERT_EQUAL(ts_window_cut(t, it, 3, 2, &w, &err), TS_EARG);
+    CU_ASSERT_PTR_NULL(w);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "window 3:2 outside the trace's iterations 1:3"));
     ts_iters_free(it);
     ts_trace_close(t);
 }
@@ -261,6 +269,72 @@ static ts_trace_t *synthetic_run(int open_at, int split_at)
     return s.t;
 }
 
+/* Another synthetic two-rank run, every call one collective but MPI_Finalize's: a start-up
+ * Allreduce of 16 B, nsteps iterations of a Bcast from rank 0 and an Allreduce of 8 B
+ * (iteration long_at has three more Allreduces), then MPI_Finalize holding fin_colls
+ * barriers (the barriers an MPI_Finalize makes inside, recorded as part of its call). Each
+ * collective call is 3 events, so an iteration of c collectives is 3c events per rank. */
+static ts_trace_t *synthetic_steps(int nsteps, int long_at, int fin_colls)
+{
+    syn_t s;
+    CU_ASSERT_FATAL(ts__trace_new("steps", TS_FORMAT_OTF2, 2, &s.t) == TS_OK);
+    ts__trace_add_node(s.t, "n0");
+    ts__trace_add_comm(s.t, "MPI_COMM_WORLD", 2, 0, (int32_t[2]){0, 1});
+    s.f_bcast = ts__trace_intern_func(s.t, "MPI_Bcast");
+    s.f_allreduce = ts__trace_intern_func(s.t, "MPI_Allreduce");
+    s.f_finalize = ts__trace_intern_func(s.t, "MPI_Finalize");
+    syn_coll(&s, s.f_allreduce, TS_COLL_ALLREDUCE, TS_ROOT_NONE, 16);
+    for (int k = 1; k <= nsteps; k++) {
+        syn_coll(&s, s.f_bcast, TS_COLL_BCAST, 0, 8);
+        for (int j = 0; j < (k == long_at ? 4 : 1); j++)
+            syn_coll(&s, s.f_allreduce, TS_COLL_ALLREDUCE, TS_ROOT_NONE, 8);
+    }
+    for (int32_t r = 0; r < 2; r++) {
+        syn_put(&s, r, (ts_event_t){.kind = TS_EV_ENTER, .func = (uint16_t)s.f_finalize});
+        for (int c = 0; c < fin_colls; c++)
+            syn_put(&s, r,
+                    (ts_event_t){.kind = TS_EV_COLL, .op = TS_COLL_BARRIER, .peer = TS_ROOT_NONE});
+        syn_put(&s, r, (ts_event_t){.kind = TS_EV_LEAVE});
+    }
+    ts__trace_seal(s.t);
+    return s.t;
+}
+
+/* Six iterations of 2 collectives (12 events over both ranks) but the 4th, of 5 (30): the
+ * median of 2-6 is 12, so 2-3 and 5-6 are runs of two within the spread, a tie, and the
+ * later run is the steady window. Two barriers in MPI_Finalize: the last iteration ends
+ * before the first of them (2 collectives, 12 events), and the tail is MPI_Finalize's 4
+ * events on each rank. */
+static void test_steady_tie_and_finalize(void)
+{
+    ts_error_t err;
+    ts_iters_t *it = NULL;
+    ts_trace_t *t = synthetic_steps(6, 4, 1);
+    CU_ASSERT_EQUAL_FATAL(ts_iters_find(t, &it, &err), TS_OK);
+    CU_ASSERT_EQUAL_FATAL(ts_iters_count(it), 6);
+    CU_ASSERT_EQUAL(ts_iters_get(it, 4)->events, 30);
+    CU_ASSERT_EQUAL(ts_iters_get(it, 5)->events, 12);
+    int32_t a, b;
+    double spread;
+    ts_iters_steady(it, &a, &b, &spread);
+    CU_ASSERT_EQUAL(a, 5);
+    CU_ASSERT_EQUAL(b, 6);
+    CU_ASSERT_DOUBLE_EQUAL(spread, 0.0, 0.0);
+    CU_ASSERT_FALSE(ts_iters_steady_all(it));
+    ts_iters_free(it);
+    ts_trace_close(t);
+
+    it = NULL;
+    t = synthetic_steps(4, 0, 2);
+    CU_ASSERT_EQUAL_FATAL(ts_iters_find(t, &it, &err), TS_OK);
+    CU_ASSERT_EQUAL_FATAL(ts_iters_count(it), 4);
+    CU_ASSERT_EQUAL(ts_iters_get(it, 4)->collectives, 2);
+    CU_ASSERT_EQUAL(ts_iters_get(it, 4)->events, 12);
+    CU_ASSERT_EQUAL(ts_iters_tail_events(it), 8);
+    ts_iters_free(it);
+    ts_trace_close(t);
+}
+
 /* The synthetic run's four iterations are found, and iteration k is clean as want[k - 1]. */
 static void expect_clean(int open_at, int split_at, const int want[4])
 {
@@ -331,5 +405,7 @@ int main(void)
     CU_add_test(s, "window cut and the no-iteration error", test_window_cut);
     CU_add_test(s, "FIRST:LAST parsing", test_parse_window);
     CU_add_test(s, "clean cuts: open requests and crossing messages", test_clean_cuts);
+    CU_add_test(s, "steady window: a tie goes to the later run; MPI_Finalize's first barrier",
+                test_steady_tie_and_finalize);
     return tu_run_all();
 }

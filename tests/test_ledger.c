@@ -134,6 +134,19 @@ static void test_fatpipe_and_odd_routes(void)
     int32_t unknown[] = {lk, 99};
     CU_ASSERT_PTR_NULL(ts_ledger_start(l, unknown, 2, &u[7], &is_free, record, &ev));
     CU_ASSERT_EQUAL(ts_ledger_flows(l), 0);
+    /* A route of TS_LEDGER_MAX_ROUTE links, all fat pipes, can be free; one link more cannot
+     * (a free flow keeps its place in at most that many lists), though nothing else runs. */
+    int32_t longest[TS_LEDGER_MAX_ROUTE + 1];
+    for (int i = 0; i <= TS_LEDGER_MAX_ROUTE; i++)
+        longest[i] = ts_ledger_link(l, 10, 0);
+    ts_lflow_t *fl = ts_ledger_start(l, longest, TS_LEDGER_MAX_ROUTE, &u[7], &is_free, record, &ev);
+    CU_ASSERT_EQUAL(is_free, 1);
+    ts_ledger_end(l, fl);
+    fl = ts_ledger_start(l, longest, TS_LEDGER_MAX_ROUTE + 1, &u[7], &is_free, record, &ev);
+    CU_ASSERT_PTR_NOT_NULL(fl);
+    CU_ASSERT_EQUAL(is_free, 0);
+    ts_ledger_end(l, fl);
+    CU_ASSERT_EQUAL(ts_ledger_flows(l), 0);
     ts_ledger_free(l);
 }
 

@@ -8,6 +8,7 @@
 
 #include "params/params.h"
 #include "commands/sets.h"
+#include "commands/sweep_report.h"
 #include "testutil.h"
 
 static ts_sets_t *parse(const char *text)
@@ -367,6 +368,54 @@ static void test_grid_keys_once(void)
     ts_sets_free(s);
 }
 
+/* The sweep's table (commands/sweep_report.h) from two hand-made results. Set a, the
+ * baseline: 2 s predicted, 30 s for the full run; b: 3 s and 20 s, so that the full run
+ * ranks b first (gain of b: (2 - 3) / 2 = -50 %). The hot-spot columns are a's three most
+ * costly functions, most first: Allreduce 0.5 s, Waitall 0.3 s, Recv 0.1 s (not Send, 0.05 s).
+ * a's messages: 991 x/p, 6 y/q, 3 z/r of 1,000: 99.1 % shows as 99 %, 0.6 % as 1 % (only
+ * below 0.5 % is it "<1 %"), 0.3 % as <1 %; three pairs are all shown, no "...". */
+static void test_sweep_table(void)
+{
+    const char *doc[2] = {
+        "{\"predicted_time_s\":2,\"full_time_s\":30,\"rank0_elapsed_s\":1.9,\"nodes\":2,"
+        "\"ppn\":1,\"nps\":1,\"map_by\":\"block\",\"functions\":{"
+        "\"MPI_Send\":{\"time_s\":0.05},\"MPI_Recv\":{\"time_s\":0.1},"
+        "\"MPI_Allreduce\":{\"time_s\":0.5},\"MPI_Waitall\":{\"time_s\":0.3}},"
+        "\"protocols\":{\"z\":{\"r\":{\"messages\":3}},\"x\":{\"p\":{\"messages\":991}},"
+        "\"y\":{\"q\":{\"messages\":6}}}}",
+        "{\"predicted_time_s\":3,\"full_time_s\":20,\"rank0_elapsed_s\":2.9,\"nodes\":2,"
+        "\"ppn\":1,\"nps\":1,\"map_by\":\"block\",\"functions\":{"
+        "\"MPI_Send\":{\"time_s\":0.01}},\"protocols\":{}}"};
+    json_object *res[2], *settings = json_object_new_array();
+    for (int i = 0; i < 2; i++) {
+        res[i] = json_tokener_parse(doc[i]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(res[i]);
+    }
+    ts_sweep_entry_t e[2] = {{"a", settings, res[0], NULL}, {"b", settings, res[1], NULL}};
+    ts_sweep_report_t r = {"t.tss", "p", "a", 2, e};
+    char *out = NULL;
+    size_t n = 0;
+    FILE *fp = open_memstream(&out, &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    ts_sweep_print_table(&r, fp);
+    fclose(fp);
+    const char *hot[3] = {strstr(out, " MPI_Allreduce[s]"), strstr(out, " MPI_Waitall[s]"),
+                          strstr(out, " MPI_Recv[s]")};
+    CU_ASSERT(hot[0] && hot[1] && hot[2] && hot[0] < hot[1] && hot[1] < hot[2]);
+    CU_ASSERT_PTR_NULL(strstr(out, "MPI_Send[s]"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "ranked by the full run"));
+    const char *b = strstr(out, "\n   1  b "), *a = strstr(out, "\n   2  a ");
+    CU_ASSERT(a && b && b < a);
+    CU_ASSERT_PTR_NOT_NULL(b && strstr(b, "-50.00"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "  x/p 99%, y/q 1%, z/r <1%\n"));
+    if (!strstr(out, "  x/p 99%, y/q 1%, z/r <1%\n") || !(a && b && b < a))
+        printf("\n%s", out);
+    free(out);
+    for (int i = 0; i < 2; i++)
+        json_object_put(res[i]);
+    json_object_put(settings);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -379,5 +428,6 @@ int main(void)
     CU_add_test(s, "issue 12 defect 1: long set names", test_long_names);
     CU_add_test(s, "the reference sweep sets/motorbike-72.sets", test_reference_sets);
     CU_add_test(s, "a grid sets each key once", test_grid_keys_once);
+    CU_add_test(s, "the sweep's table from hand-made results", test_sweep_table);
     return tu_run_all();
 }

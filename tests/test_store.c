@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <lz4.h>
+
 #include "testutil.h"
 #include "traces/store.h"
 #include "traces/trace_impl.h"
@@ -186,6 +188,67 @@ static void test_damaged(void)
     free(good);
 }
 
+/* A head that breaks the store's rules, written with valid checksums (the writer copies the
+ * communicators the trace in memory holds): a member that is no rank (3 of 3 ranks), an
+ * is_self flag beyond 1. Each is refused as a malformed store, not opened. */
+static void test_head_rules(void)
+{
+    for (int k = 0; k < 2; k++) {
+        ts_trace_t *t = synthetic();
+        if (k == 0)
+            t->comms[1].members_owned[1] = 3; /* "sub" was {0, 2} */
+        else
+            t->comms[2].info.is_self = 2; /* MPI_COMM_SELF */
+        const char *path = tu_path("rules.tss");
+        ts_error_t err;
+        CU_ASSERT_EQUAL_FATAL(ts_store_write(t, path, &err), TS_OK);
+        ts_trace_close(t);
+        t = NULL;
+        CU_ASSERT_EQUAL(ts_trace_open(path, &t, &err), TS_ECORRUPT);
+        CU_ASSERT_PTR_NULL(t);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "rules.tss: corrupt store: malformed"));
+        ts_trace_close(t);
+    }
+    /* A rank that claims more events than its chunks have bytes (every event takes at least
+     * one), which no writer makes: a store of 3 ranks without events, its head decompressed,
+     * rank 0's count of events set to 5 (the chunk tables end the head: for each rank its
+     * events, then its chunks, one LEB128 byte each, 0 here). The head as written parses. */
+    ts_trace_t *e;
+    CU_ASSERT_FATAL(ts__trace_new("empty", TS_FORMAT_OTF2, 3, &e) == TS_OK);
+    ts__trace_add_node(e, "node-a");
+    ts__trace_add_comm(e, "MPI_COMM_WORLD", 3, 0, (const int32_t[]){0, 1, 2});
+    ts__trace_seal(e);
+    const char *path = tu_path("empty.tss");
+    ts_error_t err;
+    CU_ASSERT_EQUAL_FATAL(ts_store_write(e, path, &err), TS_OK);
+    ts_trace_close(e);
+    size_t n;
+    uint8_t *file = (uint8_t *)tu_read_file(path, &n);
+    CU_ASSERT_FATAL(file && n >= 48);
+    uint64_t zlen = 0, rawsize = 0; /* little-endian at 24 and 32 of the 48-byte header */
+    for (int i = 7; i >= 0; i--) {
+        zlen = zlen << 8 | file[24 + i];
+        rawsize = rawsize << 8 | file[32 + i];
+    }
+    CU_ASSERT_FATAL(rawsize >= 6 && rawsize < 4096 && 48 + zlen <= n);
+    uint8_t body[4096];
+    CU_ASSERT_EQUAL_FATAL(
+        LZ4_decompress_safe((const char *)file + 48, (char *)body, (int)zlen, (int)rawsize),
+        (int)rawsize);
+    free(file);
+    for (size_t i = rawsize - 6; i < rawsize; i++)
+        CU_ASSERT_EQUAL(body[i], 0);
+    e = NULL;
+    CU_ASSERT_EQUAL(ts_store_parse_body(body, rawsize, "body", &e, &err), TS_OK);
+    ts_trace_close(e);
+    e = NULL;
+    body[rawsize - 6] = 5;
+    CU_ASSERT_EQUAL(ts_store_parse_body(body, rawsize, "body", &e, &err), TS_ECORRUPT);
+    CU_ASSERT_PTR_NULL(e);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "body: corrupt store: malformed chunk tables"));
+    ts_trace_close(e);
+}
+
 /* The fuzzer's corpus (tests/fuzz/corpus), fed through the fuzz target itself: every input
  * must be handled without a crash or a sanitizer report; this keeps what fuzzing found as
  * a regression test. */
@@ -236,6 +299,7 @@ int main(void)
     CU_pSuite s = CU_add_suite("store", NULL, NULL);
     CU_add_test(s, "round trip and byte-identical rewrite", test_roundtrip_and_determinism);
     CU_add_test(s, "damaged stores are refused", test_damaged);
+    CU_add_test(s, "a head against the rules is refused", test_head_rules);
     CU_add_test(s, "fuzz corpus regression", test_fuzz_corpus);
     CU_add_test(s, "fuzz seeds are valid stores", test_fuzz_seeds);
     return tu_run_all();
