@@ -335,6 +335,62 @@ static void test_steady_tie_and_finalize(void)
     ts_trace_close(t);
 }
 
+/* One call recording two collectives of all ranks, the second the loop head (an Allreduce,
+ * then rank 0's Bcast): the iteration starts at that call's Enter, not inside it, and the
+ * call ends both. A start-up Allreduce (events 0-2 of each rank), iterations of a Bcast and
+ * an Allreduce (6 events), iteration 3 the 4-event call and an Allreduce: it holds events
+ * 15-21 of each rank (14 in all, 3 collectives), iteration 2 ends at 14. Before, the first
+ * collective of the call had no end: iteration 2 counted 2^64 - 16 events. */
+static void test_head_inside_call(void)
+{
+    syn_t s;
+    CU_ASSERT_FATAL(ts__trace_new("two-in-one", TS_FORMAT_OTF2, 2, &s.t) == TS_OK);
+    ts__trace_add_node(s.t, "n0");
+    ts__trace_add_comm(s.t, "MPI_COMM_WORLD", 2, 0, (int32_t[2]){0, 1});
+    s.f_bcast = ts__trace_intern_func(s.t, "MPI_Bcast");
+    s.f_allreduce = ts__trace_intern_func(s.t, "MPI_Allreduce");
+    s.f_finalize = ts__trace_intern_func(s.t, "MPI_Finalize");
+    int32_t f_split = ts__trace_intern_func(s.t, "MPI_Comm_split");
+    syn_coll(&s, s.f_allreduce, TS_COLL_ALLREDUCE, TS_ROOT_NONE, 16);
+    for (int k = 1; k <= 4; k++) {
+        if (k == 3)
+            for (int32_t r = 0; r < 2; r++) {
+                syn_put(&s, r, (ts_event_t){.kind = TS_EV_ENTER, .func = (uint16_t)f_split});
+                syn_put(&s, r,
+                        (ts_event_t){.kind = TS_EV_COLL,
+                                     .op = TS_COLL_ALLREDUCE,
+                                     .peer = TS_ROOT_NONE,
+                                     .bytes = 8,
+                                     .bytes2 = 8});
+                syn_put(&s, r,
+                        (ts_event_t){.kind = TS_EV_COLL,
+                                     .op = TS_COLL_BCAST,
+                                     .peer = 0,
+                                     .bytes = 8,
+                                     .bytes2 = 8});
+                syn_put(&s, r, (ts_event_t){.kind = TS_EV_LEAVE});
+            }
+        else
+            syn_coll(&s, s.f_bcast, TS_COLL_BCAST, 0, 8);
+        syn_coll(&s, s.f_allreduce, TS_COLL_ALLREDUCE, TS_ROOT_NONE, 8);
+    }
+    syn_coll(&s, s.f_finalize, TS_COLL_BARRIER, TS_ROOT_NONE, 0);
+    ts__trace_seal(s.t);
+    ts_error_t err;
+    ts_iters_t *it = NULL;
+    CU_ASSERT_EQUAL_FATAL(ts_iters_find(s.t, &it, &err), TS_OK);
+    CU_ASSERT_EQUAL_FATAL(ts_iters_count(it), 4);
+    CU_ASSERT_EQUAL(ts_iters_get(it, 2)->events, 12);
+    CU_ASSERT_EQUAL(ts_iters_last_event(it, 2, 0), 14);
+    CU_ASSERT_EQUAL(ts_iters_get(it, 3)->events, 14);
+    CU_ASSERT_EQUAL(ts_iters_get(it, 3)->collectives, 3);
+    CU_ASSERT_EQUAL(ts_iters_first_event(it, 3, 1), 15);
+    CU_ASSERT_EQUAL(ts_iters_last_event(it, 3, 1), 21);
+    CU_ASSERT_EQUAL(ts_iters_get(it, 4)->events, 12);
+    ts_iters_free(it);
+    ts_trace_close(s.t);
+}
+
 /* The synthetic run's four iterations are found, and iteration k is clean as want[k - 1]. */
 static void expect_clean(int open_at, int split_at, const int want[4])
 {
@@ -399,6 +455,7 @@ int main(void)
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 1;
     CU_pSuite s = CU_add_suite("iterations", NULL, NULL);
+    CU_add_test(s, "a loop head inside a call of two collectives", test_head_inside_call);
     CU_add_test(s, "pitzDaily: 3 iterations, exact counts", test_pitzdaily);
     CU_add_test(s, "motorBike 72-rank window: 2 iterations, exact counts", test_motorbike);
     CU_add_test(s, "a splice keeps the start-up and the end", test_window_splice);

@@ -102,7 +102,7 @@ static ts_status scan_rank(const ts_trace_t *t, int32_t r, rank_scan_t *s, ts_er
     uint64_t idx = 0;
     int64_t open = 0;
     int32_t func = -1;
-    int pending = 0; /* a clock collective seen inside the current call */
+    uint64_t pending = 0; /* clock collectives seen inside the current call */
     int fresh = 1, gap_head = 0;
     const ts_event_t *evs;
     int k;
@@ -162,23 +162,26 @@ static ts_status scan_rank(const ts_trace_t *t, int32_t r, rank_scan_t *s, ts_er
                 if (rank0) {
                     s->kind_op[s->ncoll] = ev->op;
                     s->kind_bytes[s->ncoll] = ev->bytes;
-                    s->head[s->ncoll] =
-                        (uint8_t)(gap_head || (ev->op == TS_COLL_BCAST && ev->peer == 0));
+                    /* Boundaries lie between calls: a head inside a call that has recorded a
+                     * collective already makes the call's first collective the head. */
+                    s->head[s->ncoll] = 0;
+                    if (gap_head || (ev->op == TS_COLL_BCAST && ev->peer == 0))
+                        s->head[s->ncoll - pending] = 1;
                     if (fin >= 0 && func == fin && s->finalize < 0)
                         s->finalize = (int64_t)s->ncoll;
                 }
                 s->marks[s->ncoll] = (mark_t){.leave = 0};
-                pending = 1;
+                pending++;
                 s->ncoll++;
                 break;
             case TS_EV_LEAVE:
-                if (pending) {
-                    mark_t *m = &s->marks[s->ncoll - 1];
-                    m->leave = idx;
-                    m->calls = s->calls;
-                    m->sends = s->sends;
-                    m->recvs = s->recvs;
-                    m->open = open;
+                if (pending) { /* every collective of the call ends with it */
+                    for (uint64_t j = s->ncoll - pending; j < s->ncoll; j++)
+                        s->marks[j] = (mark_t){.leave = idx,
+                                               .calls = s->calls,
+                                               .sends = s->sends,
+                                               .recvs = s->recvs,
+                                               .open = open};
                     pending = 0;
                     fresh = 1;
                     gap_head = 0;
@@ -191,8 +194,9 @@ static ts_status scan_rank(const ts_trace_t *t, int32_t r, rank_scan_t *s, ts_er
     }
     if (st == TS_OK && k < 0)
         st = k;
-    if (st == TS_OK && pending) /* a collective whose call never returned */
-        s->marks[s->ncoll - 1].leave = idx ? idx - 1 : 0;
+    if (st == TS_OK) /* collectives whose call never returned */
+        for (uint64_t j = s->ncoll - pending; j < s->ncoll; j++)
+            s->marks[j].leave = idx ? idx - 1 : 0;
     s->nevents = idx;
     ts_cursor_close(c);
     return st;
