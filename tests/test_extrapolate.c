@@ -123,16 +123,16 @@ static const ts_xp_func_t WINDOW[] = {{"MPI_Allreduce", 80, 0.8},
                                       {"MPI_Init_thread", 4, 0.4},
                                       {"MPI_Comm_rank", 8, 0.0}};
 
+/* The window above, 2 iterations of 4 ranks, scaled by visits. */
+static const ts_xp_in_t WINDOW_IN = {
+    .nranks = 4, .scale = TS_XP_BY_VISITS, .funcs = WINDOW, .nfuncs = 4, .window_iterations = 2};
+
 static void test_arithmetic(void)
 {
     ts_score_t *p;
     ts_error_t err;
     CU_ASSERT_FATAL(ts_score_parse(TINY, strlen(TINY), "tiny.txt", &p, &err) == TS_OK);
-    ts_xp_in_t in = {.nranks = 4,
-                     .scale = TS_XP_BY_VISITS,
-                     .funcs = WINDOW,
-                     .nfuncs = 4,
-                     .window_iterations = 2};
+    ts_xp_in_t in = WINDOW_IN;
     ts_xp_t *x;
     CU_ASSERT_FATAL(ts_xp_predict(p, "tiny.txt", &in, &x, &err) == TS_OK);
     CU_ASSERT_DOUBLE_EQUAL(ts_xp_total_other(x), 0.0, 0.0); /* no window compute: no other */
@@ -271,11 +271,7 @@ static void test_reference_and_compute(void)
     ts_score_t *p;
     ts_error_t err;
     CU_ASSERT_FATAL(ts_score_parse(tie, strlen(tie), "tie.txt", &p, &err) == TS_OK);
-    ts_xp_in_t in = {.nranks = 4,
-                     .scale = TS_XP_BY_VISITS,
-                     .funcs = WINDOW,
-                     .nfuncs = 4,
-                     .window_iterations = 2};
+    ts_xp_in_t in = WINDOW_IN;
     ts_xp_t *x;
     CU_ASSERT_FATAL(ts_xp_predict(p, "tie.txt", &in, &x, &err) == TS_OK);
     CU_ASSERT_TRUE(ts_xp_estimated(x));

@@ -226,10 +226,11 @@ static void syn_coll(syn_t *s, int32_t f, int op, int32_t root, uint64_t bytes)
                               .bytes2 = bytes});
 }
 
-static ts_trace_t *synthetic_run(int open_at, int split_at)
+/* A two-rank trace called name on one node with MPI_COMM_WORLD, and the functions of s. */
+static syn_t syn_new(const char *name)
 {
     syn_t s;
-    CU_ASSERT_FATAL(ts__trace_new("synthetic", TS_FORMAT_OTF2, 2, &s.t) == TS_OK);
+    CU_ASSERT_FATAL(ts__trace_new(name, TS_FORMAT_OTF2, 2, &s.t) == TS_OK);
     ts__trace_add_node(s.t, "n0");
     ts__trace_add_comm(s.t, "MPI_COMM_WORLD", 2, 0, (int32_t[2]){0, 1});
     s.f_bcast = ts__trace_intern_func(s.t, "MPI_Bcast");
@@ -238,6 +239,12 @@ static ts_trace_t *synthetic_run(int open_at, int split_at)
     s.f_isend = ts__trace_intern_func(s.t, "MPI_Isend");
     s.f_irecv = ts__trace_intern_func(s.t, "MPI_Irecv");
     s.f_wait = ts__trace_intern_func(s.t, "MPI_Wait");
+    return s;
+}
+
+static ts_trace_t *synthetic_run(int open_at, int split_at)
+{
+    syn_t s = syn_new("synthetic");
     const ts_event_t isend = {.kind = TS_EV_ISEND, .peer = 1, .tag = 1, .bytes = 8, .req = 5},
                      sdone = {.kind = TS_EV_ISEND_DONE, .req = 5},
                      post = {.kind = TS_EV_IRECV_POST, .req = 6},
@@ -276,13 +283,7 @@ static ts_trace_t *synthetic_run(int open_at, int split_at)
  * collective call is 3 events, so an iteration of c collectives is 3c events per rank. */
 static ts_trace_t *synthetic_steps(int nsteps, int long_at, int fin_colls)
 {
-    syn_t s;
-    CU_ASSERT_FATAL(ts__trace_new("steps", TS_FORMAT_OTF2, 2, &s.t) == TS_OK);
-    ts__trace_add_node(s.t, "n0");
-    ts__trace_add_comm(s.t, "MPI_COMM_WORLD", 2, 0, (int32_t[2]){0, 1});
-    s.f_bcast = ts__trace_intern_func(s.t, "MPI_Bcast");
-    s.f_allreduce = ts__trace_intern_func(s.t, "MPI_Allreduce");
-    s.f_finalize = ts__trace_intern_func(s.t, "MPI_Finalize");
+    syn_t s = syn_new("steps");
     syn_coll(&s, s.f_allreduce, TS_COLL_ALLREDUCE, TS_ROOT_NONE, 16);
     for (int k = 1; k <= nsteps; k++) {
         syn_coll(&s, s.f_bcast, TS_COLL_BCAST, 0, 8);
@@ -343,13 +344,7 @@ static void test_steady_tie_and_finalize(void)
  * collective of the call had no end: iteration 2 counted 2^64 - 16 events. */
 static void test_head_inside_call(void)
 {
-    syn_t s;
-    CU_ASSERT_FATAL(ts__trace_new("two-in-one", TS_FORMAT_OTF2, 2, &s.t) == TS_OK);
-    ts__trace_add_node(s.t, "n0");
-    ts__trace_add_comm(s.t, "MPI_COMM_WORLD", 2, 0, (int32_t[2]){0, 1});
-    s.f_bcast = ts__trace_intern_func(s.t, "MPI_Bcast");
-    s.f_allreduce = ts__trace_intern_func(s.t, "MPI_Allreduce");
-    s.f_finalize = ts__trace_intern_func(s.t, "MPI_Finalize");
+    syn_t s = syn_new("two-in-one");
     int32_t f_split = ts__trace_intern_func(s.t, "MPI_Comm_split");
     syn_coll(&s, s.f_allreduce, TS_COLL_ALLREDUCE, TS_ROOT_NONE, 16);
     for (int k = 1; k <= 4; k++) {
