@@ -336,54 +336,84 @@ static void test_steady_tie_and_finalize(void)
     ts_trace_close(t);
 }
 
-/* One call recording two collectives of all ranks, the second the loop head (an Allreduce,
- * then rank 0's Bcast): the iteration starts at that call's Enter, not inside it, and the
- * call ends both. A start-up Allreduce (events 0-2 of each rank), iterations of a Bcast and
- * an Allreduce (6 events), iteration 3 the 4-event call and an Allreduce: it holds events
- * 15-21 of each rank (14 in all, 3 collectives), iteration 2 ends at 14. Before, the first
- * collective of the call had no end: iteration 2 counted 2^64 - 16 events. */
-static void test_head_inside_call(void)
+/* The run of test_head_inside_call: a start-up Allreduce (events 0-2 of each rank),
+ * iterations of a Bcast from rank 0 (the loop head) and an Allreduce (6 events), but in
+ * iteration 3 the ranks of joint (bit r: rank r) record its Allreduce and Bcast in one
+ * MPI_Comm_split call (4 events; with nested, 6: an MPI_Comm_rank entered and left between
+ * the two), the others in two calls (6 events). */
+static ts_trace_t *head_in_call(int joint, int nested)
 {
     syn_t s = syn_new("two-in-one");
-    int32_t f_split = ts__trace_intern_func(s.t, "MPI_Comm_split");
+    int32_t f_split = ts__trace_intern_func(s.t, "MPI_Comm_split"),
+            f_rank = ts__trace_intern_func(s.t, "MPI_Comm_rank");
+    const ts_event_t ar = {.kind = TS_EV_COLL,
+                           .op = TS_COLL_ALLREDUCE,
+                           .peer = TS_ROOT_NONE,
+                           .bytes = 8,
+                           .bytes2 = 8},
+                     bc = {.kind = TS_EV_COLL,
+                           .op = TS_COLL_BCAST,
+                           .peer = 0,
+                           .bytes = 8,
+                           .bytes2 = 8};
     syn_coll(&s, s.f_allreduce, TS_COLL_ALLREDUCE, TS_ROOT_NONE, 16);
     for (int k = 1; k <= 4; k++) {
-        if (k == 3)
-            for (int32_t r = 0; r < 2; r++) {
-                syn_put(&s, r, (ts_event_t){.kind = TS_EV_ENTER, .func = (uint16_t)f_split});
-                syn_put(&s, r,
-                        (ts_event_t){.kind = TS_EV_COLL,
-                                     .op = TS_COLL_ALLREDUCE,
-                                     .peer = TS_ROOT_NONE,
-                                     .bytes = 8,
-                                     .bytes2 = 8});
-                syn_put(&s, r,
-                        (ts_event_t){.kind = TS_EV_COLL,
-                                     .op = TS_COLL_BCAST,
-                                     .peer = 0,
-                                     .bytes = 8,
-                                     .bytes2 = 8});
+        for (int32_t r = 0; r < 2 && k == 3; r++) {
+            if (!(joint >> r & 1)) {
+                syn_call(&s, r, s.f_allreduce, ar);
+                syn_call(&s, r, s.f_bcast, bc);
+                continue;
+            }
+            syn_put(&s, r, (ts_event_t){.kind = TS_EV_ENTER, .func = (uint16_t)f_split});
+            syn_put(&s, r, ar);
+            if (nested) {
+                syn_put(&s, r, (ts_event_t){.kind = TS_EV_ENTER, .func = (uint16_t)f_rank});
                 syn_put(&s, r, (ts_event_t){.kind = TS_EV_LEAVE});
             }
-        else
+            syn_put(&s, r, bc);
+            syn_put(&s, r, (ts_event_t){.kind = TS_EV_LEAVE});
+        }
+        if (k != 3)
             syn_coll(&s, s.f_bcast, TS_COLL_BCAST, 0, 8);
         syn_coll(&s, s.f_allreduce, TS_COLL_ALLREDUCE, TS_ROOT_NONE, 8);
     }
     syn_coll(&s, s.f_finalize, TS_COLL_BARRIER, TS_ROOT_NONE, 0);
     ts__trace_seal(s.t);
-    ts_error_t err;
-    ts_iters_t *it = NULL;
-    CU_ASSERT_EQUAL_FATAL(ts_iters_find(s.t, &it, &err), TS_OK);
-    CU_ASSERT_EQUAL_FATAL(ts_iters_count(it), 4);
-    CU_ASSERT_EQUAL(ts_iters_get(it, 2)->events, 12);
-    CU_ASSERT_EQUAL(ts_iters_last_event(it, 2, 0), 14);
-    CU_ASSERT_EQUAL(ts_iters_get(it, 3)->events, 14);
-    CU_ASSERT_EQUAL(ts_iters_get(it, 3)->collectives, 3);
-    CU_ASSERT_EQUAL(ts_iters_first_event(it, 3, 1), 15);
-    CU_ASSERT_EQUAL(ts_iters_last_event(it, 3, 1), 21);
-    CU_ASSERT_EQUAL(ts_iters_get(it, 4)->events, 12);
-    ts_iters_free(it);
-    ts_trace_close(s.t);
+    return s.t;
+}
+
+/* One call recording two collectives of all ranks, the second the loop head: boundaries lie
+ * between calls on every rank, so iteration 3 starts at that call's Enter (event 15 of each
+ * rank) and holds the Allreduce before the head, 3 collectives; the call ends both. Iteration
+ * 2 ends at event 14 of each rank. Iteration 3 ends at its last Allreduce's Leave: 21 where a
+ * rank made one 4-event call, 23 where two calls or one with a call nested (6 events). Before,
+ * the call's first collective had no end (iteration 2 counted 2^64 - 16 events), and where
+ * only rank 1 joined them the head stayed rank 0's Bcast (rank 1's iteration 3 began at 19). */
+static void test_head_inside_call(void)
+{
+    static const struct {
+        int joint, nested;
+        uint64_t last0, last1;
+    } CASES[] = {{3, 0, 21, 21}, {2, 0, 23, 21}, {1, 0, 21, 23}, {3, 1, 23, 23}};
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        ts_trace_t *t = head_in_call(CASES[i].joint, CASES[i].nested);
+        ts_error_t err;
+        ts_iters_t *it = NULL;
+        CU_ASSERT_EQUAL_FATAL(ts_iters_find(t, &it, &err), TS_OK);
+        CU_ASSERT_EQUAL_FATAL(ts_iters_count(it), 4);
+        CU_ASSERT_EQUAL(ts_iters_get(it, 2)->events, 12);
+        CU_ASSERT_EQUAL(ts_iters_get(it, 3)->collectives, 3);
+        CU_ASSERT_EQUAL(ts_iters_get(it, 3)->events, CASES[i].last0 + CASES[i].last1 - 2 * 14);
+        for (int32_t r = 0; r < 2; r++) {
+            CU_ASSERT_EQUAL(ts_iters_last_event(it, 2, r), 14);
+            CU_ASSERT_EQUAL(ts_iters_first_event(it, 3, r), 15);
+        }
+        CU_ASSERT_EQUAL(ts_iters_last_event(it, 3, 0), CASES[i].last0);
+        CU_ASSERT_EQUAL(ts_iters_last_event(it, 3, 1), CASES[i].last1);
+        CU_ASSERT_EQUAL(ts_iters_get(it, 4)->events, 12);
+        ts_iters_free(it);
+        ts_trace_close(t);
+    }
 }
 
 /* The synthetic run's four iterations are found, and iteration k is clean as want[k - 1]. */

@@ -103,6 +103,7 @@ static ts_status scan_rank(const ts_trace_t *t, int32_t r, rank_scan_t *s, ts_er
     int64_t open = 0;
     int32_t func = -1;
     uint64_t pending = 0; /* clock collectives seen inside the current call */
+    int64_t depth = 0;    /* calls entered and not left (a hand-made trace may nest them) */
     int fresh = 1, gap_head = 0;
     const ts_event_t *evs;
     int k;
@@ -112,6 +113,7 @@ static ts_status scan_rank(const ts_trace_t *t, int32_t r, rank_scan_t *s, ts_er
             const ts_event_t *ev = &evs[i];
             switch (ev->kind) {
             case TS_EV_ENTER:
+                depth++;
                 func = ev->func;
                 s->calls++;
                 if (rank0) {
@@ -162,11 +164,8 @@ static ts_status scan_rank(const ts_trace_t *t, int32_t r, rank_scan_t *s, ts_er
                 if (rank0) {
                     s->kind_op[s->ncoll] = ev->op;
                     s->kind_bytes[s->ncoll] = ev->bytes;
-                    /* Boundaries lie between calls: a head inside a call that has recorded a
-                     * collective already makes the call's first collective the head. */
-                    s->head[s->ncoll] = 0;
-                    if (gap_head || (ev->op == TS_COLL_BCAST && ev->peer == 0))
-                        s->head[s->ncoll - pending] = 1;
+                    s->head[s->ncoll] =
+                        (uint8_t)(gap_head || (ev->op == TS_COLL_BCAST && ev->peer == 0));
                     if (fin >= 0 && func == fin && s->finalize < 0)
                         s->finalize = (int64_t)s->ncoll;
                 }
@@ -175,7 +174,9 @@ static ts_status scan_rank(const ts_trace_t *t, int32_t r, rank_scan_t *s, ts_er
                 s->ncoll++;
                 break;
             case TS_EV_LEAVE:
-                if (pending) { /* every collective of the call ends with it */
+                if (depth > 0)
+                    depth--;
+                if (pending && depth == 0) { /* every collective of the call ends with it */
                     for (uint64_t j = s->ncoll - pending; j < s->ncoll; j++)
                         s->marks[j] = (mark_t){.leave = idx,
                                                .calls = s->calls,
@@ -330,9 +331,20 @@ ts_status ts_iters_find(const ts_trace_t *t, ts_iters_t **out, ts_error_t *err)
         goto done;
     }
     uint64_t end = s0->finalize >= 0 ? (uint64_t)s0->finalize : s0->ncoll;
-    for (uint64_t j = 1; j < end; j++)
-        if (s0->head[j])
-            heads[nheads++] = j;
+    for (uint64_t j = 1; j < end; j++) {
+        if (!s0->head[j])
+            continue;
+        /* Boundaries lie between calls on every rank: a head that some rank records in one
+         * call with the collective before it moves back to that call's first collective. */
+        uint64_t h = j;
+        for (int32_t r = 0; r < nr && h > 0; r++)
+            if (s[r].marks[h - 1].leave == s[r].marks[h].leave) {
+                h--;
+                r = -1; /* again from rank 0 at the new place */
+            }
+        if (h > 0 && (nheads == 0 || heads[nheads - 1] < h))
+            heads[nheads++] = h;
+    }
     if (nheads == 0 || s0->finalize < 0) {
         st = ts_error_set(err, TS_ENOITER,
                           "%s: no complete iteration (%s): a window must hold a time step's "
