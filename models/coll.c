@@ -275,9 +275,7 @@ ts_status ts_coll_model_new(const ts_params_t *p, ts_coll_model_t **out, ts_erro
     m->segsize[TS_COLL_ALLREDUCE] = TS_PARAM_SIZE(p, MCA_COLL_TUNED_ALLREDUCE_SEG);
     m->segsize[TS_COLL_BCAST] = TS_PARAM_SIZE(p, MCA_COLL_TUNED_BCAST_SEG);
     m->segsize[TS_COLL_REDUCE] = TS_PARAM_SIZE(p, MCA_COLL_TUNED_REDUCE_SEG);
-    for (int op = 0; op < TS_COLL__COUNT; op++)
-        if (m->segsize[op] >= TS_SIZE_INF)
-            m->segsize[op] = 0;
+    /* no inf: Open MPI's MCA sizes are numbers, and the parser refuses it (0: unsegmented) */
     int64_t elem = TS_PARAM_INT(p, COLL_DATATYPE_SIZE);
     m->elem = elem > 0 ? (uint64_t)elem : 1;
     m->chain_fanout = clamp_radix(TS_PARAM_INT(p, COLL_CHAIN_FANOUT), 1);

@@ -56,15 +56,8 @@ ts_status ts__ob1_resolve(ts_proto_model_t *m, const ts_params_t *p, ts_error_t 
     o->tcp_eager = TS_PARAM_SIZE(p, MCA_BTL_TCP_EAGER_LIMIT);
     o->tcp_max_send = TS_PARAM_SIZE(p, MCA_BTL_TCP_MAX_SEND_SIZE);
     o->header = TS_PARAM_SIZE(p, OB1_MATCH_HEADER);
-    const uint64_t sizes[] = {o->vader_eager, o->vader_max_send, o->tcp_eager, o->tcp_max_send};
-    const char *names[] = {"btl_vader_eager_limit", "btl_vader_max_send_size",
-                           "btl_tcp_eager_limit", "btl_tcp_max_send_size"};
-    for (int i = 0; i < 4; i++)
-        if (sizes[i] == TS_SIZE_AUTO || sizes[i] == TS_SIZE_INF || sizes[i] == 0)
-            return ts_error_set(err, TS_EARG,
-                                "%s: Open MPI takes a size in bytes here, not "
-                                "auto, inf or 0",
-                                names[i]);
+    /* The btl sizes are plain numbers of at least 1 byte: the parameters' parser refuses
+     * auto, inf and 0 for them (params_value.c, size_special_ok; params_range.h). */
     o->overhead = TS_PARAM_SECONDS(p, OB1_OVERHEAD);
     o->vader_lat = TS_PARAM_SECONDS(p, VADER_LATENCY);
     o->vader_bw = TS_PARAM_BW(p, VADER_BANDWIDTH);

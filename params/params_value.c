@@ -397,11 +397,11 @@ static int in_range(ts_param_id id, const pvalue_t *v)
 }
 
 /* Whether a size parameter takes "auto" or "inf" (v, one of them): UCX's and MXM's own
- * parameters as those libraries read sizes (memunits); of tunesim's model constants only those
- * the models read inf in ("never", "unsegmented": models/coll.c) and flowless_bytes (every eager
- * message flowless, a what-if), and none takes auto; Open MPI's MCA sizes are plain numbers
- * (mca_base_var). Elsewhere auto or inf would read as 2^64 - 1 bytes: a header, segment or
- * short-message limit no one means. */
+ * parameters as those libraries read sizes (memunits); of tunesim's model constants only the
+ * four of HCOLL and HAN that models/coll.c reads inf in ("never", "unsegmented") and
+ * flowless_bytes (every eager message flowless, a what-if), and none takes auto; Open MPI's
+ * MCA sizes are plain numbers (mca_base_var). Elsewhere auto or inf would read as 2^64 - 1
+ * bytes: a header, segment or short-message limit no one means. */
 static int size_special_ok(ts_param_id id, uint64_t v)
 {
     const char *name = ts_param_def(id)->name;
@@ -497,6 +497,11 @@ ts_status ts__params_parse_value(ts_param_id id, const char *text, pvalue_t *v, 
     }
     if (ok)
         return TS_OK;
+    const char *expected = TYPES[d->type].expected;
+    if (d->type == TS_PT_SIZE && !size_special_ok(id, TS_SIZE_INF))
+        expected = "a size: 8192, 16kb, 1mb";
+    else if (d->type == TS_PT_SIZE && !size_special_ok(id, TS_SIZE_AUTO))
+        expected = "a size: 8192, 16kb, 1mb or inf";
     return ts_error_set(err, TS_EARG, "%s: bad value '%s' (expected %s)", d->name,
-                        ts_shown(text, sv, sizeof sv), TYPES[d->type].expected);
+                        ts_shown(text, sv, sizeof sv), expected);
 }

@@ -60,7 +60,7 @@ refused "1 sends and 0 receives match no call" 1 "$work/lonesend.tss"
 refused "6 collective calls it does not replay (the first: MPI_Alltoallw)" 1 "$work/alltoallw.tss"
 [ "$(grep -c '^tunesim-play' "$work/log")" = 1 ] || fail "not one line: $(cat "$work/log")"
 "$gen" allreduce 2 3 "$work/big.tss" 2147483648 # 2 GiB a rank: past one call's 1 GiB
-refused "6 calls larger than it sends in one call (1073741824 bytes) or holds for one collective (4294967296) (the first: rank 0's MPI_Allreduce of 2147483648 bytes a rank)" 1 "$work/big.tss"
+refused "6 messages or collectives larger than it sends in one call (1073741824 bytes) or holds for one collective (4294967296) (the first: rank 0's MPI_Allreduce of 2147483648 bytes a rank, 4294967296 in all)" 1 "$work/big.tss"
 [ "$(grep -c '^tunesim-play' "$work/log")" = 1 ] || fail "not one line: $(cat "$work/log")"
 "$gen" lonecoll 2 1 "$work/lonecoll.tss"
 refused "no progress for [0-9]* s after" 1 "$work/lonecoll.tss" --patience 1 # either rank says it first

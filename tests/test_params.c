@@ -674,6 +674,11 @@ static void test_out_of_range_refused(void)
     CU_ASSERT_STRING_EQUAL(err.msg, "model.han.segment: bad value 'auto' (expected a size, 0b .. "
                                     "1gb: it has no auto)");
     CU_ASSERT_EQUAL(try_set(&p, "model.ob1.match_header", "inf", &err), TS_EARG);
+    CU_ASSERT_EQUAL(try_set(&p, "model.ob1.match_header", "12qb", &err), TS_EARG);
+    CU_ASSERT_STRING_EQUAL(err.msg, "model.ob1.match_header: bad value '12qb' (expected a size: "
+                                    "8192, 16kb, 1mb)");
+    CU_ASSERT_EQUAL(try_set(&p, "model.han.segment", "12qb", &err), TS_EARG);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "(expected a size: 8192, 16kb, 1mb or inf)"));
     CU_ASSERT_EQUAL(try_set(&p, "btl_vader_eager_limit", "auto", &err), TS_EARG);
     CU_ASSERT_EQUAL(try_set(&p, "UCX_RNDV_SEND_NBR_THRESH", "auto", &err), TS_OK);
     CU_ASSERT_EQUAL(try_set(&p, "UCX_RNDV_THRESH", "intra:16kb,inter:auto", &err), TS_OK);

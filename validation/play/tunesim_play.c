@@ -315,7 +315,8 @@ typedef struct scan_s {
     int32_t big_rank;     /* the first oversize call's rank, */
     const char *big_call; /* its MPI function less "MPI_" ("Isend", "Allreduce"), */
     int big_coll;         /* whether a collective, */
-    uint64_t big_bytes;   /* and its bytes (a collective's per rank) */
+    uint64_t big_bytes;   /* and its bytes (a collective's per rank, */
+    uint64_t big_total;   /* and its buffers' in all) */
 } scan_t;
 
 static void scan_event(const ts_trace_t *t, int32_t r, const ts_event_t *ev, scan_t *sc)
@@ -360,6 +361,7 @@ static void scan_event(const ts_trace_t *t, int32_t r, const ts_event_t *ev, sca
         sc->big_call = call;
         sc->big_coll = ev->kind == TS_EV_COLL || ev->kind == TS_EV_ICOLL_DONE;
         sc->big_bytes = b;
+        sc->big_total = total;
     }
 }
 
@@ -636,14 +638,19 @@ int main(int argc, char **argv)
                          "tunesim-play: %s: %lld collective calls it does not replay (the "
                          "first: MPI_%s)",
                          shown, (long long)sc.unplayed, ts_coll_op_name(sc.op));
-            else if (sc.oversize > 0)
+            else if (sc.oversize > 0) {
+                char total[64] = "";
+                if (sc.big_coll)
+                    snprintf(total, sizeof total, " a rank, %llu in all",
+                             (unsigned long long)sc.big_total);
                 snprintf(why, sizeof why,
-                         "tunesim-play: %s: %lld calls larger than it sends in one call (%llu "
-                         "bytes) or holds for one collective (%llu) (the first: rank %d's "
-                         "MPI_%s of %llu bytes%s)",
+                         "tunesim-play: %s: %lld messages or collectives larger than it sends in "
+                         "one call (%llu bytes) or holds for one collective (%llu) (the first: "
+                         "rank %d's MPI_%s of %llu bytes%s)",
                          shown, (long long)sc.oversize, (unsigned long long)PLAY_MAX_CALL,
                          (unsigned long long)PLAY_MAX_BUFFER, (int)sc.big_rank, sc.big_call,
-                         (unsigned long long)sc.big_bytes, sc.big_coll ? " a rank" : "");
+                         (unsigned long long)sc.big_bytes, total);
+            }
             if (!why[0] && (m->unmatched_sends || m->unmatched_recvs))
                 snprintf(why, sizeof why,
                          "tunesim-play: %s: %llu sends and %llu receives match no call: the "
