@@ -346,6 +346,29 @@ static void test_mxm_yalla(void)
     free(out), free(err);
 }
 
+/* info --json's histograms: bucket k > 0 holds sizes [2^(k-1), 2^k), so its "max" is
+ * 2 x its "min" - 1; bucket 0 holds the empty messages, min = max = 0. */
+static void test_info_hist_bounds(void)
+{
+    json_object *j = info_json(tu_bundled()), *h;
+    CU_ASSERT_FATAL(j && json_object_object_get_ex(j, "histograms", &h));
+    int buckets = 0;
+    json_object_object_foreach(h, op, arr)
+    {
+        (void)op;
+        for (size_t i = 0; i < json_object_array_length(arr); i++) {
+            json_object *b = json_object_array_get_idx(arr, i), *lo, *hi;
+            CU_ASSERT_FATAL(json_object_object_get_ex(b, "min", &lo) &&
+                            json_object_object_get_ex(b, "max", &hi));
+            uint64_t min = json_object_get_uint64(lo), max = json_object_get_uint64(hi);
+            CU_ASSERT_EQUAL(max, min ? 2 * min - 1 : 0);
+            buckets++;
+        }
+    }
+    CU_ASSERT(buckets > 0); /* the trace sends messages */
+    json_object_put(j);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -357,6 +380,7 @@ int main(void)
     CU_add_test(s, "convert, store equivalence, determinism", test_convert_and_determinism);
     CU_add_test(s, "no partial output on failure", test_no_partial_output);
     CU_add_test(s, "MXM under pml yalla: did-you-mean, refusals, the seed line", test_mxm_yalla);
+    CU_add_test(s, "info --json histogram bucket bounds", test_info_hist_bounds);
     /* Reads ../shared: ctest runs it as test_cli_shared (tests/CMakeLists.txt). */
     CU_pSuite sh = CU_add_suite("shared", NULL, NULL);
     CU_add_test(sh, "info --json counts", test_json_counts);

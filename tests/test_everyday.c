@@ -266,6 +266,12 @@ static void test_item5_launchers(void)
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "2 nodes x 1"));
     free(out);
     free(err);
+    /* srun -N alone: its 1 node is the placement's (not the trace's 2), both ranks on it. */
+    snprintf(args, sizeof args, "replay '%s' --mpirun 'srun -n 2 -N 1 ./x'", tu_bundled());
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "1 nodes x 2 ranks"));
+    free(out);
+    free(err);
 }
 
 /* Item 6: every write checked, standard output's too: a report that cannot be written (here
@@ -622,6 +628,8 @@ static void test_item14_json(void)
     CU_ASSERT_DOUBLE_EQUAL(json, text, 0.0005 + 1e-9); /* the text shows three decimals */
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"interval_s\""));
     CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"iterations_alone\""));
+    /* --profile without --scale-by scales by compute, as the text report says. */
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\"scaled_by\": \"compute\""));
     /* No number with more than ten significant digits (leading zeros are not). */
     int longest = 0;
     for (const char *c = out; *c;) {

@@ -356,6 +356,8 @@ static void test_cli(void)
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "scaled by  compute: the run is"));
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "by visits   instead: ExecutionTime"));
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "(95 % from the spread of the 2 iterations"));
+    /* Both iterations replayed alone (the interval counts 2 of 2): no warning of a missing one. */
+    CU_ASSERT(out && !strstr(out, "could not be replayed alone"));
     free(out);
     free(err);
     snprintf(args, sizeof args,
@@ -378,6 +380,29 @@ static void test_cli(void)
     CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 2);
     CU_ASSERT_TRUE(tu_one_line(err));
     CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "--scale-by expects compute or visits, got 'calls'"));
+    free(out);
+    free(err);
+    /* --iterations counts the full run's iterations: 0 is no count (the range starts at 1). */
+    snprintf(args, sizeof args, "replay %s --iterations 0", pd);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 2);
+    CU_ASSERT_TRUE(tu_one_line(err));
+    CU_ASSERT_PTR_NOT_NULL(err &&
+                           strstr(err, "--iterations expects a count of iterations, got '0'"));
+    free(out);
+    free(err);
+    /* A profile whose only MPI function in the trace is the start-up (MPI_Init_thread; the
+     * trace makes no MPI_Alltoallv) has nothing to scale: refused before any replay. */
+    char prof_init[1024];
+    snprintf(prof_init, sizeof prof_init, "%s/pd2-init.txt", tu_tmpdir());
+    write_file(prof_init, "flt type max_buf[B] visits time[s] time[%] time/visit[us] region\n"
+                          " ALL 1 1 10.00 100.0 1.00 ALL\n"
+                          " MPI 1 1 4.00 40.0 1.00 MPI\n"
+                          " MPI 1 2 0.50 5.0 1.00 MPI_Init_thread\n"
+                          " MPI 1 1,000 3.50 35.0 1.00 MPI_Alltoallv\n");
+    snprintf(args, sizeof args, "replay %s --nodes 2 --ppn 1 --profile %s", pd, prof_init);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 1);
+    CU_ASSERT_TRUE(out && out[0] == '\0');
+    CU_ASSERT_PTR_NOT_NULL(err && strstr(err, "(besides start-up): nothing to scale"));
     free(out);
     free(err);
     /* The 72-process profile against the 2-rank trace: one line, nothing on stdout. */
@@ -421,6 +446,17 @@ static void test_cli(void)
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "full run (10 iterations)"));
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "/ 2 iterations"));
     CU_ASSERT_PTR_NOT_NULL(out && strstr(out, ", interval 0.000-"));
+    /* The numbers: per iteration the window's makespan over its 2 iterations, the full run
+     * that times 10 (both read back from the same lines). */
+    double per = -1, span = -1, full = -1;
+    const char *pl = out ? strstr(out, "  per iteration ") : NULL;
+    CU_ASSERT_FATAL(
+        pl && sscanf(pl, "  per iteration %lf s: the window's makespan %lf s", &per, &span) == 2);
+    const char *fl = strstr(out, "predicted   ExecutionTime ");
+    CU_ASSERT_FATAL(fl && sscanf(fl, "predicted   ExecutionTime %lf", &full) == 1);
+    CU_ASSERT(span > 0);
+    CU_ASSERT_DOUBLE_EQUAL(per, span / 2, 2e-6);  /* both printed with six decimals */
+    CU_ASSERT_DOUBLE_EQUAL(full, per * 10, 1e-3); /* printed with three */
     free(out);
     free(err);
     /* sweep: every set scaled; another run's profile refused before anything runs. */

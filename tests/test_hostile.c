@@ -231,6 +231,11 @@ static void test_mpirun_counts(void)
     expect_cli(2, "--mpirun places 1 ranks per node (-N), --ppn 2",
                "replay '%s' --ppn 2 --mpirun 'mpirun -np 2 -N 1'", tu_bundled());
     expect_cli(0, NULL, "replay '%s' --nodes 2 --mpirun 'mpirun -n 2 -N 1'", tu_bundled());
+    /* srun -N 2 says 2 nodes: --nodes 1 contradicts it (a usage error, as -N vs --ppn is). */
+    expect_cli(2, "--mpirun runs on 2 nodes, --nodes 1",
+               "replay '%s' --nodes 1 --mpirun 'srun -n 2 -N 2'", tu_bundled());
+    /* 0 nodes is no count (not "unset, take the trace's"). */
+    expect_cli(2, "--nodes expects a count, got '0'", "replay '%s' --nodes 0", tu_bundled());
 }
 
 /* Lines of a file (newline-terminated), -1 if unreadable. */

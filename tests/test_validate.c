@@ -520,6 +520,7 @@ static void test_predictions_errors(void)
         {"{\"sets\": [{\"name\": \"a\", \"predicted_time_s\": 1}, {\"name\": \"b\"}]}",
          "sets[1]: expected a number \"predicted_time_s\""},
         {"{\"sets\": [{\"name\": \"a\", \"predicted_time_s\": -1}]}", "must be positive"},
+        {"{\"sets\": [{\"name\": \"a\", \"predicted_time_s\": 0}]}", "must be positive"},
         {"{\"sets\": [{\"name\": \"a\", \"predicted_time_s\": 1e308}]}",
          "at most 1e9 s, got 1e+308"},
         {"{\"sets\": [{\"name\": \"a\", \"predicted_time_s\": 1}, {\"name\": \"a\", "
