@@ -115,7 +115,10 @@ ts_status ts_opts_place(const char *cmd, int which, const char *v, ts_placement_
         return TS_OK;
     case TS_PLACE_NPS:
         if (ts_parse_int(v, 1, 64, &place->nps))
-            return ts_error_set(err, TS_EUSAGE, "%s: --nps expects 1 or 2, got '%s'", cmd, v);
+            return ts_error_set(err, TS_EUSAGE,
+                                "%s: --nps expects NUMA domains per socket, 1 to 64 (the "
+                                "platform's nps_options say which it offers), got '%s'",
+                                cmd, v);
         return TS_OK;
     default: { /* TS_PLACE_MAP_BY: a bad value on the command line is a usage mistake */
         ts_status st = ts_map_by_layout(v, place, err);

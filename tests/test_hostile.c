@@ -236,6 +236,8 @@ static void test_mpirun_counts(void)
                "replay '%s' --nodes 1 --mpirun 'srun -n 2 -N 2'", tu_bundled());
     /* 0 nodes is no count (not "unset, take the trace's"). */
     expect_cli(2, "--nodes expects a count, got '0'", "replay '%s' --nodes 0", tu_bundled());
+    expect_cli(2, "--nps expects NUMA domains per socket, 1 to 64", "replay '%s' --nps 0",
+               tu_bundled());
 }
 
 /* Lines of a file (newline-terminated), -1 if unreadable. */
