@@ -203,6 +203,15 @@ static ts_status scan_rank(const ts_trace_t *t, int32_t r, rank_scan_t *s, ts_er
     return st;
 }
 
+/* Whether some rank records clock collective j in the call of collective j - 1. */
+static int shares_call(const rank_scan_t *s, int32_t nr, uint64_t j)
+{
+    for (int32_t r = 0; r < nr; r++)
+        if (s[r].marks[j - 1].leave == s[r].marks[j].leave)
+            return 1;
+    return 0;
+}
+
 static void free_scans(rank_scan_t *s, int32_t n)
 {
     for (int32_t r = 0; s && r < n; r++) {
@@ -337,11 +346,8 @@ ts_status ts_iters_find(const ts_trace_t *t, ts_iters_t **out, ts_error_t *err)
         /* Boundaries lie between calls on every rank: a head that some rank records in one
          * call with the collective before it moves back to that call's first collective. */
         uint64_t h = j;
-        for (int32_t r = 0; r < nr && h > 0; r++)
-            if (s[r].marks[h - 1].leave == s[r].marks[h].leave) {
-                h--;
-                r = -1; /* again from rank 0 at the new place */
-            }
+        while (h > 0 && shares_call(s, nr, h))
+            h--;
         if (h > 0 && (nheads == 0 || heads[nheads - 1] < h))
             heads[nheads++] = h;
     }
