@@ -10,6 +10,9 @@
 #include <json-c/json.h>
 
 #include "testutil.h"
+#include "traces/codec.h"
+#include "traces/store.h"
+#include "traces/trace_impl.h"
 
 static int exists(const char *p)
 {
@@ -369,6 +372,64 @@ static void test_info_hist_bounds(void)
     json_object_put(j);
 }
 
+/* A trace of n ranks, one a node (node0, node1, ...), where rank 0 sends 8 B that rank 1
+ * receives as 16 B, written as a store at path. */
+static void write_wide(int32_t n, const char *path)
+{
+    ts_trace_t *t;
+    CU_ASSERT_FATAL(ts__trace_new("wide", TS_FORMAT_OTF2, n, &t) == TS_OK);
+    int32_t world[16];
+    char name[16];
+    for (int32_t r = 0; r < n; r++) {
+        snprintf(name, sizeof name, "node%d", (int)r);
+        t->ranks[r].node = ts__trace_add_node(t, name);
+        world[r] = r;
+    }
+    ts__trace_add_comm(t, "MPI_COMM_WORLD", n, 0, world);
+    const ts_event_t send[] = {
+        {.kind = TS_EV_ENTER, .func = (uint16_t)ts__trace_intern_func(t, "MPI_Send")},
+        {.kind = TS_EV_SEND, .peer = 1, .tag = 3, .bytes = 8},
+        {.kind = TS_EV_LEAVE}};
+    const ts_event_t recv[] = {
+        {.kind = TS_EV_ENTER, .func = (uint16_t)ts__trace_intern_func(t, "MPI_Recv")},
+        {.kind = TS_EV_RECV, .peer = 0, .tag = 3, .bytes = 16},
+        {.kind = TS_EV_LEAVE}};
+    for (int i = 0; i < 3; i++) {
+        CU_ASSERT_FATAL(ts_codec_put(&t->ranks[0].buf, &send[i]) == TS_OK);
+        CU_ASSERT_FATAL(ts_codec_put(&t->ranks[1].buf, &recv[i]) == TS_OK);
+    }
+    t->ranks[0].nevents = t->ranks[1].nevents = 3;
+    ts__trace_seal(t);
+    ts_error_t e;
+    CU_ASSERT_EQUAL_FATAL(ts_store_write(t, path, &e), TS_OK);
+    ts_trace_close(t);
+}
+
+/* info's node line names the first eight nodes and says where there are more; its matching
+ * line counts a stream whose bytes differ (every send matched). */
+static void test_info_wide_mismatched(void)
+{
+    static const struct {
+        int32_t n;
+        const char *line;
+    } cases[] = {
+        {8, "nodes      8: node0 node1 node2 node3 node4 node5 node6 node7\n"},
+        {10, "nodes      10: node0 node1 node2 node3 node4 node5 node6 node7 ...\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[64], args[1200], *out = NULL, *err = NULL;
+        snprintf(path, sizeof path, "wide%d.tss", (int)cases[i].n);
+        write_wide(cases[i].n, tu_path(path));
+        snprintf(args, sizeof args, "info '%s'", tu_path(path));
+        CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, cases[i].line));
+        CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "matching   1 sends, 1 receives: 0 unmatched "
+                                                  "sends, 0 unmatched receives, 1 streams with "
+                                                  "differing bytes\n"));
+        free(out), free(err);
+    }
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -381,6 +442,7 @@ int main(void)
     CU_add_test(s, "no partial output on failure", test_no_partial_output);
     CU_add_test(s, "MXM under pml yalla: did-you-mean, refusals, the seed line", test_mxm_yalla);
     CU_add_test(s, "info --json histogram bucket bounds", test_info_hist_bounds);
+    CU_add_test(s, "info: ten nodes, bytes that differ", test_info_wide_mismatched);
     /* Reads ../shared: ctest runs it as test_cli_shared (tests/CMakeLists.txt). */
     CU_pSuite sh = CU_add_suite("shared", NULL, NULL);
     CU_add_test(sh, "info --json counts", test_json_counts);

@@ -506,6 +506,97 @@ static void test_anchor_mape_ordering(void)
     ts_measured_free(m);
 }
 
+/* The report's edges, each exactly on it: an anchor measured at 0 s is refused; an error of
+ * exactly 5 % is within 5 %; a pair whose difference equals the larger spread is no pair to
+ * reproduce, a larger one is; every setting within 5 % with an ordering missed is not the
+ * target. x runs 19.75 and 20.25 (mean 20, spread 0.5); y one run. */
+static void test_report_edges(void)
+{
+    ts_error_t err;
+    ts_validate_t *v;
+    char *names[] = {"x", "y", "z"};
+    double secs[] = {21, 20.5, 1};
+    ts_predictions_t p = {.names = names, .seconds = secs, .n = 3};
+    ts_measured_t *m;
+    CU_ASSERT_FATAL(ts_measured_new(&m, &err) == TS_OK);
+    ts_measured_add(m, "x", 19.75, "t", &err);
+    ts_measured_add(m, "x", 20.25, "t", &err);
+    ts_measured_add(m, "y", 20.5, "t", &err); /* 0.5 from x: equal to the spread */
+    ts_measured_add(m, "z", 0, "z.log", &err);
+    CU_ASSERT_EQUAL(ts_validate_compute(m, &p, "z", &v, &err), TS_EARG);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "--anchor z: its measured time is 0"));
+    CU_ASSERT_FATAL(ts_validate_compute(m, &p, NULL, &v, &err) == TS_OK);
+    CU_ASSERT(v->rows[0].error_pct == 5); /* (21 - 20) / 20 */
+    CU_ASSERT(v->rows[1].error_pct == 0);
+    CU_ASSERT(isnan(v->rows[2].error_pct)); /* z: no relative error, left out */
+    CU_ASSERT_EQUAL(v->mape_n, 2);
+    CU_ASSERT_EQUAL(v->within_5pct, 2);
+    /* The pairs are z's with x and with y (z faster, predicted so), not x's with y. */
+    CU_ASSERT_EQUAL_FATAL(v->npairs, 2);
+    CU_ASSERT_EQUAL(v->pairs[0].faster, 2);
+    CU_ASSERT_EQUAL(v->pairs[1].faster, 2);
+    CU_ASSERT_EQUAL(v->reproduced, 2);
+    ts_validate_free(v);
+    ts_measured_free(m);
+
+    /* y at 21 s: 1 s from x, over the spread: a pair, x faster; predicted x 20.5 (+2.5 %),
+     * y 20.25 (-3.57 %): both within 5 %, the ordering missed, the target not met. */
+    CU_ASSERT_FATAL(ts_measured_new(&m, &err) == TS_OK);
+    ts_measured_add(m, "x", 19.75, "t", &err);
+    ts_measured_add(m, "x", 20.25, "t", &err);
+    ts_measured_add(m, "y", 21, "t", &err);
+    secs[0] = 20.5;
+    secs[1] = 20.25;
+    CU_ASSERT_FATAL(ts_validate_compute(m, &p, NULL, &v, &err) == TS_OK);
+    CU_ASSERT_EQUAL(v->within_5pct, 2);
+    CU_ASSERT_EQUAL(v->npairs, 1);
+    CU_ASSERT_EQUAL(v->reproduced, 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    ts_validate_print(v, fp);
+    fclose(fp);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "2 of 2 within 5 %"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "0 of 1 pairs"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "missed: x faster than y"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "reproduced): not met"));
+    free(buf);
+    ts_validate_free(v);
+    /* The same with y predicted slower: every setting within 5 %, the ordering kept: met. */
+    secs[1] = 21;
+    CU_ASSERT_FATAL(ts_validate_compute(m, &p, NULL, &v, &err) == TS_OK);
+    buf = NULL;
+    fp = open_memstream(&buf, &len);
+    ts_validate_print(v, fp);
+    fclose(fp);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "1 of 1 pairs"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "reproduced): met"));
+    free(buf);
+    ts_validate_free(v);
+    ts_measured_free(m);
+
+    /* --max-clock-ratio 1, its least: ClockTime up to ExecutionTime + 1 s is kept. */
+    const char *dir = tmp_path("clock1");
+    char path[1200];
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/a", dir);
+    mkdir(path, 0755);
+    snprintf(path, sizeof path, "%s/a/run1.log", dir);
+    write_timed_log(path, 10, 11); /* 11 <= 1 x 10 + 1: kept */
+    snprintf(path, sizeof path, "%s/a/run2.log", dir);
+    write_timed_log(path, 10, 12); /* left out (OpenFOAM prints whole seconds) */
+    const char *pj = tmp_path("clock1.json");
+    write_file(pj, "{\"sets\": [{\"name\": \"a\", \"predicted_time_s\": 10}]}");
+    char args[4096], *out = NULL, *errs = NULL;
+    snprintf(args, sizeof args, "validate --logs %s --max-clock-ratio 1 --predicted %s", dir, pj);
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &errs), 0);
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "left out: 1 runs"));
+    CU_ASSERT_PTR_NOT_NULL(out && strstr(out, "run2.log (ExecutionTime 10.00 s, ClockTime 12 s)"));
+    CU_ASSERT(out && !strstr(out, "run1.log"));
+    free(out);
+    free(errs);
+}
+
 static void test_predictions_errors(void)
 {
     ts_error_t err;
@@ -753,6 +844,8 @@ int main(void)
     CU_add_test(s, "log directories and manifests", test_dir_and_manifest);
     CU_add_test(s, "anchoring, MAPE, ordering", test_anchor_mape_ordering);
     CU_add_test(s, "--max-clock-ratio: descheduled runs left out", test_clock_ratio);
+    CU_add_test(s, "the report's edges: anchor 0 s, 5 %, spread, target, ratio 1",
+                test_report_edges);
     CU_add_test(s, "sweep JSON errors", test_predictions_errors);
     CU_add_test(s, "tunesim validate CLI", test_cli);
     CU_add_test(s, "tunesim validate running the sweep", test_cli_runs_sweep);
