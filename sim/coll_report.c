@@ -47,8 +47,8 @@ void ts_coll_report_text(const ts_replay_result_t *r, FILE *fp)
     const ts_coll_stat_t **v = sorted(r);
     if (!v)
         return;
-    fprintf(fp, "\ncollectives (as Open MPI would serve them; calls per rank, time summed over "
-                "ranks)\n");
+    fprintf(fp, "\ncollectives (as Open MPI would serve them; calls, messages and time summed "
+                "over ranks)\n");
     fprintf(fp, "  %-15s %-6s %-20s %21s %12s %12s %12s  %s\n", "op", "comp", "algorithm",
             "payload[B]", "calls", "messages", "time[s]", "decision");
     int any_v = 0;
