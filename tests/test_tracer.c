@@ -86,6 +86,44 @@ static void test_record_exclusive_words(void)
     }
 }
 
+/* record's other checks, each with its own message: every one of these is refused before a
+ * trace could exist. The exit status is 2 for usage errors, 1 for the rest. */
+static void test_record_refusals(void)
+{
+    char *err = NULL;
+    CU_ASSERT_EQUAL(tu_run_cli("record -o '' -- true", NULL, &err), 2);
+    CU_ASSERT_PTR_NOT_NULL(err ? strstr(err, "record: -o needs a non-empty directory") : NULL);
+    free(err);
+    struct {
+        const char *opts, *command; /* record OPTS -o DIR -- COMMAND */
+        int rc;
+        const char *msg;
+    } cases[] = {
+        {"", "", 2, "record: missing the command to run"},
+        {"--clock gpu", "true", 2, "--clock must be wall or cpu, not 'gpu'"},
+        /* 1024 is the largest count allowed: accepted, so the failure is `true` writing no
+         * trace, not the option. */
+        {"--exclusive=1024", "true", 1, "'true' finished but wrote no trace"},
+        {"", "/nonexistent/tunesim-prog", 1,
+         "cannot run '/nonexistent/tunesim-prog': No such file or directory"},
+        /* mpiexec is a launcher like mpirun: its -x LD_PRELOAD would replace the tracer. */
+        {"", "mpiexec -x LD_PRELOAD=/lib/x.so -np 1 true", 1,
+         "the command sets LD_PRELOAD (-x LD_PRELOAD=/lib/x.so)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char args[1400];
+        snprintf(args, sizeof args, "record %s -o '%s' -- %s", cases[i].opts, tu_path("refused"),
+                 cases[i].command);
+        err = NULL;
+        int rc = tu_run_cli(args, NULL, &err);
+        int ok = rc == cases[i].rc && err != NULL && strstr(err, cases[i].msg) != NULL;
+        if (!ok)
+            printf("\n  %s: exit %d, stderr: %s\n", args, rc, err ? err : "");
+        CU_ASSERT(ok);
+        free(err);
+    }
+}
+
 /* Number of calls of `name` on the stream. */
 static int visits(const ts_trace_t *t, const stream_t *s, const char *name)
 {
@@ -158,9 +196,10 @@ static void check_well_formed(const ts_trace_t *t, int cpu_clock)
         stream_t s = read_stream(t, r);
         int depth = 0, order_ok = 1, nest_ok = 1, req_ok = 1, cpu_ok = 1;
         int64_t last = -1, enter = 0;
-        /* Pending requests: id and the kind that completes it. */
-        uint64_t pending[64];
-        int pending_kind[64], npending = 0;
+        /* Pending requests: id and the kind that completes it (flood.c has 256 at once). */
+        enum { MAX_PENDING = 1024 };
+        uint64_t pending[MAX_PENDING];
+        int pending_kind[MAX_PENDING], npending = 0;
         for (size_t i = 0; i < s.n; i++) {
             const ts_event_t *e = &s.ev[i];
             if (e->kind == TS_EV_COMPUTE) {
@@ -192,7 +231,7 @@ static void check_well_formed(const ts_trace_t *t, int cpu_clock)
                             : e->kind == TS_EV_ICOLL_POST ? TS_EV_ICOLL_DONE
                                                           : -1;
             if (completes >= 0) {
-                if (npending < 64) {
+                if (npending < MAX_PENDING) {
                     pending[npending] = e->req;
                     pending_kind[npending++] = completes;
                 }
@@ -359,7 +398,7 @@ static void check_pingpong(const ts_trace_t *t)
 typedef struct coll_s {
     int kind; /* TS_EV_COLL or TS_EV_ICOLL_DONE */
     int op;
-    char on;      /* communicator: 'w' world, 's' the split one, 'd' the dup */
+    char on;      /* communicator: 'w' world, 's' the split one, 'd' the dup, 'S' MPI_COMM_SELF */
     int32_t root; /* world rank or TS_ROOT_NONE */
     uint64_t sent, received;
 } coll_t;
@@ -386,6 +425,21 @@ static int expected_colls(int n, int me, coll_t *c)
     c[k++] = (coll_t){TS_EV_COLL, TS_COLL_SCATTER, 'w', 1 % n, me == 1 % n ? N * 20 : 0, 20};
     c[k++] = (coll_t){TS_EV_COLL, TS_COLL_SCAN,           'w',
                       none,       (N - (uint64_t)me) * 8, (uint64_t)(me + 1) * 8};
+    /* Gather of 12 bytes in place at root 0: the root's own block stays, so it sends nothing
+     * and receives the n-1 others' 12 bytes; its send arguments (0 chars) do not count. */
+    c[k++] =
+        (coll_t){TS_EV_COLL, TS_COLL_GATHER, 'w', 0, me == 0 ? 0 : 12, me == 0 ? (N - 1) * 12 : 0};
+    /* Gatherv of 2 ints sent, received as 1 pair of 8 bytes per rank: counts are in pairs. */
+    c[k++] = (coll_t){TS_EV_COLL, TS_COLL_GATHERV, 'w', 0, 8, me == 0 ? N * 8 : 0};
+    /* Exscan of 8 bytes: rank me sends to the n-me-1 ranks above it, receives from the me
+     * below it. */
+    c[k++] = (coll_t){TS_EV_COLL,      TS_COLL_EXSCAN, 'w', none, (N - 1 - (uint64_t)me) * 8,
+                      (uint64_t)me * 8};
+    /* Reduce_scatter_block of 4 bytes in place: (n-1) blocks both ways. */
+    c[k++] =
+        (coll_t){TS_EV_COLL, TS_COLL_REDUCE_SCATTER_BLOCK, 'w', none, (N - 1) * 4, (N - 1) * 4};
+    /* Allreduce of 8 bytes on MPI_COMM_SELF: one rank, so one block each way. */
+    c[k++] = (coll_t){TS_EV_COLL, TS_COLL_ALLREDUCE, 'S', none, 8, 8};
     c[k++] = (coll_t){TS_EV_COLL, TS_COLL_CREATE_HANDLE, 'w', none, 0, 0}; /* Comm_split */
     c[k++] = (coll_t){TS_EV_COLL, TS_COLL_ALLREDUCE, 's', none, M * 8, M * 8};
     c[k++] = (coll_t){TS_EV_COLL, TS_COLL_BCAST, 's', sub_root, sub_rank == 0 ? M * 6 : 0, 6};
@@ -434,6 +488,8 @@ static void check_collectives(const ts_trace_t *t)
             if (w->on == 'w') {
                 ok &= is_world(c, n) && (world < 0 || world == e->comm);
                 world = e->comm;
+            } else if (w->on == 'S') {
+                ok &= c->is_self && c->size == 1;
             } else if (w->on == 'd') {
                 ok &= is_world(c, n) && (dup < 0 || dup == e->comm);
                 dup = e->comm;
@@ -496,23 +552,36 @@ static void check_collectives(const ts_trace_t *t)
 
 static void check_flood(const ts_trace_t *t, const char *dir)
 {
-    enum { ITERS = 20000 };
+    enum { ITERS = 20000, BURST = 128 };
     for (int me = 0; me < ts_trace_nranks(t); me++) {
         stream_t s = read_stream(t, me);
-        int isend = 0, irecv = 0, done = 0, bad = 0;
+        int isend = 0, irecv = 0, done = 0, bad = 0, order = 0;
+        uint64_t last_done = 0;
         for (size_t i = 0; i < s.n; i++) {
             const ts_event_t *e = &s.ev[i];
-            if (e->kind == TS_EV_ISEND)
-                bad += e->tag != isend++ % 1000 || e->bytes != 8;
-            else if (e->kind == TS_EV_IRECV_DONE)
-                bad += e->tag != irecv++ % 1000 || e->bytes != 8;
-            else if (e->kind == TS_EV_ISEND_DONE)
+            /* The loop's tags cycle through 0..999; the burst's are 1000 + k, completed in
+             * the order of the Waitall's array. */
+            if (e->kind == TS_EV_ISEND) {
+                bad += e->tag != (isend < ITERS ? isend % 1000 : 1000 + isend - ITERS) ||
+                       e->bytes != 8;
+                isend++;
+            } else if (e->kind == TS_EV_IRECV_DONE) {
+                bad += e->tag != (irecv < ITERS ? irecv % 1000 : 1000 + irecv - ITERS) ||
+                       e->bytes != 8;
+                irecv++;
+            } else if (e->kind == TS_EV_ISEND_DONE) {
+                /* Every Waitall takes the sends in posting order, and ids grow as they are
+                 * posted (also where ob1 hands several sends one shared, complete handle). */
+                order += e->req <= last_done;
+                last_done = e->req;
                 done++;
+            }
         }
-        CU_ASSERT_EQUAL(isend, ITERS);
-        CU_ASSERT_EQUAL(irecv, ITERS);
-        CU_ASSERT_EQUAL(done, ITERS);
+        CU_ASSERT_EQUAL(isend, ITERS + BURST);
+        CU_ASSERT_EQUAL(irecv, ITERS + BURST);
+        CU_ASSERT_EQUAL(done, ITERS + BURST);
         CU_ASSERT_EQUAL(bad, 0);
+        CU_ASSERT_EQUAL(order, 0);
         /* More than the 2 MiB the tracer may hold: it must have flushed mid-run. */
         char path[1200];
         struct stat st;
@@ -636,6 +705,47 @@ static void test_edges(void)
     if (!err || !strstr(err, "8 MPI calls the trace cannot"))
         printf("\n  stderr: %s\n", err ? err : "");
     free(err);
+    /* The Allreduce on the inter-communicator is recorded once per rank with sizes 0: the
+     * tracer does not size collectives on inter-communicators (the local group's size and
+     * rank would give wrong ones). */
+    ts_trace_t *t = NULL;
+    ts_error_t e;
+    ts_error_clear(&e);
+    ts_status st = ts_trace_open(dir, &t, &e);
+    if (st != TS_OK)
+        printf("\n  %s: %s\n", dir, e.msg);
+    CU_ASSERT_EQUAL_FATAL(st, TS_OK);
+    for (int32_t r = 0; r < ts_trace_nranks(t); r++) {
+        stream_t s = read_stream(t, r);
+        int allreduces = 0, rooted = 0, sized = 0, with_root = 0;
+        for (size_t i = 0; i < s.n; i++) {
+            if (s.ev[i].kind != TS_EV_COLL)
+                continue;
+            int op = s.ev[i].op;
+            if (op != TS_COLL_ALLREDUCE && op != TS_COLL_BCAST && op != TS_COLL_GATHER)
+                continue;
+            allreduces += op == TS_COLL_ALLREDUCE;
+            rooted += op != TS_COLL_ALLREDUCE;
+            sized += s.ev[i].bytes != 0 || s.ev[i].bytes2 != 0;
+            with_root += op != TS_COLL_ALLREDUCE && s.ev[i].peer != TS_ROOT_NONE;
+        }
+        CU_ASSERT_EQUAL(allreduces, 1);
+        CU_ASSERT_EQUAL(rooted, 2); /* the Bcast and the Gather */
+        CU_ASSERT_EQUAL(sized, 0);
+        CU_ASSERT_EQUAL(with_root, 0);
+        free_stream(&s);
+    }
+    int nranks = (int)ts_trace_nranks(t);
+    ts_trace_close(t);
+    /* And it replays. */
+    snprintf(args, sizeof args, "replay '%s' --nodes 1 --ppn %d", dir, nranks);
+    char *out = NULL;
+    err = NULL;
+    CU_ASSERT_EQUAL(tu_run_cli(args, &out, &err), 0);
+    if (err && *err)
+        printf("\n  %s\n", err);
+    free(out);
+    free(err);
     /* A command's own LD_PRELOAD would replace the tracer's: refused before it runs. */
     err = NULL;
     snprintf(args, sizeof args, "record -o '%s/none' -- mpirun -x LD_PRELOAD=/lib/x.so -np 1 true",
@@ -653,6 +763,7 @@ int main(void)
     CU_pSuite unit = CU_add_suite("collective byte rules", NULL, NULL);
     CU_add_test(unit, "Score-P's sizeSent / sizeReceived", test_collbytes);
     CU_add_test(unit, "record --exclusive's values", test_record_exclusive_words);
+    CU_add_test(unit, "record's other refusals", test_record_refusals);
     if (!tracer_ready())
         return tu_run_all();
     CU_pSuite s = CU_add_suite("tracer under mpirun", NULL, NULL);

@@ -4,8 +4,12 @@
  *
  * On MPI_COMM_WORLD (n ranks, me):
  *   Barrier; Bcast 10 ints from root 0; Allreduce 4 doubles; Allreduce 4 doubles in place;
- *   Reduce 3 ints to root n-1; Alltoall 2 ints per peer; Gatherv to root 0 of me+1 ints;
- *   Allgather 1 double; Scatter 5 ints from root 1 % n; Scan 2 ints.
+ *   Reduce 3 ints to root n-1; Alltoall 2 ints per peer (received as 1 pair of ints, so the
+ *   send and receive counts differ); Gatherv to root 0 of me+1 ints; Allgather 1 double;
+ *   Scatter 5 ints from root 1 % n; Scan 2 ints; Gather of 3 ints to root 0, in place at
+ *   the root (which passes 0 chars as its ignored send arguments); Gatherv to root 0 of 2
+ *   ints per rank, received as 1 pair each; Exscan 2 ints; Reduce_scatter_block of 1 int,
+ *   in place. On MPI_COMM_SELF: Allreduce 1 double.
  * Comm_split(color me % 2, key me) -> sub (the ranks of one parity, in world order):
  *   Allreduce 1 double; Bcast 6 chars from sub rank 0; Barrier; if the sub-communicator has
  *   two ranks or more, its rank 0 Sends 4 ints with tag 99 to its rank 1.
@@ -33,7 +37,10 @@ int main(int argc, char **argv)
 
     int *a2a_out = calloc(2 * (size_t)n, sizeof *a2a_out);
     int *a2a_in = calloc(2 * (size_t)n, sizeof *a2a_in);
-    MPI_Alltoall(a2a_out, 2, MPI_INT, a2a_in, 2, MPI_INT, world);
+    MPI_Datatype pair;
+    MPI_Type_contiguous(2, MPI_INT, &pair);
+    MPI_Type_commit(&pair);
+    MPI_Alltoall(a2a_out, 2, MPI_INT, a2a_in, 1, pair, world);
 
     int *counts = malloc((size_t)n * sizeof *counts);
     int *displs = malloc((size_t)n * sizeof *displs);
@@ -56,6 +63,26 @@ int main(int argc, char **argv)
 
     int s2[2] = {1, 1}, s2r[2];
     MPI_Scan(s2, s2r, 2, MPI_INT, MPI_SUM, world);
+
+    /* Send and receive arguments that differ in count or type, or are ignored: the sizes
+     * must come from the arguments significant on each rank. */
+    int g3[3] = {0}, *g3all = calloc(3 * (size_t)n, sizeof *g3all);
+    if (me == 0)
+        MPI_Gather(MPI_IN_PLACE, 0, MPI_CHAR, g3all, 3, MPI_INT, 0, world);
+    else
+        MPI_Gather(g3, 3, MPI_INT, NULL, 0, MPI_CHAR, 0, world);
+    int *ones = malloc((size_t)n * sizeof *ones), *pairs = calloc(2 * (size_t)n, sizeof *pairs);
+    for (int r = 0; r < n; r++) {
+        ones[r] = 1;
+        displs[r] = r;
+    }
+    MPI_Gatherv(g3, 2, MPI_INT, pairs, ones, displs, pair, 0, world);
+    MPI_Exscan(s2, s2r, 2, MPI_INT, MPI_SUM, world);
+    int *rsb = calloc((size_t)n, sizeof *rsb);
+    MPI_Reduce_scatter_block(MPI_IN_PLACE, rsb, 1, MPI_INT, MPI_SUM, world);
+    /* On MPI_COMM_SELF, the other predefined communicator. */
+    MPI_Allreduce(d4, r4, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_SELF);
+    MPI_Type_free(&pair);
 
     MPI_Comm sub;
     MPI_Comm_split(world, me % 2, me, &sub);
@@ -94,6 +121,10 @@ int main(int argc, char **argv)
     free(mine);
     free(all);
     free(scatter_out);
+    free(g3all);
+    free(ones);
+    free(pairs);
+    free(rsb);
     MPI_Finalize();
     return 0;
 }

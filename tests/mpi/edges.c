@@ -7,9 +7,10 @@
  *     the master thread makes as many: the other threads' calls are counted over all ranks.
  *  3. With argument "inter": the two halves of the world make an inter-communicator, which is
  *     duplicated (the tracer's key broadcast used to wait for ever there) and used for a
- *     barrier; then calls the trace cannot represent: each odd rank takes its even partner's
- *     message with MPI_Mprobe and MPI_Mrecv, and all make one MPI_Neighbor_allgather on a
- *     ring (2 x 2 + 4 = 8 calls counted at MPI_Finalize). */
+ *     barrier, an Allreduce of 1 int, and a Bcast and a Gather rooted at world rank 0 (roots
+ *     the trace has no rank for: recorded as none); then calls the trace cannot represent: each odd
+ *     rank takes its even partner's message with MPI_Mprobe and MPI_Mrecv, and all make one
+ *     MPI_Neighbor_allgather on a ring (2 x 2 + 4 = 8 calls counted at MPI_Finalize). */
 #include <mpi.h>
 #include <pthread.h>
 #include <string.h>
@@ -61,6 +62,13 @@ int main(int argc, char **argv)
         MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, low ? n / 2 : 0, 42, &inter);
         MPI_Comm_dup(inter, &dup);
         MPI_Barrier(dup);
+        int word = 1, sum, all[64];
+        MPI_Allreduce(&word, &sum, 1, MPI_INT, MPI_SUM, dup);
+        /* Rooted at world rank 0: MPI_ROOT there, MPI_PROC_NULL in the rest of its group,
+         * the root's rank in the remote group (0) on the other side. */
+        int root = low ? (me == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+        MPI_Bcast(&word, 1, MPI_INT, root, dup);
+        MPI_Gather(&word, 1, MPI_INT, all, 1, MPI_INT, root, dup);
         MPI_Comm_free(&dup);
         MPI_Comm_free(&inter);
         MPI_Comm_free(&half);

@@ -3,7 +3,12 @@
  * it with TUNESIM_TRACE_BUFFER_MB=1 (the tracer's minimum: two 1 MiB chunks) and checks
  * that every record survived.
  *
- * ITERS times: Irecv from left, Isend 8 bytes to right (tag i % 1000), Waitall. */
+ * ITERS times: Irecv from left, Isend 8 bytes to right (tag i % 1000), Waitall. Then BURST
+ * = 128 Irecvs from left (tags 1000 + k) posted at once, BURST Isends of 8 bytes to right
+ * with the same tags, and one Waitall of all of them: 256 requests outstanding, as many as
+ * the tracer's request map has slots at first, so it must grow (at half full: a full map
+ * has no empty slot to end a probe run), and its entries collide and are removed from the
+ * middle of probe runs. */
 #include <mpi.h>
 
 #define ITERS 20000
@@ -22,6 +27,16 @@ int main(int argc, char **argv)
         MPI_Isend(&out, 1, MPI_DOUBLE, right, i % 1000, MPI_COMM_WORLD, &reqs[1]);
         MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
     }
+    enum { BURST = 128 };
+    MPI_Request many[2 * BURST];
+    double ins[BURST], outs[BURST];
+    for (int k = 0; k < BURST; k++) {
+        outs[k] = k;
+        MPI_Irecv(&ins[k], 1, MPI_DOUBLE, left, 1000 + k, MPI_COMM_WORLD, &many[k]);
+    }
+    for (int k = 0; k < BURST; k++)
+        MPI_Isend(&outs[k], 1, MPI_DOUBLE, right, 1000 + k, MPI_COMM_WORLD, &many[BURST + k]);
+    MPI_Waitall(2 * BURST, many, MPI_STATUSES_IGNORE);
     MPI_Finalize();
     return 0;
 }

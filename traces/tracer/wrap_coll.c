@@ -5,7 +5,8 @@
  * NonBlockingCollectiveComplete record comes when the request completes (wrap_req.c). Sizes
  * follow Score-P (collbytes.h) and are computed before the call from the arguments that are
  * significant on this rank only (an argument MPI ignores may be garbage). Roots are ranks in
- * the communicator. On inter-communicators the sizes are recorded as 0 (not supported). */
+ * the communicator. On inter-communicators the sizes are recorded as 0 and the root as none
+ * (not supported). */
 #include <stdlib.h>
 
 #include "tracer.h"
@@ -20,6 +21,17 @@ static int geometry(MPI_Comm comm, int *n, int *me)
         PMPI_Comm_size(comm, n) != MPI_SUCCESS || PMPI_Comm_rank(comm, me) != MPI_SUCCESS)
         return -1;
     return 0;
+}
+
+/* The root as recorded: a rank of comm, or none on an inter-communicator, where MPI's root
+ * argument is MPI_ROOT, MPI_PROC_NULL or a rank of the other group, none of them a rank of
+ * the local group the trace records the communicator as. */
+static uint32_t root_of(MPI_Comm comm, int root)
+{
+    int inter = 0;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)
+        return NO_ROOT;
+    return (uint32_t)root;
 }
 
 /* Record the end of a blocking collective and its Leave. */
@@ -242,7 +254,7 @@ TRC_EXPORT int MPI_Barrier(MPI_Comm comm)
 
 TRC_EXPORT int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-    TRC_BLOCKING(TRC_R_Bcast, OTF2_COLLECTIVE_OP_BCAST, comm, (uint32_t)root,
+    TRC_BLOCKING(TRC_R_Bcast, OTF2_COLLECTIVE_OP_BCAST, comm, root_of(comm, root),
                  sizes_bcast(count, type, root, comm), PMPI_Bcast(buf, count, type, root, comm),
                  PMPI_Ibcast(buf, count, type, root, comm, &req_));
 }
@@ -250,7 +262,7 @@ TRC_EXPORT int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_
 TRC_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
                           MPI_Op op, int root, MPI_Comm comm)
 {
-    TRC_BLOCKING(TRC_R_Reduce, OTF2_COLLECTIVE_OP_REDUCE, comm, (uint32_t)root,
+    TRC_BLOCKING(TRC_R_Reduce, OTF2_COLLECTIVE_OP_REDUCE, comm, root_of(comm, root),
                  sizes_reduce(sendbuf, count, type, root, comm),
                  PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm),
                  PMPI_Ireduce(sendbuf, recvbuf, count, type, op, root, comm, &req_));
@@ -269,7 +281,7 @@ TRC_EXPORT int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendt
                           int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     TRC_BLOCKING(
-        TRC_R_Gather, OTF2_COLLECTIVE_OP_GATHER, comm, (uint32_t)root,
+        TRC_R_Gather, OTF2_COLLECTIVE_OP_GATHER, comm, root_of(comm, root),
         sizes_gather(sendbuf, sendcount, sendtype, recvcount, recvtype, root, comm),
         PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),
         PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
@@ -280,7 +292,7 @@ TRC_EXPORT int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype send
                            const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                            int root, MPI_Comm comm)
 {
-    TRC_BLOCKING(TRC_R_Gatherv, OTF2_COLLECTIVE_OP_GATHERV, comm, (uint32_t)root,
+    TRC_BLOCKING(TRC_R_Gatherv, OTF2_COLLECTIVE_OP_GATHERV, comm, root_of(comm, root),
                  sizes_gatherv(sendbuf, sendcount, sendtype, recvcounts, recvtype, root, comm),
                  PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                               root, comm),
@@ -292,7 +304,7 @@ TRC_EXPORT int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype send
                            int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     TRC_BLOCKING(
-        TRC_R_Scatter, OTF2_COLLECTIVE_OP_SCATTER, comm, (uint32_t)root,
+        TRC_R_Scatter, OTF2_COLLECTIVE_OP_SCATTER, comm, root_of(comm, root),
         sizes_scatter(sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),
         PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),
         PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
@@ -303,7 +315,7 @@ TRC_EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const i
                             MPI_Datatype sendtype, void *recvbuf, int recvcount,
                             MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    TRC_BLOCKING(TRC_R_Scatterv, OTF2_COLLECTIVE_OP_SCATTERV, comm, (uint32_t)root,
+    TRC_BLOCKING(TRC_R_Scatterv, OTF2_COLLECTIVE_OP_SCATTERV, comm, root_of(comm, root),
                  sizes_scatterv(sendcounts, sendtype, recvbuf, recvcount, recvtype, root, comm),
                  PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
                                root, comm),
@@ -427,7 +439,7 @@ TRC_EXPORT int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 TRC_EXPORT int MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
                           MPI_Request *request)
 {
-    TRC_NONBLOCKING(TRC_R_Ibcast, OTF2_COLLECTIVE_OP_BCAST, comm, (uint32_t)root,
+    TRC_NONBLOCKING(TRC_R_Ibcast, OTF2_COLLECTIVE_OP_BCAST, comm, root_of(comm, root),
                     sizes_bcast(count, type, root, comm),
                     PMPI_Ibcast(buf, count, type, root, comm, request));
 }
@@ -435,7 +447,7 @@ TRC_EXPORT int MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI
 TRC_EXPORT int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type,
                            MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
-    TRC_NONBLOCKING(TRC_R_Ireduce, OTF2_COLLECTIVE_OP_REDUCE, comm, (uint32_t)root,
+    TRC_NONBLOCKING(TRC_R_Ireduce, OTF2_COLLECTIVE_OP_REDUCE, comm, root_of(comm, root),
                     sizes_reduce(sendbuf, count, type, root, comm),
                     PMPI_Ireduce(sendbuf, recvbuf, count, type, op, root, comm, request));
 }
@@ -452,7 +464,7 @@ TRC_EXPORT int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype send
                            int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                            MPI_Request *request)
 {
-    TRC_NONBLOCKING(TRC_R_Igather, OTF2_COLLECTIVE_OP_GATHER, comm, (uint32_t)root,
+    TRC_NONBLOCKING(TRC_R_Igather, OTF2_COLLECTIVE_OP_GATHER, comm, root_of(comm, root),
                     sizes_gather(sendbuf, sendcount, sendtype, recvcount, recvtype, root, comm),
                     PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                                  comm, request));
@@ -462,7 +474,7 @@ TRC_EXPORT int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
                             void *recvbuf, const int recvcounts[], const int displs[],
                             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-    TRC_NONBLOCKING(TRC_R_Igatherv, OTF2_COLLECTIVE_OP_GATHERV, comm, (uint32_t)root,
+    TRC_NONBLOCKING(TRC_R_Igatherv, OTF2_COLLECTIVE_OP_GATHERV, comm, root_of(comm, root),
                     sizes_gatherv(sendbuf, sendcount, sendtype, recvcounts, recvtype, root, comm),
                     PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
                                   recvtype, root, comm, request));
@@ -472,7 +484,7 @@ TRC_EXPORT int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sen
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                             MPI_Comm comm, MPI_Request *request)
 {
-    TRC_NONBLOCKING(TRC_R_Iscatter, OTF2_COLLECTIVE_OP_SCATTER, comm, (uint32_t)root,
+    TRC_NONBLOCKING(TRC_R_Iscatter, OTF2_COLLECTIVE_OP_SCATTER, comm, root_of(comm, root),
                     sizes_scatter(sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),
                     PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                                   comm, request));
@@ -482,7 +494,7 @@ TRC_EXPORT int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const 
                              MPI_Datatype sendtype, void *recvbuf, int recvcount,
                              MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
-    TRC_NONBLOCKING(TRC_R_Iscatterv, OTF2_COLLECTIVE_OP_SCATTERV, comm, (uint32_t)root,
+    TRC_NONBLOCKING(TRC_R_Iscatterv, OTF2_COLLECTIVE_OP_SCATTERV, comm, root_of(comm, root),
                     sizes_scatterv(sendcounts, sendtype, recvbuf, recvcount, recvtype, root, comm),
                     PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
                                    recvtype, root, comm, request));
