@@ -8,7 +8,8 @@
  * with the same tags, and one Waitall of all of them: 256 requests outstanding, as many as
  * the tracer's request map has slots at first, so it must grow (at half full: a full map
  * has no empty slot to end a probe run), and its entries collide and are removed from the
- * middle of probe runs. */
+ * middle of probe runs. Last, an Irecv (tag 5000) that a Testall finds incomplete, a barrier,
+ * the matching Isend, and Testall polled until both are done. */
 #include <mpi.h>
 
 #define ITERS 20000
@@ -37,6 +38,18 @@ int main(int argc, char **argv)
     for (int k = 0; k < BURST; k++)
         MPI_Isend(&outs[k], 1, MPI_DOUBLE, right, 1000 + k, MPI_COMM_WORLD, &many[BURST + k]);
     MPI_Waitall(2 * BURST, many, MPI_STATUSES_IGNORE);
+    /* A Testall that finds nothing complete (the left neighbour sends only after the barrier),
+     * then one polled until it does: the receive completes once, when it is received. */
+    double late = 0;
+    int flag = 1;
+    MPI_Irecv(&ins[0], 1, MPI_DOUBLE, left, 5000, MPI_COMM_WORLD, &many[0]);
+    MPI_Testall(1, many, &flag, MPI_STATUSES_IGNORE);
+    if (flag)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Isend(&late, 1, MPI_DOUBLE, right, 5000, MPI_COMM_WORLD, &many[1]);
+    for (flag = 0; !flag;)
+        MPI_Testall(2, many, &flag, MPI_STATUSES_IGNORE);
     MPI_Finalize();
     return 0;
 }
