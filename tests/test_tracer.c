@@ -710,9 +710,11 @@ static void test_edges(void)
     if (!err || !strstr(err, "8 MPI calls the trace cannot"))
         printf("\n  stderr: %s\n", err ? err : "");
     free(err);
-    /* The Allreduce on the inter-communicator is recorded once per rank with sizes 0: the
-     * tracer does not size collectives on inter-communicators (the local group's size and
-     * rank would give wrong ones). */
+    /* The Allreduce, Bcast and Gather on the inter-communicator are recorded once per rank
+     * with sizes 0 and the two rooted ones without a root: the tracer does not size
+     * collectives on inter-communicators (the local group's size and rank would give wrong
+     * ones), and their roots (MPI_ROOT, MPI_PROC_NULL, a rank of the other group) are no
+     * rank of the local group. */
     ts_trace_t *t = NULL;
     ts_error_t e;
     ts_error_clear(&e);
