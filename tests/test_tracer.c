@@ -86,42 +86,41 @@ static void test_record_exclusive_words(void)
     }
 }
 
-/* record's other checks, each with its own message: every one of these is refused before a
- * trace could exist. The exit status is 2 for usage errors, 1 for the rest. */
+/* record's refusals, each with its own message, before a trace could exist; exit 2 for usage
+ * errors, 1 for the rest. The checks of the command itself come after record has found the
+ * tracer's library: without MPI (no library) they are left to record_refusals_run. */
+static int record_refused(const char *opts, const char *command, int rc, const char *msg)
+{
+    char args[1400], *err = NULL;
+    snprintf(args, sizeof args, "record %s -o '%s' -- %s", opts, tu_path("refused"), command);
+    int got = tu_run_cli(args, NULL, &err);
+    int ok = got == rc && err != NULL && strstr(err, msg) != NULL;
+    if (!ok)
+        printf("\n  %s: exit %d, stderr: %s\n", args, got, err ? err : "");
+    free(err);
+    return ok;
+}
+
 static void test_record_refusals(void)
 {
     char *err = NULL;
     CU_ASSERT_EQUAL(tu_run_cli("record -o '' -- true", NULL, &err), 2);
     CU_ASSERT_PTR_NOT_NULL(err ? strstr(err, "record: -o needs a non-empty directory") : NULL);
     free(err);
-    struct {
-        const char *opts, *command; /* record OPTS -o DIR -- COMMAND */
-        int rc;
-        const char *msg;
-    } cases[] = {
-        {"", "", 2, "record: missing the command to run"},
-        {"--clock gpu", "true", 2, "--clock must be wall or cpu, not 'gpu'"},
-        /* 1024 is the largest count allowed: accepted, so the failure is `true` writing no
-         * trace, not the option. */
-        {"--exclusive=1024", "true", 1, "'true' finished but wrote no trace"},
-        {"", "/nonexistent/tunesim-prog", 1,
-         "cannot run '/nonexistent/tunesim-prog': No such file or directory"},
-        /* mpiexec is a launcher like mpirun: its -x LD_PRELOAD would replace the tracer. */
-        {"", "mpiexec -x LD_PRELOAD=/lib/x.so -np 1 true", 1,
-         "the command sets LD_PRELOAD (-x LD_PRELOAD=/lib/x.so)"},
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char args[1400];
-        snprintf(args, sizeof args, "record %s -o '%s' -- %s", cases[i].opts, tu_path("refused"),
-                 cases[i].command);
-        err = NULL;
-        int rc = tu_run_cli(args, NULL, &err);
-        int ok = rc == cases[i].rc && err != NULL && strstr(err, cases[i].msg) != NULL;
-        if (!ok)
-            printf("\n  %s: exit %d, stderr: %s\n", args, rc, err ? err : "");
-        CU_ASSERT(ok);
-        free(err);
-    }
+    CU_ASSERT(record_refused("", "", 2, "record: missing the command to run"));
+    CU_ASSERT(record_refused("--clock gpu", "true", 2, "--clock must be wall or cpu, not 'gpu'"));
+}
+
+static void test_record_refusals_run(void)
+{
+    /* 1024 is the largest count allowed: accepted, so the failure is `true` writing no trace,
+     * not the option. */
+    CU_ASSERT(record_refused("--exclusive=1024", "true", 1, "'true' finished but wrote no trace"));
+    CU_ASSERT(record_refused("", "/nonexistent/tunesim-prog", 1,
+                             "cannot run '/nonexistent/tunesim-prog': No such file or directory"));
+    /* mpiexec is a launcher like mpirun: its -x LD_PRELOAD would replace the tracer. */
+    CU_ASSERT(record_refused("", "mpiexec -x LD_PRELOAD=/lib/x.so -np 1 true", 1,
+                             "the command sets LD_PRELOAD (-x LD_PRELOAD=/lib/x.so)"));
 }
 
 /* Number of calls of `name` on the stream. */
@@ -710,8 +709,8 @@ static void test_edges(void)
     if (!err || !strstr(err, "8 MPI calls the trace cannot"))
         printf("\n  stderr: %s\n", err ? err : "");
     free(err);
-    /* The Allreduce, Bcast and Gather on the inter-communicator are recorded once per rank
-     * with sizes 0 and the two rooted ones without a root: the tracer does not size
+    /* The collectives on the inter-communicator are recorded once per rank with sizes 0 and
+     * the six rooted ones without a root: the tracer does not size
      * collectives on inter-communicators (the local group's size and rank would give wrong
      * ones), and their roots (MPI_ROOT, MPI_PROC_NULL, a rank of the other group) are no
      * rank of the local group. */
@@ -726,18 +725,20 @@ static void test_edges(void)
         stream_t s = read_stream(t, r);
         int allreduces = 0, rooted = 0, sized = 0, with_root = 0;
         for (size_t i = 0; i < s.n; i++) {
-            if (s.ev[i].kind != TS_EV_COLL)
+            if (s.ev[i].kind != TS_EV_COLL && s.ev[i].kind != TS_EV_ICOLL_DONE)
                 continue;
             int op = s.ev[i].op;
-            if (op != TS_COLL_ALLREDUCE && op != TS_COLL_BCAST && op != TS_COLL_GATHER)
+            int is_rooted = op == TS_COLL_BCAST || op == TS_COLL_GATHER || op == TS_COLL_REDUCE ||
+                            op == TS_COLL_SCATTER || op == TS_COLL_SCATTERV;
+            if (op != TS_COLL_ALLREDUCE && !is_rooted)
                 continue;
             allreduces += op == TS_COLL_ALLREDUCE;
-            rooted += op != TS_COLL_ALLREDUCE;
+            rooted += is_rooted;
             sized += s.ev[i].bytes != 0 || s.ev[i].bytes2 != 0;
-            with_root += op != TS_COLL_ALLREDUCE && s.ev[i].peer != TS_ROOT_NONE;
+            with_root += is_rooted && s.ev[i].peer != TS_ROOT_NONE;
         }
         CU_ASSERT_EQUAL(allreduces, 1);
-        CU_ASSERT_EQUAL(rooted, 2); /* the Bcast and the Gather */
+        CU_ASSERT_EQUAL(rooted, 6); /* Bcast, Gather, Reduce, Scatter, Ireduce, Iscatterv */
         CU_ASSERT_EQUAL(sized, 0);
         CU_ASSERT_EQUAL(with_root, 0);
         free_stream(&s);
@@ -774,6 +775,7 @@ int main(void)
     if (!tracer_ready())
         return tu_run_all();
     CU_pSuite s = CU_add_suite("tracer under mpirun", NULL, NULL);
+    CU_add_test(s, "record's refusals of the command it runs", test_record_refusals_run);
     CU_add_test(s, "ring, 4 ranks, ob1, wall clock", test_ring_4_ob1_wall);
     CU_add_test(s, "ring, 2 ranks, ucx, cpu clock", test_ring_2_ucx_cpu);
     CU_add_test(s, "pingpong, 2 ranks, ob1, cpu clock", test_pingpong_2_ob1_cpu);

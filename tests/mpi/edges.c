@@ -7,8 +7,9 @@
  *     the master thread makes as many: the other threads' calls are counted over all ranks.
  *  3. With argument "inter": the two halves of the world make an inter-communicator, which is
  *     duplicated (the tracer's key broadcast used to wait for ever there) and used for a
- *     barrier, an Allreduce of 1 int, and a Bcast and a Gather rooted at world rank 0 (roots
- *     the trace has no rank for: recorded as none); then calls the trace cannot represent: each odd
+ *     barrier, an Allreduce of 1 int, and a Bcast, Gather, Reduce, Scatter, Ireduce and
+ *     Iscatterv rooted at world rank 0 (roots the trace has no rank for: recorded as none);
+ *     then calls the trace cannot represent: each odd
  *     rank takes its even partner's message with MPI_Mprobe and MPI_Mrecv, and all make one
  *     MPI_Neighbor_allgather on a ring (2 x 2 + 4 = 8 calls counted at MPI_Finalize). */
 #include <mpi.h>
@@ -69,6 +70,16 @@ int main(int argc, char **argv)
         int root = low ? (me == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
         MPI_Bcast(&word, 1, MPI_INT, root, dup);
         MPI_Gather(&word, 1, MPI_INT, all, 1, MPI_INT, root, dup);
+        MPI_Reduce(&word, &sum, 1, MPI_INT, MPI_SUM, root, dup);
+        MPI_Scatter(all, 1, MPI_INT, &word, 1, MPI_INT, root, dup);
+        int counts[64], displs[64];
+        for (int k = 0; k < 64; k++)
+            counts[k] = 1, displs[k] = k;
+        MPI_Request nb;
+        MPI_Ireduce(&word, &sum, 1, MPI_INT, MPI_SUM, root, dup, &nb);
+        MPI_Wait(&nb, MPI_STATUS_IGNORE);
+        MPI_Iscatterv(all, counts, displs, MPI_INT, &word, 1, MPI_INT, root, dup, &nb);
+        MPI_Wait(&nb, MPI_STATUS_IGNORE);
         MPI_Comm_free(&dup);
         MPI_Comm_free(&inter);
         MPI_Comm_free(&half);
