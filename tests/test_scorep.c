@@ -62,23 +62,11 @@ static const case_t CASES[] = {
 };
 enum { NCASES = sizeof CASES / sizeof CASES[0] };
 
-static ts_trace_t *open_ok(const char *path)
-{
-    ts_trace_t *t = NULL;
-    ts_error_t err;
-    ts_error_clear(&err);
-    ts_status st = ts_trace_open(path, &t, &err);
-    if (st != TS_OK)
-        printf("\n  %s: %s\n", path, err.msg);
-    CU_ASSERT_EQUAL(st, TS_OK);
-    return t;
-}
-
 static void test_counts(void)
 {
     for (int i = 0; i < NCASES; i++) {
         const case_t *c = &CASES[i];
-        ts_trace_t *t = open_ok(tu_scorep(c->dir));
+        ts_trace_t *t = tu_open(tu_scorep(c->dir));
         if (!t)
             continue;
         CU_ASSERT_EQUAL(ts_trace_nranks(t), c->ranks);
@@ -111,7 +99,7 @@ static void test_counts(void)
 /* sst-macro splits WORLD into pairs {r, r+6}; collectives on them must name world ranks. */
 static void test_subcommunicators(void)
 {
-    ts_trace_t *t = open_ok(tu_scorep("sstmacro-otf2_test_traces"));
+    ts_trace_t *t = tu_open(tu_scorep("sstmacro-otf2_test_traces"));
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     int pairs = 0, self = 0, world = 0;
     for (int32_t c = 0; c < ts_trace_ncomms(t); c++) {
@@ -147,7 +135,7 @@ static void test_subcommunicators(void)
 /* Stencil: rank 0 sends 128 KiB messages to world-rank peers with tags, on WORLD. */
 static void test_peers_and_tags(void)
 {
-    ts_trace_t *t = open_ok(tu_scorep("tracer-stencil4d-32"));
+    ts_trace_t *t = tu_open(tu_scorep("tracer-stencil4d-32"));
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     ts_cursor_t *cur;
     ts_cursor_open(t, 0, &cur);
@@ -181,7 +169,7 @@ static void test_peers_and_tags(void)
  * ranks start within the trace, not 1e15 ticks apart. */
 static void test_clock_offsets(void)
 {
-    ts_trace_t *t = open_ok(tu_scorep("sstmacro-otf2_test_traces"));
+    ts_trace_t *t = tu_open(tu_scorep("sstmacro-otf2_test_traces"));
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     int64_t dur = ts_trace_duration_ns(t);
     CU_ASSERT(dur > 0 && dur < 10LL * 1000000000LL);
@@ -200,14 +188,14 @@ static void test_clock_offsets(void)
 static void test_store_roundtrip_all(void)
 {
     for (int i = 0; i < NCASES; i++) {
-        ts_trace_t *t = open_ok(tu_scorep(CASES[i].dir));
+        ts_trace_t *t = tu_open(tu_scorep(CASES[i].dir));
         if (!t)
             continue;
         char path[512];
         snprintf(path, sizeof path, "%s/%s.tss", tu_tmpdir(), CASES[i].dir);
         ts_error_t err;
         CU_ASSERT_EQUAL_FATAL(ts_store_write(t, path, &err), TS_OK);
-        ts_trace_t *back = open_ok(path);
+        ts_trace_t *back = tu_open(path);
         CU_ASSERT_PTR_NOT_NULL_FATAL(back);
         CU_ASSERT(tu_traces_equal(t, back));
         /* The store is far smaller than the archive. */
@@ -229,7 +217,7 @@ static int count_lines_with(const char *path, const char *needle)
 
 static void test_ti_export(void)
 {
-    ts_trace_t *t = open_ok(tu_scorep("tracer-stencil4d-32"));
+    ts_trace_t *t = tu_open(tu_scorep("tracer-stencil4d-32"));
     CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     char dir[512], p[600];
     snprintf(dir, sizeof dir, "%s/ti-stencil", tu_tmpdir());

@@ -412,6 +412,18 @@ static const char PRED_JSON[] =
     "          {\"name\": \"C\", \"predicted_time_s\": 4, \"functions\": {}},\n"
     "          {\"name\": \"D\", \"predicted_time_s\": 7}]}\n";
 
+/* v's text report, as ts_validate_print writes it (the caller frees it). */
+static char *report_of(const ts_validate_t *v)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+    ts_validate_print(v, fp);
+    fclose(fp);
+    return buf;
+}
+
 static void test_anchor_mape_ordering(void)
 {
     ts_error_t err;
@@ -441,11 +453,7 @@ static void test_anchor_mape_ordering(void)
     CU_ASSERT_EQUAL(v->npairs, 3);
     CU_ASSERT_EQUAL(v->reproduced, 3);
 
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&buf, &len);
-    ts_validate_print(v, fp);
-    fclose(fp);
+    char *buf = report_of(v);
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "anchored on A: measured 10.000 s / predicted 5.000 s"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "(anchor)"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "+8.33"));
@@ -470,10 +478,7 @@ static void test_anchor_mape_ordering(void)
     CU_ASSERT_FATAL(ts_validate_compute(m, &p, "A", &v, &err) == TS_OK);
     CU_ASSERT_EQUAL(v->reproduced, 2);
     CU_ASSERT_DOUBLE_EQUAL(v->spearman, 0.5, 1e-12); /* measured C A B, predicted C B A */
-    buf = NULL;
-    fp = open_memstream(&buf, &len);
-    ts_validate_print(v, fp);
-    fclose(fp);
+    buf = report_of(v);
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "missed: A faster than B"));
     free(buf);
     ts_validate_free(v);
@@ -551,11 +556,7 @@ static void test_report_edges(void)
     CU_ASSERT_EQUAL(v->within_5pct, 2);
     CU_ASSERT_EQUAL(v->npairs, 1);
     CU_ASSERT_EQUAL(v->reproduced, 0);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&buf, &len);
-    ts_validate_print(v, fp);
-    fclose(fp);
+    char *buf = report_of(v);
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "2 of 2 within 5 %"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "0 of 1 pairs"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "missed: x faster than y"));
@@ -565,10 +566,7 @@ static void test_report_edges(void)
     /* The same with y predicted slower: every setting within 5 %, the ordering kept: met. */
     secs[1] = 21;
     CU_ASSERT_FATAL(ts_validate_compute(m, &p, NULL, &v, &err) == TS_OK);
-    buf = NULL;
-    fp = open_memstream(&buf, &len);
-    ts_validate_print(v, fp);
-    fclose(fp);
+    buf = report_of(v);
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "1 of 1 pairs"));
     CU_ASSERT_PTR_NOT_NULL(strstr(buf, "reproduced): met"));
     free(buf);

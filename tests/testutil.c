@@ -188,6 +188,18 @@ int tu_run_all(void)
     return failed ? 1 : nskipped ? TS_TEST_SKIP : 0;
 }
 
+ts_trace_t *tu_open(const char *path)
+{
+    ts_trace_t *t = NULL;
+    ts_error_t e;
+    ts_error_clear(&e);
+    ts_status st = ts_trace_open(path, &t, &e);
+    if (st != TS_OK)
+        printf("\n  %s: %s\n", path, e.msg);
+    CU_ASSERT_EQUAL(st, TS_OK);
+    return st == TS_OK ? t : NULL;
+}
+
 int tu_traces_equal(const ts_trace_t *a, const ts_trace_t *b)
 {
     if (ts_trace_nranks(a) != ts_trace_nranks(b) || ts_trace_nnodes(a) != ts_trace_nnodes(b) ||

@@ -50,6 +50,9 @@ char *tu_read_file(const char *path, size_t *size);
 int tu_run_all(void);
 
 #include "traces/trace.h"
+/* The trace at path, opened; NULL (the reader's message printed, and a failed assertion)
+ * where it does not open. */
+ts_trace_t *tu_open(const char *path);
 /* 1 if both traces have the same definitions and event streams, event by event. */
 int tu_traces_equal(const ts_trace_t *a, const ts_trace_t *b);
 /* The round parameters test_protocol.c and test_engine.c derive their times from: latency 2 us

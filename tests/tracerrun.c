@@ -42,13 +42,7 @@ ts_trace_t *record(const run_t *r, char *dir, size_t dirlen)
     free(err);
     if (rc != 0)
         return NULL;
-    ts_trace_t *t = NULL;
-    ts_error_t e;
-    ts_error_clear(&e);
-    ts_status st = ts_trace_open(dir, &t, &e);
-    if (st != TS_OK)
-        printf("\n  %s: %s\n", dir, e.msg);
-    CU_ASSERT_EQUAL(st, TS_OK);
+    ts_trace_t *t = tu_open(dir);
     if (t != NULL)
         CU_ASSERT_EQUAL(ts_trace_nranks(t), r->nranks);
     return t;
