@@ -112,7 +112,11 @@ static void scatter_allgather_bcast(build_t *b, const gview_t *g, int32_t root, 
                                     int ring)
 {
     /* Binomial scatter of n blocks, then an allgather of the blocks (recursive doubling, or
-     * the ring for _ring); blocks are relative to the root. */
+     * the ring for _ring); blocks are relative to the root. The blocks are equal, ceil(bytes /
+     * n) each: Open MPI's are ceil(count / n) elements with the last ones short or empty
+     * (coll_base_bcast.c, scatter_count), which differs only where the count is not a
+     * multiple of n, mostly for vectors of fewer elements than ranks, which the fixed rules
+     * send by trees, not by this algorithm. */
     uint64_t block = (bytes + (uint64_t)g->n - 1) / (uint64_t)g->n;
     ts__cs_tree_gather(b, g, TREE_BINOMIAL, root, block, 1);
     gview_t rel = *g; /* the allgather runs on ranks relative to the root */

@@ -342,27 +342,31 @@ void ts__cs_rabenseifner(build_t *b, const gview_t *g, uint64_t bytes, int mode,
         ts__cs_end_round(b, bytes);
         newrank = me / 2;
     }
-    /* reduce-scatter by recursive halving: the lower rank of each pair keeps the lower half */
-    uint64_t window = count;
-    for (int32_t mask = 1; mask < p2; mask <<= 1) {
+    /* reduce-scatter by recursive halving: the lower rank of each pair keeps the lower half,
+     * rounded down (an odd window's middle element goes up, as Open MPI's rcount = wsize / 2
+     * for the lower rank, coll_base_allreduce.c and coll_base_reduce.c) */
+    uint64_t window = count, sent[32], kept[32];
+    int steps = 0;
+    for (int32_t mask = 1; mask < p2; mask <<= 1, steps++) {
         int32_t nr = newrank ^ mask;
         int32_t peer = nr < extra ? nr * 2 + stay : nr + extra;
-        uint64_t keep = (window + 1) / 2, give = window - keep;
-        uint64_t send = newrank < nr ? give : keep, recv = newrank < nr ? keep : give;
-        ts__cs_send_to(b, g, peer, send * elem);
-        ts__cs_recv_from(b, g, peer, recv * elem);
-        ts__cs_end_round(b, recv * elem);
-        window = recv;
+        uint64_t low = window / 2, high = window - low;
+        sent[steps] = newrank < nr ? high : low;
+        kept[steps] = newrank < nr ? low : high;
+        ts__cs_send_to(b, g, peer, sent[steps] * elem);
+        ts__cs_recv_from(b, g, peer, kept[steps] * elem);
+        ts__cs_end_round(b, kept[steps] * elem);
+        window = kept[steps];
     }
-    if (mode == RAB_ALLREDUCE) { /* allgather by recursive doubling, the reverse */
-        uint64_t have = window;
+    if (mode == RAB_ALLREDUCE) { /* allgather by recursive doubling, the reverse: each step
+                                  * sends what it reduced and gets what it sent */
         for (int32_t mask = p2 >> 1; mask >= 1; mask >>= 1) {
             int32_t nr = newrank ^ mask;
             int32_t peer = nr < extra ? nr * 2 + stay : nr + extra;
-            ts__cs_send_to(b, g, peer, have * elem);
-            ts__cs_recv_from(b, g, peer, have * elem);
+            steps--;
+            ts__cs_send_to(b, g, peer, kept[steps] * elem);
+            ts__cs_recv_from(b, g, peer, sent[steps] * elem);
             ts__cs_end_round(b, 0);
-            have = have * 2 > count ? count : have * 2;
         }
         if (me < 2 * extra) { /* the result back to the odd rank of the pair */
             ts__cs_send_to(b, g, me + 1, bytes);

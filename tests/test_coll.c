@@ -174,6 +174,14 @@ static void test_ring_and_rabenseifner_exact(void)
         ROUND_IS(&s, k, "S3:8 R1:8 +8");
     for (int k = 4; k < 8; k++)
         ROUND_IS(&s, k, "S3:8 R1:8");
+    /* Ring on 3 ranks, 4 doubles: Open MPI's blocks give the extra element to the first
+     * (16, 8, 8 B). Rank 0 sends block 0 and combines block 2 as it arrives (8 B), then sends
+     * block 2 and combines block 1; it then holds block 1 whole and passes it on, receiving
+     * block 0 (16 B), then passes block 0 on, receiving block 2. What a round combines is
+     * the block it receives, not the one it sends. */
+    sched_of(m, TS_COLL_ALLREDUCE, TS_CALG_RING, 3, 0, -1, 32, &s);
+    rounds_are(&s, 4,
+               (const char *const[4]){"S1:16 R2:8 +8", "S1:8 R2:8 +8", "S1:8 R2:16", "S1:16 R2:8"});
     /* Rabenseifner with as many elements as its power-of-two core (8 doubles on 8 ranks):
      * still halving, down to one double. */
     sched_of(m, TS_COLL_ALLREDUCE, TS_CALG_RABENSEIFNER, 8, 0, -1, 64, &s);
@@ -204,6 +212,19 @@ static void test_ring_and_rabenseifner_exact(void)
     rounds_are(&s, 4,
                (const char *const[4]){"S4:384 R4:384 +384", "S2:192 R2:192 +192", "S2:192 R2:192",
                                       "S4:384 R4:384"});
+    /* 4 ranks, 5 doubles: an odd window's middle element goes to the upper rank of the pair,
+     * as Open MPI's lower rank receives wsize / 2 (coll_base_allreduce.c, redscat_allgather).
+     * Rank 0 sends 3 doubles to rank 1 and keeps 2, then halves those with rank 2 (1 and 1);
+     * back, it sends what it reduced and gets what it sent: 1 double, then 2 for 3. Rank 1
+     * keeps 3, then of those sends 2 to rank 3 and keeps 1; back: 1 for 2, then 3 for 2. */
+    sched_of(m, TS_COLL_ALLREDUCE, TS_CALG_RABENSEIFNER, 4, 0, -1, 40, &s);
+    rounds_are(
+        &s, 4,
+        (const char *const[4]){"S1:24 R1:16 +16", "S2:8 R2:8 +8", "S2:8 R2:8", "S1:16 R1:24"});
+    sched_of(m, TS_COLL_ALLREDUCE, TS_CALG_RABENSEIFNER, 4, 1, -1, 40, &s);
+    rounds_are(
+        &s, 4,
+        (const char *const[4]){"S0:16 R0:24 +24", "S3:16 R3:8 +8", "S3:8 R3:16", "S0:24 R0:16"});
     ts_csched_free(&s);
     ts_coll_model_free(m);
 }

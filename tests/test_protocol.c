@@ -313,6 +313,38 @@ static void test_on_host_and_transports(void)
     for (int loc = TS_LOC_SELF; loc <= TS_LOC_CROSS_SOCKET; loc++)
         CU_ASSERT_NOT_EQUAL(proto_at(m, 65536, (ts_locality)loc, 0), TS_PROTO_EAGER_ZCOPY);
     CHECK_PROTO(m, 65536, TS_LOC_SAME_LEAF, 0, TS_PROTO_EAGER_ZCOPY);
+    /* A set threshold forces only a protocol the lane has: posix has no zcopy, so
+     * UCX_ZCOPY_THRESH=0 drops nothing below it there, and with rendezvous off bcopy is all
+     * that is left (not the rendezvous UCX falls back to when every candidate is gone). */
+    CHECK_PROTO(m, 65536, TS_LOC_SAME_NUMA, 0, TS_PROTO_EAGER_BCOPY);
+    CHECK_PROTO(m, 100, TS_LOC_SAME_NUMA, 0, TS_PROTO_EAGER_SHORT); /* max_short 100 B */
+    ts_proto_model_free(m);
+
+    /* The on-host lanes' latencies by distance: a set cross-socket latency (0.9 us) is the
+     * lane's own; the cross-NUMA default (0.3 us) lies below model.shm.latency (0.5 us in the
+     * round constants), and a farther pair is never faster, so it is raised to 0.5 us. */
+    const char *const far[][2] = {{"model.shm.cross_socket_latency", "0.9us"},
+                                  {"model.hcoll.sm_latency", "0.2us"}};
+    m = model_with(far, 2);
+    ts_proto_plan(m, 64, TS_LOC_CROSS_SOCKET, 0, &pl);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_EAGER_SHORT);
+    CU_ASSERT_DOUBLE_EQUAL(pl.latency, 0.9e-6, 1e-15);
+    ts_proto_plan(m, 64, TS_LOC_SAME_SOCKET, 0, &pl);
+    CU_ASSERT_DOUBLE_EQUAL(pl.latency, 0.5e-6, 1e-15);
+    /* HCOLL's shared-memory step pays what a farther pair adds beyond a same-NUMA one:
+     * 0.2 us + (0.9 - 0.5) us across sockets; across NUMA domains nothing (0.3 us is below
+     * 0.5 us, and a farther pair is never faster). Its data moves by the two copies only. */
+    ts_proto_plan_shared(m, 64, TS_LOC_CROSS_SOCKET, &pl);
+    CU_ASSERT_DOUBLE_EQUAL(pl.latency, 0.6e-6, 1e-15);
+    CU_ASSERT(pl.send_copy == 64 && pl.recv_copy == 64 && pl.wire_bytes == 0);
+    ts_proto_plan_shared(m, 64, TS_LOC_SAME_SOCKET, &pl);
+    CU_ASSERT_DOUBLE_EQUAL(pl.latency, 0.2e-6, 1e-15);
+    /* Data read in place from the shared buffer costs only the receiver's copy out; data
+     * written straight into it, only the sender's copy in. */
+    ts_proto_plan_kind(m, 64, TS_LOC_SAME_NUMA, TS_PLAN_SHARED_READ, &pl);
+    CU_ASSERT(pl.send_copy == 0 && pl.recv_copy == 64);
+    ts_proto_plan_kind(m, 64, TS_LOC_SAME_NUMA, TS_PLAN_SHARED_WRITE, &pl);
+    CU_ASSERT(pl.send_copy == 64 && pl.recv_copy == 0);
     ts_proto_model_free(m);
 
     /* ud has no RDMA: a rendezvous (forced here by a set threshold; with auto, eager zcopy's

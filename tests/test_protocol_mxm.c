@@ -193,6 +193,19 @@ static void test_ud_thresholds_and_mss(void)
     CU_ASSERT_DOUBLE_EQUAL(pl.rtr_latency, 2e-6, 1e-15);
     ts_proto_model_free(m);
 
+    /* Every datagram is a work request each side posts or reaps (10 ns each here): eager
+     * 65,535 B is 16 of them (160 ns); a 1 MiB rendezvous over active messages is the RTS
+     * plus 256 data datagrams, 257 (2.57 us) on each side. */
+    m = mxm_model(&err, SEED " model.ud.wqe_overhead=10ns");
+    pl = plan(m, 65535, TS_LOC_SAME_LEAF);
+    CU_ASSERT_DOUBLE_EQUAL(pl.send_cpu, 160e-9, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(pl.recv_cpu, 160e-9, 1e-15);
+    pl = plan(m, 1 << 20, TS_LOC_SAME_LEAF);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_RNDV_AM);
+    CU_ASSERT_DOUBLE_EQUAL(pl.send_cpu, 2.57e-6, 1e-15);
+    CU_ASSERT_DOUBLE_EQUAL(pl.recv_cpu, 2.57e-6, 1e-15);
+    ts_proto_model_free(m);
+
     /* A 1 KiB segment: ceil(65535 / 1024) = 64 datagrams. */
     m = mxm_model(&err, SEED " MXM_UD_MSS=1kb");
     CU_ASSERT_EQUAL(plan(m, 65535, TS_LOC_SAME_LEAF).fragments, 64);
@@ -213,6 +226,17 @@ static void test_ud_thresholds_and_mss(void)
     pl = plan(m, 65536, TS_LOC_SAME_LEAF); /* rendezvous sends zero copy too */
     CU_ASSERT_EQUAL(pl.proto, TS_PROTO_RNDV_AM);
     CU_ASSERT_EQUAL(pl.send_copy, 0);
+    ts_proto_model_free(m);
+
+    /* The hard threshold turns zero copy on by itself: set below MXM_ZCOPY_THRESH (16 KiB
+     * against 32 KiB), 16 KiB already goes zero copy, registering the buffer (1.0001 us);
+     * one byte less still copies. */
+    m = mxm_model(&err, SEED " MXM_ZCOPY_THRESH=32kb MXM_UD_HARD_ZCOPY_THRESH=16kb");
+    CHECK(m, 16383, TS_LOC_SAME_LEAF, TS_PROTO_EAGER_BCOPY, TS_TR_MXM_UD);
+    pl = plan(m, 16384, TS_LOC_SAME_LEAF);
+    CU_ASSERT_EQUAL(pl.proto, TS_PROTO_EAGER_ZCOPY);
+    CU_ASSERT_EQUAL(pl.send_copy, 0);
+    CU_ASSERT_DOUBLE_EQUAL(pl.send_reg, 1.0001e-6, 1e-15);
     ts_proto_model_free(m);
 }
 
