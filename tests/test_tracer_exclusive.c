@@ -1,6 +1,6 @@
 /* test_tracer_exclusive.c - `tunesim record --exclusive` timed (traces/tracer/exclusive.h):
- * with one token no two compute bursts overlap, and bursts.c's sweeps on this machine's cores
- * match one rank per core; and a recording replaces only tunesim's own trace, and only once
+ * with one token no two compute bursts overlap, and bursts.c's sweeps of 8 ranks under one
+ * token match one rank alone; and a recording replaces only tunesim's own trace, and only once
  * the new one is complete. The programs run under mpirun (tracerrun.h); skips (exit 77) when
  * mpirun or the tracer is missing. A recording that fails or is interrupted leaves the
  * directory as it was, and its program ended. */
